@@ -1,0 +1,41 @@
+/*
+ * The open ELF file, as the elf/ sources share it. Private to controller/elf:
+ * other layers see only the opaque br_elf_t of elf_file.h.
+ */
+#ifndef BENCHRACK_ELF_PRIVATE_H
+#define BENCHRACK_ELF_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "elf/elf_file.h"
+
+/* Bit 0 of an ARM code address marks Thumb state (ELF for the Arm Architecture,
+ * "Symbol Values"): a function's st_value and e_entry carry it, the code does not. */
+#define BR_ELF_THUMB_BIT 1U
+
+struct br_elf {
+	char *path; /* as given to br_elf_open, for messages */
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf;             /* NULL when the file carries no DWARF */
+	const unsigned char *raw; /* the whole file, raw_size bytes (libelf's mapping) */
+	size_t raw_size;
+	uint32_t entry;       /* e_entry, Thumb bit cleared */
+	Elf_Data *symtab;     /* SHT_SYMTAB contents; NULL when stripped */
+	size_t symtab_count;  /* entries in symtab */
+	size_t symtab_strndx; /* section index of the symbol names */
+};
+
+/* True when the bytes [offset, offset + size) lie inside the file. */
+static inline bool br_elf_file_holds(const struct br_elf *elf, uint64_t offset, uint64_t size)
+{
+	return offset <= elf->raw_size && size <= elf->raw_size - offset;
+}
+
+#endif

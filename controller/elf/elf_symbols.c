@@ -1,0 +1,196 @@
+#include "elf/elf_symbols.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "elf/elf_private.h"
+
+/* ARM mapping symbols ($a, $t, $d, optionally "$t.n") mark code and data
+ * within sections (ELF for the Arm Architecture, "Mapping symbols"); they
+ * are never what a user means by a name or an address. */
+#define BR_ELF_MAPPING_SYMBOL_PREFIX '$'
+
+/* Preference among definitions of one name: global beats weak beats local. */
+enum symbol_rank {
+	SYMBOL_RANK_NONE = 0,
+	SYMBOL_RANK_LOCAL = 1,
+	SYMBOL_RANK_WEAK = 2,
+	SYMBOL_RANK_GLOBAL = 3,
+};
+
+/* Reads symbol index; false when it is unreadable or has no name. */
+static bool symbol_read(const br_elf_t *elf, size_t index, GElf_Sym *sym, const char **name)
+{
+	if (elf->symtab == NULL || index >= elf->symtab_count || index > INT32_MAX)
+		return false;
+	if (gelf_getsym(elf->symtab, (int)index, sym) == NULL)
+		return false;
+	*name = elf_strptr(elf->elf, elf->symtab_strndx, sym->st_name);
+	return *name != NULL && (*name)[0] != '\0';
+}
+
+/* A defined symbol that names code or data: not undefined, not a section,
+ * file or mapping symbol. */
+static bool symbol_is_named_definition(const GElf_Sym *sym, const char *name)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	if (sym->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE)
+		return false;
+	return !(type == STT_NOTYPE && name[0] == BR_ELF_MAPPING_SYMBOL_PREFIX);
+}
+
+static bool symbol_is_function(const GElf_Sym *sym)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx != SHN_UNDEF;
+}
+
+static enum symbol_rank symbol_rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return SYMBOL_RANK_GLOBAL;
+	case STB_WEAK:
+		return SYMBOL_RANK_WEAK;
+	default:
+		return SYMBOL_RANK_LOCAL;
+	}
+}
+
+/* The byte address of a symbol: functions lose the Thumb bit. */
+static uint32_t symbol_address(const GElf_Sym *sym)
+{
+	uint32_t value = (uint32_t)sym->st_value;
+	return symbol_is_function(sym) ? value & ~BR_ELF_THUMB_BIT : value;
+}
+
+static br_status_t symbol_no_table(const br_elf_t *elf, const char *name, br_error_t *err)
+{
+	return br_error_set(err, BR_ERR_INPUT,
+	                    "symbol '%s' not found: %s has no symbol table (stripped?): pass the "
+	                    "unstripped ELF the linker wrote",
+	                    name, elf->path);
+}
+
+br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_symbol_t *out,
+                               br_error_t *err)
+{
+	if (elf->symtab == NULL)
+		return symbol_no_table(elf, name, err);
+
+	GElf_Sym best = {0};
+	enum symbol_rank best_rank = SYMBOL_RANK_NONE;
+	size_t best_count = 0;      /* definitions at best_rank */
+	uint32_t other_address = 0; /* a best_rank definition elsewhere than best */
+	bool ambiguous = false;
+
+	for (size_t i = 0; i < elf->symtab_count; i++) {
+		GElf_Sym sym;
+		const char *sym_name;
+		if (!symbol_read(elf, i, &sym, &sym_name) || strcmp(sym_name, name) != 0 ||
+		    !symbol_is_named_definition(&sym, sym_name))
+			continue;
+		enum symbol_rank rank = symbol_rank(&sym);
+		if (rank < best_rank)
+			continue;
+		if (rank > best_rank) {
+			best = sym;
+			best_rank = rank;
+			best_count = 1;
+			ambiguous = false;
+			continue;
+		}
+		best_count++;
+		if (symbol_address(&sym) != symbol_address(&best)) {
+			ambiguous = true;
+			other_address = symbol_address(&sym);
+		}
+	}
+
+	if (best_count == 0)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "symbol '%s' not found in %s: check the spelling, and that the "
+		                    "compiler did not inline it or the linker drop it",
+		                    name, elf->path);
+	if (ambiguous)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "symbol '%s' is ambiguous in %s: %zu file-local definitions "
+		                    "(0x%08" PRIx32 ", 0x%08" PRIx32 ", ...): pass an address or "
+		                    "file:line instead",
+		                    name, elf->path, best_count, symbol_address(&best),
+		                    other_address);
+
+	out->address = symbol_address(&best);
+	out->size = (uint32_t)best.st_size;
+	out->is_function = symbol_is_function(&best);
+	out->is_thumb = out->is_function && (best.st_value & BR_ELF_THUMB_BIT) != 0;
+	return BR_OK;
+}
+
+/* True when the function symbol sym covers address. */
+static bool function_contains(const GElf_Sym *sym, uint32_t address)
+{
+	uint32_t start = symbol_address(sym);
+	if (address < start)
+		return false;
+	if (sym->st_size == 0)
+		return address == start;
+	return (uint64_t)(address - start) < sym->st_size;
+}
+
+static void function_fill(const GElf_Sym *sym, const char *name, br_elf_function_t *out)
+{
+	out->name = name;
+	out->address = symbol_address(sym);
+	out->size = (uint32_t)sym->st_size;
+}
+
+bool br_elf_symbol_at(const br_elf_t *elf, uint32_t address, br_elf_function_t *out)
+{
+	enum symbol_rank best_rank = SYMBOL_RANK_NONE;
+	for (size_t i = 0; i < elf->symtab_count; i++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!symbol_read(elf, i, &sym, &name) || !symbol_is_function(&sym) ||
+		    !function_contains(&sym, address))
+			continue;
+		enum symbol_rank rank = symbol_rank(&sym);
+		if (rank > best_rank) {
+			best_rank = rank;
+			function_fill(&sym, name, out);
+		}
+	}
+	return best_rank != SYMBOL_RANK_NONE;
+}
+
+void br_elf_symbol_describe(const br_elf_t *elf, uint32_t address, char *buf, size_t size)
+{
+	br_elf_function_t fn;
+	if (!br_elf_symbol_at(elf, address, &fn)) {
+		snprintf(buf, size, "0x%08" PRIx32, address);
+		return;
+	}
+	snprintf(buf, size, "0x%08" PRIx32 " (%s+0x%" PRIx32 ")", address, fn.name,
+	         address - fn.address);
+}
+
+void br_elf_functions_begin(const br_elf_t *elf, br_elf_function_iter_t *it)
+{
+	it->elf = elf;
+	it->next = 0;
+}
+
+bool br_elf_functions_next(br_elf_function_iter_t *it, br_elf_function_t *out)
+{
+	while (it->next < it->elf->symtab_count) {
+		GElf_Sym sym;
+		const char *name;
+		size_t index = it->next++;
+		if (symbol_read(it->elf, index, &sym, &name) && symbol_is_function(&sym)) {
+			function_fill(&sym, name, out);
+			return true;
+		}
+	}
+	return false;
+}

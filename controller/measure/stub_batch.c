@@ -1,0 +1,223 @@
+#include "measure/stub_batch.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "elf/elf_image.h"
+#include "elf/elf_symbols.h"
+
+/* Reads a little-endian uint32_t at byte offset off of buf. */
+static uint32_t le32(const uint8_t *buf, size_t off)
+{
+	return (uint32_t)buf[off] | (uint32_t)buf[off + 1U] << 8 | (uint32_t)buf[off + 2U] << 16 |
+	       (uint32_t)buf[off + 3U] << 24;
+}
+
+static void put_le32(uint8_t *buf, size_t off, uint32_t v)
+{
+	buf[off] = (uint8_t)v;
+	buf[off + 1U] = (uint8_t)(v >> 8);
+	buf[off + 2U] = (uint8_t)(v >> 16);
+	buf[off + 3U] = (uint8_t)(v >> 24);
+}
+
+/* Checks magic, version and size of a control block header (its first 12 bytes). */
+static br_status_t check_header(const uint8_t *header, const char *where, br_error_t *err)
+{
+	uint32_t magic = le32(header, offsetof(br_control_block_t, magic));
+	uint32_t version = le32(header, offsetof(br_control_block_t, version));
+	uint32_t size = le32(header, offsetof(br_control_block_t, size));
+	if (magic != BR_CB_MAGIC)
+		return br_error_set(err, BR_ERR_INPUT,
+				    "%s: control block magic is 0x%08x, expected 0x%08x: "
+				    "the firmware was not built with benchrack's stub",
+				    where, magic, BR_CB_MAGIC);
+	if (version != BR_CB_VERSION || size != BR_CB_SIZE)
+		return br_error_set(err, BR_ERR_INPUT,
+				    "%s: control block version %u (size %u), this benchrack speaks "
+				    "version %u (size %u): rebuild the firmware with this stub/",
+				    where, version, size, BR_CB_VERSION, (unsigned)BR_CB_SIZE);
+	return BR_OK;
+}
+
+br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout,
+				    br_error_t *err)
+{
+	br_elf_symbol_t cb, sync;
+	br_status_t st = br_elf_symbol_find(elf, BR_CONTROL_BLOCK_SYMBOL, &cb, err);
+	if (st != BR_OK)
+		return br_error_set(err, BR_ERR_INPUT,
+				    "%s has no control block (symbol %s): it is not a benchrack "
+				    "suite firmware; measure it with `benchrack measure` instead",
+				    br_elf_path(elf), BR_CONTROL_BLOCK_SYMBOL);
+	st = br_elf_symbol_find(elf, BR_HOST_SYNC_SYMBOL, &sync, err);
+	if (st != BR_OK)
+		return br_error_set(err, BR_ERR_INPUT, "%s has a control block but no %s: "
+				    "rebuild it with benchrack's stub/", br_elf_path(elf),
+				    BR_HOST_SYNC_SYMBOL);
+	if (cb.size != 0 && cb.size != BR_CB_SIZE)
+		return br_error_set(err, BR_ERR_INPUT,
+				    "%s: control block is %u bytes, this benchrack expects %u: "
+				    "rebuild the firmware with this stub/",
+				    br_elf_path(elf), cb.size, (unsigned)BR_CB_SIZE);
+	uint8_t header[BR_CB_OFFSET_BENCH_NAMES];
+	st = br_elf_read_initial(elf, cb.address, header, sizeof(header), err);
+	if (st != BR_OK)
+		return st;
+	st = check_header(header, br_elf_path(elf), err);
+	if (st != BR_OK)
+		return st;
+	layout->control_block = cb.address;
+	layout->host_sync = sync.address;
+	return BR_OK;
+}
+
+/* Resumes and waits for the stub to halt at br_host_sync again. */
+static br_status_t run_to_sync(br_stub_session_t *s, int timeout_ms, br_error_t *err)
+{
+	br_status_t st = br_target_resume(s->target, err);
+	if (st != BR_OK)
+		return st;
+	rsp_stop_reply_t stop;
+	st = br_target_wait_stop(s->target, timeout_ms, &stop, err);
+	if (st != BR_OK)
+		return st;
+	uint32_t pc = 0;
+	st = br_target_reg_read(s->target, BR_TARGET_REG_PC, &pc, err);
+	if (st != BR_OK)
+		return st;
+	if (pc != s->layout.host_sync)
+		return br_error_set(err, BR_ERR_TARGET,
+				    "the firmware stopped at 0x%08x (signal %d), not at %s (0x%08x): "
+				    "it faulted or hit another breakpoint",
+				    pc, (int)stop.code, BR_HOST_SYNC_SYMBOL, s->layout.host_sync);
+	return BR_OK;
+}
+
+br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
+				 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->target = target;
+	s->layout = *layout;
+	br_status_t st = br_target_breakpoint_insert(target, layout->host_sync,
+						     BR_BREAKPOINT_SOFTWARE, err);
+	if (st != BR_OK)
+		return st;
+	st = run_to_sync(s, timeout_ms, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "starting the firmware (waiting for its first %s)",
+				       BR_HOST_SYNC_SYMBOL);
+	uint8_t head[BR_CB_OFFSET_REQUEST];
+	st = br_target_mem_read(target, layout->control_block, head, sizeof(head), err);
+	if (st != BR_OK)
+		return st;
+	st = check_header(head, "target memory", err);
+	if (st != BR_OK)
+		return st;
+	s->bench_count = le32(head, offsetof(br_control_block_t, bench_count));
+	s->max_samples = le32(head, offsetof(br_control_block_t, max_samples));
+	if (s->bench_count > BR_CB_MAX_BENCHES || s->max_samples > BR_CB_MAX_SAMPLES)
+		return br_error_set(err, BR_ERR_TARGET,
+				    "control block claims %u benches and %u samples: corrupt",
+				    s->bench_count, s->max_samples);
+	memcpy(s->bench_names, head + BR_CB_OFFSET_BENCH_NAMES, sizeof(s->bench_names));
+	for (uint32_t i = 0; i < BR_CB_MAX_BENCHES; i++)
+		s->bench_names[i][BR_CB_NAME_BYTES - 1U] = '\0';
+	uint8_t result[sizeof(br_result_t)];
+	st = br_target_mem_read(target, layout->control_block + BR_CB_OFFSET_RESULT, result,
+				sizeof(result), err);
+	if (st != BR_OK)
+		return st;
+	s->next_seq = le32(result, offsetof(br_result_t, seq)) + 1U;
+	return BR_OK;
+}
+
+int br_stub_bench_index(const br_stub_session_t *s, const char *name)
+{
+	for (uint32_t i = 0; i < s->bench_count; i++) {
+		if (strcmp(s->bench_names[i], name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static const char *status_reason(uint32_t status)
+{
+	switch (status) {
+	case BR_CB_STATUS_BAD_BENCH:
+		return "no such bench";
+	case BR_CB_STATUS_BAD_COUNT:
+		return "iterations must be between 1 and the sample buffer's size";
+	case BR_CB_STATUS_NO_COUNTER:
+		return "no counter address";
+	default:
+		return "unknown status";
+	}
+}
+
+br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
+			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
+			br_stub_result_t *out, br_error_t *err)
+{
+	if (index >= s->bench_count)
+		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)", index,
+				    s->bench_count);
+	if (iterations == 0 || iterations > s->max_samples)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "%u iterations: the firmware keeps 1 to %u samples per bench",
+				    iterations, s->max_samples);
+	const char *name = s->bench_names[index];
+	uint8_t req[sizeof(br_request_t)] = {0};
+	uint32_t seq = s->next_seq++;
+	put_le32(req, offsetof(br_request_t, seq), seq);
+	put_le32(req, offsetof(br_request_t, bench_index), index);
+	put_le32(req, offsetof(br_request_t, iterations), iterations);
+	put_le32(req, offsetof(br_request_t, warmup), warmup);
+	put_le32(req, offsetof(br_request_t, counter_address), counter->address);
+	put_le32(req, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
+	put_le32(req, offsetof(br_request_t, counter_flags),
+		 counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
+	/* The core is halted: the stub sees the whole request or none of it. */
+	br_status_t st = br_target_mem_write(s->target, s->layout.control_block + BR_CB_OFFSET_REQUEST,
+					     req, sizeof(req), err);
+	if (st != BR_OK)
+		return st;
+	st = run_to_sync(s, timeout_ms, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "bench %s", name);
+	uint8_t res[sizeof(br_result_t)];
+	st = br_target_mem_read(s->target, s->layout.control_block + BR_CB_OFFSET_RESULT, res,
+				sizeof(res), err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "bench %s", name);
+	uint32_t got_seq = le32(res, offsetof(br_result_t, seq));
+	uint32_t status = le32(res, offsetof(br_result_t, status));
+	if (got_seq != seq)
+		return br_error_set(err, BR_ERR_TARGET,
+				    "bench %s: the stub answered request %u, expected %u", name,
+				    got_seq, seq);
+	if (status != BR_CB_STATUS_OK)
+		return br_error_set(err, BR_ERR_USAGE, "bench %s: the stub refused the request: %s",
+				    name, status_reason(status));
+	memset(out, 0, sizeof(*out));
+	out->bench_index = le32(res, offsetof(br_result_t, bench_index));
+	out->count = le32(res, offsetof(br_result_t, count));
+	out->stack_bytes = le32(res, offsetof(br_result_t, stack_bytes));
+	out->heap_peak = le32(res, offsetof(br_result_t, heap_peak));
+	out->heap_live = le32(res, offsetof(br_result_t, heap_live));
+	out->heap_allocs = le32(res, offsetof(br_result_t, heap_allocs));
+	if (out->bench_index != index || out->count != iterations)
+		return br_error_set(err, BR_ERR_TARGET,
+				    "bench %s: the stub ran bench %u with %u samples, asked for "
+				    "bench %u with %u",
+				    name, out->bench_index, out->count, index, iterations);
+	uint8_t raw[BR_CB_MAX_SAMPLES * 4U];
+	st = br_target_mem_read(s->target, s->layout.control_block + BR_CB_OFFSET_SAMPLES, raw,
+				(size_t)out->count * 4U, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "bench %s: reading samples", name);
+	for (uint32_t i = 0; i < out->count; i++)
+		out->samples[i] = le32(raw, (size_t)i * 4U);
+	return BR_OK;
+}

@@ -1,0 +1,75 @@
+/*
+ * Stub batch mode: the controller side of the control-block protocol of
+ * stub/include/benchrack/control_block.h. One halt per bench, never one per
+ * sample: write a request, resume, halt at br_host_sync, read the result and
+ * all samples in bulk.
+ */
+#ifndef BENCHRACK_MEASURE_STUB_BATCH_H
+#define BENCHRACK_MEASURE_STUB_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchrack/control_block.h"
+#include "common/error.h"
+#include "elf/elf_file.h"
+#include "measure/counter.h"
+#include "target/target.h"
+
+/* Where the stub's contract lives in one firmware image. */
+typedef struct br_stub_layout {
+	uint32_t control_block;  /* address of br_control_block */
+	uint32_t host_sync;      /* address of br_host_sync (Thumb bit cleared) */
+} br_stub_layout_t;
+
+typedef struct br_stub_session {
+	br_target_t *target;
+	br_stub_layout_t layout;
+	uint32_t bench_count;
+	uint32_t max_samples;
+	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
+	uint32_t next_seq;
+} br_stub_session_t;
+
+/* What one bench produced: raw counter deltas and the stub's other figures. */
+typedef struct br_stub_result {
+	uint32_t bench_index;
+	uint32_t count;
+	uint32_t samples[BR_CB_MAX_SAMPLES];
+	uint32_t stack_bytes;   /* BR_CB_NOT_MEASURED when the paint was overrun */
+	uint32_t heap_peak;
+	uint32_t heap_live;
+	uint32_t heap_allocs;
+} br_stub_result_t;
+
+/*
+ * Finds the control block and br_host_sync in the ELF and checks, from the
+ * file alone, the block's magic, version and size: a firmware without the
+ * stub, or built against another version of the contract, is refused before
+ * any server starts (BR_ERR_INPUT, saying what to rebuild).
+ */
+br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout,
+				    br_error_t *err);
+
+/*
+ * Starts a session on a halted target running that firmware: breaks at
+ * br_host_sync, resumes from reset, waits (timeout_ms) for the first sync and
+ * reads the bench table, checking magic and version again in target memory.
+ */
+br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
+				 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err);
+
+/* The index of the bench called name, or -1. */
+int br_stub_bench_index(const br_stub_session_t *s, const char *name);
+
+/*
+ * Runs bench `index` for warmup + iterations iterations with the given
+ * counter and waits (timeout_ms) for the stub to come back to br_host_sync;
+ * fills out. A bench that never comes back is BR_ERR_TIMEOUT naming it; a
+ * request the stub refused is BR_ERR_USAGE with the stub's reason.
+ */
+br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
+			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
+			br_stub_result_t *out, br_error_t *err);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * The byte pipe under the RSP client: a file descriptor (a TCP socket to a
+ * gdbserver, or a serial device for a Black Magic Probe) with deadline-bounded
+ * reads and writes. Nothing here knows about packets.
+ */
+#ifndef BENCHRACK_RSP_TRANSPORT_H
+#define BENCHRACK_RSP_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+typedef struct rsp_transport {
+	int fd;            /* -1 when closed */
+	char peer[128];    /* "127.0.0.1:1234" or a device path, for messages */
+} rsp_transport_t;
+
+/*
+ * Connects to host:port over TCP, trying every address getaddrinfo returns,
+ * and sets TCP_NODELAY (RSP is a ping-pong of small packets: Nagle would add
+ * up to 40 ms per exchange). Gives up after timeout_ms per attempt.
+ * On success fills t and returns BR_OK; otherwise BR_ERR_INFRA with the reason.
+ */
+br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint16_t port,
+				      int timeout_ms, br_error_t *err);
+
+/*
+ * Connects like rsp_transport_tcp_connect, retrying refused connections until
+ * deadline_ms (milliseconds from now) has passed: readiness of a server that
+ * was just launched, without sleeping a fixed time. alive(ctx), when not NULL,
+ * is asked between attempts and stops the wait early when it returns false
+ * (the launched server died); its reason is then the caller's to report.
+ */
+br_status_t rsp_transport_tcp_connect_retry(rsp_transport_t *t, const char *host, uint16_t port,
+					    int deadline_ms, int (*alive)(void *ctx), void *ctx,
+					    br_error_t *err);
+
+/*
+ * Writes all len bytes, waiting at most timeout_ms in total.
+ * Returns BR_OK, BR_ERR_TIMEOUT, or BR_ERR_INFRA (connection lost).
+ */
+br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len, int timeout_ms,
+				br_error_t *err);
+
+/*
+ * Reads what is available (at least one byte, at most cap) within timeout_ms.
+ * Returns BR_OK with *got > 0, BR_ERR_TIMEOUT when nothing arrived in time,
+ * or BR_ERR_INFRA when the peer closed the connection or a read failed.
+ */
+br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
+			       int timeout_ms, br_error_t *err);
+
+/* Closes the descriptor if open. Safe to call twice. */
+void rsp_transport_close(rsp_transport_t *t);
+
+#endif

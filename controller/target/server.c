@@ -1,0 +1,245 @@
+#include "target/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+
+#define BR_SERVER_STOP_GRACE_MS 2000
+#define BR_SERVER_POLL_MS 5
+#define BR_QEMU_MAX_ARGS 32
+#define BR_SERVER_LAUNCH_ATTEMPTS 3
+
+bool br_server_find_program(const char *program, char *out, size_t cap)
+{
+	if (program == NULL || program[0] == '\0')
+		return false;
+	if (strchr(program, '/') != NULL) {
+		snprintf(out, cap, "%s", program);
+		return access(out, X_OK) == 0;
+	}
+	const char *path = getenv("PATH");
+	if (path == NULL)
+		path = "/usr/bin:/bin";
+	while (*path != '\0') {
+		const char *end = strchr(path, ':');
+		size_t n = end != NULL ? (size_t)(end - path) : strlen(path);
+		snprintf(out, cap, "%.*s/%s", (int)n, path, program);
+		struct stat sb;
+		if (n > 0 && stat(out, &sb) == 0 && S_ISREG(sb.st_mode) && access(out, X_OK) == 0)
+			return true;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return false;
+}
+
+/* Asks the kernel for a free TCP port on 127.0.0.1. The port is free now; the
+ * server may still lose a race for it, which launch retries. */
+static br_status_t pick_free_port(uint16_t *port, br_error_t *err)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return br_error_set(err, BR_ERR_INFRA, "socket: %s", strerror(errno));
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	socklen_t len = sizeof(sa);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+		int e = errno;
+		close(fd);
+		return br_error_set(err, BR_ERR_INFRA, "cannot find a free port: %s", strerror(e));
+	}
+	close(fd);
+	*port = ntohs(sa.sin_port);
+	return BR_OK;
+}
+
+static br_status_t spawn(br_server_t *server, const char *path, char *const argv[],
+			 br_error_t *err)
+{
+	char tmpl[] = "/tmp/benchrack-server-XXXXXX";
+	int log_fd = mkstemp(tmpl);
+	if (log_fd < 0)
+		return br_error_set(err, BR_ERR_INFRA, "cannot create a log file: %s",
+				    strerror(errno));
+	snprintf(server->log_path, sizeof(server->log_path), "%s", tmpl);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(log_fd);
+		return br_error_set(err, BR_ERR_INFRA, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_RDONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDIN_FILENO);
+		dup2(log_fd, STDOUT_FILENO);
+		dup2(log_fd, STDERR_FILENO);
+		/* Own process group: a Ctrl-C at the terminal reaches benchrack,
+		 * which then stops the server itself. */
+		setpgid(0, 0);
+		execv(path, argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(log_fd);
+	server->pid = pid;
+	server->exited = false;
+	return BR_OK;
+}
+
+br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
+				  rsp_transport_t *transport, br_error_t *err)
+{
+	memset(server, 0, sizeof(*server));
+	char path[512];
+	if (!br_server_find_program(opts->program, path, sizeof(path)))
+		return br_error_set(err, BR_ERR_INFRA,
+				    "%s not found: install QEMU (apt-get install qemu-system-arm) "
+				    "or name the program with --qemu PATH",
+				    opts->program);
+	snprintf(server->name, sizeof(server->name), "%s", opts->program);
+	br_status_t st = BR_ERR_INFRA;
+	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
+		st = pick_free_port(&server->port, err);
+		if (st != BR_OK)
+			return st;
+		char gdb[64];
+		snprintf(gdb, sizeof(gdb), "tcp:%s:%u", BR_SERVER_HOST, (unsigned)server->port);
+		const char *argv[BR_QEMU_MAX_ARGS];
+		int n = 0;
+		argv[n++] = path;
+		argv[n++] = "-M";
+		argv[n++] = opts->machine;
+		argv[n++] = "-icount";
+		argv[n++] = "shift=0";
+		argv[n++] = "-display";
+		argv[n++] = "none";
+		argv[n++] = "-monitor";
+		argv[n++] = "none";
+		argv[n++] = "-serial";
+		argv[n++] = "null";
+		argv[n++] = "-S";
+		argv[n++] = "-gdb";
+		argv[n++] = gdb;
+		argv[n++] = "-kernel";
+		argv[n++] = opts->kernel;
+		if (opts->semihosting) {
+			argv[n++] = "-semihosting-config";
+			argv[n++] = "enable=on,target=gdb";
+		}
+		argv[n] = NULL;
+		st = spawn(server, path, (char *const *)argv, err);
+		if (st != BR_OK)
+			return st;
+		/* Readiness is the first connection that succeeds; it is the session's. */
+		st = br_server_connect(server, transport, err);
+		if (st == BR_OK)
+			return BR_OK;
+		char tail[BR_SERVER_STDERR_TAIL];
+		br_server_log_tail(server, tail, sizeof(tail));
+		bool port_race = strstr(tail, "Address already in use") != NULL;
+		br_server_stop(server);
+		if (!port_race)
+			return st;
+	}
+	return st;
+}
+
+bool br_server_alive(br_server_t *server)
+{
+	if (server->pid == 0 || server->exited)
+		return false;
+	int status = 0;
+	pid_t r = waitpid(server->pid, &status, WNOHANG);
+	if (r == server->pid) {
+		server->exited = true;
+		server->exit_status = status;
+		return false;
+	}
+	return true;
+}
+
+static int server_alive_cb(void *ctx)
+{
+	return br_server_alive(ctx) ? 1 : 0;
+}
+
+br_status_t br_server_connect(br_server_t *server, rsp_transport_t *transport, br_error_t *err)
+{
+	br_status_t st = rsp_transport_tcp_connect_retry(transport, BR_SERVER_HOST, server->port,
+							 BR_SERVER_READY_TIMEOUT_MS,
+							 server_alive_cb, server, err);
+	if (st == BR_OK)
+		return BR_OK;
+	char tail[BR_SERVER_STDERR_TAIL];
+	br_server_log_tail(server, tail, sizeof(tail));
+	if (!br_server_alive(server))
+		return br_error_set(err, BR_ERR_INFRA, "%s exited before accepting a connection: %s",
+				    server->name, tail[0] != '\0' ? tail : "(it printed nothing)");
+	return br_error_prefix(err, "%s did not accept a connection on port %u%s%s", server->name,
+			       (unsigned)server->port, tail[0] != '\0' ? "; it said: " : "", tail);
+}
+
+void br_server_log_tail(const br_server_t *server, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (cap == 0 || server->log_path[0] == '\0')
+		return;
+	FILE *f = fopen(server->log_path, "rb");
+	if (f == NULL)
+		return;
+	char raw[BR_SERVER_STDERR_TAIL];
+	long want = (long)sizeof(raw) - 1;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long size = ftell(f);
+		fseek(f, size > want ? size - want : 0, SEEK_SET);
+	}
+	size_t n = fread(raw, 1, sizeof(raw) - 1, f);
+	fclose(f);
+	while (n > 0 && (raw[n - 1] == '\n' || raw[n - 1] == '\r' || raw[n - 1] == ' '))
+		n--;
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 4 < cap; i++) {
+		if (raw[i] == '\n') {
+			memcpy(buf + o, " | ", 3);
+			o += 3;
+		} else if (raw[i] != '\r') {
+			buf[o++] = raw[i];
+		}
+	}
+	buf[o] = '\0';
+}
+
+void br_server_stop(br_server_t *server)
+{
+	if (server->pid != 0 && br_server_alive(server)) {
+		kill(server->pid, SIGTERM);
+		int64_t deadline = br_clock_ms() + BR_SERVER_STOP_GRACE_MS;
+		while (br_server_alive(server) && br_clock_remaining_ms(deadline) > 0) {
+			struct timespec pause = {0, BR_SERVER_POLL_MS * 1000000L};
+			nanosleep(&pause, NULL);
+		}
+		if (br_server_alive(server)) {
+			kill(server->pid, SIGKILL);
+			waitpid(server->pid, &server->exit_status, 0);
+			server->exited = true;
+		}
+	}
+	if (server->log_path[0] != '\0')
+		unlink(server->log_path);
+	server->log_path[0] = '\0';
+	server->pid = 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * gdbservers that benchrack launches as child processes (QEMU now; OpenOCD
+ * later): on 127.0.0.1, on a free port, ready when a connection succeeds
+ * (connect-retry with a deadline, never a fixed sleep), stopped cleanly, with
+ * their stderr kept so that an error can quote the server's own reason.
+ */
+#ifndef BENCHRACK_TARGET_SERVER_H
+#define BENCHRACK_TARGET_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+#include "rsp/transport.h"
+
+#define BR_SERVER_HOST "127.0.0.1"
+#define BR_SERVER_READY_TIMEOUT_MS 10000
+#define BR_SERVER_STDERR_TAIL 512U
+
+typedef struct br_server {
+	pid_t pid;              /* 0 when not running */
+	uint16_t port;
+	char name[32];          /* "qemu-system-arm", for messages */
+	char log_path[256];     /* the server's stderr and stdout */
+	int exit_status;        /* as waitpid reports it, once exited */
+	bool exited;
+} br_server_t;
+
+typedef struct br_qemu_options {
+	const char *program;    /* qemu-system-arm, a name on PATH or a path */
+	const char *machine;    /* -M, e.g. netduinoplus2 */
+	const char *kernel;     /* the firmware ELF QEMU loads */
+	bool semihosting;       /* -semihosting-config enable=on,target=gdb */
+} br_qemu_options_t;
+
+/*
+ * Starts QEMU halted (-S) with -icount shift=0 (one virtual nanosecond per
+ * instruction) and its gdbstub on 127.0.0.1 at a free port, the firmware
+ * loaded by -kernel. A missing program is BR_ERR_INFRA naming the package to
+ * install. Readiness is proven by connecting: on success *transport is that
+ * connection (QEMU's gdbstub serves one client), and the server runs until
+ * br_server_stop.
+ */
+br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
+				  rsp_transport_t *transport, br_error_t *err);
+
+/*
+ * Connects to the launched server, retrying until it accepts or
+ * BR_SERVER_READY_TIMEOUT_MS passes or the process exits; in the last two
+ * cases the error quotes the end of the server's own output.
+ */
+br_status_t br_server_connect(br_server_t *server, rsp_transport_t *transport, br_error_t *err);
+
+/* True while the child process has not exited (reaps it when it has). */
+bool br_server_alive(br_server_t *server);
+
+/*
+ * Copies the last part of the server's output (at most cap-1 bytes, one line,
+ * newlines turned into " | ") into buf, for error messages.
+ */
+void br_server_log_tail(const br_server_t *server, char *buf, size_t cap);
+
+/* Stops the server: SIGTERM, then SIGKILL if it has not exited within a
+ * short deadline; reaps it and removes its log. Safe on a stopped server. */
+void br_server_stop(br_server_t *server);
+
+/*
+ * Finds program on PATH (or checks it when it contains '/'). Returns true and
+ * the full path in out when it is an executable file.
+ */
+bool br_server_find_program(const char *program, char *out, size_t cap);
+
+#endif

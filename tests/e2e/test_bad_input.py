@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The CLI's documented errors, end to end: each bad input gives a one-line
+message that says what to do, and the exit code the README documents
+(2 usage/input, 3 infrastructure).
+
+usage: test_bad_input.py BENCHRACK SUITE_ELF
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from elfpatch import Elf32  # noqa: E402
+
+BENCHRACK, SUITE = sys.argv[1], sys.argv[2]
+CB_MAGIC = 0x42524342
+CB_VERSION = 1
+failures = 0
+
+
+def run(args, env=None):
+    p = subprocess.run([BENCHRACK] + args, capture_output=True, text=True, timeout=60, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(name, args, code, *phrases, env=None):
+    global failures
+    rc, out, err = run(args, env)
+    lines = [l for l in err.splitlines() if l.strip()]
+    problems = []
+    if rc != code:
+        problems.append(f"exit code {rc}, expected {code}")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} lines on stderr, expected one")
+    for ph in phrases:
+        if ph not in err:
+            problems.append(f"stderr lacks {ph!r}")
+    if out.strip():
+        problems.append("printed figures on stdout")
+    status = "ok" if not problems else "FAIL: " + "; ".join(problems)
+    print(f"{name}: {status}\n    {err.strip()}")
+    if problems:
+        failures += 1
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    expect("missing ELF", ["run", os.path.join(tmp, "nope.elf")], 2, "nope.elf")
+    expect("not an ELF", ["run", __file__], 2, "test_bad_input.py", "not")
+    expect("not ARM", ["run", sys.executable], 2, "ARM")
+
+    elf = Elf32(SUITE)
+    cb, _ = elf.symbol("br_control_block")
+    assert elf.read_u32(cb) == CB_MAGIC, "the suite's control block starts with the magic"
+
+    bad_magic = Elf32(SUITE)
+    bad_magic.write_u32(cb, 0xDEADBEEF)
+    path = os.path.join(tmp, "bad-magic.elf")
+    bad_magic.save(path)
+    expect("wrong magic", ["run", path], 2, "magic", "0xdeadbeef", "stub")
+
+    bad_version = Elf32(SUITE)
+    bad_version.write_u32(cb + 4, CB_VERSION + 1)
+    path = os.path.join(tmp, "bad-version.elf")
+    bad_version.save(path)
+    expect("wrong version", ["run", path], 2, f"version {CB_VERSION + 1}", "rebuild")
+
+    # An ARM ELF without the stub: the suite with its control block symbol renamed.
+    no_stub = Elf32(SUITE)
+    name_at = no_stub.data.find(b"br_control_block\0")
+    assert name_at > 0
+    no_stub.data[name_at:name_at + 3] = b"xx_"
+    path = os.path.join(tmp, "no-stub.elf")
+    no_stub.save(path)
+    expect("no control block", ["run", path], 2, "no control block", "benchrack measure")
+
+    env = dict(os.environ, PATH=tmp)  # a machine without QEMU
+    expect("QEMU not installed", ["run", SUITE], 3, "qemu-system-arm not found",
+           "apt-get install qemu-system-arm", env=env)
+    expect("QEMU path wrong", ["run", "--qemu", os.path.join(tmp, "qemu"), SUITE], 3,
+           "not found")
+
+    expect("unknown command", ["frobnicate"], 2, "unknown command")
+    expect("bad iterations", ["run", "-n", "abc", SUITE], 2, "--iterations")
+    expect("too many iterations", ["run", "-n", "5000", SUITE], 2, "--iterations")
+
+print(f"{failures} failed")
+sys.exit(1 if failures else 0)
