@@ -117,6 +117,7 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 		return st;
 	s->bench_count = le32(head, offsetof(br_control_block_t, bench_count));
 	s->max_samples = le32(head, offsetof(br_control_block_t, max_samples));
+	s->samples_address = le32(head, offsetof(br_control_block_t, samples_address));
 	if (s->bench_count > BR_CB_MAX_BENCHES || s->max_samples > BR_CB_MAX_SAMPLES)
 		return br_error_set(err, BR_ERR_TARGET,
 				    "control block claims %u benches and %u samples: corrupt",
@@ -212,12 +213,12 @@ br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iteration
 				    "bench %s: the stub ran bench %u with %u samples, asked for "
 				    "bench %u with %u",
 				    name, out->bench_index, out->count, index, iterations);
-	uint8_t raw[BR_CB_MAX_SAMPLES * 4U];
-	st = br_target_mem_read(s->target, s->layout.control_block + BR_CB_OFFSET_SAMPLES, raw,
-				(size_t)out->count * 4U, err);
+	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
+	st = br_target_mem_read(s->target, s->samples_address, raw,
+				(size_t)out->count * BR_CB_SAMPLE_BYTES, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s: reading samples", name);
 	for (uint32_t i = 0; i < out->count; i++)
-		out->samples[i] = le32(raw, (size_t)i * 4U);
+		out->samples[i] = le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
 	return BR_OK;
 }

@@ -27,6 +27,7 @@ typedef struct br_stub_session {
 	br_stub_layout_t layout;
 	uint32_t bench_count;
 	uint32_t max_samples;
+	uint32_t samples_address;
 	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
 	uint32_t next_seq;
 } br_stub_session_t;

@@ -17,13 +17,22 @@
  * stub outgrows its size budget (tests/firmware/size.py). */
 #define BR_RUNNER_STEP __attribute__((noinline, noclone))
 
-/* In .bss: zeroed at reset, so request.seq == result.seq == 0 means "idle". */
-__attribute__((used)) br_control_block_t br_control_block;
+/* In .data, so that the host can check magic, version and size in the ELF
+ * file before starting anything; request.seq == result.seq == 0 means "idle".
+ * The rest of the header is published at start-up by br_runner_publish. */
+__attribute__((used)) br_control_block_t br_control_block = {
+	.magic = BR_CB_MAGIC,
+	.version = BR_CB_VERSION,
+	.size = (uint32_t)sizeof(br_control_block_t),
+};
+
+/* One counter delta per measured iteration; in .bss, apart from the block. */
+static uint32_t br_samples[BR_CB_MAX_SAMPLES];
 
 /* Fill cb's header and bench table from the suite, in suite order (its length
  * is checked against BR_CB_MAX_BENCHES at compile time, by
  * BR_SUITE_COUNT_DEFINE). Names longer than a slot are truncated; the slot's
- * padding is already NUL because the block lives in .bss and is published
+ * padding is already NUL because the block is zero there and is published
  * once, after reset. */
 static BR_RUNNER_STEP void br_runner_publish(br_control_block_t *cb)
 {
@@ -39,9 +48,7 @@ static BR_RUNNER_STEP void br_runner_publish(br_control_block_t *cb)
 	}
 	cb->bench_count = count;
 	cb->max_samples = BR_CB_MAX_SAMPLES;
-	cb->size = (uint32_t)sizeof(br_control_block_t);
-	cb->version = BR_CB_VERSION;
-	cb->magic = BR_CB_MAGIC; /* last: a valid magic means a complete header */
+	cb->samples_address = (uint32_t)(uintptr_t)br_samples;
 }
 
 /* BR_CB_STATUS_OK if request can be served by a suite of bench_count benches,
@@ -82,7 +89,7 @@ static BR_RUNNER_STEP void br_runner_request_serve(const br_request_t *request,
 		br_run_t run;
 
 		run.request = request;
-		run.samples = br_control_block.samples;
+		run.samples = br_samples;
 		stack_bytes = br_stack_measure(br_suite[request->bench_index].fn, &run);
 		count = request->iterations;
 	}

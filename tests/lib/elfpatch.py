@@ -39,6 +39,21 @@ class Elf32:
                     "<IIIBBH", self.data, s["offset"] + i * 16)
                 yield self._cstr(strtab["offset"] + name), value, size
 
+    def rename_symbol(self, old, new):
+        """Renames symbol `old` in .symtab's string table to `new` (same length)."""
+        assert len(new) == len(old)
+        for s in self.sections:
+            if s["type"] != 2:
+                continue
+            strtab = self.sections[s["link"]]
+            for i in range(s["size"] // 16):
+                (name,) = struct.unpack_from("<I", self.data, s["offset"] + i * 16)
+                at = strtab["offset"] + name
+                if self._cstr(at) == old:
+                    self.data[at:at + len(new)] = new.encode()
+                    return
+        raise KeyError(old)
+
     def symbol(self, wanted):
         for name, value, size in self.symbols():
             if name == wanted:

@@ -4,7 +4,10 @@
  * the stub includes it to lay the block out in RAM, the controller includes it
  * to know the offsets it reads and writes through the debug port.
  *
- * The block lives at the symbol BR_CONTROL_BLOCK_SYMBOL ("br_control_block").
+ * The block lives at the symbol BR_CONTROL_BLOCK_SYMBOL ("br_control_block"),
+ * in initialised data: magic, version and size are in the ELF file itself, so
+ * the host checks them before any server starts. The sample buffer is apart
+ * from the block (in .bss, at samples_address) so that it costs no flash.
  * Every field is a little-endian uint32_t or a char array, so the layout is the
  * same on the 32-bit target and on a 64-bit host; the static asserts at the end
  * pin every offset, and a change to any of them must bump BR_CB_VERSION.
@@ -28,6 +31,9 @@
 
 #define BR_CB_MAGIC 0x42524342U /* "BCRB" read as little-endian bytes: 'B','C','R','B' */
 #define BR_CB_VERSION 1U
+
+/* Each sample is one uint32_t counter delta. */
+#define BR_CB_SAMPLE_BYTES 4U
 
 #define BR_CB_MAX_BENCHES 32U
 #define BR_CB_NAME_BYTES 24U      /* NUL-terminated, NUL-padded */
@@ -77,20 +83,20 @@ typedef struct br_control_block {
 	uint32_t version;      /* BR_CB_VERSION */
 	uint32_t size;         /* sizeof(br_control_block_t) */
 	uint32_t bench_count;  /* entries used in bench_names, in suite order */
-	uint32_t max_samples;  /* BR_CB_MAX_SAMPLES */
-	uint32_t reserved[3];
+	uint32_t max_samples;  /* capacity of the sample buffer, BR_CB_MAX_SAMPLES */
+	uint32_t samples_address; /* where the sample buffer is: uint32_t[max_samples] */
+	uint32_t reserved[2];
 	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
 	br_request_t request;
 	br_result_t result;
-	uint32_t samples[BR_CB_MAX_SAMPLES]; /* one counter delta per measured iteration */
 } br_control_block_t;
 
 /* Offsets the host uses; pinned so that neither side can drift alone. */
 #define BR_CB_OFFSET_BENCH_NAMES 32U
 #define BR_CB_OFFSET_REQUEST (BR_CB_OFFSET_BENCH_NAMES + BR_CB_MAX_BENCHES * BR_CB_NAME_BYTES)
 #define BR_CB_OFFSET_RESULT (BR_CB_OFFSET_REQUEST + 32U)
-#define BR_CB_OFFSET_SAMPLES (BR_CB_OFFSET_RESULT + 32U)
-#define BR_CB_SIZE (BR_CB_OFFSET_SAMPLES + BR_CB_MAX_SAMPLES * 4U)
+#define BR_CB_OFFSET_SAMPLES_ADDRESS 20U
+#define BR_CB_SIZE (BR_CB_OFFSET_RESULT + 32U)
 
 _Static_assert(sizeof(br_request_t) == 32U, "request layout");
 _Static_assert(sizeof(br_result_t) == 32U, "result layout");
@@ -102,8 +108,9 @@ _Static_assert(__builtin_offsetof(br_control_block_t, request) == BR_CB_OFFSET_R
 	       "request offset");
 _Static_assert(__builtin_offsetof(br_control_block_t, result) == BR_CB_OFFSET_RESULT,
 	       "result offset");
-_Static_assert(__builtin_offsetof(br_control_block_t, samples) == BR_CB_OFFSET_SAMPLES,
-	       "samples offset");
+_Static_assert(__builtin_offsetof(br_control_block_t, samples_address) ==
+		       BR_CB_OFFSET_SAMPLES_ADDRESS,
+	       "samples address offset");
 _Static_assert(sizeof(br_control_block_t) == BR_CB_SIZE, "control block size");
 
 #endif

@@ -161,8 +161,19 @@ static void check_symbols_nm(const options_t *o, const char *path, const br_elf_
 	free(nm);
 }
 
+/* How many defined symbols of syms are called name. */
+static size_t symbols_named(const oracle_symbol_t *syms, size_t count, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++)
+		n += syms[i].defined && strcmp(syms[i].name, name) == 0;
+	return n;
+}
+
 /* Function symbols: find, the iterator and the reverse lookup agree with
- * readelf's symbol table (value with the Thumb bit, size, type). */
+ * readelf's symbol table (value with the Thumb bit, size, type). A name
+ * defined more than once (file-local functions in several files) must be
+ * reported as ambiguous by find. */
 static void check_symbols_readelf(const options_t *o, const char *path, const br_elf_t *elf)
 {
 	oracle_symbol_t *syms;
@@ -173,30 +184,42 @@ static void check_symbols_readelf(const options_t *o, const char *path, const br
 		if (!s->is_function || !s->defined)
 			continue;
 		functions++;
+		uint32_t address = s->value & ~1U;
+		CHECK_MSG((s->value & 1U) != 0, "%s: %s: Cortex-M code is Thumb", path, s->name);
+
 		br_elf_symbol_t sym;
 		br_error_t err;
-		CHECK_MSG(br_elf_symbol_find(elf, s->name, &sym, &err) == BR_OK, "%s", err.message);
-		CHECK_MSG(sym.address == (s->value & ~1U) && sym.size == s->size &&
-		              sym.is_function && sym.is_thumb == ((s->value & 1U) != 0),
-		          "%s: %s: 0x%08" PRIx32 "/%" PRIu32 " thumb %d, readelf 0x%08" PRIx32
-		          "/%" PRIu32,
-		          path, s->name, sym.address, sym.size, sym.is_thumb, s->value, s->size);
-		CHECK_MSG(sym.is_thumb, "%s: %s: Cortex-M code is Thumb", path, s->name);
+		br_error_clear(&err);
+		br_status_t status = br_elf_symbol_find(elf, s->name, &sym, &err);
+		if (symbols_named(syms, count, s->name) > 1) {
+			CHECK_MSG(
+			    status == BR_ERR_INPUT && strstr(err.message, "ambiguous") != NULL,
+			    "%s: %s is defined more than once: %s", path, s->name, err.message);
+		} else {
+			CHECK_MSG(status == BR_OK, "%s", err.message);
+			CHECK_MSG(status == BR_OK && sym.address == address &&
+			              sym.size == s->size && sym.is_function && sym.is_thumb,
+			          "%s: %s: 0x%08" PRIx32 "/%" PRIu32
+			          " thumb %d, readelf 0x%08" PRIx32 "/%" PRIu32,
+			          path, s->name, sym.address, sym.size, sym.is_thumb, s->value,
+			          s->size);
+		}
 
 		/* First and last byte of the function map back to it. */
 		br_elf_function_t fn;
-		uint32_t last = sym.address + (sym.size > 0 ? sym.size - 1 : 0);
-		CHECK(br_elf_symbol_at(elf, sym.address, &fn) && strcmp(fn.name, s->name) == 0);
+		uint32_t last = address + (s->size > 0 ? s->size - 1 : 0);
+		CHECK(br_elf_symbol_at(elf, address, &fn) && strcmp(fn.name, s->name) == 0 &&
+		      fn.address == address && fn.size == s->size);
 		CHECK(br_elf_symbol_at(elf, last, &fn) && strcmp(fn.name, s->name) == 0 &&
-		      fn.address == sym.address);
+		      fn.address == address);
 
 		/* The iterator yields it exactly once. */
 		br_elf_function_iter_t it;
 		size_t seen = 0;
 		br_elf_functions_begin(elf, &it);
 		while (br_elf_functions_next(&it, &fn))
-			seen += strcmp(fn.name, s->name) == 0 && fn.address == sym.address &&
-			        fn.size == sym.size;
+			seen += strcmp(fn.name, s->name) == 0 && fn.address == address &&
+			        fn.size == s->size;
 		CHECK_MSG(seen == 1, "%s: iterator yields %s %zu times", path, s->name, seen);
 	}
 	br_elf_function_iter_t it;

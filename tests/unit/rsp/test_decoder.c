@@ -178,6 +178,8 @@ static const decoder_case_t cases[] = {
 	{"non-hex checksum", "$OK#zz", 0, 0, {EV(BAD_CHECKSUM)}},
 	{"non-hex low checksum digit", "$OK#9g", 0, 0, {EV(BAD_CHECKSUM)}},
 	{"non-hex high checksum digit", "$OK#g9", 0, 0, {EV(BAD_CHECKSUM)}},
+	{"NUL as checksum digit (OpenOCD 0.12, 1020-char replies)", "$OK#9\0$OK#9a", 12, 0,
+	 {EV(BAD_CHECKSUM), PKT("OK")}},
 	{"# as checksum digit", "$OK##9$OK#9a", 0, 0, {EV(BAD_CHECKSUM), PKT("OK")}},
 	{"$ in checksum restarts", "$OK#9$OK#9a", 0, 0, {PKT("OK")}},
 	{"$ in payload restarts", "$abc$OK#9a", 0, 0, {PKT("OK")}},

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Exact instruction counts on QEMU (netduinoplus2, -icount shift=0), through
+the CLI, for one suite firmware:
+- every bench's samples are identical (min == max): QEMU is deterministic;
+- the empty bench (the loop's own overhead) counts more than 0 instructions;
+- nop1000 counts exactly the empty bench + 1000 (its body is 1000 nops);
+- crc32_256 - crc32_64 = 192 bytes x the instructions one byte costs in the
+  CRC loop, as read from the disassembly of crc32_ieee_update.
+
+usage: test_exact_counts.py BENCHRACK OBJDUMP SUITE_ELF
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import disasm  # noqa: E402
+
+BENCHRACK, OBJDUMP, ELF = sys.argv[1:4]
+NOPS = 1000
+CRC_SHORT, CRC_LONG = 64, 256
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "run.json")
+    p = subprocess.run([BENCHRACK, "run", "-n", "50", "--json", out, ELF],
+                       capture_output=True, text=True, timeout=120)
+    print(p.stdout, p.stderr)
+    check(p.returncode == 0, f"benchrack run exits 0 (got {p.returncode})")
+    with open(out, encoding="utf-8") as f:
+        run = json.load(f)
+
+check(run["counter"]["unit"] == "instructions (QEMU icount)", "unit labelled as QEMU instructions")
+benches = {b["name"]: b for b in run["benches"]}
+check([b["name"] for b in run["benches"]] == ["empty", "nop1000", "crc32_64", "crc32_256"],
+      "benches reported in suite order")
+for name, b in benches.items():
+    check(b["n"] == 50 and len(b["samples"]) == 50, f"{name}: 50 samples")
+    check(b["min"] == b["max"] == b["median"], f"{name}: min == max == median ({b['min']}..{b['max']})")
+
+empty = benches["empty"]["median"]
+check(empty > 0, f"empty bench counts {empty} > 0 instructions")
+check(empty <= 4, f"stub overhead {empty} <= 4 instructions per iteration")
+check(benches["nop1000"]["median"] == empty + NOPS,
+      f"nop1000 = empty + {NOPS}: {benches['nop1000']['median']} == {empty} + {NOPS}")
+
+per_byte = disasm.loop_iteration_cost(OBJDUMP, ELF, "crc32_ieee_update")
+delta = benches["crc32_256"]["median"] - benches["crc32_64"]["median"]
+# Both benches run the same code around crc32_ieee_update; only its loop runs
+# 192 more times, each iteration costing per_byte instructions.
+check(delta == (CRC_LONG - CRC_SHORT) * per_byte,
+      f"crc32_256 - crc32_64 = {delta} == {CRC_LONG - CRC_SHORT} bytes x {per_byte} instructions/byte")
+
+print(f"{failures} failed")
+sys.exit(1 if failures else 0)
