@@ -30,7 +30,8 @@ void rsp_decoder_init(rsp_decoder_t *dec, size_t max_payload)
 	if (max_payload > RSP_PAYLOAD_LIMIT)
 		max_payload = RSP_PAYLOAD_LIMIT;
 	dec->max_payload = max_payload;
-	dec->alloc = (max_payload < DECODER_INITIAL_ALLOC ? max_payload : DECODER_INITIAL_ALLOC) + 1;
+	dec->alloc =
+	    (max_payload < DECODER_INITIAL_ALLOC ? max_payload : DECODER_INITIAL_ALLOC) + 1;
 	dec->buf = xmalloc(dec->alloc);
 	dec->buf[0] = '\0';
 	dec->len = 0;
@@ -221,8 +222,8 @@ rsp_event_t rsp_decoder_feed(rsp_decoder_t *dec, uint8_t byte)
 		decoder_feed_runlength(dec, byte);
 		return RSP_EVENT_NONE;
 	case RSP_DECODER_CHECKSUM_HIGH:
-		dec->received_sum = (uint8_t)(decoder_checksum_digit(dec, byte)
-					      << DECODER_NIBBLE_BITS);
+		dec->received_sum =
+		    (uint8_t)(decoder_checksum_digit(dec, byte) << DECODER_NIBBLE_BITS);
 		dec->state = RSP_DECODER_CHECKSUM_LOW;
 		return RSP_EVENT_NONE;
 	case RSP_DECODER_CHECKSUM_LOW:

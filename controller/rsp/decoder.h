@@ -44,18 +44,18 @@ typedef enum rsp_event {
 	RSP_EVENT_BAD_CHECKSUM,  /* complete frame, checksum wrong or not hex: caller NAKs */
 	RSP_EVENT_OVERSIZE,      /* decoded payload exceeded the cap: frame discarded */
 	RSP_EVENT_BAD_RUNLENGTH, /* '*' first in the payload, or its count char outside
-				    ' '..'~', or '#': frame discarded */
+	                            ' '..'~', or '#': frame discarded */
 	RSP_EVENT_BAD_ESCAPE,    /* '}' followed by the frame's '#': frame discarded */
 	RSP_EVENT_GARBAGE,       /* a byte between frames that starts nothing: skipped */
 } rsp_event_t;
 
 typedef enum rsp_decoder_state {
-	RSP_DECODER_IDLE,           /* between frames */
-	RSP_DECODER_PAYLOAD,        /* after '$' or '%' */
-	RSP_DECODER_ESCAPE,         /* after '}' */
-	RSP_DECODER_RUNLENGTH,      /* after '*' */
-	RSP_DECODER_CHECKSUM_HIGH,  /* after '#' */
-	RSP_DECODER_CHECKSUM_LOW,   /* after the first checksum character */
+	RSP_DECODER_IDLE,          /* between frames */
+	RSP_DECODER_PAYLOAD,       /* after '$' or '%' */
+	RSP_DECODER_ESCAPE,        /* after '}' */
+	RSP_DECODER_RUNLENGTH,     /* after '*' */
+	RSP_DECODER_CHECKSUM_HIGH, /* after '#' */
+	RSP_DECODER_CHECKSUM_LOW,  /* after the first checksum character */
 } rsp_decoder_state_t;
 
 /* The frame-level faults, in the order they can first occur; the first wins. */

@@ -16,8 +16,7 @@ uint8_t rsp_checksum(const void *data, size_t len)
 
 bool rsp_packet_needs_escape(uint8_t byte)
 {
-	return byte == RSP_START || byte == RSP_END || byte == RSP_ESCAPE ||
-	       byte == RSP_RUNLENGTH;
+	return byte == RSP_START || byte == RSP_END || byte == RSP_ESCAPE || byte == RSP_RUNLENGTH;
 }
 
 size_t rsp_packet_encoded_len(const void *payload, size_t len)

@@ -16,14 +16,14 @@ typedef struct feature_flag {
 } feature_flag_t;
 
 static const feature_flag_t feature_flags[] = {
-	{"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
-	{"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
-	{"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
-	{"qXfer:threads:read", offsetof(rsp_features_t, xfer_threads)},
-	{"multiprocess", offsetof(rsp_features_t, multiprocess)},
-	{"vContSupported", offsetof(rsp_features_t, vcont)},
-	{"swbreak", offsetof(rsp_features_t, swbreak)},
-	{"hwbreak", offsetof(rsp_features_t, hwbreak)},
+    {"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
+    {"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
+    {"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
+    {"qXfer:threads:read", offsetof(rsp_features_t, xfer_threads)},
+    {"multiprocess", offsetof(rsp_features_t, multiprocess)},
+    {"vContSupported", offsetof(rsp_features_t, vcont)},
+    {"swbreak", offsetof(rsp_features_t, swbreak)},
+    {"hwbreak", offsetof(rsp_features_t, hwbreak)},
 };
 
 /* The parse in progress: the whole payload (for error quotes) and the error. */
@@ -35,15 +35,14 @@ typedef struct feature_parse {
 } feature_parse_t;
 
 static br_status_t feature_malformed(const feature_parse_t *ctx, const char *what,
-				     const char *entry, size_t entry_len)
+                                     const char *entry, size_t entry_len)
 {
 	char quote_entry[RSP_QUOTE_BUFFER_BYTES];
 	char quote_all[RSP_QUOTE_BUFFER_BYTES];
 	rsp_quote(entry, entry_len, quote_entry, sizeof(quote_entry));
 	rsp_quote(ctx->payload, ctx->len, quote_all, sizeof(quote_all));
-	return br_error_set(ctx->err, BR_ERR_PROTOCOL,
-			    "malformed qSupported reply (%s at %s): %s", what, quote_entry,
-			    quote_all);
+	return br_error_set(ctx->err, BR_ERR_PROTOCOL, "malformed qSupported reply (%s at %s): %s",
+	                    what, quote_entry, quote_all);
 }
 
 static bool feature_name_is(const char *name, size_t name_len, const char *word)
@@ -62,14 +61,13 @@ static const feature_flag_t *feature_flag_find(const char *name, size_t name_len
 
 /* "PacketSize=hex". */
 static br_status_t feature_packet_size(const feature_parse_t *ctx, const char *entry,
-				       size_t entry_len, const char *value,
-				       const char *value_end)
+                                       size_t entry_len, const char *value, const char *value_end)
 {
 	uint32_t size;
 	const char *p = value;
 	if (!rsp_hex_u32(&p, value_end, &size) || p != value_end || size == 0)
 		return feature_malformed(ctx, "PacketSize is not a non-zero hex number", entry,
-					 entry_len);
+		                         entry_len);
 	ctx->out->packet_size = size > RSP_PAYLOAD_LIMIT ? RSP_PAYLOAD_LIMIT : size;
 	ctx->out->packet_size_advertised = true;
 	return BR_OK;
@@ -96,7 +94,7 @@ static br_status_t feature_entry(const feature_parse_t *ctx, const char *entry, 
 	if (marker != RSP_FEATURE_SUPPORTED && marker != RSP_FEATURE_UNSUPPORTED &&
 	    marker != RSP_FEATURE_PROBE)
 		return feature_malformed(ctx, "entry without '+', '-', '?' or '='", entry,
-					 entry_len);
+		                         entry_len);
 	size_t name_len = entry_len - 1;
 	if (name_len == 0)
 		return feature_malformed(ctx, "entry without a name", entry, entry_len);
@@ -117,7 +115,7 @@ void rsp_features_init(rsp_features_t *features)
 }
 
 br_status_t rsp_features_parse(const char *payload, size_t len, rsp_features_t *out,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	const feature_parse_t ctx = {payload, len, out, err};
 	rsp_features_init(out);

@@ -51,6 +51,6 @@ void rsp_features_init(rsp_features_t *features);
  * RSP_PAYLOAD_LIMIT is clamped to it. A single trailing ';' is accepted.
  */
 br_status_t rsp_features_parse(const char *payload, size_t len, rsp_features_t *out,
-			       br_error_t *err);
+                               br_error_t *err);
 
 #endif

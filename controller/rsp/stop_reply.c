@@ -28,11 +28,9 @@ typedef struct stop_keyword {
 } stop_keyword_t;
 
 static const stop_keyword_t stop_keywords[] = {
-	{"swbreak", RSP_STOP_REASON_SWBREAK, false},
-	{"hwbreak", RSP_STOP_REASON_HWBREAK, false},
-	{"watch", RSP_STOP_REASON_WATCH, true},
-	{"rwatch", RSP_STOP_REASON_RWATCH, true},
-	{"awatch", RSP_STOP_REASON_AWATCH, true},
+    {"swbreak", RSP_STOP_REASON_SWBREAK, false}, {"hwbreak", RSP_STOP_REASON_HWBREAK, false},
+    {"watch", RSP_STOP_REASON_WATCH, true},      {"rwatch", RSP_STOP_REASON_RWATCH, true},
+    {"awatch", RSP_STOP_REASON_AWATCH, true},
 };
 
 /* The parse in progress: the whole payload (for error quotes) and the error. */
@@ -48,7 +46,7 @@ static br_status_t stop_malformed(const stop_parse_t *ctx, const char *what)
 	char quote[RSP_QUOTE_BUFFER_BYTES];
 	rsp_quote(ctx->payload, ctx->len, quote, sizeof(quote));
 	return br_error_set(ctx->err, BR_ERR_PROTOCOL, "malformed stop reply (%s): %s", what,
-			    quote);
+	                    quote);
 }
 
 /* Whether [p, end) is exactly the NUL-terminated word. */
@@ -78,7 +76,7 @@ static bool stop_all_hex(const char *p, const char *end)
 
 /* "n:r" with n all hex: a register number and its value in target order. */
 static br_status_t stop_register(const stop_parse_t *ctx, const char *key, const char *key_end,
-				 const char *value, const char *value_end)
+                                 const char *value, const char *value_end)
 {
 	rsp_stop_reply_t *out = ctx->out;
 	uint32_t regno;
@@ -119,7 +117,7 @@ static br_status_t stop_thread(const stop_parse_t *ctx, const char *p, const cha
 
 /* A keyword pair: known ones fill the reply, unknown ones are skipped. */
 static br_status_t stop_keyword(const stop_parse_t *ctx, const char *key, const char *key_end,
-				const char *value, const char *value_end)
+                                const char *value, const char *value_end)
 {
 	rsp_stop_reply_t *out = ctx->out;
 	if (stop_word_is(key, key_end, STOP_THREAD_KEY))
@@ -177,7 +175,8 @@ static br_status_t stop_exit(const stop_parse_t *ctx, const char *p, const char 
 	const char *key = p;
 	while (p < end && *p != RSP_PAIR_SEPARATOR)
 		p++;
-	if (!stop_word_is(key, p, STOP_PROCESS_KEY) || !rsp_expect_char(&p, end, RSP_PAIR_SEPARATOR))
+	if (!stop_word_is(key, p, STOP_PROCESS_KEY) ||
+	    !rsp_expect_char(&p, end, RSP_PAIR_SEPARATOR))
 		return stop_malformed(ctx, "expected ';process:pid'");
 	if (!stop_hex_whole(p, end, &out->pid))
 		return stop_malformed(ctx, "process id");
@@ -242,7 +241,7 @@ static br_status_t stop_fileio(const stop_parse_t *ctx, const char *p, const cha
 }
 
 br_status_t rsp_stop_reply_parse(const char *payload, size_t len, rsp_stop_reply_t *out,
-				 br_error_t *err)
+                                 br_error_t *err)
 {
 	const stop_parse_t ctx = {payload, len, out, err};
 	memset(out, 0, sizeof(*out));

@@ -112,7 +112,7 @@ typedef struct rsp_stop_reply {
  * not a stop reply: the caller checks for it before calling.
  */
 br_status_t rsp_stop_reply_parse(const char *payload, size_t len, rsp_stop_reply_t *out,
-				 br_error_t *err);
+                                 br_error_t *err);
 
 /*
  * Looks up register regno among reply's expedited registers. Returns true and

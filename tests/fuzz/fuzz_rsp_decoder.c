@@ -64,7 +64,7 @@ static void fuzz_round_trip(const void *payload, size_t len)
 		size_t got_len;
 		const char *got = rsp_decoder_payload(&dec, &got_len);
 		fuzz_require(got != NULL && got_len == len && memcmp(got, payload, len) == 0,
-			     "round trip: payload differs");
+		             "round trip: payload differs");
 	}
 	rsp_decoder_free(&dec);
 	free(frame);
@@ -100,18 +100,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *payload = rsp_decoder_payload(&dec, &len);
 		if (fuzz_is_idle_event(ev))
 			fuzz_require(!was_in_frame && !rsp_decoder_in_frame(&dec),
-				     "idle event inside a frame");
+			             "idle event inside a frame");
 		if (!fuzz_is_frame_event(ev)) {
 			fuzz_require(payload == NULL && len == 0, "payload without a frame event");
 			continue;
 		}
 		fuzz_require(was_in_frame && !rsp_decoder_in_frame(&dec), "frame event state");
 		fuzz_require(payload != NULL, "frame event without payload");
-		fuzz_require(len <= cap && len <= rsp_decoder_max_payload(&dec), "payload over cap");
+		fuzz_require(len <= cap && len <= rsp_decoder_max_payload(&dec),
+		             "payload over cap");
 		fuzz_require(payload[len] == '\0', "payload not NUL-terminated");
 		if (ev == RSP_EVENT_PACKET || ev == RSP_EVENT_NOTIFICATION) {
 			fuzz_require(data[frame_start] == (ev == RSP_EVENT_PACKET ? '$' : '%'),
-				     "frame kind differs from its start character");
+			             "frame kind differs from its start character");
 			fuzz_check_raw_frame(data, frame_start, i);
 			fuzz_round_trip(payload, len);
 		}
@@ -123,8 +124,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev = rsp_decoder_feed(&dec, (uint8_t)resync[i]);
 	size_t len;
 	const char *payload = rsp_decoder_payload(&dec, &len);
-	fuzz_require(cap < 2 || (ev == RSP_EVENT_PACKET && len == 2 && memcmp(payload, "OK", 2) == 0),
-		     "no resync after arbitrary input");
+	fuzz_require(cap < 2 ||
+	                 (ev == RSP_EVENT_PACKET && len == 2 && memcmp(payload, "OK", 2) == 0),
+	             "no resync after arbitrary input");
 	rsp_decoder_free(&dec);
 
 	if (size <= RSP_PAYLOAD_LIMIT)

@@ -50,16 +50,16 @@ static void fuzz_check_bounds(const rsp_stop_reply_t *r)
 	fuzz_require(r->register_count <= RSP_STOP_REGISTERS_MAX, "register count");
 	for (size_t i = 0; i < r->register_count; i++)
 		fuzz_require(r->registers[i].size >= 1 &&
-				     r->registers[i].size <= RSP_STOP_REGISTER_MAX_BYTES,
-			     "register size");
+		                 r->registers[i].size <= RSP_STOP_REGISTER_MAX_BYTES,
+		             "register size");
 	fuzz_require(r->output.len <= RSP_STOP_OUTPUT_MAX, "output length");
 	fuzz_require(r->output.text[r->output.len] == '\0', "output NUL");
 	fuzz_require(strlen(r->fileio.name) <= RSP_FILEIO_NAME_MAX, "fileio name length");
 	fuzz_require(r->fileio.argc <= RSP_FILEIO_ARGS_MAX, "fileio argc");
 	fuzz_require(r->kind != RSP_STOP_FILEIO || r->fileio.name[0] != '\0', "fileio name");
 	fuzz_require(r->kind == RSP_STOP_EXITED || r->kind == RSP_STOP_TERMINATED ||
-			     r->code <= 0xff,
-		     "signal or error code is one byte");
+	                 r->code <= 0xff,
+	             "signal or error code is one byte");
 }
 
 /* Writes r in canonical form into fuzz_text; returns its length. */
@@ -73,15 +73,16 @@ static size_t fuzz_canonical(const rsp_stop_reply_t *r)
 			const rsp_stop_register_t *reg = &r->registers[i];
 			fuzz_append(&pos, "%x:", (unsigned)reg->regno);
 			for (unsigned b = 0; b < reg->size; b++)
-				fuzz_append(&pos, "%02x", (unsigned)((reg->value >> (8 * b)) & 0xff));
+				fuzz_append(&pos, "%02x",
+				            (unsigned)((reg->value >> (8 * b)) & 0xff));
 			fuzz_append(&pos, ";");
 		}
 		if (r->has_thread && r->has_pid)
 			fuzz_append(&pos, "thread:p%x.%x;", (unsigned)r->pid, (unsigned)r->tid);
 		else if (r->has_thread)
 			fuzz_append(&pos, "thread:%x;", (unsigned)r->tid);
-		static const char *const reasons[] = {"", "swbreak", "hwbreak", "watch", "rwatch",
-						      "awatch"};
+		static const char *const reasons[] = {"",      "swbreak", "hwbreak",
+		                                      "watch", "rwatch",  "awatch"};
 		if (r->reason == RSP_STOP_REASON_SWBREAK || r->reason == RSP_STOP_REASON_HWBREAK)
 			fuzz_append(&pos, "%s:;", reasons[r->reason]);
 		else if (r->reason != RSP_STOP_REASON_NONE)
@@ -89,7 +90,8 @@ static size_t fuzz_canonical(const rsp_stop_reply_t *r)
 		break;
 	case RSP_STOP_EXITED:
 	case RSP_STOP_TERMINATED:
-		fuzz_append(&pos, "%c%x", r->kind == RSP_STOP_EXITED ? 'W' : 'X', (unsigned)r->code);
+		fuzz_append(&pos, "%c%x", r->kind == RSP_STOP_EXITED ? 'W' : 'X',
+		            (unsigned)r->code);
 		if (r->has_pid)
 			fuzz_append(&pos, ";process:%x", (unsigned)r->pid);
 		break;
@@ -122,25 +124,26 @@ static void fuzz_check_same(const rsp_stop_reply_t *a, const rsp_stop_reply_t *b
 	fuzz_require(!a->has_thread || a->tid == b->tid, "tid differs");
 	fuzz_require(a->reason == b->reason, "reason differs");
 	fuzz_require(a->reason < RSP_STOP_REASON_WATCH || a->watch_address == b->watch_address,
-		     "watch address differs");
+	             "watch address differs");
 	fuzz_require(a->register_count == b->register_count && b->registers_dropped == 0,
-		     "register count differs");
+	             "register count differs");
 	for (size_t i = 0; i < a->register_count; i++)
 		fuzz_require(a->registers[i].regno == b->registers[i].regno &&
-				     a->registers[i].value == b->registers[i].value &&
-				     a->registers[i].size == b->registers[i].size,
-			     "register differs");
+		                 a->registers[i].value == b->registers[i].value &&
+		                 a->registers[i].size == b->registers[i].size,
+		             "register differs");
 	fuzz_require(a->output.len == b->output.len &&
-			     memcmp(a->output.text, b->output.text, a->output.len) == 0,
-		     "output differs");
-	fuzz_require(strcmp(a->fileio.name, b->fileio.name) == 0 && a->fileio.argc == b->fileio.argc,
-		     "fileio call differs");
+	                 memcmp(a->output.text, b->output.text, a->output.len) == 0,
+	             "output differs");
+	fuzz_require(strcmp(a->fileio.name, b->fileio.name) == 0 &&
+	                 a->fileio.argc == b->fileio.argc,
+	             "fileio call differs");
 	for (size_t i = 0; i < a->fileio.argc; i++)
 		fuzz_require(a->fileio.args[i].value == b->fileio.args[i].value &&
-				     a->fileio.args[i].has_length == b->fileio.args[i].has_length &&
-				     (!a->fileio.args[i].has_length ||
-				      a->fileio.args[i].length == b->fileio.args[i].length),
-			     "fileio argument differs");
+		                 a->fileio.args[i].has_length == b->fileio.args[i].has_length &&
+		                 (!a->fileio.args[i].has_length ||
+		                  a->fileio.args[i].length == b->fileio.args[i].length),
+		             "fileio argument differs");
 }
 
 static void fuzz_stop_reply(const char *text, size_t size)
@@ -168,14 +171,14 @@ typedef struct fuzz_flag {
 } fuzz_flag_t;
 
 static const fuzz_flag_t fuzz_flags[] = {
-	{"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
-	{"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
-	{"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
-	{"qXfer:threads:read", offsetof(rsp_features_t, xfer_threads)},
-	{"multiprocess", offsetof(rsp_features_t, multiprocess)},
-	{"vContSupported", offsetof(rsp_features_t, vcont)},
-	{"swbreak", offsetof(rsp_features_t, swbreak)},
-	{"hwbreak", offsetof(rsp_features_t, hwbreak)},
+    {"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
+    {"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
+    {"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
+    {"qXfer:threads:read", offsetof(rsp_features_t, xfer_threads)},
+    {"multiprocess", offsetof(rsp_features_t, multiprocess)},
+    {"vContSupported", offsetof(rsp_features_t, vcont)},
+    {"swbreak", offsetof(rsp_features_t, swbreak)},
+    {"hwbreak", offsetof(rsp_features_t, hwbreak)},
 };
 
 static bool fuzz_flag_get(const rsp_features_t *f, size_t offset)
@@ -197,23 +200,23 @@ static void fuzz_qsupported(const char *text, size_t size)
 	}
 	fuzz_require(a.packet_size >= 1 && a.packet_size <= RSP_PAYLOAD_LIMIT, "packet size");
 	fuzz_require(a.packet_size_advertised || a.packet_size == RSP_DEFAULT_PACKET_SIZE,
-		     "default packet size");
+	             "default packet size");
 	size_t pos = 0;
 	if (a.packet_size_advertised)
 		fuzz_append(&pos, "PacketSize=%zx;", a.packet_size);
 	for (size_t i = 0; i < sizeof(fuzz_flags) / sizeof(fuzz_flags[0]); i++)
 		fuzz_append(&pos, "%s%c;", fuzz_flags[i].name,
-			    fuzz_flag_get(&a, fuzz_flags[i].offset) ? '+' : '-');
+		            fuzz_flag_get(&a, fuzz_flags[i].offset) ? '+' : '-');
 	br_error_clear(&err);
 	fuzz_require(rsp_features_parse(fuzz_text, pos, &b, &err) == BR_OK,
-		     "canonical qSupported rejected");
+	             "canonical qSupported rejected");
 	fuzz_require(a.packet_size == b.packet_size &&
-			     a.packet_size_advertised == b.packet_size_advertised,
-		     "packet size differs");
+	                 a.packet_size_advertised == b.packet_size_advertised,
+	             "packet size differs");
 	for (size_t i = 0; i < sizeof(fuzz_flags) / sizeof(fuzz_flags[0]); i++)
 		fuzz_require(fuzz_flag_get(&a, fuzz_flags[i].offset) ==
-				     fuzz_flag_get(&b, fuzz_flags[i].offset),
-			     "flag differs");
+		                 fuzz_flag_get(&b, fuzz_flags[i].offset),
+		             "flag differs");
 }
 
 /* rsp_hex_u32 against a 64-bit reference, from every starting offset up to 16. */

@@ -87,7 +87,8 @@ static void feed(rsp_decoder_t *dec, const char *bytes, size_t n, seen_list_t *s
 		if (payload != NULL) {
 			CHECK(payload[len] == '\0');
 			CHECK(len <= rsp_decoder_max_payload(dec));
-			memcpy(s->payload, payload, len < sizeof(s->payload) ? len : sizeof(s->payload));
+			memcpy(s->payload, payload,
+			       len < sizeof(s->payload) ? len : sizeof(s->payload));
 		}
 	}
 }
@@ -123,17 +124,18 @@ static void run_case(const decoder_case_t *c)
 	feed(&dec, c->input, n, &seen_a);
 	size_t want = expect_count(c);
 	CHECK_MSG(seen_a.count == want && !seen_a.overflow, "%s: %zu events, want %zu", c->name,
-		  seen_a.count, want);
+	          seen_a.count, want);
 	for (size_t i = 0; i < want && i < seen_a.count; i++) {
 		const expect_t *e = &c->expect[i];
 		const seen_t *s = &seen_a.items[i];
 		CHECK_MSG(s->event == e->event, "%s: event %zu is %d, want %d", c->name, i,
-			  (int)s->event, (int)e->event);
+		          (int)s->event, (int)e->event);
 		if (e->payload != NULL) {
 			size_t len = e->payload_len != 0 ? e->payload_len : strlen(e->payload);
 			CHECK_MSG(s->has_payload && s->payload_len == len &&
-					  memcmp(s->payload, e->payload, len) == 0,
-				  "%s: payload %zu differs (%zu bytes)", c->name, i, s->payload_len);
+			              memcmp(s->payload, e->payload, len) == 0,
+			          "%s: payload %zu differs (%zu bytes)", c->name, i,
+			          s->payload_len);
 		}
 	}
 	rsp_decoder_free(&dec);
@@ -150,79 +152,113 @@ static void run_case(const decoder_case_t *c)
 	}
 }
 
-#define EV(e) {RSP_EVENT_##e, NULL, 0}
-#define PKT(p) {RSP_EVENT_PACKET, p, 0}
-#define PKT_N(p, n) {RSP_EVENT_PACKET, p, n}
+#define EV(e)                                                                                      \
+	{                                                                                          \
+		RSP_EVENT_##e, NULL, 0                                                             \
+	}
+#define PKT(p)                                                                                     \
+	{                                                                                          \
+		RSP_EVENT_PACKET, p, 0                                                             \
+	}
+#define PKT_N(p, n)                                                                                \
+	{                                                                                          \
+		RSP_EVENT_PACKET, p, n                                                             \
+	}
 
 static const decoder_case_t cases[] = {
-	{"plain packet", "$OK#9a", 0, 0, {PKT("OK")}},
-	{"upper-case checksum", "$OK#9A", 0, 0, {PKT("OK")}},
-	{"empty payload", "$#00", 0, 0, {PKT("")}},
-	{"ack then packet", "+$OK#9a", 0, 0, {EV(ACK), PKT("OK")}},
-	{"nak", "-", 0, 0, {EV(NAK)}},
-	{"interrupt", "\x03", 0, 0, {EV(INTERRUPT)}},
-	{"acks interleaved", "+$OK#9a-+$S05#b8+", 0, 0,
-	 {EV(ACK), PKT("OK"), EV(NAK), EV(ACK), PKT("S05"), EV(ACK)}},
-	{"several packets in one read", "$OK#9a$S05#b8%oocd_keepalive:00#54$O#4f", 0, 0,
-	 {PKT("OK"), PKT("S05"), {RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}, PKT("O")}},
-	{"garbage before $", "xy\r\n$OK#9a", 0, 0,
-	 {EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), PKT("OK")}},
-	{"stray # and checksum between frames", "#9a$OK#9a", 0, 0,
-	 {EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), PKT("OK")}},
-	{"notification", "%oocd_keepalive:00#54", 0, 0,
-	 {{RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}}},
-	{"notification then reply", "%oocd_keepalive:00#54+$OK#9a", 0, 0,
-	 {{RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}, EV(ACK), PKT("OK")}},
-	{"bad checksum", "$OK#9b", 0, 0, {{RSP_EVENT_BAD_CHECKSUM, "OK", 0}}},
-	{"bad checksum then resend", "$OK#00$OK#9a", 0, 0, {EV(BAD_CHECKSUM), PKT("OK")}},
-	{"non-hex checksum", "$OK#zz", 0, 0, {EV(BAD_CHECKSUM)}},
-	{"non-hex low checksum digit", "$OK#9g", 0, 0, {EV(BAD_CHECKSUM)}},
-	{"non-hex high checksum digit", "$OK#g9", 0, 0, {EV(BAD_CHECKSUM)}},
-	{"NUL as checksum digit (OpenOCD 0.12, 1020-char replies)", "$OK#9\0$OK#9a", 12, 0,
-	 {EV(BAD_CHECKSUM), PKT("OK")}},
-	{"# as checksum digit", "$OK##9$OK#9a", 0, 0, {EV(BAD_CHECKSUM), PKT("OK")}},
-	{"$ in checksum restarts", "$OK#9$OK#9a", 0, 0, {PKT("OK")}},
-	{"$ in payload restarts", "$abc$OK#9a", 0, 0, {PKT("OK")}},
-	{"$ right after $ restarts", "$$OK#9a", 0, 0, {PKT("OK")}},
-	{"$ restarts a notification", "%oocd$OK#9a", 0, 0, {PKT("OK")}},
-	{"% inside a packet is data", "$%#25", 0, 0, {PKT("%")}},
-	{"+ inside a packet is data", "$+#2b", 0, 0, {PKT("+")}},
-	{"0x03 inside a packet is data", "$\x03#03", 0, 0, {PKT("\x03")}},
-	{"NUL inside a packet is data", "$a\0b#c3", 7, 0, {PKT_N("a\0b", 3)}},
-	{"escaped }", "$}]#da", 0, 0, {PKT("}")}},
-	{"escaped $", "$}\x04#81", 0, 0, {PKT("$")}},
-	{"escaped #", "$}\x03#80", 0, 0, {PKT("#")}},
-	{"escaped *", "$}\x0a#87", 0, 0, {PKT("*")}},
-	{"escaped NUL byte from 0x20", "$} #9d", 0, 0, {PKT_N("\0", 1)}},
-	{"escape at end of frame", "$a}#de", 0, 0, {EV(BAD_ESCAPE)}},
-	{"escape then $ restarts", "$a}$OK#9a", 0, 0, {PKT("OK")}},
-	{"run-length minimum (3 more)", "$0* #7a", 0, 0, {PKT("0000")}},
-	{"run-length manual example", "$0*\"00#dc", 0, 0, {PKT("00000000")}},
-	{"run-length maximum (97 more)", "$a*~#09", 0, 0,
-	 {PKT("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	      "aaaaaaaaaaaaaaaaaa")}},
-	{"run-length twice", "$0* 0*!#f5", 0, 0, {PKT("000000000")}},
-	{"run-length of an escaped byte", "$}]* #24", 0, 0, {PKT("}}}}")}},
-	{"run-length count is }", "$a*}#08", 0, 0,
-	 {PKT("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	      "aaaaaaaaaaaaaaaaa")}},
-	{"run-length first in payload", "$*  #6a", 0, 0, {EV(BAD_RUNLENGTH)}},
-	{"run-length count below ' ' (n < 3)", "$0*\x1f#79", 0, 0, {EV(BAD_RUNLENGTH)}},
-	{"run-length count above '~'", "$0*\x7f#d9", 0, 0, {EV(BAD_RUNLENGTH)}},
-	{"run-length count is #", "$0*#5a", 0, 0, {EV(BAD_RUNLENGTH)}},
-	{"run-length count is # then resend", "$0*#5a$0* #7a", 0, 0,
-	 {EV(BAD_RUNLENGTH), PKT("0000")}},
-	{"run-length count is $ restarts", "$0*$OK#9a", 0, 0, {PKT("OK")}},
-	{"bad checksum wins over bad run-length", "$*  #00", 0, 0, {EV(BAD_CHECKSUM)}},
-	{"oversize", "$12345#ff", 0, 4, {EV(OVERSIZE)}},
-	{"exactly the cap", "$1234#ca", 0, 4, {PKT("1234")}},
-	{"run-length exactly the cap", "$0* #7a", 0, 4, {PKT("0000")}},
-	{"run-length past the cap", "$0* 0#aa", 0, 4, {EV(OVERSIZE)}},
-	{"oversize then a good packet", "$12345#ff$OK#9a", 0, 4, {EV(OVERSIZE), PKT("OK")}},
-	{"bad checksum wins over oversize", "$12345#00", 0, 4, {EV(BAD_CHECKSUM)}},
-	{"first fault wins", "$*  12#cd", 0, 1, {EV(BAD_RUNLENGTH)}},
-	{"real QEMU stop reply", "+$T05thread:p01.01;#06", 0, 0,
-	 {EV(ACK), PKT("T05thread:p01.01;")}},
+    {"plain packet", "$OK#9a", 0, 0, {PKT("OK")}},
+    {"upper-case checksum", "$OK#9A", 0, 0, {PKT("OK")}},
+    {"empty payload", "$#00", 0, 0, {PKT("")}},
+    {"ack then packet", "+$OK#9a", 0, 0, {EV(ACK), PKT("OK")}},
+    {"nak", "-", 0, 0, {EV(NAK)}},
+    {"interrupt", "\x03", 0, 0, {EV(INTERRUPT)}},
+    {"acks interleaved",
+     "+$OK#9a-+$S05#b8+",
+     0,
+     0,
+     {EV(ACK), PKT("OK"), EV(NAK), EV(ACK), PKT("S05"), EV(ACK)}},
+    {"several packets in one read",
+     "$OK#9a$S05#b8%oocd_keepalive:00#54$O#4f",
+     0,
+     0,
+     {PKT("OK"), PKT("S05"), {RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}, PKT("O")}},
+    {"garbage before $",
+     "xy\r\n$OK#9a",
+     0,
+     0,
+     {EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), PKT("OK")}},
+    {"stray # and checksum between frames",
+     "#9a$OK#9a",
+     0,
+     0,
+     {EV(GARBAGE), EV(GARBAGE), EV(GARBAGE), PKT("OK")}},
+    {"notification",
+     "%oocd_keepalive:00#54",
+     0,
+     0,
+     {{RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}}},
+    {"notification then reply",
+     "%oocd_keepalive:00#54+$OK#9a",
+     0,
+     0,
+     {{RSP_EVENT_NOTIFICATION, "oocd_keepalive:00", 0}, EV(ACK), PKT("OK")}},
+    {"bad checksum", "$OK#9b", 0, 0, {{RSP_EVENT_BAD_CHECKSUM, "OK", 0}}},
+    {"bad checksum then resend", "$OK#00$OK#9a", 0, 0, {EV(BAD_CHECKSUM), PKT("OK")}},
+    {"non-hex checksum", "$OK#zz", 0, 0, {EV(BAD_CHECKSUM)}},
+    {"non-hex low checksum digit", "$OK#9g", 0, 0, {EV(BAD_CHECKSUM)}},
+    {"non-hex high checksum digit", "$OK#g9", 0, 0, {EV(BAD_CHECKSUM)}},
+    {"NUL as checksum digit (OpenOCD 0.12, 1020-char replies)",
+     "$OK#9\0$OK#9a",
+     12,
+     0,
+     {EV(BAD_CHECKSUM), PKT("OK")}},
+    {"# as checksum digit", "$OK##9$OK#9a", 0, 0, {EV(BAD_CHECKSUM), PKT("OK")}},
+    {"$ in checksum restarts", "$OK#9$OK#9a", 0, 0, {PKT("OK")}},
+    {"$ in payload restarts", "$abc$OK#9a", 0, 0, {PKT("OK")}},
+    {"$ right after $ restarts", "$$OK#9a", 0, 0, {PKT("OK")}},
+    {"$ restarts a notification", "%oocd$OK#9a", 0, 0, {PKT("OK")}},
+    {"% inside a packet is data", "$%#25", 0, 0, {PKT("%")}},
+    {"+ inside a packet is data", "$+#2b", 0, 0, {PKT("+")}},
+    {"0x03 inside a packet is data", "$\x03#03", 0, 0, {PKT("\x03")}},
+    {"NUL inside a packet is data", "$a\0b#c3", 7, 0, {PKT_N("a\0b", 3)}},
+    {"escaped }", "$}]#da", 0, 0, {PKT("}")}},
+    {"escaped $", "$}\x04#81", 0, 0, {PKT("$")}},
+    {"escaped #", "$}\x03#80", 0, 0, {PKT("#")}},
+    {"escaped *", "$}\x0a#87", 0, 0, {PKT("*")}},
+    {"escaped NUL byte from 0x20", "$} #9d", 0, 0, {PKT_N("\0", 1)}},
+    {"escape at end of frame", "$a}#de", 0, 0, {EV(BAD_ESCAPE)}},
+    {"escape then $ restarts", "$a}$OK#9a", 0, 0, {PKT("OK")}},
+    {"run-length minimum (3 more)", "$0* #7a", 0, 0, {PKT("0000")}},
+    {"run-length manual example", "$0*\"00#dc", 0, 0, {PKT("00000000")}},
+    {"run-length maximum (97 more)",
+     "$a*~#09",
+     0,
+     0,
+     {PKT("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+          "aaaaaaaaaaaaaaaaaa")}},
+    {"run-length twice", "$0* 0*!#f5", 0, 0, {PKT("000000000")}},
+    {"run-length of an escaped byte", "$}]* #24", 0, 0, {PKT("}}}}")}},
+    {"run-length count is }",
+     "$a*}#08",
+     0,
+     0,
+     {PKT("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+          "aaaaaaaaaaaaaaaaa")}},
+    {"run-length first in payload", "$*  #6a", 0, 0, {EV(BAD_RUNLENGTH)}},
+    {"run-length count below ' ' (n < 3)", "$0*\x1f#79", 0, 0, {EV(BAD_RUNLENGTH)}},
+    {"run-length count above '~'", "$0*\x7f#d9", 0, 0, {EV(BAD_RUNLENGTH)}},
+    {"run-length count is #", "$0*#5a", 0, 0, {EV(BAD_RUNLENGTH)}},
+    {"run-length count is # then resend", "$0*#5a$0* #7a", 0, 0, {EV(BAD_RUNLENGTH), PKT("0000")}},
+    {"run-length count is $ restarts", "$0*$OK#9a", 0, 0, {PKT("OK")}},
+    {"bad checksum wins over bad run-length", "$*  #00", 0, 0, {EV(BAD_CHECKSUM)}},
+    {"oversize", "$12345#ff", 0, 4, {EV(OVERSIZE)}},
+    {"exactly the cap", "$1234#ca", 0, 4, {PKT("1234")}},
+    {"run-length exactly the cap", "$0* #7a", 0, 4, {PKT("0000")}},
+    {"run-length past the cap", "$0* 0#aa", 0, 4, {EV(OVERSIZE)}},
+    {"oversize then a good packet", "$12345#ff$OK#9a", 0, 4, {EV(OVERSIZE), PKT("OK")}},
+    {"bad checksum wins over oversize", "$12345#00", 0, 4, {EV(BAD_CHECKSUM)}},
+    {"first fault wins", "$*  12#cd", 0, 1, {EV(BAD_RUNLENGTH)}},
+    {"real QEMU stop reply", "+$T05thread:p01.01;#06", 0, 0, {EV(ACK), PKT("T05thread:p01.01;")}},
 };
 
 /* A cap of 0 accepts only empty payloads (in the table, 0 means the default). */
@@ -300,7 +336,8 @@ static void test_1020_characters(void)
 			CHECK(i + 1 == n || ev == RSP_EVENT_NONE);
 			last = ev;
 		}
-		CHECK_MSG(last == (cap < 1020 ? RSP_EVENT_OVERSIZE : RSP_EVENT_PACKET), "cap %zu", cap);
+		CHECK_MSG(last == (cap < 1020 ? RSP_EVENT_OVERSIZE : RSP_EVENT_PACKET), "cap %zu",
+		          cap);
 		size_t len;
 		const char *p = rsp_decoder_payload(&dec, &len);
 		CHECK(p != NULL && len == (cap < 1020 ? cap : 1020));
@@ -359,8 +396,8 @@ static void test_every_count_char(void)
 		for (size_t i = 0; i < 7; i++)
 			last = rsp_decoder_feed(&dec, frame[i]);
 		bool valid = c >= ' ' && c <= '~';
-		CHECK_MSG(last == (valid ? RSP_EVENT_PACKET : RSP_EVENT_BAD_RUNLENGTH), "count 0x%02x",
-			  c);
+		CHECK_MSG(last == (valid ? RSP_EVENT_PACKET : RSP_EVENT_BAD_RUNLENGTH),
+		          "count 0x%02x", c);
 		if (valid) {
 			size_t len;
 			const char *p = rsp_decoder_payload(&dec, &len);

@@ -18,25 +18,25 @@ typedef struct u32_case {
 } u32_case_t;
 
 static const u32_case_t u32_cases[] = {
-	{"0", 0, true, 0, 1},
-	{"1f", 0, true, 0x1f, 2},
-	{"1F", 0, true, 0x1f, 2},
-	{"deadBEEF", 0, true, 0xdeadbeef, 8},
-	{"ffffffff", 0, true, 0xffffffff, 8},
-	{"00000002", 0, true, 2, 8},
-	{"0000000000000000c", 0, true, 0xc, 17}, /* leading zeros are no overflow */
-	{"12,34", 0, true, 0x12, 2},
-	{"12g", 0, true, 0x12, 2},
-	{"1234", 2, true, 0x12, 2}, /* never reads past end */
-	{"100000000", 0, false, 0, 0},
-	{"fffffffff", 0, false, 0, 0},
-	{"", 0, false, 0, 0},
-	{"g", 0, false, 0, 0},
-	{",1", 0, false, 0, 0},
-	{"-1", 0, false, 0, 0},
-	{" 1", 0, false, 0, 0},
-	{"0x10", 0, true, 0, 1},
-	{"1", 1, true, 1, 1},
+    {"0", 0, true, 0, 1},
+    {"1f", 0, true, 0x1f, 2},
+    {"1F", 0, true, 0x1f, 2},
+    {"deadBEEF", 0, true, 0xdeadbeef, 8},
+    {"ffffffff", 0, true, 0xffffffff, 8},
+    {"00000002", 0, true, 2, 8},
+    {"0000000000000000c", 0, true, 0xc, 17}, /* leading zeros are no overflow */
+    {"12,34", 0, true, 0x12, 2},
+    {"12g", 0, true, 0x12, 2},
+    {"1234", 2, true, 0x12, 2}, /* never reads past end */
+    {"100000000", 0, false, 0, 0},
+    {"fffffffff", 0, false, 0, 0},
+    {"", 0, false, 0, 0},
+    {"g", 0, false, 0, 0},
+    {",1", 0, false, 0, 0},
+    {"-1", 0, false, 0, 0},
+    {" 1", 0, false, 0, 0},
+    {"0x10", 0, true, 0, 1},
+    {"1", 1, true, 1, 1},
 };
 
 static void test_u32(void)
@@ -49,7 +49,7 @@ static void test_u32(void)
 		bool ok = rsp_hex_u32(&p, end, &v);
 		CHECK_MSG(ok == c->ok, "\"%s\"", c->text);
 		CHECK_MSG((size_t)(p - c->text) == c->consumed, "\"%s\" consumed %zu", c->text,
-			  (size_t)(p - c->text));
+		          (size_t)(p - c->text));
 		if (c->ok)
 			CHECK_MSG(v == c->value, "\"%s\" = 0x%x", c->text, v);
 		else
@@ -127,7 +127,8 @@ static void test_le(void)
 	const char *text64 = "efcdab8967452301;";
 	uint64_t v64 = 0;
 	p = text64;
-	CHECK(rsp_hex_le(&p, text64 + 17, 8, &v64) && v64 == 0x0123456789abcdefULL && p == text64 + 16);
+	CHECK(rsp_hex_le(&p, text64 + 17, 8, &v64) && v64 == 0x0123456789abcdefULL &&
+	      p == text64 + 16);
 	p = text64;
 	CHECK(rsp_hex_le(&p, text64 + 17, 1, &v64) && v64 == 0xef && p == text64 + 2);
 	p = text64;
@@ -138,7 +139,8 @@ static void test_le(void)
 static void test_encode(void)
 {
 	char out[16];
-	CHECK(rsp_hex_encode("\x00\x7d\xff", 3, out, sizeof(out)) == 6 && strcmp(out, "007dff") == 0);
+	CHECK(rsp_hex_encode("\x00\x7d\xff", 3, out, sizeof(out)) == 6 &&
+	      strcmp(out, "007dff") == 0);
 	CHECK(rsp_hex_encode("", 0, out, 1) == 0 + 0 && out[0] == '\0');
 	memset(out, 'z', sizeof(out));
 	CHECK(rsp_hex_encode("ab", 2, out, 4) == 0 && out[0] == 'z'); /* no room for NUL */
@@ -162,7 +164,7 @@ static void test_quote(void)
 	char out[RSP_QUOTE_BUFFER_BYTES];
 	CHECK(strcmp(rsp_quote("OK", 2, out, sizeof(out)), "\"OK\"") == 0);
 	CHECK(strcmp(rsp_quote("a\"b\\c\x01\xff", 7, out, sizeof(out)),
-		     "\"a\\\"b\\\\c\\x01\\xff\"") == 0);
+	             "\"a\\\"b\\\\c\\x01\\xff\"") == 0);
 	CHECK(strcmp(rsp_quote("", 0, out, sizeof(out)), "\"\"") == 0);
 
 	char longer[200];

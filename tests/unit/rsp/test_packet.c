@@ -54,20 +54,21 @@ static void test_encode_table(void)
 		const char *frame;
 		size_t frame_len;
 	} cases[] = {
-		{"OK", 2, "$OK#9a", 6},
-		{"", 0, "$#00", 4},
-		{"g", 1, "$g#67", 5},
-		{"m8000000,4", 10, "$m8000000,4#25", 14},
-		{"$", 1, "$}\x04#81", 6},
-		{"#", 1, "$}\x03#80", 6},
-		{"}", 1, "$}]#da", 6},
-		{"*", 1, "$}\x0a#87", 6},
-		{"X20000000,4:\x00\x24\x7d\x2a", 16, "X20000000,4:\x00}\x04}]}\x0a", 0},
+	    {"OK", 2, "$OK#9a", 6},
+	    {"", 0, "$#00", 4},
+	    {"g", 1, "$g#67", 5},
+	    {"m8000000,4", 10, "$m8000000,4#25", 14},
+	    {"$", 1, "$}\x04#81", 6},
+	    {"#", 1, "$}\x03#80", 6},
+	    {"}", 1, "$}]#da", 6},
+	    {"*", 1, "$}\x0a#87", 6},
+	    {"X20000000,4:\x00\x24\x7d\x2a", 16, "X20000000,4:\x00}\x04}]}\x0a", 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char out[64];
 		size_t n = rsp_packet_encode(cases[i].payload, cases[i].len, out, sizeof(out));
-		CHECK_MSG(n == rsp_packet_encoded_len(cases[i].payload, cases[i].len), "case %zu", i);
+		CHECK_MSG(n == rsp_packet_encoded_len(cases[i].payload, cases[i].len), "case %zu",
+		          i);
 		if (cases[i].frame_len == 0) {
 			/* the binary X case: check the escaped body, then the checksum */
 			size_t body = strlen("X20000000,4:") + 1 + 6;
@@ -75,8 +76,8 @@ static void test_encode_table(void)
 			CHECK(memcmp(out + 1, cases[i].frame, body) == 0);
 			continue;
 		}
-		CHECK_MSG(n == cases[i].frame_len && memcmp(out, cases[i].frame, n) == 0, "case %zu",
-			  i);
+		CHECK_MSG(n == cases[i].frame_len && memcmp(out, cases[i].frame, n) == 0,
+		          "case %zu", i);
 	}
 }
 
@@ -125,8 +126,8 @@ static void test_round_trip(void)
 		size_t got_len;
 		const char *got = rsp_decoder_payload(&dec, &got_len);
 		CHECK_MSG(ev == RSP_EVENT_PACKET && quiet, "trip %u: event %d", t, (int)ev);
-		CHECK_MSG(got != NULL && got_len == len && memcmp(got, payload, len) == 0, "trip %u",
-			  t);
+		CHECK_MSG(got != NULL && got_len == len && memcmp(got, payload, len) == 0,
+		          "trip %u", t);
 	}
 	rsp_decoder_free(&dec);
 }
@@ -193,7 +194,7 @@ static void test_run_length_round_trip(void)
 		const char *got = rsp_decoder_payload(&dec, &got_len);
 		CHECK_MSG(ev == RSP_EVENT_PACKET && quiet, "rle trip %u: event %d", t, (int)ev);
 		CHECK_MSG(got != NULL && got_len == len && memcmp(got, payload, len) == 0,
-			  "rle trip %u", t);
+		          "rle trip %u", t);
 		for (size_t i = 1; i < n - 3; i++)
 			CHECK(frame[i] != '$' && frame[i] != '#');
 	}

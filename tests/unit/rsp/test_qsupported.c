@@ -29,7 +29,7 @@ static void test_real_servers(void)
 	      !features.swbreak && !features.hwbreak);
 
 	CHECK(parse("PacketSize=4000;qXfer:memory-map:read+;qXfer:features:read+;"
-		    "qXfer:threads:read+;QStartNoAckMode+;vContSupported+") == BR_OK);
+	            "qXfer:threads:read+;QStartNoAckMode+;vContSupported+") == BR_OK);
 	CHECK(features.packet_size == 0x4000);
 	CHECK(features.xfer_memory_map && features.xfer_features && features.xfer_threads &&
 	      features.no_ack_mode && features.vcont);
@@ -37,7 +37,7 @@ static void test_real_servers(void)
 
 	/* OpenOCD without a memory map: its format prints '-' */
 	CHECK(parse("PacketSize=4000;qXfer:memory-map:read-;qXfer:features:read-;"
-		    "qXfer:threads:read+;QStartNoAckMode+;vContSupported+") == BR_OK);
+	            "qXfer:threads:read+;QStartNoAckMode+;vContSupported+") == BR_OK);
 	CHECK(!features.xfer_memory_map && !features.xfer_features && features.no_ack_mode);
 }
 
@@ -50,7 +50,7 @@ static void test_forms(void)
 	CHECK(parse("swbreak+;hwbreak+;QStartNoAckMode-;multiprocess?") == BR_OK);
 	CHECK(features.swbreak && features.hwbreak && !features.no_ack_mode &&
 	      !features.multiprocess);
-	CHECK(parse("swbreak+;") == BR_OK && features.swbreak); /* one trailing ';' */
+	CHECK(parse("swbreak+;") == BR_OK && features.swbreak);          /* one trailing ';' */
 	CHECK(parse("swbreak+;swbreak-") == BR_OK && !features.swbreak); /* last wins */
 	CHECK(parse("foo=bar;baz+;qRelocInsn-;xmlRegisters=i386,arm;qux?") == BR_OK);
 	CHECK(parse("PacketSize=1") == BR_OK && features.packet_size == 1);
@@ -64,25 +64,25 @@ static void test_forms(void)
 }
 
 static const char *const malformed[] = {
-	";",
-	";;",
-	"swbreak+;;hwbreak+",
-	";swbreak+",
-	"PacketSize=",
-	"PacketSize=zz",
-	"PacketSize=10x",
-	"PacketSize=0",
-	"PacketSize=100000000",
-	"PacketSize=-1",
-	"PacketSize+",
-	"PacketSize",
-	"swbreak",
-	"+",
-	"-",
-	"=1",
-	"swbreak=1",
-	"QStartNoAckMode=yes",
-	"vContSupported+ ",
+    ";",
+    ";;",
+    "swbreak+;;hwbreak+",
+    ";swbreak+",
+    "PacketSize=",
+    "PacketSize=zz",
+    "PacketSize=10x",
+    "PacketSize=0",
+    "PacketSize=100000000",
+    "PacketSize=-1",
+    "PacketSize+",
+    "PacketSize",
+    "swbreak",
+    "+",
+    "-",
+    "=1",
+    "swbreak=1",
+    "QStartNoAckMode=yes",
+    "vContSupported+ ",
 };
 
 static void test_malformed(void)
@@ -91,14 +91,14 @@ static void test_malformed(void)
 		br_error_t err;
 		br_error_clear(&err);
 		br_status_t st =
-			rsp_features_parse(malformed[i], strlen(malformed[i]), &features, &err);
+		    rsp_features_parse(malformed[i], strlen(malformed[i]), &features, &err);
 		CHECK_MSG(st == BR_ERR_PROTOCOL, "\"%s\" accepted", malformed[i]);
 		CHECK_MSG(strstr(err.message, "malformed qSupported reply") != NULL, "\"%s\": %s",
-			  malformed[i], err.message);
+		          malformed[i], err.message);
 		char quoted[64];
 		snprintf(quoted, sizeof(quoted), "\"%s\"", malformed[i]);
 		CHECK_MSG(strstr(err.message, quoted) != NULL, "\"%s\" not quoted: %s",
-			  malformed[i], err.message);
+		          malformed[i], err.message);
 	}
 	CHECK(rsp_features_parse("x", 1, &features, NULL) == BR_ERR_PROTOCOL);
 }

@@ -82,7 +82,8 @@ static void test_exit(void)
 {
 	CHECK(parse("W00") == BR_OK && reply.kind == RSP_STOP_EXITED && reply.code == 0 &&
 	      !reply.has_pid);
-	CHECK(parse("W01;process:1") == BR_OK && reply.code == 1 && reply.has_pid && reply.pid == 1);
+	CHECK(parse("W01;process:1") == BR_OK && reply.code == 1 && reply.has_pid &&
+	      reply.pid == 1);
 	CHECK(parse("W1") == BR_OK && reply.code == 1);
 	CHECK(parse("X09") == BR_OK && reply.kind == RSP_STOP_TERMINATED && reply.code == 9);
 	CHECK(parse("X0b;process:2a") == BR_OK && reply.pid == 0x2a);
@@ -142,68 +143,68 @@ static void test_fileio(void)
 
 /* Each must fail with BR_ERR_PROTOCOL. */
 static const char *const malformed[] = {
-	"",
-	"Q05",
-	"OK",
-	"S",
-	"S5",
-	"S055",
-	"Sxx",
-	"T",
-	"T5",
-	"T5g",
-	"T05;",
-	"T05thread",
-	"T05thread;",
-	"T05:1;",
-	"T05thread:",
-	"T05thread:p01;",
-	"T05thread:p.1;",
-	"T05thread:-1;",
-	"T05thread:p01.;",
-	"T05thread:1x;",
-	"T050f:7856341;",
-	"T050f:;",
-	"T050f:xxxxxxxx;",
-	"T050f:785634zz;",
-	"T05100000000:00;",
-	"T05watch:;",
-	"T05watch:zz;",
-	"T05awatch:100000000;",
-	"T05thread:1;;",
-	"W",
-	"Wxx",
-	"W00;",
-	"W00x",
-	"W00;pid:1",
-	"W00;process",
-	"W00;process:",
-	"W00;process:zz",
-	"W00;process:1;",
-	"W100000000",
-	"X",
-	"X09;",
-	"O4",
-	"O4g",
-	"Ozz",
-	"F",
-	"F,1",
-	"Fwrite,",
-	"Fwrite,1,",
-	"Fwrite,,1",
-	"Fwrite,zz",
-	"Fwrite;1",
-	"Fwrite,1,2,3,4,5",
-	"Fopen,1/",
-	"Fopen,1/x",
-	"Fopen,/1",
-	"Fwr-ite,1",
-	"Fabcdefghijklmnopq,1",
-	"E",
-	"E1",
-	"E123",
-	"Exx",
-	"E.errtext",
+    "",
+    "Q05",
+    "OK",
+    "S",
+    "S5",
+    "S055",
+    "Sxx",
+    "T",
+    "T5",
+    "T5g",
+    "T05;",
+    "T05thread",
+    "T05thread;",
+    "T05:1;",
+    "T05thread:",
+    "T05thread:p01;",
+    "T05thread:p.1;",
+    "T05thread:-1;",
+    "T05thread:p01.;",
+    "T05thread:1x;",
+    "T050f:7856341;",
+    "T050f:;",
+    "T050f:xxxxxxxx;",
+    "T050f:785634zz;",
+    "T05100000000:00;",
+    "T05watch:;",
+    "T05watch:zz;",
+    "T05awatch:100000000;",
+    "T05thread:1;;",
+    "W",
+    "Wxx",
+    "W00;",
+    "W00x",
+    "W00;pid:1",
+    "W00;process",
+    "W00;process:",
+    "W00;process:zz",
+    "W00;process:1;",
+    "W100000000",
+    "X",
+    "X09;",
+    "O4",
+    "O4g",
+    "Ozz",
+    "F",
+    "F,1",
+    "Fwrite,",
+    "Fwrite,1,",
+    "Fwrite,,1",
+    "Fwrite,zz",
+    "Fwrite;1",
+    "Fwrite,1,2,3,4,5",
+    "Fopen,1/",
+    "Fopen,1/x",
+    "Fopen,/1",
+    "Fwr-ite,1",
+    "Fabcdefghijklmnopq,1",
+    "E",
+    "E1",
+    "E123",
+    "Exx",
+    "E.errtext",
 };
 
 static void test_malformed(void)
@@ -211,16 +212,16 @@ static void test_malformed(void)
 	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
 		br_error_t err;
 		br_error_clear(&err);
-		br_status_t st = rsp_stop_reply_parse(malformed[i], strlen(malformed[i]), &reply,
-						      &err);
+		br_status_t st =
+		    rsp_stop_reply_parse(malformed[i], strlen(malformed[i]), &reply, &err);
 		CHECK_MSG(st == BR_ERR_PROTOCOL, "\"%s\" accepted", malformed[i]);
 		CHECK_MSG(err.status == BR_ERR_PROTOCOL, "\"%s\"", malformed[i]);
 		CHECK_MSG(strstr(err.message, "malformed stop reply") != NULL, "\"%s\": %s",
-			  malformed[i], err.message);
+		          malformed[i], err.message);
 		char quoted[128];
 		snprintf(quoted, sizeof(quoted), "\"%s\"", malformed[i]);
 		CHECK_MSG(strstr(err.message, quoted) != NULL, "\"%s\" not quoted: %s",
-			  malformed[i], err.message);
+		          malformed[i], err.message);
 	}
 	/* a NULL error context is allowed */
 	CHECK(rsp_stop_reply_parse("Q", 1, &reply, NULL) == BR_ERR_PROTOCOL);
@@ -238,7 +239,7 @@ static void test_quoting(void)
 	br_error_clear(&err);
 	CHECK(rsp_stop_reply_parse(longer, sizeof(longer), &reply, &err) == BR_ERR_PROTOCOL);
 	CHECK_MSG(strstr(err.message, "...") != NULL && strlen(err.message) < 200, "%s",
-		  err.message);
+	          err.message);
 
 	/* the length bounds the parse, not a NUL */
 	CHECK(rsp_stop_reply_parse("S05trailing", 3, &reply, &err) == BR_OK && reply.code == 5);
