@@ -22,7 +22,7 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 
 _Static_assert(sizeof(NOP_1000) - 1U == NOP1000_COUNT * (sizeof(NOP_1) - 1U),
-	       "the block must hold exactly NOP1000_COUNT nops");
+               "the block must hold exactly NOP1000_COUNT nops");
 
 void bench_nop1000(br_run_t *run)
 {

@@ -11,6 +11,6 @@
 #endif
 
 const br_suite_entry_t br_suite[] = {
-	{BR_STR(BR_SINGLE_BENCH), BR_CAT(bench_, BR_SINGLE_BENCH)},
+    {BR_STR(BR_SINGLE_BENCH), BR_CAT(bench_, BR_SINGLE_BENCH)},
 };
 BR_SUITE_COUNT_DEFINE(br_suite);

@@ -3,9 +3,9 @@
 #include "benchrack/suite.h"
 
 const br_suite_entry_t br_suite[] = {
-	{"empty", bench_empty},
-	{"nop1000", bench_nop1000},
-	{"crc32_64", bench_crc32_64},
-	{"crc32_256", bench_crc32_256},
+    {"empty", bench_empty},
+    {"nop1000", bench_nop1000},
+    {"crc32_64", bench_crc32_64},
+    {"crc32_256", bench_crc32_256},
 };
 BR_SUITE_COUNT_DEFINE(br_suite);

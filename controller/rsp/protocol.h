@@ -40,7 +40,7 @@
 /* "The two-digit checksum is computed as the modulo 256 sum of all characters
  * between the leading '$' and the trailing '#'", sent as two hex digits. */
 #define RSP_CHECKSUM_DIGITS 2U
-/* '$', '#' and the two checksum digits around every payload. */
+/* '$', '#' and the RSP_CHECKSUM_DIGITS checksum digits around every payload. */
 #define RSP_FRAME_OVERHEAD 4U
 
 /* --- Acknowledgment and interrupt (Overview, Interrupts) ------------------ */

@@ -17,19 +17,22 @@
  * stub outgrows its size budget (tests/firmware/size.py). */
 #define BR_RUNNER_STEP __attribute__((noinline, noclone))
 
-/* In .data, so that the host can check magic, version and size in the ELF
- * file before starting anything; request.seq == result.seq == 0 means "idle".
- * The rest of the header is published at start-up by br_runner_publish. */
-__attribute__((used)) br_control_block_t br_control_block = {
-	.magic = BR_CB_MAGIC,
-	.version = BR_CB_VERSION,
-	.size = (uint32_t)sizeof(br_control_block_t),
-};
-
 /* One counter delta per measured iteration; in .bss, apart from the block. */
 static uint32_t br_samples[BR_CB_MAX_SAMPLES];
 
-/* Fill cb's header and bench table from the suite, in suite order (its length
+/* In .data, so that the host can check magic, version and size, and find the
+ * sample buffer, in the ELF file before starting anything; request.seq ==
+ * result.seq == 0 means "idle". The suite is published at start-up by
+ * br_runner_publish. */
+__attribute__((used)) br_control_block_t br_control_block = {
+    .magic = BR_CB_MAGIC,
+    .version = BR_CB_VERSION,
+    .size = (uint32_t)sizeof(br_control_block_t),
+    .max_samples = BR_CB_MAX_SAMPLES,
+    .samples_address = (uint32_t)(uintptr_t)br_samples,
+};
+
+/* Fill cb's bench table and count from the suite, in suite order (its length
  * is checked against BR_CB_MAX_BENCHES at compile time, by
  * BR_SUITE_COUNT_DEFINE). Names longer than a slot are truncated; the slot's
  * padding is already NUL because the block is zero there and is published
@@ -47,15 +50,14 @@ static BR_RUNNER_STEP void br_runner_publish(br_control_block_t *cb)
 			cb->bench_names[bench][i] = name[i];
 	}
 	cb->bench_count = count;
-	cb->max_samples = BR_CB_MAX_SAMPLES;
-	cb->samples_address = (uint32_t)(uintptr_t)br_samples;
 }
 
 /* BR_CB_STATUS_OK if request can be served by a suite of bench_count benches,
  * else the reason it cannot; of several reasons, the first in enum
  * br_cb_status order. Written as overriding assignments, checked from the last
  * reason to the first, because that compiles to a few conditional moves. */
-static BR_RUNNER_STEP uint32_t br_runner_request_check(const br_request_t *request, uint32_t bench_count)
+static BR_RUNNER_STEP uint32_t br_runner_request_check(const br_request_t *request,
+                                                       uint32_t bench_count)
 {
 	uint32_t status = BR_CB_STATUS_OK;
 
@@ -75,8 +77,7 @@ static BR_RUNNER_STEP uint32_t br_runner_request_check(const br_request_t *reque
  * from the block: the host writes it only while the stub is stopped in
  * br_host_sync(), which the compiler must assume changes all memory.
  */
-static BR_RUNNER_STEP void br_runner_request_serve(const br_request_t *request,
-						   br_result_t *result)
+static BR_RUNNER_STEP void br_runner_request_serve(const br_request_t *request, br_result_t *result)
 {
 	const uint32_t status = br_runner_request_check(request, br_control_block.bench_count);
 	uint32_t stack_bytes = BR_CB_NOT_MEASURED;
@@ -107,7 +108,7 @@ _Noreturn void br_runner_main(void)
 	for (;;) {
 		if (br_control_block.request.seq != br_control_block.result.seq)
 			br_runner_request_serve(&br_control_block.request,
-						&br_control_block.result);
+			                        &br_control_block.result);
 		br_host_sync();
 	}
 }

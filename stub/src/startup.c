@@ -3,9 +3,16 @@
  *
  * On Cortex-M the hardware loads SP from vector 0 and jumps to vector 1 (ARMv7-M
  * Architecture Reference Manual, B1.5.5 "Reset behavior"), so the reset handler
- * is a plain C function. It copies .data and zeroes .bss with word loops (the
- * cross file's -fno-tree-loop-distribute-patterns keeps them loops at every
- * optimisation level) and enters the runner.
+ * is a plain C function. It copies .data and zeroes .bss with word loops and
+ * enters the runner.
+ *
+ * The loops must stay loops: this image has no memcpy or memset to call. The
+ * cross file switches off the pass that turns loop idioms into such calls
+ * (-fno-tree-loop-distribute-patterns), and the bounds are compared as
+ * integers, a form that pass does not recognise even when it is on (with it
+ * on and plain pointer comparisons, -O2/-O3/-Os images fail to link:
+ * undefined memcpy and memset). tests/firmware/freestanding.py checks every
+ * image.
  */
 #include <stdint.h>
 
@@ -60,21 +67,21 @@ void br_systick_handler(void) BR_WEAK_HANDLER;
 
 /* Placed first in flash by the linker script (section .br_vectors). */
 __attribute__((section(".br_vectors"), used)) const br_vector_t br_vectors[BR_EXCEPTION_COUNT] = {
-	[BR_VECTOR_INITIAL_SP] = {.stack_top = br_ld_stack_top},
-	[BR_EXCEPTION_RESET] = {.handler = br_reset_handler},
-	[BR_EXCEPTION_NMI] = {.handler = br_nmi_handler},
-	[BR_EXCEPTION_HARDFAULT] = {.handler = br_hardfault_handler},
-	[BR_EXCEPTION_MEMMANAGE] = {.handler = br_memmanage_handler},
-	[BR_EXCEPTION_BUSFAULT] = {.handler = br_busfault_handler},
-	[BR_EXCEPTION_USAGEFAULT] = {.handler = br_usagefault_handler},
-	[BR_EXCEPTION_SVCALL] = {.handler = br_svcall_handler},
-	[BR_EXCEPTION_DEBUGMONITOR] = {.handler = br_debugmonitor_handler},
-	[BR_EXCEPTION_PENDSV] = {.handler = br_pendsv_handler},
-	[BR_EXCEPTION_SYSTICK] = {.handler = br_systick_handler},
+    [BR_VECTOR_INITIAL_SP] = {.stack_top = br_ld_stack_top},
+    [BR_EXCEPTION_RESET] = {.handler = br_reset_handler},
+    [BR_EXCEPTION_NMI] = {.handler = br_nmi_handler},
+    [BR_EXCEPTION_HARDFAULT] = {.handler = br_hardfault_handler},
+    [BR_EXCEPTION_MEMMANAGE] = {.handler = br_memmanage_handler},
+    [BR_EXCEPTION_BUSFAULT] = {.handler = br_busfault_handler},
+    [BR_EXCEPTION_USAGEFAULT] = {.handler = br_usagefault_handler},
+    [BR_EXCEPTION_SVCALL] = {.handler = br_svcall_handler},
+    [BR_EXCEPTION_DEBUGMONITOR] = {.handler = br_debugmonitor_handler},
+    [BR_EXCEPTION_PENDSV] = {.handler = br_pendsv_handler},
+    [BR_EXCEPTION_SYSTICK] = {.handler = br_systick_handler},
 };
 
 /* Entered by the hardware with SP loaded: initialise RAM, run the stub. The
- * bounds are compared as integers because they belong to no C object. */
+ * bounds belong to no C object, hence compared as integers (see above). */
 void br_reset_handler(void)
 {
 	const uint32_t *src = br_ld_data_load;

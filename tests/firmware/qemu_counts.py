@@ -6,8 +6,9 @@ pipe (`target remote | qemu ... -gdb stdio`), breaks at br_host_sync, writes
 requests into br_control_block by symbol and reads the results back. On the
 emulated board TIM2_CNT advances exactly once per guest instruction
 (`-icount shift=0`), so every count below is exact. Checks:
-  - the header: magic, version, size, max_samples, and the bench names in the
-    expected order;
+  - the header against stub/include/benchrack/control_block.h (magic,
+    version, max_samples; size against the compiled type), and the bench
+    names in the expected order;
   - every bench: status OK, count, min == max over the samples, a plausible
     stack depth, no heap use;
   - empty's count is a small constant > 0 (the loop's own overhead);
@@ -20,28 +21,26 @@ emulated board TIM2_CNT advances exactly once per guest instruction
   - invalid requests get BAD_BENCH, BAD_COUNT, NO_COUNTER and run nothing.
 
 Usage: qemu_counts.py --gdb GDB --qemu QEMU --machine M --objdump OBJDUMP
-                      --counter-address ADDR --stack-size BYTES
+                      --contract control_block.h --counter-address ADDR
+                      --stack-size BYTES
                       --benches empty,nop1000,crc32_64,crc32_256 SUITE_ELF
 Exit status 0 when every check holds, 1 otherwise.
 """
 
 import argparse
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 import zlib
 
-# From stub/include/benchrack/control_block.h (the contract under test).
-BR_CB_MAGIC = 0x42524342
-BR_CB_VERSION = 1
-BR_CB_SIZE = 4960
-BR_CB_MAX_SAMPLES = 1024
-BR_CB_NOT_MEASURED = 0xFFFFFFFF
-BR_CB_COUNTER_DOWN = 0x1
-STATUS_OK, STATUS_BAD_BENCH, STATUS_BAD_COUNT, STATUS_NO_COUNTER = 1, 2, 3, 4
 RESULT_FIELDS = ("seq", "status", "bench_index", "count", "stack_bytes",
                  "heap_peak", "heap_live", "heap_allocs")
+# Numeric macros and enumerators of the contract header: NAME 123U or NAME = 1U.
+CONTRACT_CONSTANT = re.compile(r"^\s*(?:#define\s+(BR_CB_\w+)\s+|(BR_CB_\w+)\s*=\s*)"
+                               r"(0x[0-9A-Fa-f]+|\d+)U\b", re.M)
 
 FULL_MASK = 0xFFFFFFFF
 SYSTICK_MASK = 0x00FFFFFF       # a 24-bit counter's width
@@ -52,8 +51,11 @@ NOP_COUNT = 1000
 CRC_SHORT, CRC_LONG = 64, 256   # message lengths of crc32_64 and crc32_256
 GDB_TIMEOUT_S = 120
 
-BRANCH = re.compile(r"^\s*([0-9a-f]+):\s+(b[a-z]*|cbn?z)(?:\.[nw])?\s+(?:r\d+,\s*)?([0-9a-f]+)\s")
-INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+\S")
+# objdump -d --no-show-raw-insn lines: "addr:\tmnemonic\toperands".
+INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+([a-z][a-z0-9.]*)\s*(.*)$")
+BRANCH_TARGET = re.compile(r"(?:^|,\s*)([0-9a-f]+)\s*(?:<|$)")
+CONDITIONS = ("eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge",
+              "lt", "gt", "le")
 
 
 class Request:
@@ -72,6 +74,19 @@ class Request:
         self.samples = []
 
 
+def size_bytes(text):
+    """A linker-script size ("8K", "1M", "4096") in bytes."""
+    scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
+    return int(text[:-1] if scale != 1 else text, 0) * scale
+
+
+def contract_constants(header):
+    """{name: value} of the numeric constants of control_block.h."""
+    with open(header, encoding="utf-8") as source:
+        text = source.read()
+    return {m.group(1) or m.group(2): int(m.group(3), 0) for m in CONTRACT_CONSTANT.finditer(text)}
+
+
 def gdb_script(args, requests):
     """The gdb command file: connect, then one block per request."""
     qemu = (f"{args.qemu} -M {args.machine} -icount shift=0 -display none -serial null "
@@ -79,8 +94,8 @@ def gdb_script(args, requests):
     lines = ["set pagination off", "set confirm off", "set width 0",
              f"file {args.elf}", f"target remote | {qemu}",
              "break br_host_sync", "continue",
-             'printf "HEADER %u %u %u %u %u\\n", br_control_block.magic, '
-             "br_control_block.version, br_control_block.size, "
+             'printf "HEADER %u %u %u %u %u %u\\n", br_control_block.magic, '
+             "br_control_block.version, br_control_block.size, sizeof(br_control_block), "
              "br_control_block.bench_count, br_control_block.max_samples"]
     for index in range(len(args.benches)):
         lines.append(f'printf "NAME {index} %s\\n", br_control_block.bench_names[{index}]')
@@ -96,9 +111,9 @@ def gdb_script(args, requests):
                   "continue",
                   f'printf "RESULT {seq} ' + " ".join(["%u"] * len(RESULT_FIELDS)) + '\\n", '
                   + ", ".join(f"br_control_block.result.{f}" for f in RESULT_FIELDS)]
-        if 0 < request.iterations <= BR_CB_MAX_SAMPLES:
+        if 0 < request.iterations <= args.max_samples:
             lines += [f'echo SAMPLES {seq}\\n',
-                      f"x/{request.iterations}uw br_control_block.samples",
+                      f"x/{request.iterations}uw br_control_block.samples_address",
                       "echo END\\n"]
     lines += [f'printf "CRC {CRC_SHORT} %u\\n", crc32_ieee_update(0, crc32_input, {CRC_SHORT})',
               f'printf "CRC {CRC_LONG} %u\\n", crc32_ieee_update(0, crc32_input, {CRC_LONG})',
@@ -149,25 +164,78 @@ def parse(output, requests):
     return header, names, crcs, message
 
 
-def crc_loop_instructions(objdump, elf):
-    """Instructions in one pass of crc32_ieee_update's loop: from the target of
-    its only backward branch up to and including that branch."""
-    listing = subprocess.run([objdump, "-d", "--no-show-raw-insn",
-                              "--disassemble=crc32_ieee_update", elf],
-                             check=True, capture_output=True, text=True).stdout
-    addresses, backward = [], []
+def disassembly(objdump, elf, function):
+    """[(address, mnemonic without width suffix, operands)] of function."""
+    listing = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--disassemble={function}",
+                              elf], check=True, capture_output=True, text=True).stdout
+    instructions = []
     for line in listing.splitlines():
         match = INSTRUCTION.match(line)
-        if match:
-            addresses.append(int(match.group(1), 16))
-        branch = BRANCH.match(line)
-        if branch and int(branch.group(3), 16) < int(branch.group(1), 16):
-            backward.append((int(branch.group(3), 16), int(branch.group(1), 16)))
-    if len(backward) != 1:
-        raise SystemExit(f"FAIL: expected one loop in crc32_ieee_update, found backward "
-                         f"branches {[(hex(a), hex(b)) for a, b in backward]}")
-    target, branch = backward[0]
-    return sum(1 for a in addresses if target <= a <= branch)
+        if match and not match.group(2).startswith("."):
+            mnemonic = match.group(2).removesuffix(".n").removesuffix(".w")
+            instructions.append((int(match.group(1), 16), mnemonic, match.group(3)))
+    return instructions
+
+
+def successors(instructions, position):
+    """Positions control can go to after instructions[position] (Thumb subset:
+    b, b<cond>, cbz/cbnz, returns by pop {..pc} or bx lr)."""
+    address, mnemonic, operands = instructions[position]
+    following = [position + 1] if position + 1 < len(instructions) else []
+    if mnemonic == "bx" or (mnemonic in ("pop", "ldmia") and "pc" in operands):
+        return []
+    target = BRANCH_TARGET.search(operands)
+    is_branch = mnemonic in ("cbz", "cbnz") or mnemonic == "b" or (
+        mnemonic.startswith("b") and mnemonic[1:] in CONDITIONS)
+    if not is_branch or target is None:
+        return following
+    where = [i for i, (a, _, _) in enumerate(instructions) if a == int(target.group(1), 16)]
+    return where + ([] if mnemonic == "b" else following)
+
+
+def loop_instructions(objdump, elf, function):
+    """Instructions executed by one pass of function's loop: the number on the
+    control-flow cycle through its only backward branch. The function must have
+    exactly one loop, with one path through it (a branch-free body), and call
+    nothing inside it."""
+    instructions = disassembly(objdump, elf, function)
+    back_edges = [(p, s) for p in range(len(instructions)) for s in successors(instructions, p)
+                  if s <= p]
+    if len(back_edges) != 1:
+        raise SystemExit(f"FAIL: {function} should have one loop; back edges: "
+                         f"{[hex(instructions[p][0]) for p, _ in back_edges]}")
+    branch, head = back_edges[0]
+    paths = []
+
+    def walk(position, path):
+        if position == branch:
+            paths.append(path + [position])
+            return
+        for nxt in successors(instructions, position):
+            if head <= nxt <= branch and nxt > position:
+                walk(nxt, path + [position])
+
+    walk(head, [])
+    if len(paths) != 1:
+        raise SystemExit(f"FAIL: {function}'s loop has {len(paths)} paths, not 1")
+    calls = [instructions[p] for p in paths[0] if instructions[p][1] in ("bl", "blx")]
+    if calls:
+        raise SystemExit(f"FAIL: {function}'s loop calls {calls}")
+    return len(paths[0])
+
+
+def run_gdb(gdb, script):
+    """Run gdb on script in a process group of its own (gdb and the QEMU it
+    starts); on timeout, end that group so that no QEMU outlives the test."""
+    process = subprocess.Popen([gdb, "-nx", "-batch", "-x", script], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        return process.communicate(timeout=GDB_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        return stdout, stderr + f"\nFAIL: gdb timed out after {GDB_TIMEOUT_S} s\n"
 
 
 class Checker:
@@ -183,13 +251,13 @@ class Checker:
         return condition
 
 
-def constant(checker, request):
+def constant(checker, request, status_ok):
     """The one value of request's samples, after checking the result."""
     result, samples = request.result, request.samples
     name = request.label
     if not checker.check(result is not None, f"{name}: result read"):
         return None
-    checker.check(result["status"] == STATUS_OK, f"{name}: status {result['status']} == OK")
+    checker.check(result["status"] == status_ok, f"{name}: status {result['status']} == OK")
     checker.check(result["count"] == request.iterations,
                   f"{name}: count {result['count']} == {request.iterations}")
     checker.check(len(samples) == request.iterations, f"{name}: {len(samples)} samples read")
@@ -206,61 +274,67 @@ def main():
     parser.add_argument("--qemu", required=True)
     parser.add_argument("--machine", required=True)
     parser.add_argument("--objdump", required=True)
+    parser.add_argument("--contract", required=True, help="control_block.h")
     parser.add_argument("--counter-address", required=True, type=lambda v: int(v, 0))
-    parser.add_argument("--stack-size", required=True, type=int)
+    parser.add_argument("--stack-size", required=True, type=size_bytes,
+                        help="bytes, or with a K or M suffix as in a linker script")
     parser.add_argument("--benches", required=True, type=lambda v: v.split(","),
                         help="the suite's bench names, in suite order")
     parser.add_argument("elf")
     args = parser.parse_args()
 
+    c = contract_constants(args.contract)
+    args.max_samples = c["BR_CB_MAX_SAMPLES"]
+    not_measured = c["BR_CB_NOT_MEASURED"]
+    status_ok = c["BR_CB_STATUS_OK"]
     index = {name: i for i, name in enumerate(args.benches)}
     for needed in ("empty", "nop1000", "crc32_64", "crc32_256"):
         if needed not in index:
             raise SystemExit(f"FAIL: the suite has no bench {needed}")
     counter = args.counter_address
+    empty_index = index["empty"]
     benches = [Request(name, index[name], ITERATIONS, address=counter) for name in args.benches]
-    no_warmup = Request("empty, no warm-up, max samples", index["empty"], BR_CB_MAX_SAMPLES,
+    no_warmup = Request("empty, no warm-up, max samples", empty_index, args.max_samples,
                         warmup=0, address=counter)
-    down = Request("empty as a down-counter", index["empty"], ITERATIONS, address=counter,
-                   flags=BR_CB_COUNTER_DOWN)
-    down24 = Request("empty as a 24-bit down-counter", index["empty"], ITERATIONS,
-                     address=counter, mask=SYSTICK_MASK, flags=BR_CB_COUNTER_DOWN)
+    down = Request("empty as a down-counter", empty_index, ITERATIONS, address=counter,
+                   flags=c["BR_CB_COUNTER_DOWN"])
+    down24 = Request("empty as a 24-bit down-counter", empty_index, ITERATIONS,
+                     address=counter, mask=SYSTICK_MASK, flags=c["BR_CB_COUNTER_DOWN"])
     invalid = [
         (Request("bench index = bench_count", len(args.benches), ITERATIONS, address=counter),
-         STATUS_BAD_BENCH),
-        (Request("0 iterations", index["empty"], 0, address=counter), STATUS_BAD_COUNT),
-        (Request("max + 1 iterations", index["empty"], BR_CB_MAX_SAMPLES + 1, address=counter),
-         STATUS_BAD_COUNT),
-        (Request("counter address 0", index["empty"], ITERATIONS, address=0), STATUS_NO_COUNTER),
+         c["BR_CB_STATUS_BAD_BENCH"]),
+        (Request("0 iterations", empty_index, 0, address=counter), c["BR_CB_STATUS_BAD_COUNT"]),
+        (Request("max + 1 iterations", empty_index, args.max_samples + 1, address=counter),
+         c["BR_CB_STATUS_BAD_COUNT"]),
+        (Request("counter address 0", empty_index, ITERATIONS, address=0),
+         c["BR_CB_STATUS_NO_COUNTER"]),
     ]
     requests = benches + [no_warmup, down, down24] + [r for r, _ in invalid]
 
     with tempfile.NamedTemporaryFile("w", suffix=".gdb") as script:
         script.write(gdb_script(args, requests))
         script.flush()
-        run = subprocess.run([args.gdb, "-nx", "-batch", "-x", script.name],
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                             timeout=GDB_TIMEOUT_S, check=False)
-    header, names, crcs, message = parse(run.stdout, requests)
+        stdout, stderr = run_gdb(args.gdb, script.name)
+    header, names, crcs, message = parse(stdout, requests)
     checker = Checker()
     if not checker.check(header is not None, f"{args.elf}: control block header read"):
-        print(run.stdout + run.stderr)
+        print(stdout + stderr)
         return 1
 
-    magic, version, size, bench_count, max_samples = header
-    checker.check(magic == BR_CB_MAGIC, f"magic {magic:#x}")
-    checker.check(version == BR_CB_VERSION, f"version {version}")
-    checker.check(size == BR_CB_SIZE, f"size {size}")
-    checker.check(max_samples == BR_CB_MAX_SAMPLES, f"max_samples {max_samples}")
+    magic, version, size, type_size, bench_count, max_samples = header
+    checker.check(magic == c["BR_CB_MAGIC"], f"magic {magic:#x}")
+    checker.check(version == c["BR_CB_VERSION"], f"version {version}")
+    checker.check(size == type_size, f"size {size} == sizeof(br_control_block) {type_size}")
+    checker.check(max_samples == args.max_samples, f"max_samples {max_samples}")
     checker.check(bench_count == len(args.benches), f"bench_count {bench_count}")
     found = [names.get(i) for i in range(len(args.benches))]
     checker.check(found == args.benches, f"bench names in suite order: {found}")
 
     counts = {}
     for request in benches:
-        counts[request.label] = constant(checker, request)
+        counts[request.label] = constant(checker, request, status_ok)
         result = request.result or {}
-        stack = result.get("stack_bytes", BR_CB_NOT_MEASURED)
+        stack = result.get("stack_bytes", not_measured)
         checker.check(0 < stack < args.stack_size, f"{request.label}: stack {stack} bytes")
         checker.check((result.get("heap_peak"), result.get("heap_live"),
                        result.get("heap_allocs")) == (0, 0, 0), f"{request.label}: no heap use")
@@ -272,13 +346,14 @@ def main():
                       f"empty loop overhead {empty} in 1..{EMPTY_OVERHEAD_GOAL}")
         checker.check(counts["nop1000"] == empty + NOP_COUNT,
                       f"nop1000 {counts['nop1000']} == empty {empty} + {NOP_COUNT}")
-        checker.check(constant(checker, no_warmup) == empty, "no warm-up, 1024 samples: same count")
-        checker.check(constant(checker, down) == (-empty) & FULL_MASK,
+        checker.check(constant(checker, no_warmup, status_ok) == empty,
+                      f"no warm-up, {args.max_samples} samples: same count")
+        checker.check(constant(checker, down, status_ok) == (-empty) & FULL_MASK,
                       "down-counter delta is start - end")
-        checker.check(constant(checker, down24) == (-empty) & SYSTICK_MASK,
+        checker.check(constant(checker, down24, status_ok) == (-empty) & SYSTICK_MASK,
                       "24-bit down-counter delta is masked")
 
-    per_byte = crc_loop_instructions(args.objdump, args.elf)
+    per_byte = loop_instructions(args.objdump, args.elf, "crc32_ieee_update")
     if counts["crc32_64"] is not None and counts["crc32_256"] is not None:
         difference = counts["crc32_256"] - counts["crc32_64"]
         checker.check(difference == (CRC_LONG - CRC_SHORT) * per_byte,
@@ -294,11 +369,11 @@ def main():
     for request, status in invalid:
         result = request.result or {}
         checker.check(result.get("status") == status and result.get("count") == 0
-                      and result.get("stack_bytes") == BR_CB_NOT_MEASURED,
+                      and result.get("stack_bytes") == not_measured,
                       f"{request.label}: status {result.get('status')} == {status}, nothing run")
 
     if checker.failures:
-        print(run.stdout + run.stderr)
+        print(stdout + stderr)
     return 1 if checker.failures else 0
 
 
