@@ -11,8 +11,6 @@
 /* What we tell the server we support in qSupported (GDB manual, "General Query Packets"). */
 #define RSP_CLIENT_FEATURES "qSupported:swbreak+;hwbreak+"
 
-/* Bytes of framing around a payload: '$', '#', two checksum digits. */
-#define RSP_FRAME_OVERHEAD 4U
 
 static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
 {
@@ -187,7 +185,8 @@ br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **pay
 		}
 		case RSP_EVENT_BAD_CHECKSUM:
 		case RSP_EVENT_OVERSIZE:
-		case RSP_EVENT_BAD_RUNLENGTH: {
+		case RSP_EVENT_BAD_RUNLENGTH:
+		case RSP_EVENT_BAD_ESCAPE: {
 			if (c->no_ack || ++bad > RSP_CLIENT_RESEND_LIMIT) {
 				br_error_set(err, BR_ERR_PROTOCOL,
 					     "%s: reply damaged %d times (bad checksum or framing)",
