@@ -20,4 +20,16 @@ void bench_crc32_64(br_run_t *run);
 /* CRC-32/IEEE of the first 256 bytes of crc32_input. */
 void bench_crc32_256(br_run_t *run);
 
+/* One bench_malloc and its bench_free per iteration: peak one slot, none live. */
+void bench_malloc_free(br_run_t *run);
+
+/* The pair with the last block never freed: one slot live at the end, a leak. */
+void bench_malloc_leak(br_run_t *run);
+
+/* recursion_descend to the request's argument as depth (default 8). */
+void bench_recursion(br_run_t *run);
+
+/* mem_copy of 1 KiB, word-aligned. */
+void bench_memcpy_1k(br_run_t *run);
+
 #endif

@@ -7,8 +7,30 @@
 
 #include "common/error.h"
 
-/* `benchrack run [ELF] [options]`: measures a suite firmware's benches. Returns the exit code. */
+/* `benchrack run [SUITE.yaml | ELF] [options]`: measures. Returns the exit code. */
 int br_cli_run(int argc, char **argv);
+
+/* `benchrack check SUITE.yaml [options]`: measures and applies budgets and
+ * regressions through the exit code. Returns the exit code. */
+int br_cli_check(int argc, char **argv);
+
+/* `benchrack diff OLD NEW [options]`: compares two records (a baseline or a
+ * run each). Returns the exit code. */
+int br_cli_diff(int argc, char **argv);
+
+/* `benchrack probe [where] [options]`: connects to a board and reports its
+ * server, core, counters and memory map; exit 3 when it is not healthy.
+ * Returns the exit code. */
+int br_cli_probe(int argc, char **argv);
+
+/* `benchrack measure ELF WHAT [options]`: one measurement of any firmware (a
+ * range or a function at breakpoints, or a stub bench). Returns the exit code. */
+int br_cli_measure(int argc, char **argv);
+
+/* `benchrack upload [RUN.json ...] [options]`: spools records for the
+ * dashboards of an upload config and delivers what the spool holds. Returns
+ * the exit code. */
+int br_cli_upload(int argc, char **argv);
 
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);

@@ -1,206 +1,256 @@
 /*
- * `benchrack run`: measure a suite firmware on the emulated board, print the
- * table, optionally write JSON.
+ * `benchrack run` and `benchrack check`: their options. What they do is
+ * cli/execute.c.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
-#include "common/xalloc.h"
+#include "cli/execute.h"
+#include "cli/output.h"
+#include "config/upload_config.h"
 #include "measure/suite_run.h"
-#include "results/record.h"
-#include "results/run_json.h"
-#include "results/table.h"
-#include "stats/summary.h"
 
 #define RUN_MAX_COUNT 1000000UL
+#define RUN_MAX_TIMEOUT_S 86400UL
+#define RUN_MAX_ITERATIONS 1024UL
+#define RUN_DEFAULT_RESULTS "results"
 
-static void run_usage(FILE *out)
+static void run_usage(FILE *out, bool check)
 {
-	fputs("usage: benchrack run [ELF] [options]\n"
-	      "\n"
-	      "Measures every bench of a firmware built with benchrack's stub, on QEMU's\n"
-	      "netduinoplus2 (STM32F405) under -icount: figures are exact instruction counts.\n"
-	      "ELF defaults to the suite built with this benchrack:\n"
-	      "  " BR_DEFAULT_SUITE_ELF "\n"
+	if (check)
+		fputs("usage: benchrack check SUITE.yaml [options]\n"
+		      "\n"
+		      "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
+		      "the suite, and every bench against the board's baseline\n"
+		      "(results/baselines/<board>.json) with the suite's fail_on_regression_percent.\n"
+		      "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
+		      "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
+		      out);
+	else
+		fputs("usage: benchrack run [SUITE.yaml | ELF] [options]\n"
+		      "\n"
+		      "Measures every bench of a suite file (configs/suites/*.yaml) on its boards,\n"
+		      "or every bench of a firmware built with benchrack's stub on the emulated\n"
+		      "board (QEMU netduinoplus2 under -icount: exact instruction counts).\n"
+		      "With no argument: the suite firmware built with this benchrack:\n"
+		      "  " BR_DEFAULT_SUITE_ELF "\n",
+		      out);
+	fputs("\n"
+	      "Every run is written first to RESULTS/runs/<time>-<board>.json and rewritten\n"
+	      "after each bench, so that an interrupted run keeps what it finished.\n"
 	      "\n"
 	      "options:\n"
-	      "  -n, --iterations N   measured iterations per bench (default 100, at most 1024)\n"
-	      "  -w, --warmup N       iterations run first and discarded (default 2)\n"
-	      "      --json FILE      also write the results as JSON to FILE\n"
-	      "      --qemu PROGRAM   the QEMU to launch (default qemu-system-arm)\n"
-	      "      --timeout SEC    how long one bench may run (default 30)\n"
-	      "  -h, --help           this text\n",
+	      "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
+	      "                        suite's, else 100)\n"
+	      "  -w, --warmup N        iterations run first and discarded (default 2)\n"
+	      "  -b, --board B         run on board B (a name in configs/boards or a file)\n"
+	      "                        instead of the suite's boards\n"
+	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
+	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
+	      "                        $BENCHRACK_RESULTS_DIR)\n"
+	      "      --write-baseline  record this run as RESULTS/baselines/<board>.json\n"
+	      "                        (with check: only when the check passes)\n"
+	      "      --baseline FILE   compare with FILE instead of the board's baseline\n"
+	      "  -f, --format F        also write the results as json, csv, junit, markdown or\n"
+	      "                        bmf (Bencher Metric Format): to stdout instead of the\n"
+	      "                        table, or to --output\n"
+	      "  -o, --output FILE     where --format goes (format from the extension when\n"
+	      "                        --format is not given)\n"
+	      "      --json FILE       also write the run record (results/SCHEMA.md) to FILE\n"
+	      "      --qemu PROGRAM    the QEMU to launch (default: the board's)\n"
+	      "      --timeout SEC     how long one bench may run (default: the suite's, 30)\n"
+	      "      --commit SHA      the firmware's git commit, when git cannot tell\n"
+	      "      --upload-config FILE  post the results to these dashboards instead of the\n"
+	      "                        suite's upload: section (never changes the exit code;\n"
+	      "                        what a server did not take waits in RESULTS/spool)\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "Colour only on a terminal, never with NO_COLOR set.\n",
 	      out);
 }
 
-static int parse_count(const char *opt, const char *arg, unsigned long max, unsigned long *out)
+static int parse_count(const char *cmd, const char *opt, const char *arg, unsigned long max,
+		       unsigned long *out)
 {
 	char *end = NULL;
 	unsigned long v = strtoul(arg, &end, 10);
 	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
-		fprintf(stderr, "benchrack run: %s takes a whole number from 0 to %lu, not '%s'\n",
-			opt, max, arg);
+		fprintf(stderr, "benchrack %s: %s takes a whole number from 0 to %lu, not '%s'\n",
+			cmd, opt, max, arg);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-static void show_progress(void *ctx, unsigned index, unsigned count, const char *name)
+static bool is_suite_file(const char *path)
 {
-	(void)ctx;
-	fprintf(stderr, "\r[%u/%u] %-24s", index + 1U, count, name);
-	if (index + 1U == count)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+	size_t n = strlen(path);
+	return (n > 5 && strcmp(path + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(path + n - 4, ".yml") == 0);
 }
 
-static void show_output(void *ctx, int fd, const char *text, size_t len)
-{
-	(void)ctx;
-	(void)fd;
-	fprintf(stderr, "firmware: %.*s", (int)len, text);
-}
+enum run_option {
+	OPT_FIRMWARE = 256,
+	OPT_RESULTS_DIR,
+	OPT_WRITE_BASELINE,
+	OPT_BASELINE,
+	OPT_JSON,
+	OPT_QEMU,
+	OPT_TIMEOUT,
+	OPT_COMMIT,
+	OPT_UPLOAD_CONFIG,
+};
 
-static void fill_provenance(br_run_record_t *rec, const br_suite_options_t *opts,
-			    const br_suite_raw_t *raw)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(rec->timestamp, sizeof(rec->timestamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(rec->board, sizeof(rec->board), "qemu-%s", opts->machine);
-	snprintf(rec->server, sizeof(rec->server), "%s", raw->server);
-	snprintf(rec->counter, sizeof(rec->counter), "%s", opts->counter->name);
-	snprintf(rec->unit, sizeof(rec->unit), "%s", opts->counter->unit);
-	rec->clock_hz = opts->counter->clock_hz;
-	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", opts->elf_path);
-	snprintf(rec->build_id, sizeof(rec->build_id), "%s", raw->build_id);
-	snprintf(rec->benchrack_version, sizeof(rec->benchrack_version), "%s", BENCHRACK_VERSION);
-	if (gethostname(rec->host, sizeof(rec->host)) != 0)
-		snprintf(rec->host, sizeof(rec->host), "unknown");
-}
-
-/* Turns raw samples into bench records with their statistics. */
-static br_status_t summarize(const br_suite_raw_t *raw, uint32_t warmup, br_run_record_t *rec,
-			     br_error_t *err)
-{
-	for (size_t i = 0; i < raw->count; i++) {
-		const br_stub_result_t *r = &raw->results[i];
-		br_bench_record_t *b = br_run_record_add_bench(rec);
-		snprintf(b->name, sizeof(b->name), "%s", raw->names[i]);
-		b->n = r->count;
-		b->warmup = warmup;
-		b->samples = xmalloc(r->count * sizeof(b->samples[0]));
-		memcpy(b->samples, r->samples, r->count * sizeof(b->samples[0]));
-		b->stack_measured = r->stack_bytes != BR_CB_NOT_MEASURED;
-		b->stack_bytes = b->stack_measured ? r->stack_bytes : 0U;
-		b->heap_peak = r->heap_peak;
-		b->heap_live = r->heap_live;
-		b->heap_allocs = r->heap_allocs;
-		double *values = xmalloc(r->count * sizeof(double));
-		for (uint32_t k = 0; k < r->count; k++)
-			values[k] = (double)r->samples[k];
-		br_status_t st = br_stats_summarize(values, r->count, &b->summary, err);
-		free(values);
-		if (st != BR_OK)
-			return st;
-	}
-	return BR_OK;
-}
-
-int br_cli_run(int argc, char **argv)
+static int run_or_check(int argc, char **argv, bool check)
 {
 	static const struct option longopts[] = {
 		{"iterations", required_argument, NULL, 'n'},
 		{"warmup", required_argument, NULL, 'w'},
-		{"json", required_argument, NULL, 'j'},
-		{"qemu", required_argument, NULL, 'q'},
-		{"timeout", required_argument, NULL, 't'},
+		{"board", required_argument, NULL, 'b'},
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"firmware", required_argument, NULL, OPT_FIRMWARE},
+		{"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
+		{"write-baseline", no_argument, NULL, OPT_WRITE_BASELINE},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"json", required_argument, NULL, OPT_JSON},
+		{"qemu", required_argument, NULL, OPT_QEMU},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"commit", required_argument, NULL, OPT_COMMIT},
+		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	br_suite_options_t opts;
-	br_suite_options_default(&opts);
-	const char *json_path = NULL;
+	const char *cmd = check ? "check" : "run";
+	br_cli_settings_t s;
+	memset(&s, 0, sizeof(s));
+	s.check = check;
+	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
+	s.results_dir = env_results != NULL && env_results[0] != '\0' ? env_results
+								      : RUN_DEFAULT_RESULTS;
+	const char *firmware = NULL;
+	const char *upload_path = NULL;
 	unsigned long v = 0;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:b:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_count("--iterations", optarg, BR_CB_MAX_SAMPLES, &v) != 0)
+			if (parse_count(cmd, "--iterations", optarg, RUN_MAX_ITERATIONS, &v) != 0)
 				return 2;
-			opts.iterations = (uint32_t)v;
+			if (v == 0) {
+				fprintf(stderr, "benchrack %s: --iterations must be at least 1\n", cmd);
+				return 2;
+			}
+			s.iterations = (uint32_t)v;
+			s.iterations_set = true;
 			break;
 		case 'w':
-			if (parse_count("--warmup", optarg, RUN_MAX_COUNT, &v) != 0)
+			if (parse_count(cmd, "--warmup", optarg, RUN_MAX_COUNT, &v) != 0)
 				return 2;
-			opts.warmup = (uint32_t)v;
+			s.warmup = (uint32_t)v;
+			s.warmup_set = true;
 			break;
-		case 'j':
-			json_path = optarg;
+		case 'b':
+			s.board = optarg;
 			break;
-		case 'q':
-			opts.qemu_program = optarg;
+		case 'f':
+			s.format = optarg;
 			break;
-		case 't':
-			if (parse_count("--timeout", optarg, 86400, &v) != 0 || v == 0)
+		case 'o':
+			s.output = optarg;
+			break;
+		case OPT_FIRMWARE:
+			firmware = optarg;
+			break;
+		case OPT_RESULTS_DIR:
+			s.results_dir = optarg;
+			break;
+		case OPT_WRITE_BASELINE:
+			s.write_baseline = true;
+			break;
+		case OPT_BASELINE:
+			s.baseline_path = optarg;
+			break;
+		case OPT_JSON:
+			s.json_path = optarg;
+			break;
+		case OPT_QEMU:
+			s.qemu_program = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_count(cmd, "--timeout", optarg, RUN_MAX_TIMEOUT_S, &v) != 0 ||
+			    v == 0)
 				return 2;
-			opts.bench_timeout_ms = (int)v * 1000;
+			s.timeout_s = (int)v;
+			break;
+		case OPT_COMMIT:
+			s.commit = optarg;
+			break;
+		case OPT_UPLOAD_CONFIG:
+			upload_path = optarg;
 			break;
 		case 'h':
-			run_usage(stdout);
+			run_usage(stdout, check);
 			return 0;
 		default:
-			run_usage(stderr);
+			run_usage(stderr, check);
 			return 2;
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "benchrack run: one firmware ELF at most; try 'benchrack run --help'\n");
+		fprintf(stderr, "benchrack %s: one suite file or firmware ELF at most; try "
+				"'benchrack %s --help'\n",
+			cmd, cmd);
 		return 2;
 	}
-	if (opts.iterations == 0) {
-		fprintf(stderr, "benchrack run: --iterations must be at least 1\n");
+	if (check && argc - optind == 0) {
+		fprintf(stderr, "benchrack check: which suite? try 'benchrack check "
+				"configs/suites/default.yaml'\n");
 		return 2;
 	}
-	opts.elf_path = optind < argc ? argv[optind] : BR_DEFAULT_SUITE_ELF;
-	if (isatty(STDERR_FILENO))
-		opts.progress = show_progress;
-	opts.output = show_output;
-
+	if (s.baseline_path != NULL && !check) {
+		fprintf(stderr, "benchrack run: --baseline only means something to check\n");
+		return 2;
+	}
+	const char *arg = optind < argc ? argv[optind] : NULL;
+	if (arg != NULL && is_suite_file(arg))
+		s.suite_path = arg;
+	else
+		s.elf_path = arg;
+	if (firmware != NULL) {
+		if (s.elf_path != NULL) {
+			fprintf(stderr, "benchrack %s: give the firmware once (as ELF or --firmware)\n",
+				cmd);
+			return 2;
+		}
+		s.elf_path = firmware;
+	}
 	br_error_t err;
 	br_error_clear(&err);
-	br_suite_raw_t raw;
-	br_status_t st = br_suite_measure(&opts, &raw, &err);
-	br_error_t failure = err;
-	br_run_record_t rec;
-	memset(&rec, 0, sizeof(rec));
-	fill_provenance(&rec, &opts, &raw);
-	br_status_t sst = summarize(&raw, opts.warmup, &rec, &err);
-	br_suite_raw_free(&raw);
-	if (sst != BR_OK && st == BR_OK) {
-		st = sst;
-		failure = err;
-	}
-	/* Whatever finished before a failure is still shown and kept. */
-	if (rec.bench_count > 0)
-		br_table_write(&rec, stdout);
-	if (json_path != NULL && rec.bench_count > 0) {
-		br_status_t jst = br_run_json_save(&rec, json_path, &err);
-		if (jst != BR_OK && st == BR_OK) {
-			st = jst;
-			failure = err;
-		}
-	}
-	br_run_record_free(&rec);
-	if (st != BR_OK)
-		return br_cli_report(&failure);
-	return 0;
+	const br_format_t *fmt = NULL;
+	if (br_cli_output_format(s.format, s.output, &fmt, &err) != BR_OK)
+		return br_cli_report(&err);
+	br_upload_config_t upload;
+	if (upload_path != NULL && br_upload_config_load(upload_path, &upload, &err) != BR_OK)
+		return br_cli_report(&err);
+	s.upload_config = upload_path != NULL ? &upload : NULL;
+	int code = br_cli_execute(&s);
+	if (upload_path != NULL)
+		br_upload_config_free(&upload);
+	return code;
+}
+
+int br_cli_run(int argc, char **argv)
+{
+	return run_or_check(argc, argv, false);
+}
+
+int br_cli_check(int argc, char **argv)
+{
+	return run_or_check(argc, argv, true);
 }

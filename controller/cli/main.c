@@ -11,8 +11,22 @@ static void usage(FILE *out)
 	fputs("usage: benchrack COMMAND [options]\n"
 	      "\n"
 	      "commands:\n"
-	      "  run [ELF]      measure every bench of a suite firmware (default: the suite\n"
-	      "                 built with this benchrack) on the emulated board\n"
+	      "  run [SUITE.yaml | ELF]\n"
+	      "                 measure a suite's benches on its boards, or every bench of a\n"
+	      "                 suite firmware (default: the one built with this benchrack)\n"
+	      "                 on the emulated board\n"
+	      "  check SUITE.yaml\n"
+	      "                 measure, then fail on a budget exceeded or a regression\n"
+	      "                 against the board's baseline (the CI gate)\n"
+	      "  diff OLD NEW   compare two records (a baseline and a run, or two runs)\n"
+	      "  probe          connect to a board and report the server, the core, its\n"
+	      "                 counters and memory map (a health check: exit 3 when not)\n"
+	      "  measure ELF --from X --to Y | --function NAME | --bench NAME\n"
+	      "                 measure one region, function or bench of any firmware:\n"
+	      "                 calibrated, with stack, heap and sizes\n"
+	      "  upload [RUN.json ...]\n"
+	      "                 post results to dashboards (InfluxDB, Pushgateway, Bencher,\n"
+	      "                 a webhook) and retry what earlier runs left in the spool\n"
 	      "\n"
 	      "  benchrack COMMAND --help   options of one command\n"
 	      "  benchrack --version        the version\n"
@@ -39,6 +53,16 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "run") == 0)
 		return br_cli_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "check") == 0)
+		return br_cli_check(argc - 1, argv + 1);
+	if (strcmp(cmd, "diff") == 0)
+		return br_cli_diff(argc - 1, argv + 1);
+	if (strcmp(cmd, "probe") == 0)
+		return br_cli_probe(argc - 1, argv + 1);
+	if (strcmp(cmd, "measure") == 0)
+		return br_cli_measure(argc - 1, argv + 1);
+	if (strcmp(cmd, "upload") == 0)
+		return br_cli_upload(argc - 1, argv + 1);
 	fprintf(stderr, "benchrack: unknown command '%s'; try 'benchrack --help'\n", cmd);
 	return 2;
 }

@@ -1,6 +1,5 @@
 #include "config/schema.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +17,11 @@ typedef struct decoder {
 	br_error_t *err;
 } decoder_t;
 
-br_status_t br_cfg_error(br_error_t *err, const char *file, br_yaml_mark_t mark, const char *fmt,
-			 ...)
+/* The field at offset in the struct obj (every field type starts with
+ * br_cfg_section_t's members, and offsetof keeps its alignment). */
+static const void *field_at(const void *obj, size_t offset)
 {
-	char what[BR_ERROR_MESSAGE_BYTES];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return br_error_set(err, BR_ERR_INPUT, "%s:%u:%u: %s", file, mark.line, mark.column, what);
+	return (const char *)obj + offset;
 }
 
 /* The bytes one value of type takes in a struct or a list. */
@@ -328,8 +323,7 @@ static br_status_t check_required(const decoder_t *d, const br_cfg_map_t *map,
 				  const br_yaml_node_t *node, const void *obj, const char *path)
 {
 	for (size_t i = 0; i < count; i++) {
-		const br_cfg_section_t *head =
-			(const br_cfg_section_t *)((const char *)obj + fields[i].offset);
+		const br_cfg_section_t *head = field_at(obj, fields[i].offset);
 		if (fields[i].required && !head->set)
 			return br_cfg_error(d->err, d->file, node->mark,
 					    "%s lacks required key '%s'; expected %s: %s",
@@ -365,12 +359,18 @@ static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
 		return BR_OK;
 	const br_yaml_node_t *value = br_yaml_map_get(node, map->selector);
 	const br_cfg_field_t *f = find_field(map->fields, map->field_count, map->selector);
-	if (value == NULL || f == NULL)
+	if (f == NULL)
+		return BR_OK;
+	if (value == NULL && f->required) /* before any key it would have allowed */
+		return br_cfg_error(d->err, d->file, node->mark,
+				    "%s lacks required key '%s'; expected %s: %s", where(path, map),
+				    f->key, f->key, f->form);
+	if (value == NULL)
 		return BR_OK;
 	br_status_t st = decode_key(d, f, value, obj, path);
 	if (st != BR_OK)
 		return st;
-	const br_cfg_enum_t *sel = (const br_cfg_enum_t *)((const char *)obj + f->offset);
+	const br_cfg_enum_t *sel = field_at(obj, f->offset);
 	if (!sel->set)
 		return BR_OK;
 	for (size_t v = 0; v < map->variant_count; v++) {

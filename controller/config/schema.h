@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "config/cfg_error.h"
 #include "config/yaml_tree.h"
 
 typedef struct br_cfg_section {
@@ -131,12 +132,5 @@ static inline void *br_cfg_item(const br_cfg_list_t *list, size_t item_size, siz
 {
 	return (char *)list->items + i * item_size;
 }
-
-/*
- * Records "file:line:col: message" as BR_ERR_INPUT in err and returns it: for
- * checks that span several keys, done after decoding, in the same form.
- */
-br_status_t br_cfg_error(br_error_t *err, const char *file, br_yaml_mark_t mark, const char *fmt,
-			 ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "common/xalloc.h"
+#include "config/cfg_error.h"
 
 /* An open sequence or mapping while its events arrive. */
 typedef struct yaml_frame {
@@ -34,8 +35,7 @@ static br_yaml_mark_t mark_of(const yaml_mark_t *m)
 
 static br_status_t fail_at(yaml_builder_t *b, br_yaml_mark_t mark, const char *what)
 {
-	return br_error_set(b->err, BR_ERR_INPUT, "%s:%u:%u: %s", b->name, mark.line, mark.column,
-			    what);
+	return br_cfg_error(b->err, b->name, mark, "%s", what);
 }
 
 static void node_free(br_yaml_node_t *node)
@@ -75,12 +75,11 @@ static br_status_t attach(yaml_builder_t *b, br_yaml_node_t *child)
 		for (size_t i = 0; i < f->entries; i += 2U) {
 			const br_yaml_node_t *key = parent->children[i];
 			if (strcmp(key->text, child->text) == 0) {
-				br_status_t st = br_error_set(
-					b->err, BR_ERR_INPUT,
-					"%s:%u:%u: key '%s' given twice (first at line %u); expected "
-					"each key once",
-					b->name, child->mark.line, child->mark.column, child->text,
-					key->mark.line);
+				br_status_t st = br_cfg_error(
+					b->err, b->name, child->mark,
+					"key '%s' given twice (first at line %u); expected each key "
+					"once",
+					child->text, key->mark.line);
 				node_free(child);
 				return st;
 			}
@@ -221,20 +220,17 @@ static br_status_t parser_error(yaml_builder_t *b, const yaml_parser_t *p,
 				    b->name);
 	if (p->error == YAML_READER_ERROR) {
 		br_yaml_mark_t m = mark_at_offset(data, size, p->problem_offset);
-		return br_error_set(b->err, BR_ERR_INPUT,
-				    "%s:%u:%u: %s (byte %zu); expected UTF-8 text", b->name,
-				    m.line, m.column, problem, p->problem_offset);
+		return br_cfg_error(b->err, b->name, m, "%s (byte %zu); expected UTF-8 text",
+				    problem, p->problem_offset);
 	}
 	br_yaml_mark_t m = mark_of(&p->problem_mark);
 	if (p->context != NULL) {
 		br_yaml_mark_t c = mark_of(&p->context_mark);
-		return br_error_set(b->err, BR_ERR_INPUT,
-				    "%s:%u:%u: YAML syntax error: %s (%s at line %u, column %u)",
-				    b->name, m.line, m.column, problem, p->context, c.line,
-				    c.column);
+		return br_cfg_error(b->err, b->name, m,
+				    "YAML syntax error: %s (%s at line %u, column %u)", problem,
+				    p->context, c.line, c.column);
 	}
-	return br_error_set(b->err, BR_ERR_INPUT, "%s:%u:%u: YAML syntax error: %s", b->name,
-			    m.line, m.column, problem);
+	return br_cfg_error(b->err, b->name, m, "YAML syntax error: %s", problem);
 }
 
 br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t size,

@@ -1,10 +1,46 @@
 #include "measure/counter.h"
 
 #include <stddef.h>
+#include <string.h>
 
-/* STM32F405 reference manual (RM0090) 18.4.10: TIMx_CNT at offset 0x24 of TIM2 (0x40000000). */
-#define STM32F4_TIM2_CNT 0x40000024U
 #define COUNTER_FULL_WIDTH 32U
+#define COUNTER_SYSTICK_WIDTH 24U
+#define COUNTER_PERIOD_FULL 0x100000000ULL
+
+/* ARMv7-M Architecture Reference Manual: C1.6.5 "Debug Exception and Monitor
+ * Control Register, DEMCR" (TRCENA, bit 24); C1.8.7 "Control register,
+ * DWT_CTRL" (CYCCNTENA, bit 0); C1.8.8 "Cycle Count register, DWT_CYCCNT".
+ * Cortex-M7 Technical Reference Manual: DWT_LAR and its unlock key. */
+#define ARM_DEMCR 0xE000EDFCU
+#define ARM_DEMCR_TRCENA (1U << 24)
+#define ARM_DWT_CTRL 0xE0001000U
+#define ARM_DWT_CTRL_CYCCNTENA (1U << 0)
+#define ARM_DWT_CYCCNT 0xE0001004U
+#define ARM_DWT_LAR 0xE0001FB0U
+#define ARM_DWT_LAR_KEY 0xC5ACCE55U
+#define ARM_ALL_BITS 0xFFFFFFFFU
+
+/* ARMv7-M ARM B3.3.3 "SysTick Control and Status Register, SYST_CSR"
+ * (ENABLE bit 0, CLKSOURCE bit 2: the processor clock), B3.3.4 "SysTick
+ * Reload Value Register, SYST_RVR", B3.3.5 "SysTick Current Value Register,
+ * SYST_CVR" (a write clears it). */
+#define ARM_SYST_CSR 0xE000E010U
+#define ARM_SYST_CSR_ENABLE (1U << 0)
+#define ARM_SYST_CSR_CLKSOURCE (1U << 2)
+#define ARM_SYST_RVR 0xE000E014U
+#define ARM_SYST_CVR 0xE000E018U
+#define ARM_SYST_MAX 0x00FFFFFFU
+
+/* STM32F405 reference manual (RM0090): 7.3.13 RCC_APB1ENR (TIM2EN, bit 0);
+ * 18.4.1 TIMx_CR1 (CEN, bit 0); 18.4.10 TIMx_CNT at offset 0x24; 38.16.4
+ * DBGMCU_APB1_FZ (DBG_TIM2_STOP, bit 0). */
+#define STM32F4_RCC_APB1ENR 0x40023840U
+#define STM32F4_RCC_APB1ENR_TIM2EN (1U << 0)
+#define STM32F4_TIM2_CR1 0x40000000U
+#define STM32F4_TIM_CR1_CEN (1U << 0)
+#define STM32F4_TIM2_CNT 0x40000024U
+#define STM32F4_DBGMCU_APB1_FZ 0xE0042008U
+#define STM32F4_DBG_TIM2_STOP (1U << 0)
 
 uint32_t br_counter_mask(const br_counter_t *c)
 {
@@ -19,6 +55,18 @@ uint32_t br_counter_delta(const br_counter_t *c, uint32_t start, uint32_t end)
 	return d & br_counter_mask(c);
 }
 
+uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_t start,
+				 uint32_t end)
+{
+	if (period == 0 || period >= COUNTER_PERIOD_FULL)
+		return c->counts_down ? start - end : end - start;
+	uint64_t s = (uint64_t)start % period;
+	uint64_t e = (uint64_t)end % period;
+	uint64_t from = c->counts_down ? s : e;
+	uint64_t to = c->counts_down ? e : s;
+	return (uint32_t)(from >= to ? from - to : from + period - to);
+}
+
 double br_counter_wrap_seconds(const br_counter_t *c)
 {
 	if (c->clock_hz == 0)
@@ -27,17 +75,95 @@ double br_counter_wrap_seconds(const br_counter_t *c)
 	return span / (double)c->clock_hz;
 }
 
-static const br_counter_t qemu_tim2 = {
-	.kind = BR_COUNTER_MMIO,
-	.name = "tim2",
-	.address = STM32F4_TIM2_CNT,
-	.width_bits = COUNTER_FULL_WIDTH,
-	.counts_down = false,
-	.clock_hz = 0,
-	.unit = "instructions (QEMU icount)",
-};
+void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c)
+{
+	memset(state, 0, sizeof(*state));
+	state->counter = *c;
+	state->period = (uint64_t)br_counter_mask(c) + 1U;
+	state->wrap_seconds = c->clock_hz != 0 ? (double)state->period / (double)c->clock_hz : 0.0;
+}
+
+uint32_t br_counter_state_delta(const br_counter_state_t *state, uint32_t start, uint32_t end)
+{
+	return br_counter_delta_period(&state->counter, state->period, start, end);
+}
+
+/* Appends one enable write to c. */
+static void counter_enable_add(br_counter_t *c, uint32_t address, uint32_t mask, uint32_t value)
+{
+	c->enable[c->enable_count].address = address;
+	c->enable[c->enable_count].mask = mask;
+	c->enable[c->enable_count].value = value;
+	c->enable_count++;
+}
+
+void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsigned width_bits,
+		     bool counts_down, uint64_t clock_hz)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = BR_COUNTER_MMIO;
+	out->name = name;
+	out->address = address;
+	out->width_bits = width_bits;
+	out->counts_down = counts_down;
+	out->clock_hz = clock_hz;
+	out->unit = "ticks";
+}
+
+void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
+{
+	br_counter_mmio(out, "tim2", STM32F4_TIM2_CNT, COUNTER_FULL_WIDTH, false, clock_hz);
+	if (clock_hz == 0)
+		out->unit = "instructions (QEMU icount)";
+	counter_enable_add(out, STM32F4_RCC_APB1ENR, STM32F4_RCC_APB1ENR_TIM2EN,
+			   STM32F4_RCC_APB1ENR_TIM2EN);
+	counter_enable_add(out, STM32F4_TIM2_CR1, STM32F4_TIM_CR1_CEN, STM32F4_TIM_CR1_CEN);
+	counter_enable_add(out, STM32F4_DBGMCU_APB1_FZ, STM32F4_DBG_TIM2_STOP,
+			   STM32F4_DBG_TIM2_STOP);
+}
+
+void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = BR_COUNTER_DWT;
+	out->name = "dwt";
+	out->address = ARM_DWT_CYCCNT;
+	out->width_bits = COUNTER_FULL_WIDTH;
+	out->counts_down = false;
+	out->clock_hz = clock_hz;
+	out->unit = "cycles";
+	counter_enable_add(out, ARM_DEMCR, ARM_DEMCR_TRCENA, ARM_DEMCR_TRCENA);
+	if (unlock)
+		counter_enable_add(out, ARM_DWT_LAR, ARM_ALL_BITS, ARM_DWT_LAR_KEY);
+	counter_enable_add(out, ARM_DWT_CTRL, ARM_DWT_CTRL_CYCCNTENA, ARM_DWT_CTRL_CYCCNTENA);
+	out->running_address = ARM_DWT_CTRL;
+	out->running_mask = ARM_DWT_CTRL_CYCCNTENA;
+}
+
+void br_counter_systick(br_counter_t *out, uint64_t clock_hz)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = BR_COUNTER_SYSTICK;
+	out->name = "systick";
+	out->address = ARM_SYST_CVR;
+	out->width_bits = COUNTER_SYSTICK_WIDTH;
+	out->counts_down = true;
+	out->clock_hz = clock_hz;
+	out->unit = "cycles";
+	counter_enable_add(out, ARM_SYST_RVR, ARM_SYST_MAX, ARM_SYST_MAX);
+	counter_enable_add(out, ARM_SYST_CVR, ARM_SYST_MAX, 0U);
+	counter_enable_add(out, ARM_SYST_CSR, ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE,
+			   ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE);
+	out->running_address = ARM_SYST_CSR;
+	out->running_mask = ARM_SYST_CSR_ENABLE;
+	out->reload_address = ARM_SYST_RVR;
+}
+
+static br_counter_t qemu_tim2;
 
 const br_counter_t *br_counter_qemu_tim2(void)
 {
+	if (qemu_tim2.name == NULL)
+		br_counter_tim2(&qemu_tim2, 0);
 	return &qemu_tim2;
 }

@@ -3,8 +3,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "elf/elf_image.h"
 #include "elf/elf_symbols.h"
+
+#define STUB_NS_PER_S 1e9
 
 /* Reads a little-endian uint32_t at byte offset off of buf. */
 static uint32_t le32(const uint8_t *buf, size_t off)
@@ -157,34 +160,47 @@ static const char *status_reason(uint32_t status)
 	}
 }
 
-br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
-			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
-			br_stub_result_t *out, br_error_t *err)
+br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
+				  br_error_t *err)
 {
-	if (index >= s->bench_count)
-		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)", index,
-				    s->bench_count);
-	if (iterations == 0 || iterations > s->max_samples)
+	if (req->bench_index >= s->bench_count)
+		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)",
+				    req->bench_index, s->bench_count);
+	if (req->iterations == 0 || req->iterations > s->max_samples)
 		return br_error_set(err, BR_ERR_USAGE,
 				    "%u iterations: the firmware keeps 1 to %u samples per bench",
-				    iterations, s->max_samples);
-	const char *name = s->bench_names[index];
-	uint8_t req[sizeof(br_request_t)] = {0};
+				    req->iterations, s->max_samples);
+	const br_counter_t *counter = req->counter;
+	uint8_t buf[sizeof(br_request_t)] = {0};
 	uint32_t seq = s->next_seq++;
-	put_le32(req, offsetof(br_request_t, seq), seq);
-	put_le32(req, offsetof(br_request_t, bench_index), index);
-	put_le32(req, offsetof(br_request_t, iterations), iterations);
-	put_le32(req, offsetof(br_request_t, warmup), warmup);
-	put_le32(req, offsetof(br_request_t, counter_address), counter->address);
-	put_le32(req, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
-	put_le32(req, offsetof(br_request_t, counter_flags),
+	put_le32(buf, offsetof(br_request_t, seq), seq);
+	put_le32(buf, offsetof(br_request_t, bench_index), req->bench_index);
+	put_le32(buf, offsetof(br_request_t, iterations), req->iterations);
+	put_le32(buf, offsetof(br_request_t, warmup), req->warmup);
+	put_le32(buf, offsetof(br_request_t, counter_address), counter->address);
+	put_le32(buf, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
+	put_le32(buf, offsetof(br_request_t, counter_flags),
 		 counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
+	put_le32(buf, offsetof(br_request_t, argument), req->argument);
 	/* The core is halted: the stub sees the whole request or none of it. */
 	br_status_t st = br_target_mem_write(s->target, s->layout.control_block + BR_CB_OFFSET_REQUEST,
-					     req, sizeof(req), err);
+					     buf, sizeof(buf), err);
 	if (st != BR_OK)
-		return st;
-	st = run_to_sync(s, timeout_ms, err);
+		return br_error_prefix(err, "bench %s", s->bench_names[req->bench_index]);
+	s->pending = *req;
+	s->pending_seq = seq;
+	return BR_OK;
+}
+
+br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
+				   br_error_t *err)
+{
+	const br_stub_request_t *req = &s->pending;
+	const char *name = s->bench_names[req->bench_index];
+	uint32_t seq = s->pending_seq;
+	int64_t t0 = br_clock_ns();
+	br_status_t st = run_to_sync(s, timeout_ms, err);
+	double host_seconds = (double)(br_clock_ns() - t0) / STUB_NS_PER_S;
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
 	uint8_t res[sizeof(br_result_t)];
@@ -202,17 +218,19 @@ br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iteration
 		return br_error_set(err, BR_ERR_USAGE, "bench %s: the stub refused the request: %s",
 				    name, status_reason(status));
 	memset(out, 0, sizeof(*out));
+	out->host_seconds = host_seconds;
 	out->bench_index = le32(res, offsetof(br_result_t, bench_index));
 	out->count = le32(res, offsetof(br_result_t, count));
 	out->stack_bytes = le32(res, offsetof(br_result_t, stack_bytes));
 	out->heap_peak = le32(res, offsetof(br_result_t, heap_peak));
 	out->heap_live = le32(res, offsetof(br_result_t, heap_live));
 	out->heap_allocs = le32(res, offsetof(br_result_t, heap_allocs));
-	if (out->bench_index != index || out->count != iterations)
+	if (out->bench_index != req->bench_index || out->count != req->iterations)
 		return br_error_set(err, BR_ERR_TARGET,
 				    "bench %s: the stub ran bench %u with %u samples, asked for "
 				    "bench %u with %u",
-				    name, out->bench_index, out->count, index, iterations);
+				    name, out->bench_index, out->count, req->bench_index,
+				    req->iterations);
 	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
 	st = br_target_mem_read(s->target, s->samples_address, raw,
 				(size_t)out->count * BR_CB_SAMPLE_BYTES, err);
@@ -221,4 +239,27 @@ br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iteration
 	for (uint32_t i = 0; i < out->count; i++)
 		out->samples[i] = le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
 	return BR_OK;
+}
+
+br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *req, int timeout_ms,
+				br_stub_result_t *out, br_error_t *err)
+{
+	br_status_t st = br_stub_request_write(s, req, err);
+	if (st != BR_OK)
+		return st;
+	return br_stub_request_finish(s, timeout_ms, out, err);
+}
+
+br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
+			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
+			br_stub_result_t *out, br_error_t *err)
+{
+	br_stub_request_t req = {
+		.bench_index = index,
+		.iterations = iterations,
+		.warmup = warmup,
+		.argument = 0,
+		.counter = counter,
+	};
+	return br_stub_run_request(s, &req, timeout_ms, out, err);
 }

@@ -22,6 +22,15 @@ typedef struct br_stub_layout {
 	uint32_t host_sync;      /* address of br_host_sync (Thumb bit cleared) */
 } br_stub_layout_t;
 
+/* One request to the stub (control_block.h, br_request_t). */
+typedef struct br_stub_request {
+	uint32_t bench_index;
+	uint32_t iterations;     /* samples kept, 1..max_samples */
+	uint32_t warmup;         /* iterations run first and discarded */
+	uint32_t argument;       /* the bench's parameter; 0: its default */
+	const br_counter_t *counter;
+} br_stub_request_t;
+
 typedef struct br_stub_session {
 	br_target_t *target;
 	br_stub_layout_t layout;
@@ -30,6 +39,8 @@ typedef struct br_stub_session {
 	uint32_t samples_address;
 	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
 	uint32_t next_seq;
+	br_stub_request_t pending; /* the request written last (br_stub_request_write) */
+	uint32_t pending_seq;
 } br_stub_session_t;
 
 /* What one bench produced: raw counter deltas and the stub's other figures. */
@@ -41,7 +52,9 @@ typedef struct br_stub_result {
 	uint32_t heap_peak;
 	uint32_t heap_live;
 	uint32_t heap_allocs;
+	double host_seconds;    /* host time from the resume to the halt at br_host_sync */
 } br_stub_result_t;
+
 
 /*
  * Finds the control block and br_host_sync in the ELF and checks, from the
@@ -72,5 +85,26 @@ int br_stub_bench_index(const br_stub_session_t *s, const char *name);
 br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
 			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
 			br_stub_result_t *out, br_error_t *err);
+
+/* br_stub_run with every field of the request, the bench's argument included. */
+br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *req, int timeout_ms,
+				br_stub_result_t *out, br_error_t *err);
+
+/*
+ * The first half of br_stub_run_request: checks req and writes it into the
+ * halted stub's control block, without resuming. Whoever resumes next runs
+ * the bench (a breakpoint session inside a bench does exactly that), and
+ * br_stub_request_finish collects the result.
+ */
+br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
+				  br_error_t *err);
+
+/*
+ * The second half: resumes the halted core, waits (timeout_ms) for the stub
+ * to reach br_host_sync after the request written last, and fills out with
+ * its result and samples (the errors of br_stub_run).
+ */
+br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
+				   br_error_t *err);
 
 #endif

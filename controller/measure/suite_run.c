@@ -38,6 +38,31 @@ static br_status_t check_counting(const br_counter_t *counter, const char *bench
 			    counter->name, counter->address, bench);
 }
 
+/* Every bench asked for by name must be in the firmware's table. */
+static br_status_t select_benches(const br_suite_options_t *opts, const br_stub_session_t *session,
+				  br_error_t *err)
+{
+	if (opts->benches == NULL)
+		return BR_OK;
+	if (opts->bench_count > BR_CB_MAX_BENCHES)
+		return br_error_set(err, BR_ERR_INPUT, "%zu benches asked for; a suite has at most %u",
+				    opts->bench_count, BR_CB_MAX_BENCHES);
+	for (size_t k = 0; k < opts->bench_count; k++) {
+		if (br_stub_bench_index(session, opts->benches[k]) >= 0)
+			continue;
+		char have[BR_CB_MAX_BENCHES * (BR_CB_NAME_BYTES + 2U)] = "";
+		size_t n = 0;
+		for (uint32_t i = 0; i < session->bench_count && n < sizeof(have); i++)
+			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s", i > 0 ? ", " : "",
+					      session->bench_names[i]);
+		return br_error_set(err, BR_ERR_INPUT,
+				    "bench '%s' is not in the firmware %s (it has: %s); add it to "
+				    "the firmware's suite table or remove it from the suite file",
+				    opts->benches[k], opts->elf_path, have);
+	}
+	return BR_OK;
+}
+
 static br_status_t measure_on_target(const br_suite_options_t *opts,
 				     const br_stub_layout_t *layout, br_target_t *target,
 				     br_suite_raw_t *out, br_error_t *err)
@@ -47,11 +72,18 @@ static br_status_t measure_on_target(const br_suite_options_t *opts,
 					      BR_SUITE_DEFAULT_START_TIMEOUT_MS, err);
 	if (st != BR_OK)
 		return st;
-	out->results = xcalloc(session.bench_count, sizeof(out->results[0]));
-	for (uint32_t i = 0; i < session.bench_count; i++) {
+	st = select_benches(opts, &session, err);
+	if (st != BR_OK)
+		return st;
+	uint32_t count = opts->benches != NULL ? (uint32_t)opts->bench_count : session.bench_count;
+	out->results = xcalloc(count == 0 ? 1U : count, sizeof(out->results[0]));
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t i = opts->benches != NULL
+				     ? (uint32_t)br_stub_bench_index(&session, opts->benches[k])
+				     : k;
 		const char *name = session.bench_names[i];
 		if (opts->progress != NULL)
-			opts->progress(opts->progress_ctx, i, session.bench_count, name);
+			opts->progress(opts->progress_ctx, k, count, name);
 		br_stub_result_t *r = &out->results[out->count];
 		st = br_stub_run(&session, i, opts->iterations, opts->warmup, opts->counter,
 				 opts->bench_timeout_ms, r, err);
@@ -61,6 +93,8 @@ static br_status_t measure_on_target(const br_suite_options_t *opts,
 			return st;
 		memcpy(out->names[out->count], name, BR_CB_NAME_BYTES);
 		out->count++;
+		if (opts->bench_done != NULL)
+			opts->bench_done(opts->bench_done_ctx, name, r);
 	}
 	return BR_OK;
 }
@@ -86,6 +120,8 @@ br_status_t br_suite_measure(const br_suite_options_t *opts, br_suite_raw_t *out
 		.machine = opts->machine,
 		.kernel = opts->elf_path,
 		.semihosting = false,
+		.extra_args = opts->qemu_args,
+		.extra_arg_count = opts->qemu_arg_count,
 	};
 	snprintf(out->server, sizeof(out->server), "%s -M %s", opts->qemu_program, opts->machine);
 	br_server_t server;

@@ -32,6 +32,18 @@ typedef struct br_suite_options {
 	void *progress_ctx;
 	br_target_output_fn output; /* what the firmware prints (may be NULL) */
 	void *output_ctx;
+	/* Called after each bench that finished (may be NULL), with its name and
+	 * raw result (valid during the call only), so that results can be kept
+	 * as they come: whatever happens to the run later, they flow forward. */
+	void (*bench_done)(void *ctx, const char *name, const br_stub_result_t *result);
+	void *bench_done_ctx;
+	/* The benches to run, by name, in this order; NULL: every bench of the
+	 * firmware, in its own order. A name the firmware lacks is BR_ERR_INPUT. */
+	const char *const *benches;
+	size_t bench_count;
+	/* Extra QEMU arguments (a board's), or NULL. */
+	const char *const *qemu_args;
+	size_t qemu_arg_count;
 } br_suite_options_t;
 
 typedef struct br_suite_raw {

@@ -74,10 +74,41 @@ void br_json_array_end(br_json_t *j)
 	close_container(j, ']');
 }
 
+/*
+ * The code point of the UTF-8 sequence at p (RFC 3629: no overlong forms, no
+ * surrogates, at most U+10FFFF), its length in *len; -1 when p does not
+ * start a valid sequence.
+ */
+static long utf8_decode(const unsigned char *p, size_t *len)
+{
+	static const unsigned char lead_mask[] = {0, 0, 0x1FU, 0x0FU, 0x07U};
+	static const long min_value[] = {0, 0, 0x80L, 0x800L, 0x10000L};
+	size_t n = (*p & 0xE0U) == 0xC0U ? 2U : (*p & 0xF0U) == 0xE0U ? 3U
+					 : (*p & 0xF8U) == 0xF0U ? 4U : 0U;
+	if (n == 0)
+		return -1;
+	long cp = *p & lead_mask[n];
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0U) != 0x80U)
+			return -1;
+		cp = (cp << 6) | (p[i] & 0x3FL);
+	}
+	if (cp < min_value[n] || cp > 0x10FFFFL || (cp >= 0xD800L && cp <= 0xDFFFL))
+		return -1;
+	*len = n;
+	return cp;
+}
+
+/*
+ * A JSON string (RFC 8259 7): quotes, backslashes and control characters
+ * escaped; so are DEL, the C1 controls and U+FFFE/U+FFFF, which are valid
+ * JSON but not printable YAML, so that every file written here can be read
+ * back by results/record_read.c; bytes that are not UTF-8 become U+FFFD.
+ */
 static void write_escaped(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
 		switch (*p) {
 		case '"':
 			fputs("\\\"", out);
@@ -95,11 +126,24 @@ static void write_escaped(FILE *out, const char *s)
 			fputs("\\t", out);
 			break;
 		default:
-			if (*p < 0x20U)
+			if (*p < 0x20U || *p == 0x7FU) {
 				fprintf(out, "\\u%04x", (unsigned)*p);
-			else
+			} else if (*p < 0x80U) {
 				fputc(*p, out);
+			} else {
+				size_t len = 1;
+				long cp = utf8_decode(p, &len);
+				if (cp < 0)
+					fputs("\\ufffd", out);
+				else if (cp <= 0x9FL || cp == 0xFFFEL || cp == 0xFFFFL)
+					fprintf(out, "\\u%04lx", (unsigned long)cp);
+				else
+					fwrite(p, 1, len, out);
+				p += len;
+				continue;
+			}
 		}
+		p++;
 	}
 	fputc('"', out);
 }

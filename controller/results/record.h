@@ -1,8 +1,10 @@
 /*
  * A run's results as one record: what was measured, on what, with which
- * counter, and every bench's figures. Filled by the CLI from measure/ and
- * stats/, written by the output formats, never by anything that talks to a
- * target.
+ * counter, from which firmware (provenance), under which limits, and every
+ * bench's figures. Filled by the CLI from measure/ and stats/ (or read back
+ * from a file by record_read.h), written by the output formats, never by
+ * anything that talks to a target. A baseline is the same record, kind
+ * BR_RECORD_BASELINE, without raw samples.
  */
 #ifndef BENCHRACK_RESULTS_RECORD_H
 #define BENCHRACK_RESULTS_RECORD_H
@@ -11,35 +13,88 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/error.h"
 #include "stats/summary.h"
 
-#define BR_RESULTS_SCHEMA_VERSION 1
+/* Version 2: provenance, status, limits, per-bench status (results/SCHEMA.md). */
+#define BR_RESULTS_SCHEMA_VERSION 2
 #define BR_RECORD_TEXT 256U
+#define BR_RECORD_NAME 64U
+
+typedef enum br_record_kind {
+	BR_RECORD_RUN,      /* results/runs/<timestamp>-<board>.json */
+	BR_RECORD_BASELINE, /* results/baselines/<board>.json */
+} br_record_kind_t;
+
+typedef enum br_record_status {
+	BR_RECORD_RUNNING,  /* written first, rewritten after each bench */
+	BR_RECORD_COMPLETE, /* every bench had its turn */
+	BR_RECORD_FAILED,   /* stopped by an error (error says which) */
+} br_record_status_t;
+
+typedef enum br_bench_status {
+	BR_BENCH_MEASURED,
+	BR_BENCH_NOT_RUN, /* reason says why: no figure, never a made-up one */
+} br_bench_status_t;
+
+/* One limit: set or not. */
+typedef struct br_limit {
+	bool set;
+	uint64_t value;
+} br_limit_t;
+
+typedef struct br_budgets {
+	br_limit_t max_stack_bytes;
+	br_limit_t max_heap_bytes;
+	br_limit_t max_cycles_per_iteration; /* the median, in the counter's unit */
+	br_limit_t max_text_bytes;           /* run level only: the firmware's text */
+} br_budgets_t;
 
 typedef struct br_bench_record {
-	char name[64];
-	size_t n;                /* samples after warm-up */
+	char name[BR_RECORD_NAME];
+	br_bench_status_t status;
+	char reason[BR_RECORD_TEXT]; /* NOT_RUN: why */
+	char mode[16];               /* "stub", "range" or "function" */
+	char elf_path[BR_RECORD_TEXT]; /* its own ELF ("" for a bench of the suite firmware) */
+	size_t n;                    /* samples after warm-up */
 	uint32_t warmup;
-	uint32_t *samples;       /* owned; raw counter deltas */
+	uint32_t *samples;           /* owned; raw counter deltas (NULL in a baseline) */
 	br_summary_t summary;
 	bool stack_measured;
 	uint32_t stack_bytes;
+	bool heap_known;             /* the stub counts the heap; unmodified firmware: not known */
 	uint32_t heap_peak;
 	uint32_t heap_live;
 	uint32_t heap_allocs;
+	bool calibrated;             /* breakpoint mode: what measuring itself costs */
+	double calibration_median;   /* in the counter's unit, included in the figures */
+	char calibration_method[BR_RECORD_TEXT];
+	double wall_seconds;         /* host time the bench took (0: not known) */
+	br_budgets_t budgets;        /* the limits that applied to it */
 } br_bench_record_t;
 
 typedef struct br_run_record {
-	char timestamp[32];      /* UTC, ISO 8601 */
-	char board[64];
-	char server[96];         /* "qemu-system-arm -M netduinoplus2" */
+	br_record_kind_t kind;
+	br_record_status_t status;
+	char error[BR_ERROR_MESSAGE_BYTES]; /* FAILED: what stopped the run */
+	char timestamp[32];      /* start of the run, UTC, ISO 8601 */
+	char suite[BR_RECORD_NAME];      /* "" when run without a suite file */
+	char suite_path[BR_RECORD_TEXT];
+	char board[BR_RECORD_NAME];
+	char server[BR_RECORD_TEXT];     /* "qemu-system-arm -M netduinoplus2" */
 	char counter[32];        /* counter name */
-	char unit[64];           /* "instructions (QEMU icount)" */
+	char unit[BR_RECORD_NAME];       /* "instructions (QEMU icount)" */
 	uint64_t clock_hz;       /* 0 when a tick is not a time */
 	char elf_path[BR_RECORD_TEXT];
-	char build_id[96];
+	char build_id[136];      /* hex, "" when the ELF has none */
+	char git_commit[64];     /* "" when not known */
+	char toolchain[BR_RECORD_TEXT]; /* from the ELF's .comment, "" when not known */
+	bool sizes_known;
+	uint64_t text_bytes, data_bytes, bss_bytes;
 	char benchrack_version[32];
-	char host[64];
+	char host[BR_RECORD_NAME];
+	double regression_percent; /* fail_on_regression_percent in force */
+	br_budgets_t budgets;      /* the suite's own (max_text_bytes applies here) */
 	br_bench_record_t *benches;
 	size_t bench_count;
 } br_run_record_t;
@@ -47,7 +102,16 @@ typedef struct br_run_record {
 /* Appends an empty bench record and returns it (owned by run). */
 br_bench_record_t *br_run_record_add_bench(br_run_record_t *run);
 
+/* The bench called name in run, or NULL. */
+const br_bench_record_t *br_run_record_find(const br_run_record_t *run, const char *name);
+
 /* Frees every bench's samples and the bench array. */
 void br_run_record_free(br_run_record_t *run);
+
+/* "run"/"baseline", "running"/"complete"/"failed", "measured"/"not_run":
+ * the words the JSON record uses. */
+const char *br_record_kind_name(br_record_kind_t kind);
+const char *br_record_status_name(br_record_status_t status);
+const char *br_bench_status_name(br_bench_status_t status);
 
 #endif

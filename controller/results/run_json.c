@@ -1,7 +1,15 @@
 #include "results/run_json.h"
 
 #include "results/atomic_file.h"
-#include "results/json_writer.h"
+
+static void write_text_or_null(br_json_t *j, const char *key, const char *text)
+{
+	br_json_key(j, key);
+	if (text[0] != '\0')
+		br_json_string(j, text);
+	else
+		br_json_null(j);
+}
 
 static void write_summary(br_json_t *j, const br_summary_t *s)
 {
@@ -31,34 +39,153 @@ static void write_summary(br_json_t *j, const br_summary_t *s)
 	br_json_uint(j, s->outliers);
 }
 
-static void write_bench(br_json_t *j, const br_bench_record_t *b)
+/* Only the limits that are set, in a fixed order. */
+static void write_budgets(br_json_t *j, const br_budgets_t *b, bool with_text)
+{
+	br_json_key(j, "budgets");
+	br_json_object_begin(j);
+	const struct {
+		const char *key;
+		const br_limit_t *limit;
+	} limits[] = {
+		{"max_stack_bytes", &b->max_stack_bytes},
+		{"max_heap_bytes", &b->max_heap_bytes},
+		{"max_cycles_per_iteration", &b->max_cycles_per_iteration},
+		{"max_text_bytes", &b->max_text_bytes},
+	};
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		if (!limits[i].limit->set || (i == 3 && !with_text))
+			continue;
+		br_json_key(j, limits[i].key);
+		br_json_uint(j, limits[i].limit->value);
+	}
+	br_json_object_end(j);
+}
+
+static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 {
 	br_json_object_begin(j);
 	br_json_key(j, "name");
 	br_json_string(j, b->name);
-	br_json_key(j, "warmup");
-	br_json_uint(j, b->warmup);
-	write_summary(j, &b->summary);
-	br_json_key(j, "stack_bytes");
-	if (b->stack_measured)
-		br_json_uint(j, b->stack_bytes);
+	br_json_key(j, "status");
+	br_json_string(j, br_bench_status_name(b->status));
+	write_text_or_null(j, "reason", b->reason);
+	br_json_key(j, "mode");
+	br_json_string(j, b->mode[0] != '\0' ? b->mode : "stub");
+	write_text_or_null(j, "elf", b->elf_path);
+	if (b->status == BR_BENCH_MEASURED) {
+		br_json_key(j, "warmup");
+		br_json_uint(j, b->warmup);
+		write_summary(j, &b->summary);
+		br_json_key(j, "stack_bytes");
+		if (b->stack_measured)
+			br_json_uint(j, b->stack_bytes);
+		else
+			br_json_null(j);
+		br_json_key(j, "heap");
+		if (b->heap_known) {
+			br_json_object_begin(j);
+			br_json_key(j, "peak_bytes");
+			br_json_uint(j, b->heap_peak);
+			br_json_key(j, "live_bytes");
+			br_json_uint(j, b->heap_live);
+			br_json_key(j, "allocations");
+			br_json_uint(j, b->heap_allocs);
+			br_json_object_end(j);
+		} else {
+			br_json_null(j);
+		}
+		br_json_key(j, "calibration");
+		if (b->calibrated) {
+			br_json_object_begin(j);
+			br_json_key(j, "method");
+			br_json_string(j, b->calibration_method);
+			br_json_key(j, "median");
+			br_json_double(j, b->calibration_median);
+			br_json_object_end(j);
+		} else {
+			br_json_null(j);
+		}
+	}
+	write_budgets(j, &b->budgets, false);
+	if (!baseline && b->status == BR_BENCH_MEASURED) {
+		br_json_key(j, "wall_seconds");
+		br_json_double(j, b->wall_seconds);
+		if (b->samples != NULL) {
+			br_json_key(j, "samples");
+			br_json_array_begin(j);
+			for (size_t i = 0; i < b->n; i++)
+				br_json_uint(j, b->samples[i]);
+			br_json_array_end(j);
+		}
+	}
+	br_json_object_end(j);
+}
+
+static void write_firmware(br_json_t *j, const br_run_record_t *run)
+{
+	br_json_key(j, "firmware");
+	br_json_object_begin(j);
+	br_json_key(j, "path");
+	br_json_string(j, run->elf_path);
+	write_text_or_null(j, "build_id", run->build_id);
+	write_text_or_null(j, "git_commit", run->git_commit);
+	write_text_or_null(j, "toolchain", run->toolchain);
+	const char *keys[] = {"text_bytes", "data_bytes", "bss_bytes"};
+	const uint64_t values[] = {run->text_bytes, run->data_bytes, run->bss_bytes};
+	for (size_t i = 0; i < 3; i++) {
+		br_json_key(j, keys[i]);
+		if (run->sizes_known)
+			br_json_uint(j, values[i]);
+		else
+			br_json_null(j);
+	}
+	br_json_object_end(j);
+}
+
+void br_run_json_write_fields(br_json_t *j, const br_run_record_t *run)
+{
+	bool baseline = run->kind == BR_RECORD_BASELINE;
+	br_json_key(j, "schema_version");
+	br_json_uint(j, BR_RESULTS_SCHEMA_VERSION);
+	br_json_key(j, "kind");
+	br_json_string(j, br_record_kind_name(run->kind));
+	br_json_key(j, "status");
+	br_json_string(j, br_record_status_name(run->status));
+	write_text_or_null(j, "error", run->error);
+	br_json_key(j, "timestamp");
+	br_json_string(j, run->timestamp);
+	br_json_key(j, "benchrack_version");
+	br_json_string(j, run->benchrack_version);
+	br_json_key(j, "host");
+	br_json_string(j, run->host);
+	write_text_or_null(j, "suite", run->suite);
+	write_text_or_null(j, "suite_path", run->suite_path);
+	br_json_key(j, "board");
+	br_json_string(j, run->board);
+	br_json_key(j, "server");
+	br_json_string(j, run->server);
+	br_json_key(j, "counter");
+	br_json_object_begin(j);
+	br_json_key(j, "name");
+	br_json_string(j, run->counter);
+	br_json_key(j, "unit");
+	br_json_string(j, run->unit);
+	br_json_key(j, "clock_hz");
+	if (run->clock_hz != 0)
+		br_json_uint(j, run->clock_hz);
 	else
 		br_json_null(j);
-	br_json_key(j, "heap");
-	br_json_object_begin(j);
-	br_json_key(j, "peak_bytes");
-	br_json_uint(j, b->heap_peak);
-	br_json_key(j, "live_bytes");
-	br_json_uint(j, b->heap_live);
-	br_json_key(j, "allocations");
-	br_json_uint(j, b->heap_allocs);
 	br_json_object_end(j);
-	br_json_key(j, "samples");
+	write_firmware(j, run);
+	br_json_key(j, "fail_on_regression_percent");
+	br_json_double(j, run->regression_percent);
+	write_budgets(j, &run->budgets, true);
+	br_json_key(j, "benches");
 	br_json_array_begin(j);
-	for (size_t i = 0; i < b->n; i++)
-		br_json_uint(j, b->samples[i]);
+	for (size_t i = 0; i < run->bench_count; i++)
+		write_bench(j, &run->benches[i], baseline);
 	br_json_array_end(j);
-	br_json_object_end(j);
 }
 
 void br_run_json_write(const br_run_record_t *run, FILE *out)
@@ -66,42 +193,7 @@ void br_run_json_write(const br_run_record_t *run, FILE *out)
 	br_json_t j;
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
-	br_json_key(&j, "schema_version");
-	br_json_uint(&j, BR_RESULTS_SCHEMA_VERSION);
-	br_json_key(&j, "timestamp");
-	br_json_string(&j, run->timestamp);
-	br_json_key(&j, "benchrack_version");
-	br_json_string(&j, run->benchrack_version);
-	br_json_key(&j, "host");
-	br_json_string(&j, run->host);
-	br_json_key(&j, "board");
-	br_json_string(&j, run->board);
-	br_json_key(&j, "server");
-	br_json_string(&j, run->server);
-	br_json_key(&j, "counter");
-	br_json_object_begin(&j);
-	br_json_key(&j, "name");
-	br_json_string(&j, run->counter);
-	br_json_key(&j, "unit");
-	br_json_string(&j, run->unit);
-	br_json_key(&j, "clock_hz");
-	if (run->clock_hz != 0)
-		br_json_uint(&j, run->clock_hz);
-	else
-		br_json_null(&j);
-	br_json_object_end(&j);
-	br_json_key(&j, "firmware");
-	br_json_object_begin(&j);
-	br_json_key(&j, "path");
-	br_json_string(&j, run->elf_path);
-	br_json_key(&j, "build_id");
-	br_json_string(&j, run->build_id);
-	br_json_object_end(&j);
-	br_json_key(&j, "benches");
-	br_json_array_begin(&j);
-	for (size_t i = 0; i < run->bench_count; i++)
-		write_bench(&j, &run->benches[i]);
-	br_json_array_end(&j);
+	br_run_json_write_fields(&j, run);
 	br_json_object_end(&j);
 	br_json_finish(&j);
 }

@@ -3,41 +3,147 @@
 #include <string.h>
 
 #define TABLE_NUMBER_BYTES 32U
+#define ANSI_RED "\033[31m"
+#define ANSI_GREEN "\033[32m"
+#define ANSI_YELLOW "\033[33m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_RESET "\033[0m"
 
-/* Integers print without decimals; a median between two samples keeps one. */
-static void format_figure(double v, char *buf, size_t cap)
+/* Prints text padded to width (left-aligned when width < 0), in colour when given. */
+static void cell(FILE *out, bool colour, const char *ansi, int width, const char *text)
 {
-	if (v == (double)(long long)v)
-		snprintf(buf, cap, "%lld", (long long)v);
-	else
-		snprintf(buf, cap, "%.1f", v);
+	if (colour && ansi != NULL)
+		fputs(ansi, out);
+	fprintf(out, "%*s", width, text);
+	if (colour && ansi != NULL)
+		fputs(ANSI_RESET, out);
 }
 
-void br_table_write(const br_run_record_t *run, FILE *out)
+static const char *change_colour(br_change_t change)
 {
-	int name_width = (int)strlen("bench");
-	for (size_t i = 0; i < run->bench_count; i++) {
-		int w = (int)strlen(run->benches[i].name);
-		if (w > name_width)
-			name_width = w;
+	switch (change) {
+	case BR_CHANGE_WORSE:
+		return ANSI_RED;
+	case BR_CHANGE_BETTER:
+		return ANSI_GREEN;
+	case BR_CHANGE_NOT_DISTINGUISHABLE:
+	case BR_CHANGE_NOT_MEASURED:
+		return ANSI_YELLOW;
+	case BR_CHANGE_EQUAL:
+	case BR_CHANGE_NEW:
+	case BR_CHANGE_GONE:
+		break;
 	}
-	fprintf(out, "board %s, counter %s, unit: %s\n", run->board, run->counter, run->unit);
-	fprintf(out, "%-*s %6s %10s %10s %10s %10s %10s %8s  %s\n", name_width, "bench", "n",
+	return NULL;
+}
+
+static int name_width(const br_run_record_t *run, const br_diff_t *diff)
+{
+	int w = (int)strlen("bench");
+	for (size_t i = 0; i < run->bench_count; i++) {
+		int n = (int)strlen(run->benches[i].name);
+		if (n > w)
+			w = n;
+	}
+	for (size_t i = 0; diff != NULL && i < diff->count; i++) {
+		int n = (int)strlen(diff->rows[i].bench);
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void figures(const br_run_record_t *run, int width, bool colour, FILE *out)
+{
+	fprintf(out, "%-*s %6s %10s %10s %10s %10s %10s %8s  %s\n", width, "bench", "n",
 		"median", "p10", "p90", "min", "max", "stack", "unit");
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];
+		if (b->status != BR_BENCH_MEASURED) {
+			fprintf(out, "%-*s ", width, b->name);
+			char msg[BR_RECORD_TEXT + 16];
+			snprintf(msg, sizeof(msg), "not run: %s", b->reason);
+			cell(out, colour, ANSI_YELLOW, 0, msg);
+			fputc('\n', out);
+			continue;
+		}
 		char med[TABLE_NUMBER_BYTES], p10[TABLE_NUMBER_BYTES], p90[TABLE_NUMBER_BYTES];
 		char mn[TABLE_NUMBER_BYTES], mx[TABLE_NUMBER_BYTES], stack[TABLE_NUMBER_BYTES];
-		format_figure(b->summary.median, med, sizeof(med));
-		format_figure(b->summary.p10, p10, sizeof(p10));
-		format_figure(b->summary.p90, p90, sizeof(p90));
-		format_figure(b->summary.min, mn, sizeof(mn));
-		format_figure(b->summary.max, mx, sizeof(mx));
+		br_report_figure(b->summary.median, med, sizeof(med));
+		br_report_figure(b->summary.p10, p10, sizeof(p10));
+		br_report_figure(b->summary.p90, p90, sizeof(p90));
+		br_report_figure(b->summary.min, mn, sizeof(mn));
+		br_report_figure(b->summary.max, mx, sizeof(mx));
 		if (b->stack_measured)
 			snprintf(stack, sizeof(stack), "%u", b->stack_bytes);
 		else
 			snprintf(stack, sizeof(stack), "n/m");
-		fprintf(out, "%-*s %6zu %10s %10s %10s %10s %10s %8s  %s\n", name_width, b->name,
+		fprintf(out, "%-*s %6zu %10s %10s %10s %10s %10s %8s  %s\n", width, b->name,
 			b->summary.n, med, p10, p90, mn, mx, stack, run->unit);
+	}
+}
+
+static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
+{
+	fprintf(out, "compared with %s\n", r->baseline_path != NULL ? r->baseline_path : "baseline");
+	fprintf(out, "%-*s %-16s %10s %10s %12s  %s\n", width, "bench", "metric", "old", "new",
+		"change", "verdict");
+	for (size_t i = 0; i < r->diff->count; i++) {
+		const br_diff_row_t *d = &r->diff->rows[i];
+		char old_v[TABLE_NUMBER_BYTES] = "-", new_v[TABLE_NUMBER_BYTES] = "-";
+		char pct[TABLE_NUMBER_BYTES];
+		if (d->has_old)
+			br_report_figure(d->old_value, old_v, sizeof(old_v));
+		if (d->has_new)
+			br_report_figure(d->new_value, new_v, sizeof(new_v));
+		br_diff_format_percent(d, pct, sizeof(pct));
+		fprintf(out, "%-*s %-16s %10s %10s %12s  ", width, d->bench, d->metric_name, old_v,
+			new_v, pct);
+		cell(out, colour, change_colour(d->change), 0, br_change_name(d->change));
+		fputc('\n', out);
+	}
+}
+
+static void findings(const br_report_t *r, bool colour, FILE *out)
+{
+	const br_gate_t *g = r->gate;
+	for (size_t i = 0; i < g->count; i++) {
+		const br_finding_t *f = &g->findings[i];
+		bool error = f->kind == BR_FINDING_NOT_RUN;
+		cell(out, colour, error ? ANSI_YELLOW : ANSI_RED, 0, error ? "ERROR" : "FAIL");
+		fprintf(out, " %s: %s\n", br_finding_kind_name(f->kind), f->message);
+	}
+	if (g->failures == 0 && g->not_run == 0) {
+		cell(out, colour, ANSI_GREEN, 0, "PASS");
+		if (g->compared)
+			fprintf(out, " %s: within budgets, no regression beyond %g%%\n", r->run->board,
+				g->regression_percent);
+		else
+			fprintf(out, " %s: within budgets (no baseline to compare with)\n",
+				r->run->board);
+	}
+}
+
+void br_table_write(const br_report_t *reports, size_t count, bool colour, FILE *out)
+{
+	bool first = true;
+	for (size_t i = 0; i < count; i++) {
+		const br_report_t *r = &reports[i];
+		const br_run_record_t *run = r->run;
+		/* A run that stopped before any bench has nothing to show; stderr
+		 * says why. */
+		if (run->bench_count == 0 && (r->diff == NULL || r->diff->count == 0))
+			continue;
+		int width = name_width(run, r->diff);
+		if (!first)
+			fputc('\n', out);
+		first = false;
+		fprintf(out, "board %s, counter %s, unit: %s\n", run->board, run->counter, run->unit);
+		if (r->figures)
+			figures(run, width, colour, out);
+		if (r->diff != NULL)
+			comparison(r, width, colour, out);
+		if (r->gate != NULL)
+			findings(r, colour, out);
 	}
 }

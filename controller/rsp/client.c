@@ -4,19 +4,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/xalloc.h"
+#include "rsp/hex.h"
 #include "rsp/packet.h"
 #include "rsp/protocol.h"
+#include "rsp/request.h"
 
 /* What we tell the server we support in qSupported (GDB manual, "General Query Packets"). */
-#define RSP_CLIENT_FEATURES "qSupported:swbreak+;hwbreak+"
+#define RSP_CLIENT_FEATURES "qSupported:swbreak+;hwbreak+;multiprocess+"
+/* An empty console packet: OpenOCD's "still busy" while it works. */
+#define RSP_KEEPALIVE "O"
+/* Resync marker lengths (bytes): whole words (debug registers such as CPUID
+ * need word accesses), never a register's 4 bytes; the one not used by the
+ * resent read is taken, so a duplicate reply can never look like the marker's. */
+#define RSP_SYNC_LEN_A 8U
+#define RSP_SYNC_LEN_B 12U
 
+/* How a wait for a packet ended, besides errors. */
+typedef struct client_wait {
+	int64_t deadline;      /* current end of the wait (keepalives move it) */
+	int64_t hard_deadline; /* keepalives never move it past this */
+	int64_t window;        /* resend a silent request at this time; 0: never */
+	int timeout_ms;
+	bool ack_reply;      /* acknowledge the packet (ack mode) */
+	bool window_expired; /* out: the window passed in silence */
+	bool damaged;        /* out: no-ack mode, the reply was damaged */
+} client_wait_t;
 
 static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
 {
 	/* A session that lost a reply is over: remember why, refuse what follows. */
-	c->broken = true;
-	c->broken_reason = *err;
+	if (!c->broken) {
+		c->broken = true;
+		c->broken_reason = *err;
+	}
 	return err->status;
 }
 
@@ -25,7 +47,7 @@ static br_status_t client_check(const rsp_client_t *c, br_error_t *err)
 	if (!c->broken)
 		return BR_OK;
 	return br_error_set(err, c->broken_reason.status, "session ended earlier: %s",
-			    c->broken_reason.message);
+	                    c->broken_reason.message);
 }
 
 void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport)
@@ -36,7 +58,7 @@ void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport)
 	rsp_decoder_init(&c->decoder, RSP_CLIENT_MAX_REPLY);
 	rsp_features_init(&c->features);
 	c->tx_cap = 2U * RSP_CLIENT_MAX_REPLY + RSP_FRAME_OVERHEAD;
-	c->tx = xmalloc(c->tx_cap);
+	c->tx = xmalloc(c->tx_cap + 1U);
 	c->reply = xmalloc(RSP_CLIENT_MAX_REPLY + 1U);
 	c->reply[0] = '\0';
 }
@@ -51,6 +73,11 @@ void rsp_client_close(rsp_client_t *c)
 	c->reply = NULL;
 }
 
+bool rsp_client_usable(const rsp_client_t *c)
+{
+	return !c->broken && rsp_transport_is_open(&c->transport);
+}
+
 size_t rsp_client_max_payload(const rsp_client_t *c)
 {
 	size_t size = c->features.packet_size;
@@ -59,38 +86,69 @@ size_t rsp_client_max_payload(const rsp_client_t *c)
 	return size > RSP_FRAME_OVERHEAD ? size - RSP_FRAME_OVERHEAD : 1U;
 }
 
-/* Next decoder event from buffered or fresh bytes, waiting until deadline. */
-static br_status_t client_next_event(rsp_client_t *c, int timeout_ms, rsp_event_t *event,
-				     br_error_t *err)
-{
-	for (;;) {
-		while (c->rx_pos < c->rx_len) {
-			rsp_event_t ev = rsp_decoder_feed(&c->decoder, c->rx[c->rx_pos++]);
-			if (ev == RSP_EVENT_NONE)
-				continue;
-			if (ev == RSP_EVENT_GARBAGE) {
-				c->counters.garbage_bytes++;
-				continue;
-			}
-			*event = ev;
-			return BR_OK;
-		}
-		size_t got = 0;
-		br_status_t st = rsp_transport_read(&c->transport, c->rx, sizeof(c->rx), &got,
-						    timeout_ms, err);
-		if (st != BR_OK)
-			return st;
-		c->rx_len = got;
-		c->rx_pos = 0;
-	}
-}
-
 static br_status_t client_write_raw(rsp_client_t *c, const void *buf, size_t len, br_error_t *err)
 {
-	return rsp_transport_write(&c->transport, buf, len, c->timeout_ms, err);
+	c->counters.write_calls++;
+	br_status_t st = rsp_transport_write(&c->transport, buf, len, c->timeout_ms, err);
+	if (st != BR_OK)
+		return client_fail(c, err);
+	return BR_OK;
 }
 
-/* Keeps the decoded payload of the packet just completed as the pending reply. */
+static br_status_t client_write_byte(rsp_client_t *c, char byte, br_error_t *err)
+{
+	return client_write_raw(c, &byte, 1, err);
+}
+
+/* Acknowledges the packet just received: now, or with the next write. */
+static br_status_t client_ack(rsp_client_t *c, br_error_t *err)
+{
+	if (c->defer_acks) {
+		c->ack_owed = true;
+		return BR_OK;
+	}
+	return client_write_byte(c, RSP_ACK, err);
+}
+
+/* Writes the len framed bytes at tx + 1, led by an owed '+'. */
+static br_status_t client_write_frames(rsp_client_t *c, size_t len, br_error_t *err)
+{
+	if (c->ack_owed) {
+		c->ack_owed = false;
+		c->tx[0] = RSP_ACK;
+		return client_write_raw(c, c->tx, len + 1U, err);
+	}
+	return client_write_raw(c, c->tx + 1, len, err);
+}
+
+/* Frames payload into tx (replacing what was there). */
+static br_status_t client_frame(rsp_client_t *c, const void *payload, size_t len, br_error_t *err)
+{
+	size_t framed = rsp_packet_encode(payload, len, c->tx + 1, c->tx_cap);
+	if (framed == 0 || framed - RSP_FRAME_OVERHEAD > rsp_client_max_payload(c))
+		return br_error_set(
+		    err, BR_ERR_PROTOCOL,
+		    "a request of %zu bytes does not fit the server's packets (%zu)", len,
+		    rsp_client_max_payload(c));
+	c->tx_len = framed;
+	return BR_OK;
+}
+
+/* Writes the packet framed in tx: a fresh one (resets the NAK budget) or a resend. */
+static br_status_t client_write_tx(rsp_client_t *c, bool fresh, br_error_t *err)
+{
+	if (fresh)
+		c->nak_resends = 0;
+	br_status_t st = client_write_frames(c, c->tx_len, err);
+	if (st != BR_OK)
+		return st;
+	c->counters.packets_sent++;
+	if (!c->no_ack)
+		c->unacked++;
+	return BR_OK;
+}
+
+/* Keeps the decoded payload of the packet just completed as the reply. */
 static void client_keep_reply(rsp_client_t *c)
 {
 	size_t len = 0;
@@ -101,121 +159,356 @@ static void client_keep_reply(rsp_client_t *c)
 	c->counters.packets_received++;
 }
 
-br_status_t rsp_client_send(rsp_client_t *c, const void *payload, size_t len, br_error_t *err)
+/* Moves the wait's deadline after a sign of life, never past the hard one. */
+static void client_busy(client_wait_t *w)
 {
-	br_status_t st = client_check(c, err);
-	if (st != BR_OK)
-		return st;
-	size_t framed = rsp_packet_encode(payload, len, c->tx, c->tx_cap);
-	if (framed == 0)
-		return br_error_set(err, BR_ERR_PROTOCOL, "request of %zu bytes does not fit a packet",
-				    len);
-	for (int attempt = 0; attempt <= RSP_CLIENT_RESEND_LIMIT; attempt++) {
-		if (attempt > 0)
-			c->counters.resends++;
-		st = client_write_raw(c, c->tx, framed, err);
-		if (st != BR_OK)
-			return client_fail(c, err);
-		c->counters.packets_sent++;
-		if (c->no_ack)
-			return BR_OK;
-		for (;;) {
-			rsp_event_t ev;
-			st = client_next_event(c, c->timeout_ms, &ev, err);
-			if (st != BR_OK) {
-				br_error_prefix(err, "waiting for the acknowledgement of '%.16s'",
-						(const char *)payload);
-				return client_fail(c, err);
-			}
-			if (ev == RSP_EVENT_ACK)
-				return BR_OK;
-			if (ev == RSP_EVENT_NAK)
-				break; /* send again */
-			if (ev == RSP_EVENT_PACKET) {
-				/* The ack was lost but the reply came: the server got the request. */
-				client_keep_reply(c);
-				c->reply_pending = true;
-				c->counters.implicit_acks++;
-				static const char ack = RSP_ACK;
-				st = client_write_raw(c, &ack, 1, err);
-				if (st != BR_OK)
+	int64_t next = br_clock_ms() + w->timeout_ms;
+	w->deadline = next < w->hard_deadline ? next : w->hard_deadline;
+}
+
+static void client_wait_init(const rsp_client_t *c, client_wait_t *w, int timeout_ms)
+{
+	memset(w, 0, sizeof(*w));
+	w->timeout_ms = timeout_ms > 0 ? timeout_ms : c->timeout_ms;
+	int64_t now = br_clock_ms();
+	w->deadline = now + w->timeout_ms;
+	w->hard_deadline = now + (int64_t)w->timeout_ms * RSP_CLIENT_BUSY_FACTOR;
+	w->ack_reply = true;
+}
+
+/*
+ * Feeds buffered and fresh bytes to the decoder until a packet completes.
+ * Handles acks, NAKs (resending tx), notifications and keepalives. Returns
+ * BR_OK with the packet in c->reply; BR_ERR_TIMEOUT with w->window_expired
+ * when the resend window passed with nothing received (session intact); in
+ * no-ack mode BR_ERR_PROTOCOL with w->damaged for a damaged frame (session
+ * intact); any other error ends the session.
+ */
+static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_error_t *err)
+{
+	int damaged = 0;
+	bool heard = false;
+	for (;;) {
+		while (c->rx_pos < c->rx_len) {
+			rsp_event_t ev = rsp_decoder_feed(&c->decoder, c->rx[c->rx_pos++]);
+			switch (ev) {
+			case RSP_EVENT_NONE:
+				continue;
+			case RSP_EVENT_GARBAGE:
+				c->counters.garbage_bytes++;
+				continue;
+			case RSP_EVENT_ACK:
+				if (c->unacked > 0)
+					c->unacked--;
+				continue;
+			case RSP_EVENT_NAK:
+				/* Only the one packet in tx can be meant; a pipeline cannot be
+				 * repaired (the server has run what followed). */
+				if (c->unacked != 1 || c->tx_len == 0 ||
+				    c->nak_resends >= RSP_CLIENT_RESEND_LIMIT) {
+					br_error_set(err, BR_ERR_PROTOCOL,
+					             "%s: the server refused a packet (NAK) %s",
+					             c->transport.peer,
+					             c->unacked != 1 ? "inside a pipeline"
+					                             : "too many times");
 					return client_fail(c, err);
+				}
+				c->nak_resends++;
+				c->counters.resends++;
+				c->unacked = 0;
+				if (client_write_tx(c, false, err) != BR_OK)
+					return err->status;
+				continue;
+			case RSP_EVENT_NOTIFICATION:
+				c->counters.notifications++;
+				client_busy(w);
+				continue;
+			case RSP_EVENT_PACKET: {
+				size_t len = 0;
+				const char *p = rsp_decoder_payload(&c->decoder, &len);
+				if (c->unacked > 0) {
+					/* The '+' was lost, but the reply proves the request
+					 * arrived. */
+					c->counters.implicit_acks++;
+					c->unacked = 0;
+				}
+				bool keepalive = len == 1U && p[0] == RSP_KEEPALIVE[0];
+				if (!c->no_ack && w->ack_reply) {
+					if (client_ack(c, err) != BR_OK)
+						return err->status;
+				}
+				if (keepalive) {
+					c->counters.keepalives++;
+					client_busy(w);
+					continue;
+				}
+				client_keep_reply(c);
 				return BR_OK;
 			}
-			if (ev == RSP_EVENT_NOTIFICATION)
-				c->counters.notifications++;
-			/* other events while waiting for an ack carry nothing for us */
+			case RSP_EVENT_BAD_CHECKSUM:
+			case RSP_EVENT_OVERSIZE:
+			case RSP_EVENT_BAD_RUNLENGTH:
+			case RSP_EVENT_BAD_ESCAPE:
+				damaged++;
+				if (c->no_ack) {
+					w->damaged = true;
+					return br_error_set(
+					    err, BR_ERR_PROTOCOL,
+					    "%s: damaged reply (bad checksum or framing)",
+					    c->transport.peer);
+				}
+				if (!w->ack_reply || damaged > RSP_CLIENT_RESEND_LIMIT) {
+					br_error_set(err, BR_ERR_PROTOCOL,
+					             "%s: reply damaged %d times (bad checksum or "
+					             "framing)%s",
+					             c->transport.peer, damaged,
+					             w->ack_reply ? "" : " while the target ran");
+					return client_fail(c, err);
+				}
+				c->counters.naks_sent++;
+				if (client_write_byte(c, RSP_NAK, err) != BR_OK)
+					return err->status;
+				continue;
+			case RSP_EVENT_INTERRUPT:
+				continue; /* a server never sends this; nothing to answer */
+			}
 		}
+		int64_t now = br_clock_ms();
+		int64_t until = w->deadline;
+		if (w->window != 0 && !heard && w->window < until)
+			until = w->window;
+		int left = until > now ? (int)(until - now) : 0;
+		size_t got = 0;
+		br_status_t st = BR_ERR_TIMEOUT;
+		if (left > 0)
+			st = rsp_transport_read(&c->transport, c->rx, sizeof(c->rx), &got, left,
+			                        err);
+		if (st == BR_OK) {
+			heard = true;
+			c->rx_len = got;
+			c->rx_pos = 0;
+			continue;
+		}
+		if (st == BR_ERR_TIMEOUT && w->window != 0 && !heard &&
+		    br_clock_ms() < w->deadline) {
+			w->window_expired = true;
+			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer",
+			                    c->transport.peer);
+		}
+		if (st == BR_ERR_TIMEOUT)
+			br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
+			             c->transport.peer, w->timeout_ms);
+		return client_fail(c, err);
 	}
-	br_error_set(err, BR_ERR_PROTOCOL, "the server refused '%.16s' %d times (NAK)",
-		     (const char *)payload, RSP_CLIENT_RESEND_LIMIT + 1);
+}
+
+/* Whether a reply is the resync marker's: exactly 2 * n hex digits. */
+static bool is_marker_reply(const char *reply, size_t len, size_t n)
+{
+	if (len != 2U * n)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (rsp_hex_digit_value((unsigned char)reply[i]) < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * After a resend, the first copy may still be answered. Reads a marker and
+ * drops every reply before the marker's: the next request then gets its own
+ * reply. The marker itself is never resent, so no stale marker reply exists.
+ */
+static br_status_t client_resync(rsp_client_t *c, br_error_t *err)
+{
+	size_t n = c->stale_read_len == RSP_SYNC_LEN_A ? RSP_SYNC_LEN_B : RSP_SYNC_LEN_A;
+	char req[32];
+	int rlen = snprintf(req, sizeof(req), "m%x,%zx", c->sync_address, n);
+	c->counters.resyncs++;
+	unsigned allowed = c->stale + 1U;
+	c->stale = 0;
+	br_status_t st = client_frame(c, req, (size_t)rlen, err);
+	if (st == BR_OK)
+		st = client_write_tx(c, true, err);
+	if (st != BR_OK)
+		return client_fail(c, err);
+	for (unsigned i = 0; i < allowed + 1U; i++) {
+		client_wait_t w;
+		client_wait_init(c, &w, 0);
+		st = client_wait_packet(c, &w, err);
+		if (st != BR_OK) {
+			br_error_prefix(err, "resynchronising after a resend");
+			return client_fail(c, err);
+		}
+		if (is_marker_reply(c->reply, c->reply_len, n))
+			return BR_OK;
+		c->counters.stale_dropped++;
+	}
+	br_error_set(err, BR_ERR_PROTOCOL,
+	             "%s: lost step with the server (no marker after %u replies)",
+	             c->transport.peer, allowed + 1U);
 	return client_fail(c, err);
 }
 
-br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
-			       br_error_t *err)
+/* The byte count of an m request ("m<addr>,<len>"), or 0 for any other. */
+static size_t read_length(const void *payload, size_t len)
+{
+	const char *p = payload;
+	const char *end = p + len;
+	const char *comma = len > 0 && p[0] == 'm' ? memchr(p, RSP_ARG_SEPARATOR, len) : NULL;
+	uint32_t n = 0;
+	if (comma == NULL)
+		return 0;
+	comma++;
+	return rsp_hex_u32(&comma, end, &n) ? n : 0U;
+}
+
+/* Frames and writes a request, resynchronising first when needed. */
+static br_status_t client_send_request(rsp_client_t *c, const void *payload, size_t len,
+                                       br_error_t *err)
 {
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
-	if (c->reply_pending) {
-		c->reply_pending = false;
-		*payload = c->reply;
-		*len = c->reply_len;
-		return BR_OK;
-	}
-	int bad = 0;
-	for (;;) {
-		rsp_event_t ev;
-		st = client_next_event(c, timeout_ms, &ev, err);
+	if (c->stale > 0) {
+		st = client_resync(c, err);
 		if (st != BR_OK)
-			return client_fail(c, err);
-		switch (ev) {
-		case RSP_EVENT_PACKET: {
-			client_keep_reply(c);
-			if (!c->no_ack) {
-				static const char ack = RSP_ACK;
-				st = client_write_raw(c, &ack, 1, err);
-				if (st != BR_OK)
-					return client_fail(c, err);
-			}
-			*payload = c->reply;
-			*len = c->reply_len;
-			return BR_OK;
-		}
-		case RSP_EVENT_BAD_CHECKSUM:
-		case RSP_EVENT_OVERSIZE:
-		case RSP_EVENT_BAD_RUNLENGTH:
-		case RSP_EVENT_BAD_ESCAPE: {
-			if (c->no_ack || ++bad > RSP_CLIENT_RESEND_LIMIT) {
-				br_error_set(err, BR_ERR_PROTOCOL,
-					     "%s: reply damaged %d times (bad checksum or framing)",
-					     c->transport.peer, bad);
-				return client_fail(c, err);
-			}
-			static const char nak = RSP_NAK;
-			c->counters.naks_sent++;
-			st = client_write_raw(c, &nak, 1, err);
-			if (st != BR_OK)
-				return client_fail(c, err);
-			break;
-		}
-		case RSP_EVENT_NOTIFICATION:
-			c->counters.notifications++;
-			break;
-		default:
-			break; /* stray acks, interrupts: nothing to answer */
-		}
+			return st;
 	}
+	c->unacked = 0;
+	st = client_frame(c, payload, len, err);
+	if (st != BR_OK)
+		return st;
+	return client_write_tx(c, true, err);
+}
+
+br_status_t rsp_client_send(rsp_client_t *c, const void *payload, size_t len, br_error_t *err)
+{
+	return client_send_request(c, payload, len, err);
+}
+
+br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
+                               br_error_t *err)
+{
+	br_status_t st = client_check(c, err);
+	if (st != BR_OK)
+		return st;
+	client_wait_t w;
+	client_wait_init(c, &w, timeout_ms);
+	st = client_wait_packet(c, &w, err);
+	if (st != BR_OK)
+		return client_fail(c, err);
+	*payload = c->reply;
+	*len = c->reply_len;
+	return BR_OK;
+}
+
+br_status_t rsp_client_request(rsp_client_t *c, const void *payload, size_t len, int timeout_ms,
+                               const char **reply, size_t *reply_len, br_error_t *err)
+{
+	bool replayable = rsp_request_is_replayable(payload, len);
+	br_status_t st = client_send_request(c, payload, len, err);
+	if (st != BR_OK)
+		return st;
+	unsigned resent = 0;
+	client_wait_t w;
+	client_wait_init(c, &w, timeout_ms);
+	for (;;) {
+		w.window = replayable && resent < RSP_CLIENT_RESEND_LIMIT
+		               ? br_clock_ms() + (RSP_CLIENT_ACK_WINDOW_MS < w.timeout_ms
+		                                      ? RSP_CLIENT_ACK_WINDOW_MS
+		                                      : w.timeout_ms / 2)
+		               : 0;
+		w.window_expired = false;
+		w.damaged = false;
+		st = client_wait_packet(c, &w, err);
+		if (st == BR_OK)
+			break;
+		if (c->broken || !(w.window_expired || (w.damaged && replayable)) ||
+		    resent >= RSP_CLIENT_RESEND_LIMIT) {
+			br_error_prefix(err, "request '%.24s'", (const char *)payload);
+			return client_fail(c, err);
+		}
+		/* Silence, or a damaged reply in no-ack mode: ask again. The first
+		 * copy may still be answered, so resync before the next request. */
+		resent++;
+		if (w.window_expired)
+			c->counters.ack_resends++;
+		else
+			c->counters.rerequests++;
+		c->stale++;
+		c->stale_read_len = read_length(payload, len);
+		c->unacked = 0;
+		st = client_write_tx(c, true, err);
+		if (st != BR_OK)
+			return st;
+	}
+	*reply = c->reply;
+	*reply_len = c->reply_len;
+	return BR_OK;
 }
 
 br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char **reply,
-				size_t *reply_len, br_error_t *err)
+                                size_t *reply_len, br_error_t *err)
 {
-	br_status_t st = rsp_client_send(c, request, strlen(request), err);
+	return rsp_client_request(c, request, strlen(request), 0, reply, reply_len, err);
+}
+
+br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
+                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err)
+{
+	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
-	return rsp_client_receive(c, c->timeout_ms, reply, reply_len, err);
+	if (count == 0 || count > RSP_PIPELINE_MAX)
+		return br_error_set(err, BR_ERR_USAGE, "a pipeline holds 1 to %u requests",
+		                    RSP_PIPELINE_MAX);
+	if (c->stale > 0) {
+		st = client_resync(c, err);
+		if (st != BR_OK)
+			return st;
+	}
+	/* All frames in tx, one write. */
+	size_t used = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t len = strlen(requests[i]);
+		size_t framed =
+		    rsp_packet_encode(requests[i], len, c->tx + 1 + used, c->tx_cap - used);
+		if (framed == 0 || framed - RSP_FRAME_OVERHEAD > rsp_client_max_payload(c))
+			return br_error_set(err, BR_ERR_PROTOCOL, "pipelined request too long");
+		used += framed;
+	}
+	c->tx_len = used;
+	c->unacked = 0;
+	st = client_write_frames(c, used, err);
+	if (st != BR_OK)
+		return st;
+	c->counters.packets_sent += count;
+	if (!c->no_ack)
+		c->unacked = (unsigned)count;
+	c->tx_len = 0; /* a NAK now cannot be repaired */
+	size_t expect = last_resumes ? count - 1U : count;
+	for (size_t i = 0; i < expect; i++) {
+		client_wait_t w;
+		client_wait_init(c, &w, 0);
+		w.ack_reply = !last_resumes;
+		st = client_wait_packet(c, &w, err);
+		if (st != BR_OK) {
+			br_error_prefix(err, "pipelined request '%.24s'", requests[i]);
+			return client_fail(c, err);
+		}
+		if (c->reply_len > RSP_PIPELINE_REPLY_MAX) {
+			br_error_set(err, BR_ERR_PROTOCOL,
+			             "pipelined request '%.24s': reply of %zu bytes is too long",
+			             requests[i], c->reply_len);
+			return client_fail(c, err);
+		}
+		memcpy(replies[i].text, c->reply, c->reply_len + 1U);
+		replies[i].len = c->reply_len;
+		/* Each reply acknowledges its own request (and the lost '+'s before). */
+		c->unacked = (unsigned)(count - i - 1U);
+	}
+	return BR_OK;
 }
 
 br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err)
@@ -223,11 +516,9 @@ br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err)
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
-	static const char intr = RSP_INTERRUPT;
-	st = client_write_raw(c, &intr, 1, err);
-	if (st != BR_OK)
-		return client_fail(c, err);
-	return BR_OK;
+	/* A '+' after the resume would stop QEMU just as well; drop it. */
+	c->ack_owed = false;
+	return client_write_byte(c, (char)RSP_INTERRUPT, err);
 }
 
 br_status_t rsp_client_negotiate(rsp_client_t *c, br_error_t *err)
@@ -244,8 +535,10 @@ br_status_t rsp_client_negotiate(rsp_client_t *c, br_error_t *err)
 		st = rsp_client_transact(c, "QStartNoAckMode", &reply, &len, err);
 		if (st != BR_OK)
 			return st;
-		if (strcmp(reply, "OK") == 0)
+		if (strcmp(reply, "OK") == 0) {
 			c->no_ack = true;
+			c->unacked = 0;
+		}
 	}
 	return BR_OK;
 }

@@ -3,9 +3,24 @@
  * resend, capability negotiation. It owns its buffers (no shared static
  * packet buffer) and knows nothing about targets: target/ builds on it.
  *
- * A reply that does not come in time ends the session: every later call
- * fails at once with the first error, so a late reply can never be taken for
- * the answer to the next request (replies never shift by one).
+ * Acknowledgements (GDB manual, "Overview"): a packet is framed once and kept
+ * until its '+' arrives. A '-' sends it again (at most RSP_CLIENT_RESEND_LIMIT
+ * times). A reply that arrives where the '+' was due is the acknowledgement
+ * (the '+' was lost). When neither an acknowledgement nor any other byte
+ * comes within RSP_CLIENT_ACK_WINDOW_MS, a request that is harmless to repeat
+ * (rsp/request.h) is sent again; because the first copy may have arrived after
+ * all, a second reply may follow, so the client then resynchronises before its
+ * next request: it reads a marker (a memory read of 8 or 12 bytes, whichever
+ * the resent request did not ask, at rsp_client_t.sync_address) and drops
+ * every reply up to the marker's.
+ *
+ * Timeouts: every request has one (the client's default or the caller's).
+ * A reply that does not come in time ends the session: every later call fails
+ * at once with the first error, so a late reply can never be taken for the
+ * answer to the next request (replies never shift by one). OpenOCD's empty
+ * 'O' packets and '%' notifications (%oocd_keepalive) prove the server is
+ * busy, not dead: each restarts the wait, up to RSP_CLIENT_BUSY_FACTOR times
+ * the timeout in total.
  */
 #ifndef BENCHRACK_RSP_CLIENT_H
 #define BENCHRACK_RSP_CLIENT_H
@@ -21,38 +36,71 @@
 
 /* Per-request reply timeout unless the caller gives one. */
 #define RSP_CLIENT_DEFAULT_TIMEOUT_MS 5000
-/* How many times one packet is sent again after a NAK or a bad-checksum reply. */
+/* How many times one packet is sent again after a NAK, a damaged reply (no-ack
+ * mode) or a missing acknowledgement. */
 #define RSP_CLIENT_RESEND_LIMIT 3
+/* How long a request waits for its first answering byte before a repeatable
+ * request is sent again. */
+#define RSP_CLIENT_ACK_WINDOW_MS 1000
+/* Keepalives stretch a wait to at most this many timeouts. */
+#define RSP_CLIENT_BUSY_FACTOR 20
 /* The largest reply this client accepts, whatever the server advertises. */
 #define RSP_CLIENT_MAX_REPLY 65536U
+/* The largest reply one pipelined request may have (a register, a counter). */
+#define RSP_PIPELINE_REPLY_MAX 64U
+/* The most requests one pipeline carries. */
+#define RSP_PIPELINE_MAX 8U
 
 typedef struct rsp_client_counters {
 	unsigned long packets_sent;
 	unsigned long packets_received;
-	unsigned long resends;        /* packets sent again after a NAK */
-	unsigned long naks_sent;      /* replies refused for a bad checksum */
-	unsigned long notifications;  /* %... packets skipped (OpenOCD keepalives) */
-	unsigned long garbage_bytes;  /* bytes between packets that started nothing */
-	unsigned long implicit_acks;  /* replies that arrived where an ack was due */
+	unsigned long resends;       /* packets sent again after a NAK */
+	unsigned long ack_resends;   /* requests sent again after no answer at all */
+	unsigned long rerequests;    /* requests sent again after a damaged reply (no-ack) */
+	unsigned long naks_sent;     /* replies refused for a bad checksum */
+	unsigned long notifications; /* %... packets skipped (OpenOCD keepalives) */
+	unsigned long keepalives;    /* empty 'O' packets skipped */
+	unsigned long garbage_bytes; /* bytes between packets that started nothing */
+	unsigned long implicit_acks; /* replies that arrived where an ack was due */
+	unsigned long resyncs;       /* marker exchanges after an ambiguous resend */
+	unsigned long stale_dropped; /* duplicate replies dropped by a resync */
+	unsigned long write_calls;   /* write system calls (pipelining shows here) */
 } rsp_client_counters_t;
 
 typedef struct rsp_client {
 	rsp_transport_t transport;
 	rsp_decoder_t decoder;
 	rsp_features_t features;
-	bool no_ack;           /* QStartNoAckMode accepted */
-	bool broken;           /* a timeout or loss ended the session */
+	bool no_ack; /* QStartNoAckMode accepted */
+	bool broken; /* a timeout or loss ended the session */
 	br_error_t broken_reason;
-	int timeout_ms;        /* per reply */
-	uint8_t rx[4096];      /* bytes read but not yet fed */
+	int timeout_ms;        /* per reply, unless a call names its own */
+	uint32_t sync_address; /* readable memory for the resync marker */
+	unsigned stale;        /* replies that may still come for resent requests */
+	size_t stale_read_len; /* bytes asked by the last resent m, or 0 */
+	unsigned unacked;      /* packets written whose '+' has not come */
+	unsigned nak_resends;  /* NAK resends of the packet in tx */
+	/* Ack mode: acknowledge a packet with the next write instead of a write
+	 * of its own (the '+' then leads that write). Only for servers that do
+	 * not wait for acknowledgements (QEMU in system mode): one system call
+	 * and one server wake-up less per halt. */
+	bool defer_acks;
+	bool ack_owed;
+	uint8_t rx[4096]; /* bytes read but not yet fed */
 	size_t rx_len, rx_pos;
-	char *tx;              /* framed outgoing packet */
-	size_t tx_cap;
-	char *reply;           /* last reply payload, NUL-terminated */
+	char *tx; /* tx[0] room for an owed '+'; from tx + 1 the last
+	             framed packet(s), kept for a resend */
+	size_t tx_len, tx_cap;
+	char *reply; /* last reply payload, NUL-terminated */
 	size_t reply_len;
-	bool reply_pending;    /* a reply arrived before the ack it implied */
 	rsp_client_counters_t counters;
 } rsp_client_t;
+
+/* One reply of a pipeline, copied out of the client. */
+typedef struct rsp_pipeline_reply {
+	char text[RSP_PIPELINE_REPLY_MAX + 1];
+	size_t len;
+} rsp_pipeline_reply_t;
 
 /*
  * Takes over an open transport (the client closes it) and prepares buffers.
@@ -60,7 +108,7 @@ typedef struct rsp_client {
  */
 void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport);
 
-/* Closes the connection and frees the buffers. */
+/* Closes the connection and frees the buffers. Safe to call twice. */
 void rsp_client_close(rsp_client_t *c);
 
 /*
@@ -70,26 +118,48 @@ void rsp_client_close(rsp_client_t *c);
 br_status_t rsp_client_negotiate(rsp_client_t *c, br_error_t *err);
 
 /*
- * Frames and sends one packet (payload may be binary: it is escaped) and waits
- * for its acknowledgement, sending it again on a NAK up to
- * RSP_CLIENT_RESEND_LIMIT times. In no-ack mode returns once written.
+ * Frames and writes one packet (payload may be binary: it is escaped). Does
+ * not wait: the acknowledgement is taken by the next receive (a NAK then
+ * sends the packet again). Used for packets whose answer comes later or never
+ * (c, s, a File-I/O reply). Resynchronises first if an earlier resend left a
+ * reply possibly pending.
  */
 br_status_t rsp_client_send(rsp_client_t *c, const void *payload, size_t len, br_error_t *err);
 
 /*
  * Waits up to timeout_ms for the next packet, acknowledges it (NAKs and waits
- * again on a bad checksum), skips notifications, and returns its payload in
- * *payload (owned by the client, valid until the next call) and *len.
+ * again on a damaged one), skips notifications and empty 'O' keepalives, and
+ * returns its payload in *payload (owned by the client, valid until the next
+ * call) and *len. A timeout ends the session.
  */
 br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
-			       br_error_t *err);
+                               br_error_t *err);
 
 /*
- * rsp_client_send of a NUL-terminated request, then rsp_client_receive with
- * the client's timeout. The usual request/reply exchange.
+ * One request and its reply: sends len bytes of payload, waits up to
+ * timeout_ms (0: the client's timeout) for the reply, with every resend rule
+ * at the top of this file. *reply is owned by the client until the next call.
  */
+br_status_t rsp_client_request(rsp_client_t *c, const void *payload, size_t len, int timeout_ms,
+                               const char **reply, size_t *reply_len, br_error_t *err);
+
+/* rsp_client_request of a NUL-terminated request with the client's timeout. */
 br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char **reply,
-				size_t *reply_len, br_error_t *err);
+                                size_t *reply_len, br_error_t *err);
+
+/*
+ * Writes count NUL-terminated requests back to back in a single write, then
+ * receives the replies of the first count - (last_resumes ? 1 : 0) of them, in
+ * order, into replies (caller-owned). With last_resumes the final request is
+ * a resume (c, s) whose stop reply the caller awaits with rsp_client_receive;
+ * replies that arrive after it was sent are not acknowledged (a byte sent to
+ * a running QEMU stops it), so the caller uses this in ack mode only with a
+ * server that does not wait for acknowledgements. A NAK or a damaged reply
+ * inside a pipeline cannot be repaired (later requests have already run): it
+ * ends the session. A reply longer than RSP_PIPELINE_REPLY_MAX is an error.
+ */
+br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
+                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err);
 
 /*
  * Sends the single interrupt byte 0x03 (no framing, no ack), asking a running
@@ -99,5 +169,8 @@ br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err);
 
 /* The largest payload a request may carry: PacketSize minus framing. */
 size_t rsp_client_max_payload(const rsp_client_t *c);
+
+/* Whether the session is still usable (no timeout or loss has ended it). */
+bool rsp_client_usable(const rsp_client_t *c);
 
 #endif

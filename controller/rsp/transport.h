@@ -2,18 +2,32 @@
  * The byte pipe under the RSP client: a file descriptor (a TCP socket to a
  * gdbserver, or a serial device for a Black Magic Probe) with deadline-bounded
  * reads and writes. Nothing here knows about packets.
+ *
+ * transport.c holds what every kind shares (read, write, close);
+ * transport_tcp.c and transport_serial.c each open one kind.
  */
 #ifndef BENCHRACK_RSP_TRANSPORT_H
 #define BENCHRACK_RSP_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
 
+/* Black Magic Probe's USB serial port ignores the line rate; a real UART
+ * bridge needs one, and 115200 is what such bridges default to. */
+#define RSP_SERIAL_DEFAULT_BAUD 115200U
+
+typedef enum rsp_transport_kind {
+	RSP_TRANSPORT_TCP,    /* a socket: send/recv without SIGPIPE */
+	RSP_TRANSPORT_SERIAL, /* a character device in raw mode: read/write */
+} rsp_transport_kind_t;
+
 typedef struct rsp_transport {
-	int fd;            /* -1 when closed */
-	char peer[128];    /* "127.0.0.1:1234" or a device path, for messages */
+	int fd; /* -1 when closed; always non-blocking */
+	rsp_transport_kind_t kind;
+	char peer[128]; /* "127.0.0.1:1234" or a device path, for messages */
 } rsp_transport_t;
 
 /*
@@ -23,7 +37,7 @@ typedef struct rsp_transport {
  * On success fills t and returns BR_OK; otherwise BR_ERR_INFRA with the reason.
  */
 br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint16_t port,
-				      int timeout_ms, br_error_t *err);
+                                      int timeout_ms, br_error_t *err);
 
 /*
  * Connects like rsp_transport_tcp_connect, retrying refused connections until
@@ -33,15 +47,32 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
  * (the launched server died); its reason is then the caller's to report.
  */
 br_status_t rsp_transport_tcp_connect_retry(rsp_transport_t *t, const char *host, uint16_t port,
-					    int deadline_ms, int (*alive)(void *ctx), void *ctx,
-					    br_error_t *err);
+                                            int deadline_ms, int (*alive)(void *ctx), void *ctx,
+                                            br_error_t *err);
+
+/*
+ * Splits "HOST:PORT" (or "[v6]:PORT") into host (cap bytes) and *port.
+ * Returns BR_OK, or BR_ERR_USAGE naming what is wrong.
+ */
+br_status_t rsp_transport_parse_hostport(const char *text, char *host, size_t cap, uint16_t *port,
+                                         br_error_t *err);
+
+/*
+ * Opens the serial device path (e.g. /dev/ttyACM0, or a pty) in raw mode:
+ * 8 data bits, no parity, one stop bit, no flow control, no echo, no line
+ * editing, at baud bits per second (0: RSP_SERIAL_DEFAULT_BAUD), and drops
+ * whatever was waiting in its buffers. On success fills t; otherwise
+ * BR_ERR_INFRA with the reason (missing device, permission, not a tty).
+ */
+br_status_t rsp_transport_serial_open(rsp_transport_t *t, const char *path, unsigned baud,
+                                      br_error_t *err);
 
 /*
  * Writes all len bytes, waiting at most timeout_ms in total.
  * Returns BR_OK, BR_ERR_TIMEOUT, or BR_ERR_INFRA (connection lost).
  */
 br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len, int timeout_ms,
-				br_error_t *err);
+                                br_error_t *err);
 
 /*
  * Reads what is available (at least one byte, at most cap) within timeout_ms.
@@ -49,7 +80,10 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
  * or BR_ERR_INFRA when the peer closed the connection or a read failed.
  */
 br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
-			       int timeout_ms, br_error_t *err);
+                               int timeout_ms, br_error_t *err);
+
+/* Whether the transport is open. */
+bool rsp_transport_is_open(const rsp_transport_t *t);
 
 /* Closes the descriptor if open. Safe to call twice. */
 void rsp_transport_close(rsp_transport_t *t);

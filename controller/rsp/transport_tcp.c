@@ -1,4 +1,10 @@
+/*
+ * TCP transport: connecting to a gdbserver at host:port (the reads and writes
+ * are transport.c's).
+ */
 #include "rsp/transport.h"
+
+#include <stdlib.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +69,7 @@ fail:;
 }
 
 br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint16_t port,
-				      int timeout_ms, br_error_t *err)
+                                      int timeout_ms, br_error_t *err)
 {
 	char service[8];
 	snprintf(service, sizeof(service), "%u", (unsigned)port);
@@ -71,10 +77,11 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
 	struct addrinfo *res = NULL;
 	int gai = getaddrinfo(host, service, &hints, &res);
 	t->fd = -1;
+	t->kind = RSP_TRANSPORT_TCP;
 	snprintf(t->peer, sizeof(t->peer), "%s:%u", host, (unsigned)port);
 	if (gai != 0)
 		return br_error_set(err, BR_ERR_INFRA, "cannot resolve %s: %s", host,
-				    gai_strerror(gai));
+		                    gai_strerror(gai));
 	int last_errno = 0;
 	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
 		int fd = connect_one(ai, timeout_ms);
@@ -87,18 +94,18 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
 	freeaddrinfo(res);
 	if (t->fd < 0)
 		return br_error_set(err, BR_ERR_INFRA, "cannot connect to %s: %s", t->peer,
-				    strerror(last_errno));
+		                    strerror(last_errno));
 	return BR_OK;
 }
 
 br_status_t rsp_transport_tcp_connect_retry(rsp_transport_t *t, const char *host, uint16_t port,
-					    int deadline_ms, int (*alive)(void *ctx), void *ctx,
-					    br_error_t *err)
+                                            int deadline_ms, int (*alive)(void *ctx), void *ctx,
+                                            br_error_t *err)
 {
 	int64_t deadline = br_clock_ms() + deadline_ms;
 	for (;;) {
-		br_status_t st = rsp_transport_tcp_connect(t, host, port,
-							   br_clock_remaining_ms(deadline) + 1, err);
+		br_status_t st = rsp_transport_tcp_connect(
+		    t, host, port, br_clock_remaining_ms(deadline) + 1, err);
 		if (st == BR_OK)
 			return BR_OK;
 		if (alive != NULL && !alive(ctx))
@@ -110,63 +117,24 @@ br_status_t rsp_transport_tcp_connect_retry(rsp_transport_t *t, const char *host
 	}
 }
 
-br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len, int timeout_ms,
-				br_error_t *err)
+br_status_t rsp_transport_parse_hostport(const char *text, char *host, size_t cap, uint16_t *port,
+                                         br_error_t *err)
 {
-	const uint8_t *p = buf;
-	int64_t deadline = br_clock_ms() + timeout_ms;
-	while (len > 0) {
-		ssize_t n = send(t->fd, p, len, MSG_NOSIGNAL);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int left = br_clock_remaining_ms(deadline);
-			if (left == 0 || wait_fd(t->fd, POLLOUT, left) == 0)
-				return br_error_set(err, BR_ERR_TIMEOUT,
-						    "%s: write timed out after %d ms", t->peer,
-						    timeout_ms);
-			continue;
-		}
-		return br_error_set(err, BR_ERR_INFRA, "%s: connection lost while writing: %s",
-				    t->peer, strerror(errno));
+	const char *colon = strrchr(text, ':');
+	const char *h = text;
+	size_t hlen = colon != NULL ? (size_t)(colon - text) : 0U;
+	if (hlen >= 2U && text[0] == '[' && text[hlen - 1U] == ']') {
+		h = text + 1;
+		hlen -= 2U;
 	}
+	if (colon == NULL || hlen == 0U || hlen >= cap)
+		return br_error_set(err, BR_ERR_USAGE, "'%s' is not HOST:PORT", text);
+	char *end = NULL;
+	unsigned long p = strtoul(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || p == 0UL || p > 65535UL)
+		return br_error_set(err, BR_ERR_USAGE, "'%s': the port must be 1..65535", text);
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	*port = (uint16_t)p;
 	return BR_OK;
-}
-
-br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
-			       int timeout_ms, br_error_t *err)
-{
-	*got = 0;
-	int64_t deadline = br_clock_ms() + timeout_ms;
-	for (;;) {
-		ssize_t n = recv(t->fd, buf, cap, 0);
-		if (n > 0) {
-			*got = (size_t)n;
-			return BR_OK;
-		}
-		if (n == 0)
-			return br_error_set(err, BR_ERR_INFRA, "%s: the server closed the connection",
-					    t->peer);
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return br_error_set(err, BR_ERR_INFRA, "%s: read failed: %s", t->peer,
-					    strerror(errno));
-		int left = br_clock_remaining_ms(deadline);
-		if (left == 0 || wait_fd(t->fd, POLLIN, left) == 0)
-			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
-					    t->peer, timeout_ms);
-	}
-}
-
-void rsp_transport_close(rsp_transport_t *t)
-{
-	if (t->fd >= 0)
-		close(t->fd);
-	t->fd = -1;
 }

@@ -3,33 +3,97 @@
 #include <stddef.h>
 #include <string.h>
 
-/* QEMU 7.2's gdbstub, facts of DESIGN.md ("The emulated board"). */
+/* QEMU 7.2's gdbstub answers m with at most this many bytes (DESIGN.md). */
 #define QEMU_MAX_READ_BYTES 0x800U
+/* OpenOCD 0.12 breaks the checksum of a reply of exactly this many characters. */
+#define OPENOCD_BROKEN_REPLY_CHARS 1020U
+/* xPSR in target.xml: QEMU's m-profile description numbers it 25; OpenOCD's
+ * armv7m list puts it right after r15 (16). */
+#define QEMU_XPSR_REGNUM 25U
+#define OPENOCD_XPSR_REGNUM 16U
+
+enum { FLAVOUR_QEMU, FLAVOUR_OPENOCD, FLAVOUR_JLINK, FLAVOUR_PYOCD, FLAVOUR_BMP, FLAVOUR_GENERIC };
 
 static const br_flavour_t flavours[] = {
-	{
-		.name = "qemu",
-		.reset_command = "system_reset",
-		.detach_packet = "D",
-		.max_read_bytes = QEMU_MAX_READ_BYTES,
-		.steps_over_breakpoints = false,
-		.question_clears_breakpoints = true,
-		.registers_need_target_xml = true,
-	},
-	{
-		.name = "generic",
-		.reset_command = "reset",
-		.detach_packet = "D",
-		.max_read_bytes = 0,
-		.steps_over_breakpoints = false,
-		.question_clears_breakpoints = false,
-		.registers_need_target_xml = true,
-	},
+    [FLAVOUR_QEMU] =
+        {
+            .name = "qemu",
+            .description = "QEMU gdbstub",
+            .reset_command = "system_reset",
+            .max_read_bytes = QEMU_MAX_READ_BYTES,
+            .steps_over_breakpoints = false,
+            .question_clears_breakpoints = true,
+            .registers_need_target_xml = true,
+            .detach_needs_pid = true,
+            .pipelines_in_ack_mode = true,
+            .only_breakpoints_trap = true,
+            .limits_hardware_breakpoints = false,
+            .kill_ends_server = true,
+            .writes_peripherals = false,
+            .xpsr_regnum = QEMU_XPSR_REGNUM,
+        },
+    [FLAVOUR_OPENOCD] =
+        {
+            .name = "openocd",
+            .description = "OpenOCD gdb server",
+            .reset_command = "reset halt",
+            .broken_reply_chars = OPENOCD_BROKEN_REPLY_CHARS,
+            .steps_over_breakpoints = false,
+            .registers_need_target_xml = false,
+            .limits_hardware_breakpoints = true,
+            .writes_peripherals = true,
+            .xpsr_regnum = OPENOCD_XPSR_REGNUM,
+        },
+    [FLAVOUR_JLINK] =
+        {
+            .name = "jlink",
+            .description = "SEGGER J-Link GDB server",
+            .reset_command = "reset",
+            .steps_over_breakpoints = false,
+            .limits_hardware_breakpoints = true,
+            .writes_peripherals = true,
+            .xpsr_regnum = OPENOCD_XPSR_REGNUM,
+        },
+    [FLAVOUR_PYOCD] =
+        {
+            .name = "pyocd",
+            .description = "pyOCD gdb server",
+            .reset_command = "reset halt",
+            .steps_over_breakpoints = false,
+            .limits_hardware_breakpoints = true,
+            .writes_peripherals = true,
+            .xpsr_regnum = OPENOCD_XPSR_REGNUM,
+        },
+    [FLAVOUR_BMP] =
+        {
+            .name = "bmp",
+            .description = "Black Magic Probe",
+            .reset_command = "reset",
+            .scan_command = "swdp_scan",
+            .steps_over_breakpoints = false,
+            .limits_hardware_breakpoints = true,
+            .writes_peripherals = true,
+            .xpsr_regnum = OPENOCD_XPSR_REGNUM,
+        },
+    [FLAVOUR_GENERIC] =
+        {
+            .name = "generic",
+            .description = "gdbserver (generic)",
+            .reset_command = NULL,
+            .steps_over_breakpoints = false,
+            .registers_need_target_xml = true,
+            .detach_needs_pid = true,
+            .limits_hardware_breakpoints = true,
+            .writes_peripherals = true,
+            .xpsr_regnum = OPENOCD_XPSR_REGNUM,
+        },
 };
+
+#define FLAVOUR_COUNT (sizeof(flavours) / sizeof(flavours[0]))
 
 const br_flavour_t *br_flavour_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++) {
+	for (size_t i = 0; i < FLAVOUR_COUNT; i++) {
 		if (strcmp(flavours[i].name, name) == 0)
 			return &flavours[i];
 	}
@@ -38,5 +102,30 @@ const br_flavour_t *br_flavour_find(const char *name)
 
 const br_flavour_t *br_flavour_qemu(void)
 {
-	return &flavours[0];
+	return &flavours[FLAVOUR_QEMU];
+}
+
+const br_flavour_t *br_flavour_openocd(void)
+{
+	return &flavours[FLAVOUR_OPENOCD];
+}
+
+const br_flavour_t *br_flavour_generic(void)
+{
+	return &flavours[FLAVOUR_GENERIC];
+}
+
+size_t br_flavour_count(void)
+{
+	return FLAVOUR_COUNT;
+}
+
+const br_flavour_t *br_flavour_at(size_t i)
+{
+	return i < FLAVOUR_COUNT ? &flavours[i] : NULL;
+}
+
+const char *br_flavour_names(void)
+{
+	return "qemu, openocd, jlink, pyocd, bmp, generic";
 }

@@ -1,21 +1,63 @@
 /*
  * What differs between gdbservers, as data: one row per server, read by the
- * target layer instead of if-chains on a server name.
+ * target layer instead of if-chains on a server name. Every column is a fact
+ * about one server's dialect; the QEMU and OpenOCD rows are established by
+ * experiment and each has a test (tests/qemu/test_quirks.c,
+ * tests/openocd/test_openocd_dialect.c); the J-Link, pyOCD and Black Magic
+ * Probe rows come from their documentation and are not verified here (no
+ * probe is attached to any machine this was built on).
  */
 #ifndef BENCHRACK_TARGET_FLAVOUR_H
 #define BENCHRACK_TARGET_FLAVOUR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct br_flavour {
-	const char *name;            /* "qemu", "openocd", ... as boards name it */
-	const char *reset_command;   /* qRcmd text that resets and leaves the core halted */
-	const char *detach_packet;   /* "D" or "D;1" (QEMU with multiprocess) */
-	uint32_t max_read_bytes;     /* largest m the server answers in one packet; 0: PacketSize only */
-	bool steps_over_breakpoints; /* false: resuming on an inserted breakpoint stops at once */
-	bool question_clears_breakpoints; /* '?' removes all breakpoints: send it only at connect */
-	bool registers_need_target_xml;   /* p/P answer empty until target.xml has been read */
+	const char *name;        /* "qemu", "openocd", ... as boards name it */
+	const char *description; /* "QEMU gdbstub", for reports */
+	/* Monitor command (qRcmd) that resets the core and leaves it halted; NULL
+	 * when the server has none (reset is then refused, not guessed). */
+	const char *reset_command;
+	/* Monitor command that must run before attaching (Black Magic Probe scans
+	 * for the target: "swdp_scan"), then vAttach;1; NULL for none. */
+	const char *scan_command;
+	/* Largest m the server answers in one packet; 0: PacketSize only. */
+	uint32_t max_read_bytes;
+	/* A reply payload length the server frames with a wrong checksum, every
+	 * time (OpenOCD 0.12: 1020 characters); reads are split around it. 0: none. */
+	uint32_t broken_reply_chars;
+	/* false: continuing from an inserted breakpoint stops again at once with
+	 * no progress; the target steps over it (or alternates breakpoints). */
+	bool steps_over_breakpoints;
+	/* '?' removes every breakpoint: sent only at attach, before any is set. */
+	bool question_clears_breakpoints;
+	/* p/P answer empty until qXfer:features:read:target.xml has been read. */
+	bool registers_need_target_xml;
+	/* Once multiprocess is negotiated, plain 'D' fails: detach with D;pid. */
+	bool detach_needs_pid;
+	/* The server takes the next packet without waiting for our '+' (QEMU in
+	 * system mode), so requests may be pipelined even in ack mode. */
+	bool pipelines_in_ack_mode;
+	/* Z1 refuses once the FPB's comparators are used up (real hardware);
+	 * false: hardware breakpoints are unlimited there and the comparator
+	 * count comes from the board. */
+	bool limits_hardware_breakpoints;
+	/* A SIGTRAP stop after a continue can only be one of benchrack's
+	 * breakpoints: a bkpt instruction in the firmware raises a HardFault
+	 * instead of stopping (QEMU), and benchrack sets no watchpoints. With one
+	 * breakpoint inserted the stop PC is then known without asking (the
+	 * stop reply does not carry it): one round trip less per halt. */
+	bool only_breakpoints_trap;
+	/* 'k' ends the server process (QEMU exits after W00). */
+	bool kill_ends_server;
+	/* A debugger write to a peripheral register takes effect (false on QEMU:
+	 * M answers OK and changes nothing outside RAM and flash). */
+	bool writes_peripherals;
+	/* The CPU registers come with no xPSR number in target.xml lookups: the
+	 * number p uses for xPSR when the description does not say. */
+	uint32_t xpsr_regnum;
 } br_flavour_t;
 
 /* The flavour named name, or NULL when there is none. */
@@ -23,5 +65,18 @@ const br_flavour_t *br_flavour_find(const char *name);
 
 /* The flavour for QEMU's gdbstub. */
 const br_flavour_t *br_flavour_qemu(void);
+
+/* The flavour for OpenOCD's gdb server. */
+const br_flavour_t *br_flavour_openocd(void);
+
+/* The flavour assumed for an unknown server: nothing beyond the manual. */
+const br_flavour_t *br_flavour_generic(void);
+
+/* The number of rows and row i (0 <= i < count), for listings. */
+size_t br_flavour_count(void);
+const br_flavour_t *br_flavour_at(size_t i);
+
+/* "qemu, openocd, jlink, pyocd, bmp, generic": for usage messages. */
+const char *br_flavour_names(void);
 
 #endif

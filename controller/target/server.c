@@ -18,7 +18,8 @@
 
 #define BR_SERVER_STOP_GRACE_MS 2000
 #define BR_SERVER_POLL_MS 5
-#define BR_QEMU_MAX_ARGS 32
+#define BR_QEMU_MAX_ARGS (32 + BR_SERVER_MAX_EXTRA_ARGS)
+#define BR_OPENOCD_MAX_ARGS (24 + BR_SERVER_MAX_EXTRA_ARGS)
 #define BR_SERVER_LAUNCH_ATTEMPTS 3
 
 bool br_server_find_program(const char *program, char *out, size_t cap)
@@ -67,14 +68,13 @@ static br_status_t pick_free_port(uint16_t *port, br_error_t *err)
 	return BR_OK;
 }
 
-static br_status_t spawn(br_server_t *server, const char *path, char *const argv[],
-			 br_error_t *err)
+static br_status_t spawn(br_server_t *server, const char *path, char *const argv[], br_error_t *err)
 {
 	char tmpl[] = "/tmp/benchrack-server-XXXXXX";
 	int log_fd = mkstemp(tmpl);
 	if (log_fd < 0)
 		return br_error_set(err, BR_ERR_INFRA, "cannot create a log file: %s",
-				    strerror(errno));
+		                    strerror(errno));
 	snprintf(server->log_path, sizeof(server->log_path), "%s", tmpl);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -100,16 +100,44 @@ static br_status_t spawn(br_server_t *server, const char *path, char *const argv
 	return BR_OK;
 }
 
+/* After a failed start: whether the server lost a race for its port (retry). */
+static bool lost_port_race(const br_server_t *server)
+{
+	char tail[BR_SERVER_STDERR_TAIL];
+	br_server_log_tail(server, tail, sizeof(tail));
+	return strstr(tail, "Address already in use") != NULL ||
+	       strstr(tail, "couldn't bind") != NULL;
+}
+
+/* BR_SERVER_REMOTE_ENV: attach to a running QEMU instead of launching one. */
+static br_status_t attach_remote_qemu(const char *hostport, br_server_t *server,
+                                      rsp_transport_t *transport, br_error_t *err)
+{
+	char host[256];
+	uint16_t port = 0;
+	br_status_t st = rsp_transport_parse_hostport(hostport, host, sizeof(host), &port, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "%s", BR_SERVER_REMOTE_ENV);
+	snprintf(server->name, sizeof(server->name), "QEMU at %.21s", hostport);
+	server->attached = true;
+	server->port = port;
+	return rsp_transport_tcp_connect_retry(transport, host, port, BR_SERVER_READY_TIMEOUT_MS,
+	                                       NULL, NULL, err);
+}
+
 br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
-				  rsp_transport_t *transport, br_error_t *err)
+                                  rsp_transport_t *transport, br_error_t *err)
 {
 	memset(server, 0, sizeof(*server));
+	const char *remote = getenv(BR_SERVER_REMOTE_ENV);
+	if (remote != NULL && remote[0] != '\0')
+		return attach_remote_qemu(remote, server, transport, err);
 	char path[512];
 	if (!br_server_find_program(opts->program, path, sizeof(path)))
 		return br_error_set(err, BR_ERR_INFRA,
-				    "%s not found: install QEMU (apt-get install qemu-system-arm) "
-				    "or name the program with --qemu PATH",
-				    opts->program);
+		                    "%s not found: install QEMU (apt-get install qemu-system-arm) "
+		                    "or name the program with --qemu PATH",
+		                    opts->program);
 	snprintf(server->name, sizeof(server->name), "%s", opts->program);
 	br_status_t st = BR_ERR_INFRA;
 	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
@@ -134,12 +162,20 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 		argv[n++] = "-S";
 		argv[n++] = "-gdb";
 		argv[n++] = gdb;
-		argv[n++] = "-kernel";
-		argv[n++] = opts->kernel;
+		if (opts->kernel != NULL) {
+			argv[n++] = "-kernel";
+			argv[n++] = opts->kernel;
+		}
 		if (opts->semihosting) {
 			argv[n++] = "-semihosting-config";
 			argv[n++] = "enable=on,target=gdb";
 		}
+		if (opts->extra_arg_count > (size_t)(BR_QEMU_MAX_ARGS - 1 - n))
+			return br_error_set(err, BR_ERR_INPUT,
+			                    "too many extra QEMU arguments (%zu; at most %d)",
+			                    opts->extra_arg_count, BR_QEMU_MAX_ARGS - 1 - n);
+		for (size_t i = 0; i < opts->extra_arg_count; i++)
+			argv[n++] = opts->extra_args[i];
 		argv[n] = NULL;
 		st = spawn(server, path, (char *const *)argv, err);
 		if (st != BR_OK)
@@ -148,9 +184,69 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 		st = br_server_connect(server, transport, err);
 		if (st == BR_OK)
 			return BR_OK;
-		char tail[BR_SERVER_STDERR_TAIL];
-		br_server_log_tail(server, tail, sizeof(tail));
-		bool port_race = strstr(tail, "Address already in use") != NULL;
+		bool port_race = lost_port_race(server);
+		br_server_stop(server);
+		if (!port_race)
+			return st;
+	}
+	return st;
+}
+
+br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server_t *server,
+                                     rsp_transport_t *transport, br_error_t *err)
+{
+	memset(server, 0, sizeof(*server));
+	char path[512];
+	if (!br_server_find_program(opts->program, path, sizeof(path)))
+		return br_error_set(err, BR_ERR_INFRA,
+		                    "%s not found: install OpenOCD (apt-get install openocd)",
+		                    opts->program);
+	snprintf(server->name, sizeof(server->name), "%s", opts->program);
+	br_status_t st = BR_ERR_INFRA;
+	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
+		st = pick_free_port(&server->port, err);
+		if (st != BR_OK)
+			return st;
+		char gdb_port[32], serial[160];
+		snprintf(gdb_port, sizeof(gdb_port), "gdb_port %u", (unsigned)server->port);
+		const char *argv[BR_OPENOCD_MAX_ARGS];
+		int n = 0;
+		argv[n++] = path;
+		/* Before the configuration files: they may call init themselves. */
+		argv[n++] = "-c";
+		argv[n++] = "bindto " BR_SERVER_HOST;
+		argv[n++] = "-c";
+		argv[n++] = gdb_port;
+		argv[n++] = "-c";
+		argv[n++] = "telnet_port disabled";
+		argv[n++] = "-c";
+		argv[n++] = "tcl_port disabled";
+		if (opts->interface_cfg != NULL) {
+			argv[n++] = "-f";
+			argv[n++] = opts->interface_cfg;
+		}
+		if (opts->serial != NULL) {
+			snprintf(serial, sizeof(serial), "adapter serial %s", opts->serial);
+			argv[n++] = "-c";
+			argv[n++] = serial;
+		}
+		if (opts->target_cfg != NULL) {
+			argv[n++] = "-f";
+			argv[n++] = opts->target_cfg;
+		}
+		for (size_t i = 0; i < opts->extra_arg_count && i < BR_SERVER_MAX_EXTRA_ARGS; i++)
+			argv[n++] = opts->extra_args[i];
+		/* A failed read must be an error, never zeros (DESIGN.md). */
+		argv[n++] = "-c";
+		argv[n++] = "gdb_report_data_abort enable";
+		argv[n] = NULL;
+		st = spawn(server, path, (char *const *)argv, err);
+		if (st != BR_OK)
+			return st;
+		st = br_server_connect(server, transport, err);
+		if (st == BR_OK)
+			return BR_OK;
+		bool port_race = lost_port_race(server);
 		br_server_stop(server);
 		if (!port_race)
 			return st;
@@ -160,6 +256,8 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 
 bool br_server_alive(br_server_t *server)
 {
+	if (server->attached)
+		return true; /* not ours to watch */
 	if (server->pid == 0 || server->exited)
 		return false;
 	int status = 0;
@@ -180,17 +278,18 @@ static int server_alive_cb(void *ctx)
 br_status_t br_server_connect(br_server_t *server, rsp_transport_t *transport, br_error_t *err)
 {
 	br_status_t st = rsp_transport_tcp_connect_retry(transport, BR_SERVER_HOST, server->port,
-							 BR_SERVER_READY_TIMEOUT_MS,
-							 server_alive_cb, server, err);
+	                                                 BR_SERVER_READY_TIMEOUT_MS,
+	                                                 server_alive_cb, server, err);
 	if (st == BR_OK)
 		return BR_OK;
 	char tail[BR_SERVER_STDERR_TAIL];
 	br_server_log_tail(server, tail, sizeof(tail));
 	if (!br_server_alive(server))
-		return br_error_set(err, BR_ERR_INFRA, "%s exited before accepting a connection: %s",
-				    server->name, tail[0] != '\0' ? tail : "(it printed nothing)");
+		return br_error_set(err, BR_ERR_INFRA,
+		                    "%s exited before accepting a connection: %s", server->name,
+		                    tail[0] != '\0' ? tail : "(it printed nothing)");
 	return br_error_prefix(err, "%s did not accept a connection on port %u%s%s", server->name,
-			       (unsigned)server->port, tail[0] != '\0' ? "; it said: " : "", tail);
+	                       (unsigned)server->port, tail[0] != '\0' ? "; it said: " : "", tail);
 }
 
 void br_server_log_tail(const br_server_t *server, char *buf, size_t cap)

@@ -1,13 +1,14 @@
 /*
- * gdbservers that benchrack launches as child processes (QEMU now; OpenOCD
- * later): on 127.0.0.1, on a free port, ready when a connection succeeds
- * (connect-retry with a deadline, never a fixed sleep), stopped cleanly, with
- * their stderr kept so that an error can quote the server's own reason.
+ * gdbservers that benchrack launches as child processes (QEMU, OpenOCD): on
+ * 127.0.0.1, on a free port, ready when a connection succeeds (connect-retry
+ * with a deadline, never a fixed sleep), stopped cleanly, with their stderr
+ * kept so that an error can quote the server's own reason.
  */
 #ifndef BENCHRACK_TARGET_SERVER_H
 #define BENCHRACK_TARGET_SERVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -17,22 +18,44 @@
 #define BR_SERVER_HOST "127.0.0.1"
 #define BR_SERVER_READY_TIMEOUT_MS 10000
 #define BR_SERVER_STDERR_TAIL 512U
+/* Extra arguments a board adds to a launched server's command line. */
+#define BR_SERVER_MAX_EXTRA_ARGS 16U
 
 typedef struct br_server {
-	pid_t pid;              /* 0 when not running */
+	pid_t pid; /* 0 when not running */
 	uint16_t port;
-	char name[32];          /* "qemu-system-arm", for messages */
-	char log_path[256];     /* the server's stderr and stdout */
-	int exit_status;        /* as waitpid reports it, once exited */
+	char name[32];      /* "qemu-system-arm", for messages */
+	char log_path[256]; /* the server's stderr and stdout */
+	int exit_status;    /* as waitpid reports it, once exited */
 	bool exited;
+	bool attached; /* not launched: BR_SERVER_REMOTE_ENV named a running one */
 } br_server_t;
 
+/*
+ * Developer hook: when this environment variable holds HOST:PORT,
+ * br_server_launch_qemu connects to a QEMU already running there instead of
+ * launching one (tests put a fault-injecting proxy in between; the QEMU must
+ * have been started halted, -S, with the same firmware).
+ */
+#define BR_SERVER_REMOTE_ENV "BENCHRACK_QEMU_REMOTE"
+
 typedef struct br_qemu_options {
-	const char *program;    /* qemu-system-arm, a name on PATH or a path */
-	const char *machine;    /* -M, e.g. netduinoplus2 */
-	const char *kernel;     /* the firmware ELF QEMU loads */
-	bool semihosting;       /* -semihosting-config enable=on,target=gdb */
+	const char *program;           /* qemu-system-arm, a name on PATH or a path */
+	const char *machine;           /* -M, e.g. netduinoplus2 */
+	const char *kernel;            /* the firmware ELF QEMU loads; NULL: none (empty flash) */
+	bool semihosting;              /* -semihosting-config enable=on,target=gdb */
+	const char *const *extra_args; /* appended after the rest (a board's args), or NULL */
+	size_t extra_arg_count;        /* at most BR_SERVER_MAX_EXTRA_ARGS are used */
 } br_qemu_options_t;
+
+typedef struct br_openocd_options {
+	const char *program;           /* openocd, a name on PATH or a path */
+	const char *interface_cfg;     /* -f, e.g. interface/stlink.cfg (NULL: none) */
+	const char *target_cfg;        /* -f, e.g. target/stm32f4x.cfg (NULL: none) */
+	const char *serial;            /* the probe's serial number (adapter serial), or NULL */
+	const char *const *extra_args; /* after the configuration files (a board's args), or NULL */
+	size_t extra_arg_count;        /* at most BR_SERVER_MAX_EXTRA_ARGS are used */
+} br_openocd_options_t;
 
 /*
  * Starts QEMU halted (-S) with -icount shift=0 (one virtual nanosecond per
@@ -40,10 +63,22 @@ typedef struct br_qemu_options {
  * loaded by -kernel. A missing program is BR_ERR_INFRA naming the package to
  * install. Readiness is proven by connecting: on success *transport is that
  * connection (QEMU's gdbstub serves one client), and the server runs until
- * br_server_stop.
+ * br_server_stop. With BR_SERVER_REMOTE_ENV set, connects there instead.
  */
 br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
-				  rsp_transport_t *transport, br_error_t *err);
+                                  rsp_transport_t *transport, br_error_t *err);
+
+/*
+ * Starts OpenOCD with its gdb server on 127.0.0.1 at a free port, telnet and
+ * tcl servers off, failed memory reads reported as errors
+ * (gdb_report_data_abort enable: otherwise they read as zeros), the
+ * interface and target configuration files and the probe's serial as given.
+ * Readiness is proven by connecting; when OpenOCD exits first (no probe:
+ * "Error: open failed"), BR_ERR_INFRA quotes its own last lines. On success
+ * *transport is the connection.
+ */
+br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server_t *server,
+                                     rsp_transport_t *transport, br_error_t *err);
 
 /*
  * Connects to the launched server, retrying until it accepts or

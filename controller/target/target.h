@@ -1,7 +1,18 @@
 /*
  * What measuring needs from a debug connection, independent of the server in
- * front of the board: memory, registers, breakpoints, run control. Built on
- * rsp/client; server differences come from a br_flavour_t row.
+ * front of the board: run control, memory, registers, breakpoints, reset,
+ * load. Built on rsp/client; server differences come from a br_flavour_t row.
+ *
+ * One concept per file: target.c (attach, detach, kill, the halted state),
+ * target_mem.c (memory in PacketSize chunks), target_regs.c (registers),
+ * target_break.c (breakpoints: kind per region, comparator budget),
+ * target_run.c (resume, step, halt, stop replies, File-I/O, the pipelined
+ * per-halt batch), target_monitor.c (monitor commands, reset),
+ * target_load.c (ELF load and verify).
+ *
+ * Every function returns BR_OK or fills err; a reply timeout ends the
+ * session (rsp/client.h), so a function that failed with BR_ERR_TIMEOUT
+ * leaves a target that refuses everything but br_target_close.
  */
 #ifndef BENCHRACK_TARGET_TARGET_H
 #define BENCHRACK_TARGET_TARGET_H
@@ -14,57 +25,125 @@
 #include "rsp/client.h"
 #include "rsp/stop_reply.h"
 #include "target/flavour.h"
+#include "target/memory_map.h"
+#include "target/tdesc.h"
 
 #define BR_TARGET_MAX_BREAKPOINTS 16U
 #define BR_TARGET_REG_PC 15U
 #define BR_TARGET_REG_LR 14U
 #define BR_TARGET_REG_SP 13U
+/* Index of xPSR in br_target_regs_t.r (after r0..r15). */
+#define BR_TARGET_REG_XPSR 16U
+#define BR_TARGET_CORE_REGS 17U
+/* The SCB's CPUID register: readable on every Cortex-M, so a safe address for
+ * the client's resync marker. */
+#define BR_TARGET_CPUID_ADDRESS 0xE000ED00U
 
 typedef enum br_breakpoint_kind {
 	BR_BREAKPOINT_SOFTWARE = 0, /* Z0: the server patches the instruction */
 	BR_BREAKPOINT_HARDWARE = 1, /* Z1: an FPB comparator (needed in flash) */
+	BR_BREAKPOINT_AUTO = 2,     /* chosen from the memory map (flash, rom: hardware) */
 } br_breakpoint_kind_t;
 
-/* Receives what the firmware prints (console O packets, semihosting writes). */
+/* Receives what the firmware prints: console 'O' packets (fd 1) and
+ * semihosting writes through File-I/O (fd 1 or 2). */
 typedef void (*br_target_output_fn)(void *ctx, int fd, const char *text, size_t len);
+
+typedef struct br_target_breakpoint {
+	uint32_t address;
+	br_breakpoint_kind_t kind; /* SOFTWARE or HARDWARE, never AUTO */
+} br_target_breakpoint_t;
 
 typedef struct br_target {
 	rsp_client_t rsp;
 	const br_flavour_t *flavour;
-	struct {
-		uint32_t address;
-		br_breakpoint_kind_t kind;
-	} breakpoints[BR_TARGET_MAX_BREAKPOINTS];
+	br_target_breakpoint_t breakpoints[BR_TARGET_MAX_BREAKPOINTS];
 	size_t breakpoint_count;
+	/* Memory regions: from the server's memory map at attach, or set by the
+	 * board (br_target_set_memory_map). Empty: every breakpoint software. */
+	br_memory_map_t memory_map;
+	bool memory_map_from_server;
+	/* FPB comparators for hardware breakpoints; 0: not known (unlimited as
+	 * far as set-up checks go: the server then has the last word). */
+	unsigned hw_breakpoint_limit;
+	br_tdesc_t tdesc; /* register numbers from target.xml */
+	uint32_t pid;     /* the process of the last stop (multiprocess) */
+	bool running;     /* a resume was sent and no stop has come yet */
+	bool stepping;    /* that resume was a single step */
+	bool pc_known;    /* pc holds the PC of the current halt */
+	uint32_t pc;
+	int x_packet;    /* binary writes: -1 not probed, 0 refused, 1 accepted */
+	int qcrc_packet; /* qCRC: -1 not probed, 0 unsupported, 1 supported */
 	br_target_output_fn output;
 	void *output_ctx;
-	bool exited;            /* the server reported the program exited (W/X) */
+	bool exited; /* the server reported the program exited (W/X) */
+	int exit_code;
+	unsigned long halts;    /* stops seen, for per-halt figures */
+	rsp_stop_reply_t *stop; /* the last stop reply (owned; large, so not on the stack) */
 } br_target_t;
 
+/* The core registers r0..r15 and xPSR. */
+typedef struct br_target_regs {
+	uint32_t r[BR_TARGET_CORE_REGS];
+} br_target_regs_t;
+
+/* ---- target.c ----------------------------------------------------------- */
+
 /*
- * Takes over a connected transport, negotiates features, asks for the halt
- * reason once ('?': on QEMU it clears breakpoints, so only here) and prepares
- * register access. On failure the transport is closed.
+ * Takes over a connected transport, negotiates features (no-ack mode when
+ * offered), runs the flavour's scan command and vAttach when it has one, asks
+ * for the halt reason once ('?': on QEMU it clears breakpoints, so only
+ * here), reads the target description (register numbers; on QEMU p/P work
+ * only after it) and the server's memory map when offered. On failure the
+ * transport is closed.
  */
 br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
-			     const br_flavour_t *flavour, br_error_t *err);
+                             const br_flavour_t *flavour, br_error_t *err);
 
-/* Closes the connection without detaching (the server may be gone). */
+/* Closes the connection without detaching (the server may be gone). Safe to
+ * call twice. */
 void br_target_close(br_target_t *t);
 
-/* Detaches (the target keeps running under the server) and closes. */
+/*
+ * Removes every breakpoint benchrack inserted, detaches (D, or D;pid once
+ * multiprocess is negotiated: QEMU refuses plain D then) and closes. The
+ * target runs on under the server. Closes even when detaching fails.
+ */
 br_status_t br_target_detach(br_target_t *t, br_error_t *err);
 
 /*
- * Reads len bytes at address into buf, in chunks the server accepts.
- * An error reply (E nn) is BR_ERR_TARGET naming the address: never zeros.
+ * Kills the program ('k') and closes. A server that ends with it (QEMU
+ * replies W00 and exits) or closes the connection is a success.
+ */
+br_status_t br_target_kill(br_target_t *t, br_error_t *err);
+
+/*
+ * Uses map for breakpoint kinds and loads instead of (or where the server
+ * gave none, in place of) the server's memory map: the board's regions.
+ */
+void br_target_set_memory_map(br_target_t *t, const br_memory_map_t *map);
+
+/* Sets the number of FPB comparators (from the board or br_cortex_m_fpb). */
+void br_target_set_hw_breakpoint_limit(br_target_t *t, unsigned comparators);
+
+/* ---- target_mem.c ------------------------------------------------------- */
+
+/*
+ * Reads len bytes at address into buf, in chunks the server accepts (its
+ * PacketSize, the flavour's read cap, never a reply of the length the
+ * flavour breaks). An error reply (E nn) is BR_ERR_TARGET naming the
+ * address: never zeros.
  */
 br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size_t len,
-			       br_error_t *err);
+                               br_error_t *err);
 
-/* Writes len bytes from buf at address, in chunks the server accepts. */
+/*
+ * Writes len bytes from buf at address, in chunks the server accepts: binary
+ * X where the server accepts it (probed once with an empty X), hex M
+ * elsewhere. An error reply is BR_ERR_TARGET naming the address.
+ */
 br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *buf, size_t len,
-				br_error_t *err);
+                                br_error_t *err);
 
 /* Reads one 32-bit little-endian word at address. */
 br_status_t br_target_read_u32(br_target_t *t, uint32_t address, uint32_t *value, br_error_t *err);
@@ -72,15 +151,64 @@ br_status_t br_target_read_u32(br_target_t *t, uint32_t address, uint32_t *value
 /* Writes one 32-bit little-endian word at address. */
 br_status_t br_target_write_u32(br_target_t *t, uint32_t address, uint32_t value, br_error_t *err);
 
-/* Reads core register regno (0-15; 15 is the PC) of the halted core. */
+/*
+ * Asks the server for the qCRC of len bytes at address. Returns BR_OK with
+ * *crc, BR_ERR_PROTOCOL when the server does not offer qCRC (remembered:
+ * t->qcrc_packet becomes 0), BR_ERR_TARGET on an error reply.
+ */
+br_status_t br_target_mem_crc(br_target_t *t, uint32_t address, uint32_t len, uint32_t *crc,
+                              br_error_t *err);
+
+/* ---- target_regs.c ------------------------------------------------------ */
+
+/* Reads core register regno (0..15, 15 = PC; BR_TARGET_REG_XPSR) of the halted core. */
 br_status_t br_target_reg_read(br_target_t *t, unsigned regno, uint32_t *value, br_error_t *err);
 
-/* Inserts a breakpoint at address (Thumb bit cleared); kind as given. */
-br_status_t br_target_breakpoint_insert(br_target_t *t, uint32_t address,
-					br_breakpoint_kind_t kind, br_error_t *err);
+/* Writes core register regno (as br_target_reg_read) of the halted core. */
+br_status_t br_target_reg_write(br_target_t *t, unsigned regno, uint32_t value, br_error_t *err);
 
-/* Removes the breakpoint at address. */
+/* Reads r0..r15 and xPSR of the halted core. */
+br_status_t br_target_regs_read(br_target_t *t, br_target_regs_t *regs, br_error_t *err);
+
+/*
+ * The PC of the current halt: from the stop reply when the server sent it,
+ * from an earlier read of this halt, or read now (one round trip, cached
+ * until the next resume).
+ */
+br_status_t br_target_pc(br_target_t *t, uint32_t *pc, br_error_t *err);
+
+/* ---- target_break.c ----------------------------------------------------- */
+
+/*
+ * The kind a breakpoint at address gets: kind itself unless AUTO; for AUTO,
+ * HARDWARE in a flash or rom region of the memory map, SOFTWARE elsewhere.
+ */
+br_breakpoint_kind_t br_target_breakpoint_kind(const br_target_t *t, uint32_t address,
+                                               br_breakpoint_kind_t kind);
+
+/*
+ * Checks at set-up, before anything is inserted, that count breakpoints at
+ * addresses (with kind, AUTO allowed) fit: at most BR_TARGET_MAX_BREAKPOINTS
+ * in all, and no more hardware ones than the FPB has comparators left. Fails
+ * with BR_ERR_USAGE saying how many are needed and how many there are.
+ */
+br_status_t br_target_breakpoints_check(const br_target_t *t, const uint32_t *addresses,
+                                        size_t count, br_breakpoint_kind_t kind, br_error_t *err);
+
+/* Inserts a breakpoint at address (Thumb bit cleared); kind as given or AUTO. */
+br_status_t br_target_breakpoint_insert(br_target_t *t, uint32_t address, br_breakpoint_kind_t kind,
+                                        br_error_t *err);
+
+/* Removes the breakpoint at address (nothing when there is none). */
 br_status_t br_target_breakpoint_remove(br_target_t *t, uint32_t address, br_error_t *err);
+
+/* Removes every breakpoint benchrack inserted. */
+br_status_t br_target_breakpoint_remove_all(br_target_t *t, br_error_t *err);
+
+/* The number of inserted hardware breakpoints. */
+unsigned br_target_hw_breakpoints_used(const br_target_t *t);
+
+/* ---- target_run.c ------------------------------------------------------- */
 
 /*
  * Resumes the halted core. When the PC sits on an inserted breakpoint and
@@ -90,15 +218,95 @@ br_status_t br_target_breakpoint_remove(br_target_t *t, uint32_t address, br_err
 br_status_t br_target_resume(br_target_t *t, br_error_t *err);
 
 /*
- * Waits up to timeout_ms for the core to stop and returns the stop reply.
- * Console output and semihosting writes that arrive meanwhile go to the
- * output callback and are answered. The program exiting is BR_ERR_TARGET.
- * On timeout the core is still running: the session is over (BR_ERR_TIMEOUT).
+ * Waits up to timeout_ms for the core to stop and returns the stop reply
+ * (stop may be NULL). Console output and semihosting writes that arrive
+ * meanwhile go to the output callback and are answered. The program exiting
+ * is BR_ERR_TARGET (t->exited, t->exit_code set). On timeout the core is
+ * still running: the session is over (BR_ERR_TIMEOUT).
  */
 br_status_t br_target_wait_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
-				br_error_t *err);
+                                br_error_t *err);
 
 /* Single-steps one instruction and waits for the stop. */
 br_status_t br_target_step(br_target_t *t, br_error_t *err);
+
+/*
+ * Stops the running core (the 0x03 interrupt) and waits up to timeout_ms for
+ * its stop reply. On a core that is already halted, does nothing.
+ */
+br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
+
+/*
+ * The per-halt fast path: everything one halt needs, then the resume, in one
+ * write where the flavour allows (pipelined: no acknowledgement is awaited
+ * between them), else one request at a time. In order: read the PC (when
+ * read_pc: it checks the halt was where the caller thinks), read read_len
+ * (<= 16) bytes at read_address into read_buf (when read_len > 0), remove
+ * the breakpoints at remove[0..nremove), insert insert[0..ninsert) (kind
+ * AUTO), continue. The caller then calls br_target_wait_stop. The continue
+ * must not start from an inserted breakpoint when the server does not step
+ * over them: remove the one the core is halted on (alternating two
+ * breakpoints) — BR_ERR_USAGE otherwise, before anything is sent.
+ */
+typedef struct br_target_batch {
+	bool read_pc;
+	uint32_t pc; /* out: the PC of the halt, when read_pc */
+	uint32_t read_address;
+	size_t read_len;
+	uint8_t *read_buf;
+	const uint32_t *remove;
+	size_t nremove;
+	const uint32_t *insert;
+	size_t ninsert;
+} br_target_batch_t;
+
+#define BR_TARGET_BATCH_READ_MAX 16U
+
+br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *batch, br_error_t *err);
+
+/* ---- target_monitor.c --------------------------------------------------- */
+
+/*
+ * Runs a monitor command (qRcmd) and collects its text into out (cap bytes,
+ * NUL-terminated, truncated to fit; out may be NULL). Understands the three
+ * shapes servers answer with: O<hex> packets then OK; O<hex> packets then
+ * E<nn> (BR_ERR_TARGET quoting the text); a bare hex result with neither
+ * (OpenOCD's `version`, `mdw`). Empty O packets (keepalives) are skipped.
+ */
+br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, size_t cap,
+                              br_error_t *err);
+
+/*
+ * Resets the core and leaves it halted, with the flavour's monitor command
+ * (QEMU: system_reset, OpenOCD: reset halt). Breakpoints the server keeps
+ * stay recorded. A flavour without a reset command is BR_ERR_USAGE.
+ */
+br_status_t br_target_reset(br_target_t *t, br_error_t *err);
+
+/* ---- target_load.c ------------------------------------------------------ */
+
+typedef struct br_target_load_report {
+	size_t segments;
+	size_t bytes;
+	size_t flash_bytes;      /* written through vFlashWrite */
+	bool used_flash_packets; /* vFlashErase/Write/Done */
+	bool verified_by_crc;    /* qCRC; false: read back and compared */
+} br_target_load_report_t;
+
+/*
+ * Loads the loadable segments of the ELF at path (their load addresses):
+ * into flash regions with vFlashErase/vFlashWrite/vFlashDone when the server
+ * has a memory map with flash, by memory writes elsewhere. report may be NULL.
+ */
+br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_report_t *report,
+                           br_error_t *err);
+
+/*
+ * Checks that target memory holds the ELF's loadable segments: qCRC where
+ * the server offers it, read-back and compare elsewhere. A difference is
+ * BR_ERR_TARGET naming the first differing segment. report may be NULL.
+ */
+br_status_t br_target_verify(br_target_t *t, const char *path, br_target_load_report_t *report,
+                             br_error_t *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "benchrack/suite.h"
 #include "counter.h"
 #include "host_sync.h"
+#include "main.h"
 #include "stack.h"
 
 /* The runner's steps are not inlined into each other: inlined, GCC threads the
@@ -101,7 +102,9 @@ static BR_RUNNER_STEP void br_runner_request_serve(const br_request_t *request, 
 	result->seq = request->seq;
 }
 
-_Noreturn void br_runner_main(void)
+/* The stub image's main (main.h): publish the suite in br_control_block, then
+ * serve host requests forever. */
+_Noreturn void br_main(void)
 {
 	br_counter_enable();
 	br_runner_publish(&br_control_block);

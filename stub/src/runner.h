@@ -7,7 +7,5 @@
 /* The contract with the host, found by symbol (BR_CONTROL_BLOCK_SYMBOL). */
 extern br_control_block_t br_control_block;
 
-/* Publish the suite in br_control_block, then serve host requests forever. */
-_Noreturn void br_runner_main(void);
 
 #endif

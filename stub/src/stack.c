@@ -40,8 +40,9 @@ uint32_t br_stack_measure(void (*fn)(br_run_t *run), br_run_t *run)
 		if (*(volatile const uint8_t *)address != BR_STACK_PAINT)
 			break;
 	}
-	/* The lowest byte lost its paint (or there was no room to paint). */
-	if (address == limit)
+	/* A byte of the overflow band lost its paint (or there was no room to
+	 * paint): the stack ran past the region (benchrack/stack_paint.h). */
+	if (address - limit < BR_STACK_OVERFLOW_BAND)
 		return BR_CB_NOT_MEASURED;
 	return (uint32_t)(call_sp - address);
 }

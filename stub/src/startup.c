@@ -4,7 +4,8 @@
  * On Cortex-M the hardware loads SP from vector 0 and jumps to vector 1 (ARMv7-M
  * Architecture Reference Manual, B1.5.5 "Reset behavior"), so the reset handler
  * is a plain C function. It copies .data and zeroes .bss with word loops and
- * enters the runner.
+ * enters br_main (main.h): the runner in stub images, the firmware's own loop
+ * in images built without the runner (benches/plain/).
  *
  * The loops must stay loops: this image has no memcpy or memset to call. The
  * cross file switches off the pass that turns loop idioms into such calls
@@ -17,7 +18,7 @@
 #include <stdint.h>
 
 #include "linker_symbols.h"
-#include "runner.h"
+#include "main.h"
 
 /* Exception numbers (ARMv7-M ARM, B1.5.2 "Exception number definition");
  * index 0 of the table holds the initial stack pointer. */
@@ -93,5 +94,5 @@ void br_reset_handler(void)
 	}
 	for (dst = br_ld_bss_start; (uintptr_t)dst < (uintptr_t)br_ld_bss_end; dst++)
 		*dst = 0U;
-	br_runner_main();
+	br_main();
 }

@@ -10,7 +10,8 @@ emulated board TIM2_CNT advances exactly once per guest instruction
     version, max_samples; size against the compiled type), and the bench
     names in the expected order;
   - every bench: status OK, count, min == max over the samples, a plausible
-    stack depth, no heap use;
+    stack depth; no heap use, except malloc_free (peak one slot, none live,
+    one allocation per iteration) and malloc_leak (one slot live: a leak);
   - empty's count is a small constant > 0 (the loop's own overhead);
   - nop1000's count is exactly empty's + 1000;
   - crc32_256 - crc32_64 is exactly 192 times the instructions of one pass of
@@ -21,7 +22,8 @@ emulated board TIM2_CNT advances exactly once per guest instruction
   - invalid requests get BAD_BENCH, BAD_COUNT, NO_COUNTER and run nothing.
 
 Usage: qemu_counts.py --gdb GDB --qemu QEMU --machine M --objdump OBJDUMP
-                      --contract control_block.h --counter-address ADDR
+                      --contract control_block.h --heap-pool heap_pool.h
+                      --counter-address ADDR
                       --stack-size BYTES
                       --benches empty,nop1000,crc32_64,crc32_256 SUITE_ELF
 Exit status 0 when every check holds, 1 otherwise.
@@ -85,6 +87,15 @@ def contract_constants(header):
     with open(header, encoding="utf-8") as source:
         text = source.read()
     return {m.group(1) or m.group(2): int(m.group(3), 0) for m in CONTRACT_CONSTANT.finditer(text)}
+
+
+def heap_slot_bytes(header):
+    """HEAP_POOL_SLOT_BYTES of benches/heap_pool.h: what one allocation holds."""
+    with open(header, encoding="utf-8") as source:
+        match = re.search(r"#define\s+HEAP_POOL_SLOT_BYTES\s+(\d+)U", source.read())
+    if match is None:
+        raise SystemExit(f"FAIL: no HEAP_POOL_SLOT_BYTES in {header}")
+    return int(match.group(1))
 
 
 def gdb_script(args, requests):
@@ -275,6 +286,7 @@ def main():
     parser.add_argument("--machine", required=True)
     parser.add_argument("--objdump", required=True)
     parser.add_argument("--contract", required=True, help="control_block.h")
+    parser.add_argument("--heap-pool", required=True, help="benches/heap_pool.h (slot size)")
     parser.add_argument("--counter-address", required=True, type=lambda v: int(v, 0))
     parser.add_argument("--stack-size", required=True, type=size_bytes,
                         help="bytes, or with a K or M suffix as in a linker script")
@@ -331,13 +343,21 @@ def main():
     checker.check(found == args.benches, f"bench names in suite order: {found}")
 
     counts = {}
+    slot = heap_slot_bytes(args.heap_pool)
+    heap_expected = {
+        # One slot taken and given back per iteration (warm-up included).
+        "malloc_free": (slot, 0, WARMUP + ITERATIONS),
+        # The same, but the last block is never freed: one slot live, a leak.
+        "malloc_leak": (slot, slot, WARMUP + ITERATIONS),
+    }
     for request in benches:
         counts[request.label] = constant(checker, request, status_ok)
         result = request.result or {}
         stack = result.get("stack_bytes", not_measured)
         checker.check(0 < stack < args.stack_size, f"{request.label}: stack {stack} bytes")
-        checker.check((result.get("heap_peak"), result.get("heap_live"),
-                       result.get("heap_allocs")) == (0, 0, 0), f"{request.label}: no heap use")
+        heap = (result.get("heap_peak"), result.get("heap_live"), result.get("heap_allocs"))
+        want = heap_expected.get(request.label, (0, 0, 0))
+        checker.check(heap == want, f"{request.label}: heap peak/live/allocs {heap} == {want}")
     print("per-iteration counts: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
     empty = counts["empty"]

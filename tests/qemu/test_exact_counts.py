@@ -42,8 +42,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
 check(run["counter"]["unit"] == "instructions (QEMU icount)", "unit labelled as QEMU instructions")
 benches = {b["name"]: b for b in run["benches"]}
-check([b["name"] for b in run["benches"]] == ["empty", "nop1000", "crc32_64", "crc32_256"],
-      "benches reported in suite order")
+check([b["name"] for b in run["benches"]][:4] == ["empty", "nop1000", "crc32_64", "crc32_256"],
+      "benches reported in suite order (the suite starts with these four)")
 for name, b in benches.items():
     check(b["n"] == 50 and len(b["samples"]) == 50, f"{name}: 50 samples")
     check(b["min"] == b["max"] == b["median"], f"{name}: min == max == median ({b['min']}..{b['max']})")

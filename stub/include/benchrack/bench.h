@@ -36,6 +36,18 @@ typedef struct br_run {
 	uint32_t *samples;           /* room for request->iterations deltas */
 } br_run_t;
 
+/*
+ * The bench's parameter from the host's request (request.argument), or
+ * default_value when the host sent 0 ("the bench's default"). Read it in the
+ * set-up, before BR_BENCH_LOOP: e.g. a recursion depth.
+ */
+static inline uint32_t br_run_argument(const br_run_t *run, uint32_t default_value)
+{
+	const uint32_t argument = run->request->argument;
+
+	return argument != 0U ? argument : default_value;
+}
+
 /* State of one BR_BENCH_LOOP; private to the macro. */
 typedef struct br_loop {
 	const volatile uint32_t *counter;

@@ -15,8 +15,8 @@
  * Protocol (one halt per bench, never one per sample):
  *  1. After start-up the stub calls br_host_sync(), where the host has a
  *     breakpoint. The host checks magic and version, reads the bench table.
- *  2. The host writes a request (bench index, iterations, warm-up, counter),
- *     then a new request_seq, and resumes.
+ *  2. The host writes a request (bench index, iterations, warm-up, counter,
+ *     the bench's argument), then a new request_seq, and resumes.
  *  3. The stub runs the bench, fills the result area, sets result_seq to
  *     request_seq, and calls br_host_sync() again: the host halts there and
  *     reads the result area and the samples in bulk. Back to 2.
@@ -63,7 +63,10 @@ typedef struct br_request {
 	uint32_t counter_address; /* memory-mapped counter register */
 	uint32_t counter_mask;    /* valid bits: 0xFFFFFFFF, or 0x00FFFFFF for SysTick */
 	uint32_t counter_flags;   /* BR_CB_COUNTER_* */
-	uint32_t reserved;
+	uint32_t argument;        /* the bench's parameter (e.g. a recursion depth); 0 asks for
+	                             the bench's default. Was `reserved`, always written 0 by
+	                             hosts and ignored by stubs before it: same layout, same
+	                             version. */
 } br_request_t;
 
 /* Written by the stub, read by the host. */

@@ -1,0 +1,445 @@
+#include "cli/board_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/elf_entry.h"
+#include "cli/output.h"
+#include "cli/provenance.h"
+#include "common/clock.h"
+#include "common/xalloc.h"
+#include "measure/suite_run.h"
+#include "results/paths.h"
+#include "results/record_read.h"
+#include "results/run_json.h"
+#include "stats/summary.h"
+
+#define BOARD_RUN_MS_PER_S 1000
+
+/* What the per-bench callback needs to keep results as they come. */
+typedef struct keeper {
+	const br_suite_t *suite; /* NULL without a suite file */
+	br_board_run_t *run;
+	uint32_t warmup;
+	int64_t started_ms;
+	unsigned offset, total; /* progress across groups */
+	bool save_failed;
+	br_error_t save_error;
+} keeper_t;
+
+static br_limit_t limit_of(const br_cfg_uint_t *u)
+{
+	br_limit_t l = {u->set, u->value};
+	return l;
+}
+
+static br_budgets_t budgets_of(const br_suite_budgets_t *b)
+{
+	br_budgets_t out = {limit_of(&b->max_stack_bytes), limit_of(&b->max_heap_bytes),
+			    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
+	return out;
+}
+
+static const br_suite_bench_t *suite_bench(const br_suite_t *suite, const char *name)
+{
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		if (strcmp(suite->benches[i].name.value, name) == 0)
+			return &suite->benches[i];
+	}
+	return NULL;
+}
+
+/* Saves the record where the run keeps it; the first failure is remembered. */
+static void keep(keeper_t *k)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	if (br_run_json_save(&k->run->record, k->run->run_path, &err) != BR_OK && !k->save_failed) {
+		k->save_failed = true;
+		k->save_error = err;
+	}
+}
+
+static void on_progress(void *ctx, unsigned index, unsigned count, const char *name)
+{
+	keeper_t *k = ctx;
+	k->started_ms = br_clock_ms();
+	br_cli_progress(k->offset + index, k->total != 0 ? k->total : count, name);
+}
+
+/* A bench finished: its statistics go into the record, and the record to disk. */
+static void on_bench_done(void *ctx, const char *name, const br_stub_result_t *r)
+{
+	keeper_t *k = ctx;
+	br_bench_record_t *b = br_run_record_add_bench(&k->run->record);
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->mode, sizeof(b->mode), "stub");
+	b->status = BR_BENCH_MEASURED;
+	b->n = r->count;
+	b->warmup = k->warmup;
+	b->samples = xcalloc(r->count == 0 ? 1U : r->count, sizeof(b->samples[0]));
+	memcpy(b->samples, r->samples, r->count * sizeof(b->samples[0]));
+	bool watermark = k->suite == NULL || k->suite->stack_watermark;
+	b->stack_measured = watermark && r->stack_bytes != BR_CB_NOT_MEASURED;
+	b->stack_bytes = b->stack_measured ? r->stack_bytes : 0U;
+	b->heap_known = true;
+	b->heap_peak = r->heap_peak;
+	b->heap_live = r->heap_live;
+	b->heap_allocs = r->heap_allocs;
+	b->wall_seconds = (double)(br_clock_ms() - k->started_ms) / BOARD_RUN_MS_PER_S;
+	const br_suite_bench_t *sb = suite_bench(k->suite, name);
+	if (sb != NULL) {
+		br_suite_budgets_t budgets = br_suite_bench_budgets(k->suite, sb);
+		b->budgets = budgets_of(&budgets);
+		b->budgets.max_text_bytes.set = false;
+	}
+	double *values = xcalloc(r->count == 0 ? 1U : r->count, sizeof(double));
+	for (uint32_t i = 0; i < r->count; i++)
+		values[i] = (double)r->samples[i];
+	br_error_t err;
+	if (br_stats_summarize(values, r->count, &b->summary, &err) != BR_OK) {
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason), "no samples: %.200s", err.message);
+	}
+	free(values);
+	keep(k);
+}
+
+/* The stub benches of the suite in order, grouped where iterations and
+ * warm-up agree, each group measured in one session. */
+static br_status_t measure_stub_benches(const br_cli_settings_t *s, const br_suite_t *suite,
+					br_board_run_t *run, br_error_t *err)
+{
+	const br_board_t *board = &run->board;
+	br_suite_options_t opts;
+	br_suite_options_default(&opts);
+	opts.elf_path = run->record.elf_path;
+	const br_board_server_t *server = &board->file.server;
+	opts.qemu_program = s->qemu_program != NULL ? s->qemu_program
+			    : server->program.set    ? server->program.value
+						     : opts.qemu_program;
+	opts.machine = server->machine.value;
+	opts.qemu_args = board->server_args;
+	opts.qemu_arg_count = board->server_arg_count;
+	opts.counter = &board->counter;
+	opts.output = br_cli_firmware_output;
+	if (suite != NULL)
+		opts.bench_timeout_ms = (int)suite->timeout_seconds * BOARD_RUN_MS_PER_S;
+	if (s->timeout_s > 0)
+		opts.bench_timeout_ms = s->timeout_s * BOARD_RUN_MS_PER_S;
+
+	keeper_t k = {.suite = suite, .run = run};
+	opts.progress = on_progress;
+	opts.progress_ctx = &k;
+	opts.bench_done = on_bench_done;
+	opts.bench_done_ctx = &k;
+
+	size_t room = suite != NULL ? suite->bench_count + 1U : 1U;
+	const char **names = xcalloc(room, sizeof(char *));
+	const br_suite_bench_t **stub = xcalloc(room, sizeof(*stub));
+	size_t stub_count = 0;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		if (suite->benches[i].kind != BR_SUITE_ENTRY_STUB)
+			continue;
+		stub[stub_count] = &suite->benches[i];
+		names[stub_count++] = suite->benches[i].name.value;
+	}
+	k.total = (unsigned)stub_count;
+
+	br_status_t st = BR_OK;
+	size_t next = 0;
+	do {
+		uint32_t iterations = suite != NULL ? suite->iterations : BR_SUITE_DEFAULT_ITERATIONS;
+		uint32_t warmup = suite != NULL ? suite->warmup : BR_SUITE_DEFAULT_WARMUP;
+		size_t end = next;
+		if (suite != NULL) {
+			/* the longest run of benches with the same settings from next */
+			uint32_t group_iter = 0, group_warm = 0;
+			for (; end < stub_count; end++) {
+				const br_suite_bench_t *b = stub[end];
+				uint32_t it = b->iterations.set ? (uint32_t)b->iterations.value
+								: iterations;
+				uint32_t wu = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value
+								 : warmup;
+				if (end > next && (it != group_iter || wu != group_warm))
+					break;
+				group_iter = it;
+				group_warm = wu;
+			}
+			iterations = group_iter;
+			warmup = group_warm;
+			opts.benches = names + next;
+			opts.bench_count = end - next;
+			if (opts.bench_count == 0)
+				break;
+		}
+		if (s->iterations_set)
+			iterations = s->iterations;
+		if (s->warmup_set)
+			warmup = s->warmup;
+		opts.iterations = iterations;
+		opts.warmup = warmup;
+		k.warmup = warmup;
+		k.offset = (unsigned)next;
+		if (suite == NULL)
+			k.total = 0;
+		br_suite_raw_t raw;
+		st = br_suite_measure(&opts, &raw, err);
+		br_suite_raw_free(&raw);
+		next = end;
+	} while (st == BR_OK && suite != NULL && next < stub_count);
+	br_cli_progress_done();
+	free(names);
+	free(stub);
+	if (st == BR_OK && k.save_failed) {
+		*err = k.save_error;
+		st = k.save_error.status;
+	}
+	return st;
+}
+
+/* Benches of the record in the suite's order (the stub's benches are
+ * measured first, the entries for unmodified firmware after them). */
+static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
+{
+	size_t placed = 0;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		for (size_t j = placed; j < rec->bench_count; j++) {
+			if (strcmp(rec->benches[j].name, suite->benches[i].name.value) != 0)
+				continue;
+			br_bench_record_t tmp = rec->benches[j];
+			memmove(&rec->benches[placed + 1], &rec->benches[placed],
+				(j - placed) * sizeof(tmp));
+			rec->benches[placed++] = tmp;
+			break;
+		}
+	}
+}
+
+/* Entries that measure unmodified firmware, in suite order, each kept on
+ * disk as soon as it is done. */
+static br_status_t measure_elf_entries(const br_cli_settings_t *s, const br_suite_t *suite,
+				       br_board_run_t *run, br_error_t *err)
+{
+	size_t total = 0, done = 0;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
+		total += suite->benches[i].kind != BR_SUITE_ENTRY_STUB;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		const br_suite_bench_t *sb = &suite->benches[i];
+		if (sb->kind == BR_SUITE_ENTRY_STUB)
+			continue;
+		br_cli_progress((unsigned)done++, (unsigned)total, sb->name.value);
+		br_bench_record_t *b = br_run_record_add_bench(&run->record);
+		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
+		snprintf(b->mode, sizeof(b->mode), "%s",
+			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+		snprintf(b->elf_path, sizeof(b->elf_path), "%s", sb->elf_path);
+		br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
+		b->budgets = budgets_of(&budgets);
+		b->budgets.max_text_bytes.set = false;
+		br_elf_entry_options_t o = {
+			.board = &run->board,
+			.suite = suite,
+			.entry = sb,
+			.qemu_program = s->qemu_program,
+			.iterations = s->iterations_set      ? s->iterations
+				      : sb->iterations.set ? (uint32_t)sb->iterations.value
+							   : suite->iterations,
+			.warmup = s->warmup_set		? s->warmup
+				  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
+							: suite->warmup,
+			.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
+				      BOARD_RUN_MS_PER_S,
+		};
+		br_status_t st = br_elf_entry_measure(&o, b, err);
+		if (st != BR_OK) {
+			b->status = BR_BENCH_NOT_RUN;
+			snprintf(b->reason, sizeof(b->reason), "%.200s", err->message);
+			br_error_prefix(err, "bench %s", sb->name.value);
+		}
+		br_error_t save_err;
+		br_error_clear(&save_err);
+		br_status_t sst = br_run_json_save(&run->record, run->run_path, &save_err);
+		if (st != BR_OK)
+			return st;
+		if (sst != BR_OK) {
+			*err = save_err;
+			return sst;
+		}
+	}
+	br_cli_progress_done();
+	return BR_OK;
+}
+
+static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
+{
+	br_run_record_t *rec = &run->record;
+	const br_board_t *board = &run->board;
+	rec->kind = BR_RECORD_RUN;
+	rec->status = BR_RECORD_RUNNING;
+	snprintf(rec->board, sizeof(rec->board), "%s", board->name);
+	br_board_describe_server(board, rec->server, sizeof(rec->server));
+	snprintf(rec->counter, sizeof(rec->counter), "%s", board->counter.name);
+	snprintf(rec->unit, sizeof(rec->unit), "%s", board->counter.unit);
+	rec->clock_hz = board->counter.clock_hz;
+	rec->regression_percent =
+		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
+	if (suite != NULL) {
+		snprintf(rec->suite, sizeof(rec->suite), "%s", suite->name);
+		snprintf(rec->suite_path, sizeof(rec->suite_path), "%s", suite->path);
+		rec->budgets = budgets_of(&suite->file.budgets);
+	}
+}
+
+/* Marks the run failed with err's message and keeps the record. */
+static void run_failed(br_board_run_t *run, const br_error_t *err)
+{
+	run->status = err->status;
+	run->failure = *err;
+	run->record.status = BR_RECORD_FAILED;
+	snprintf(run->record.error, sizeof(run->record.error), "%s", err->message);
+}
+
+/* The suite firmware's benches (stub batch mode: QEMU boards for now), then
+ * the entries that measure unmodified firmware (breakpoint mode). */
+static br_status_t measure_board(const br_cli_settings_t *s, const br_suite_t *suite,
+				 br_board_run_t *run, br_error_t *err)
+{
+	bool any_stub = suite == NULL;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
+		any_stub = any_stub || suite->benches[i].kind == BR_SUITE_ENTRY_STUB;
+	if (any_stub && run->board.server_kind != BR_BOARD_SERVER_QEMU)
+		return br_error_set(err, BR_ERR_INFRA,
+				    "board %s: server kind %s is not supported yet for the suite "
+				    "firmware's benches (this benchrack runs them on QEMU boards "
+				    "only): run on a qemu board",
+				    run->board.name,
+				    br_board_server_kind_name(run->board.server_kind));
+	br_status_t st = any_stub ? measure_stub_benches(s, suite, run, err) : BR_OK;
+	if (st == BR_OK)
+		st = measure_elf_entries(s, suite, run, err);
+	return st;
+}
+
+/* Compare with the baseline (when there is one) and apply the gate. */
+static br_status_t gate_board(const br_cli_settings_t *s, br_board_run_t *run, br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	if (s->baseline_path != NULL)
+		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
+	else
+		st = br_results_baseline_path(s->results_dir, run->board.name, false,
+					      run->baseline_path, sizeof(run->baseline_path), err);
+	if (st != BR_OK)
+		return st;
+	bool exists = access(run->baseline_path, F_OK) == 0;
+	if (!exists && s->baseline_path != NULL)
+		return br_error_set(err, BR_ERR_INPUT, "baseline %s not found", s->baseline_path);
+	if (exists) {
+		br_run_record_t base;
+		st = br_record_read(run->baseline_path, &base, err);
+		if (st == BR_OK)
+			st = br_diff_check_compatible(&base, run->baseline_path, &run->record, err);
+		if (st == BR_OK) {
+			br_diff_compute(&base, &run->record, &run->diff);
+			run->compared = true;
+		}
+		br_run_record_free(&base);
+		if (st != BR_OK)
+			return st;
+	}
+	br_gate_evaluate(&run->record, run->compared ? &run->diff : NULL, &run->gate);
+	run->gated = true;
+	return BR_OK;
+}
+
+static void write_baseline(const br_cli_settings_t *s, br_board_run_t *run)
+{
+	if (run->record.status != BR_RECORD_COMPLETE) {
+		fprintf(stderr, "benchrack: %s: baseline not written: the run did not complete\n",
+			run->board.name);
+		return;
+	}
+	if (run->gated && (run->gate.failures > 0 || run->gate.not_run > 0)) {
+		fprintf(stderr, "benchrack: %s: baseline not written: check failed\n",
+			run->board.name);
+		return;
+	}
+	char path[BR_BOARD_RUN_PATH_BYTES];
+	br_error_t err;
+	br_error_clear(&err);
+	br_status_t st = br_results_baseline_path(s->results_dir, run->board.name, true, path,
+						  sizeof(path), &err);
+	br_run_record_t copy = run->record;
+	copy.kind = BR_RECORD_BASELINE;
+	if (st == BR_OK)
+		st = br_run_json_save(&copy, path, &err);
+	if (st != BR_OK) {
+		run->status = st;
+		run->failure = err;
+		return;
+	}
+	fprintf(stderr, "benchrack: %s: baseline written to %s\n", run->board.name, path);
+}
+
+void br_board_run_execute(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
+			  br_board_run_t *run)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	run->status = BR_OK;
+	br_status_t st = br_cli_provenance_fill(&run->record, elf, s->commit, &err);
+	if (st != BR_OK) {
+		run->status = st;
+		run->failure = err;
+		return;
+	}
+	fill_run_header(run, suite);
+	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
+				 sizeof(run->run_path), &err);
+	if (st == BR_OK)
+		st = br_run_json_save(&run->record, run->run_path, &err);
+	if (st != BR_OK) {
+		run->status = st;
+		run->failure = err;
+		return;
+	}
+	run->has_run_path = true;
+	st = measure_board(s, suite, run, &err);
+	order_like_suite(&run->record, suite);
+	if (st != BR_OK)
+		run_failed(run, &err);
+	else
+		run->record.status = BR_RECORD_COMPLETE;
+	br_error_t save_err;
+	br_error_clear(&save_err);
+	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK && run->status == BR_OK) {
+		run->status = save_err.status;
+		run->failure = save_err;
+	}
+	if (s->json_path != NULL &&
+	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK && run->status == BR_OK) {
+		run->status = save_err.status;
+		run->failure = save_err;
+	}
+	if (s->check) {
+		br_error_clear(&err);
+		st = gate_board(s, run, &err);
+		if (st != BR_OK && run->status == BR_OK) {
+			run->status = st;
+			run->failure = err;
+		}
+	}
+	if (s->write_baseline && run->status == BR_OK)
+		write_baseline(s, run);
+}
+
+void br_board_run_free(br_board_run_t *run)
+{
+	br_board_free(&run->board);
+	br_run_record_free(&run->record);
+	br_diff_free(&run->diff);
+	br_gate_free(&run->gate);
+}

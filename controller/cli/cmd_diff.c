@@ -1,0 +1,108 @@
+/*
+ * `benchrack diff OLD NEW`: two records side by side (a baseline and a run,
+ * or two runs), per bench and metric: old, new, change, verdict.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "results/diff.h"
+#include "results/record_read.h"
+
+static void diff_usage(FILE *out)
+{
+	fputs("usage: benchrack diff OLD.json NEW.json [options]\n"
+	      "\n"
+	      "Compares two records: a baseline (results/baselines/<board>.json) and a run\n"
+	      "(results/runs/...), or two runs. Per bench and metric it shows the old and new\n"
+	      "figure, the change in percent and a verdict: better, worse, equal, or \"not\n"
+	      "distinguishable\" where the p10-p90 bands overlap by more than the medians\n"
+	      "differ. Records from different boards, counters or units are refused.\n"
+	      "An unfinished run (interrupted, or still going) shows the benches it has.\n"
+	      "\n"
+	      "options:\n"
+	      "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
+	      "  -o, --output FILE  where --format goes\n"
+	      "  -h, --help         this text\n",
+	      out);
+}
+
+int br_cli_diff(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *format = NULL, *output = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			diff_usage(stdout);
+			return 0;
+		default:
+			diff_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "benchrack diff: two records, OLD and NEW; try 'benchrack diff "
+				"--help'\n");
+		return 2;
+	}
+	const char *old_path = argv[optind], *new_path = argv[optind + 1];
+	br_error_t err;
+	br_error_clear(&err);
+	const br_format_t *fmt = NULL;
+	if (br_cli_output_format(format, output, &fmt, &err) != BR_OK)
+		return br_cli_report(&err);
+	br_run_record_t old_rec, new_rec;
+	if (br_record_read(old_path, &old_rec, &err) != BR_OK)
+		return br_cli_report(&err);
+	if (br_record_read(new_path, &new_rec, &err) != BR_OK) {
+		br_run_record_free(&old_rec);
+		return br_cli_report(&err);
+	}
+	int code = 0;
+	if (br_diff_check_compatible(&old_rec, old_path, &new_rec, &err) != BR_OK) {
+		code = br_cli_report(&err);
+	} else {
+		br_diff_t diff;
+		br_diff_compute(&old_rec, &new_rec, &diff);
+		br_report_t report = {
+			.run = &new_rec,
+			.run_path = new_path,
+			.diff = &diff,
+			.baseline_path = old_path,
+			.gate = NULL,
+			.figures = false,
+		};
+		if (br_cli_output_write(&report, 1, format, output, &err) != BR_OK)
+			code = br_cli_report(&err);
+		br_diff_free(&diff);
+	}
+	const br_run_record_t *recs[] = {&old_rec, &new_rec};
+	const char *paths[] = {old_path, new_path};
+	for (size_t i = 0; code == 0 && i < 2; i++) {
+		if (recs[i]->status != BR_RECORD_COMPLETE)
+			fprintf(stderr, "benchrack: note: %s is an unfinished run (%s%s%s) with %zu "
+					"benches\n",
+				paths[i], br_record_status_name(recs[i]->status),
+				recs[i]->error[0] != '\0' ? ": " : "", recs[i]->error,
+				recs[i]->bench_count);
+	}
+	br_run_record_free(&old_rec);
+	br_run_record_free(&new_rec);
+	return code;
+}

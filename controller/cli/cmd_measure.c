@@ -1,0 +1,395 @@
+/*
+ * `benchrack measure`: one measurement of any firmware — a range or a
+ * function at breakpoints, a stub bench in batch mode, or both at once — with
+ * its calibration, stack, heap and sizes, printed and optionally written as
+ * JSON. Exit 0 when every sample was measured, 2 for a usage or input error,
+ * 3 when the target, the server or the counter let us down (a breakpoint
+ * that never hit, a counter that does not count, a sample that could hide a
+ * wrap).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/measure_report.h"
+#include "measure/bench_size.h"
+#include "measure/counter_spec.h"
+#include "measure/measure_run.h"
+
+#define MEASURE_MAX_COUNT 100000000ULL
+#define MEASURE_MAX_TIMEOUT_S 86400ULL
+#define MEASURE_MS_PER_S 1000
+#define MEASURE_PATH_BYTES 1024U
+
+static void measure_usage(FILE *out)
+{
+	fputs("usage: benchrack measure ELF WHAT [options]\n"
+	      "\n"
+	      "Measures any firmware through the debug port, on QEMU's netduinoplus2 unless\n"
+	      "--remote names a running gdbserver. WHAT is one of:\n"
+	      "  --from X --to Y      each pass from X to Y, each a function, an address\n"
+	      "                       (0x...) or FILE:LINE; X equal to Y: one pass of a loop\n"
+	      "  --function NAME      each call of NAME, from its entry to its return\n"
+	      "  --bench NAME         a bench of a firmware built with benchrack's stub, in\n"
+	      "                       batch mode; with --from/--to or --function, the stub\n"
+	      "                       runs NAME while the breakpoints measure inside it\n"
+	      "  (none, with --sizes) sizes only: nothing runs\n"
+	      "\n"
+	      "options:\n"
+	      "  -n, --iterations N   measured samples (default 100; batch mode: 1..1024)\n"
+	      "  -w, --warmup N       samples taken first and discarded (default 2)\n"
+	      "      --arg N          the bench's argument (e.g. recursion's depth)\n"
+	      "      --counter SPEC   tim2 (default: QEMU's instruction count), dwt, systick,\n"
+	      "                       or mmio:ADDRESS[:WIDTH[:down]]\n"
+	      "      --clock-hz HZ    the counter's clock: times, and the wrap check\n"
+	      "      --core CORE      m0, m0+, m3, m4 (default), m7, m33 (the DWT's lock)\n"
+	      "      --stack          paint the stack region the ELF's linker symbols define\n"
+	      "                       and report how deep each sample went (breakpoints)\n"
+	      "      --stack-region LOW:SIZE  paint this region instead (implies --stack)\n"
+	      "      --breakpoints K  auto (by memory region, the default), hardware, software\n"
+	      "      --sizes          break the code down by function (against the empty\n"
+	      "                       bench's image when there is one)\n"
+	      "      --bench-elf FILE, --empty-elf FILE\n"
+	      "                       the images a bench's size is the difference of (found\n"
+	      "                       next to a suite-O<L>.elf as bench-<NAME>-O<L>.elf and\n"
+	      "                       bench-empty-O<L>.elf when not given)\n"
+	      "      --json FILE      also write the result as JSON\n"
+	      "      --qemu PROGRAM   the QEMU to launch (default qemu-system-arm)\n"
+	      "      --machine NAME   its machine (default netduinoplus2)\n"
+	      "      --remote HOST:PORT  a running gdbserver, firmware already loaded\n"
+	      "      --flavour NAME   that server's kind (qemu, openocd, ...; default generic)\n"
+	      "      --timeout SEC    the longest wait for one breakpoint (default 10)\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "exit codes: 0 every sample measured, 2 usage or input error, 3 target, server\n"
+	      "            or counter error (a breakpoint that never hit, a counter that does\n"
+	      "            not count, a sample whose host time could hide a counter wrap)\n",
+	      out);
+}
+
+/* A usage error about the command line as a whole. */
+static int measure_bad(const char *message)
+{
+	fprintf(stderr, "benchrack measure: %s; try 'benchrack measure --help'\n", message);
+	return 2;
+}
+
+static int parse_u64(const char *opt, const char *arg, unsigned long long max,
+                     unsigned long long *out)
+{
+	char *end = NULL;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
+		fprintf(stderr,
+		        "benchrack measure: %s takes a whole number from 0 to %llu, not '%s'\n",
+		        opt, max, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void show_output(void *ctx, int fd, const char *text, size_t len)
+{
+	(void)ctx;
+	(void)fd;
+	fprintf(stderr, "firmware: %.*s", (int)len, text);
+}
+
+/* Everything the command line says beyond the measurement's own options. */
+typedef struct measure_cli {
+	br_measure_options_t opts;
+	br_counter_t counter;
+	const char *counter_spec;
+	const char *core;
+	unsigned long long clock_hz;
+	br_stack_region_t stack_region;
+	bool sizes;
+	const char *bench_elf;
+	const char *empty_elf;
+	const char *json_path;
+} measure_cli_t;
+
+/* bench-<name>-<rest> next to a suite-<rest> or bench-<other>-<rest> image. */
+static bool sibling_image(const char *elf, const char *bench, char *out, size_t cap)
+{
+	const char *slash = strrchr(elf, '/');
+	const char *base = slash != NULL ? slash + 1 : elf;
+	int dir_len = slash != NULL ? (int)(base - elf) : 0;
+	const char *rest = NULL;
+	if (strncmp(base, "suite-", strlen("suite-")) == 0)
+		rest = base + strlen("suite-");
+	else if (strncmp(base, "bench-", strlen("bench-")) == 0)
+		rest = strrchr(base, '-') != NULL ? strrchr(base, '-') + 1 : NULL;
+	if (rest == NULL)
+		return false;
+	int n = snprintf(out, cap, "%.*sbench-%s-%s", dir_len, elf, bench, rest);
+	return n > 0 && (size_t)n < cap && access(out, R_OK) == 0;
+}
+
+/* The size figures: the ELF's own; a bench's delta; the breakdown. */
+static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char *bench_buf,
+                                 char *empty_buf, br_error_t *err)
+{
+	const char *bench = m->opts.bench;
+	r->bench_elf = m->bench_elf;
+	r->empty_elf = m->empty_elf;
+	if (bench != NULL && r->bench_elf == NULL &&
+	    sibling_image(m->opts.elf_path, bench, bench_buf, MEASURE_PATH_BYTES))
+		r->bench_elf = bench_buf;
+	if (r->empty_elf == NULL && sibling_image(m->opts.elf_path, BR_CALIBRATION_EMPTY_BENCH,
+	                                          empty_buf, MEASURE_PATH_BYTES))
+		r->empty_elf = empty_buf;
+	/* Without --bench, the ELF itself is the bench's image when an empty one
+	 * was named, or when it is a bench-<name>-O<L>.elf with one beside it. */
+	const char *slash = strrchr(m->opts.elf_path, '/');
+	const char *base = slash != NULL ? slash + 1 : m->opts.elf_path;
+	if (bench == NULL && r->empty_elf != NULL &&
+	    (m->empty_elf != NULL || strncmp(base, "bench-", strlen("bench-")) == 0))
+		r->bench_elf = m->opts.elf_path;
+	if (r->bench_elf != NULL && r->empty_elf != NULL) {
+		br_status_t st =
+		    br_bench_size_compute(r->bench_elf, r->empty_elf, &r->bench_size, err);
+		if (st != BR_OK)
+			return st;
+		r->bench_size_known = true;
+	}
+	if (!m->sizes)
+		return BR_OK;
+	r->symbols_shown = true;
+	const char *own = r->bench_elf != NULL ? r->bench_elf : m->opts.elf_path;
+	const char *against =
+	    r->empty_elf != NULL && strcmp(r->empty_elf, own) != 0 ? r->empty_elf : NULL;
+	return br_bench_size_symbols(own, against, &r->symbols, &r->symbol_count, err);
+}
+
+/* Parses argv into m; returns -1 to go on, or an exit code. */
+static int measure_parse(int argc, char **argv, measure_cli_t *m)
+{
+	enum {
+		OPT_FROM = 256,
+		OPT_TO,
+		OPT_FUNCTION,
+		OPT_BENCH,
+		OPT_ARG,
+		OPT_COUNTER,
+		OPT_CLOCK,
+		OPT_CORE,
+		OPT_STACK,
+		OPT_STACK_REGION,
+		OPT_BREAKPOINTS,
+		OPT_SIZES,
+		OPT_BENCH_ELF,
+		OPT_EMPTY_ELF,
+		OPT_JSON,
+		OPT_QEMU,
+		OPT_MACHINE,
+		OPT_REMOTE,
+		OPT_FLAVOUR,
+		OPT_TIMEOUT,
+	};
+	static const struct option longopts[] = {
+	    {"from", required_argument, NULL, OPT_FROM},
+	    {"to", required_argument, NULL, OPT_TO},
+	    {"function", required_argument, NULL, OPT_FUNCTION},
+	    {"bench", required_argument, NULL, OPT_BENCH},
+	    {"arg", required_argument, NULL, OPT_ARG},
+	    {"iterations", required_argument, NULL, 'n'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"counter", required_argument, NULL, OPT_COUNTER},
+	    {"clock-hz", required_argument, NULL, OPT_CLOCK},
+	    {"core", required_argument, NULL, OPT_CORE},
+	    {"stack", no_argument, NULL, OPT_STACK},
+	    {"stack-region", required_argument, NULL, OPT_STACK_REGION},
+	    {"breakpoints", required_argument, NULL, OPT_BREAKPOINTS},
+	    {"sizes", no_argument, NULL, OPT_SIZES},
+	    {"bench-elf", required_argument, NULL, OPT_BENCH_ELF},
+	    {"empty-elf", required_argument, NULL, OPT_EMPTY_ELF},
+	    {"json", required_argument, NULL, OPT_JSON},
+	    {"qemu", required_argument, NULL, OPT_QEMU},
+	    {"machine", required_argument, NULL, OPT_MACHINE},
+	    {"remote", required_argument, NULL, OPT_REMOTE},
+	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	br_measure_options_t *o = &m->opts;
+	unsigned long long v = 0;
+	br_error_t err;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FROM:
+			o->from = optarg;
+			break;
+		case OPT_TO:
+			o->to = optarg;
+			break;
+		case OPT_FUNCTION:
+			o->function = optarg;
+			break;
+		case OPT_BENCH:
+			o->bench = optarg;
+			break;
+		case OPT_ARG:
+			if (parse_u64("--arg", optarg, UINT32_MAX, &v) != 0)
+				return 2;
+			o->bench_argument = (uint32_t)v;
+			break;
+		case 'n':
+			if (parse_u64("--iterations", optarg, MEASURE_MAX_COUNT, &v) != 0)
+				return 2;
+			o->iterations = (uint32_t)v;
+			break;
+		case 'w':
+			if (parse_u64("--warmup", optarg, MEASURE_MAX_COUNT, &v) != 0)
+				return 2;
+			o->warmup = (uint32_t)v;
+			break;
+		case OPT_COUNTER:
+			m->counter_spec = optarg;
+			break;
+		case OPT_CLOCK:
+			if (parse_u64("--clock-hz", optarg, UINT64_MAX, &m->clock_hz) != 0)
+				return 2;
+			break;
+		case OPT_CORE:
+			m->core = optarg;
+			break;
+		case OPT_STACK:
+			o->stack = true;
+			break;
+		case OPT_STACK_REGION:
+			br_error_clear(&err);
+			if (br_stack_region_parse(optarg, &m->stack_region, &err) != BR_OK)
+				return br_cli_report(&err);
+			o->stack = true;
+			o->stack_region = &m->stack_region;
+			break;
+		case OPT_BREAKPOINTS:
+			if (strcmp(optarg, "auto") == 0)
+				o->breakpoint_kind = BR_BREAKPOINT_AUTO;
+			else if (strcmp(optarg, "hardware") == 0)
+				o->breakpoint_kind = BR_BREAKPOINT_HARDWARE;
+			else if (strcmp(optarg, "software") == 0)
+				o->breakpoint_kind = BR_BREAKPOINT_SOFTWARE;
+			else
+				return measure_bad(
+				    "--breakpoints takes auto, hardware or software");
+			break;
+		case OPT_SIZES:
+			m->sizes = true;
+			break;
+		case OPT_BENCH_ELF:
+			m->bench_elf = optarg;
+			break;
+		case OPT_EMPTY_ELF:
+			m->empty_elf = optarg;
+			break;
+		case OPT_JSON:
+			m->json_path = optarg;
+			break;
+		case OPT_QEMU:
+			o->link.qemu_program = optarg;
+			break;
+		case OPT_MACHINE:
+			o->link.machine = optarg;
+			break;
+		case OPT_REMOTE:
+			o->link.remote = optarg;
+			break;
+		case OPT_FLAVOUR:
+			o->link.flavour = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_u64("--timeout", optarg, MEASURE_MAX_TIMEOUT_S, &v) != 0 ||
+			    v == 0)
+				return 2;
+			o->timeout_ms = (int)v * MEASURE_MS_PER_S;
+			break;
+		case 'h':
+			measure_usage(stdout);
+			return 0;
+		default:
+			measure_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 1)
+		return measure_bad("give exactly one firmware ELF");
+	o->elf_path = argv[optind];
+	if (m->counter_spec != NULL || m->clock_hz != 0) {
+		br_error_clear(&err);
+		if (br_counter_spec_parse(m->counter_spec != NULL ? m->counter_spec : "tim2",
+		                          m->clock_hz, m->core, &m->counter, &err) != BR_OK)
+			return br_cli_report(&err);
+		o->counter = &m->counter;
+	}
+	return -1;
+}
+
+int br_cli_measure(int argc, char **argv)
+{
+	measure_cli_t m;
+	memset(&m, 0, sizeof(m));
+	br_measure_options_default(&m.opts);
+	m.opts.link.output = show_output;
+	int code = measure_parse(argc, argv, &m);
+	if (code >= 0)
+		return code;
+	br_measure_options_t *o = &m.opts;
+	bool sizes_only =
+	    m.sizes && o->from == NULL && o->to == NULL && o->function == NULL && o->bench == NULL;
+
+	br_error_t err;
+	br_error_clear(&err);
+	br_measure_raw_t raw;
+	memset(&raw, 0, sizeof(raw));
+	br_status_t st = BR_OK;
+	if (!sizes_only)
+		st = br_measure_run(o, &raw, &err);
+	br_error_t failure = err;
+
+	br_measure_report_t r;
+	memset(&r, 0, sizeof(r));
+	r.elf_path = o->elf_path;
+	r.raw = sizes_only ? NULL : &raw;
+	char bench_buf[MEASURE_PATH_BYTES], empty_buf[MEASURE_PATH_BYTES];
+	br_status_t rst = BR_OK;
+	if (sizes_only) {
+		rst = br_bench_size_elf(o->elf_path, &r.sizes, &err);
+	} else {
+		r.sizes = raw.sizes;
+	}
+	/* Figures only from a measurement that got as far as its samples. */
+	bool show = sizes_only || raw.count > 0;
+	if (rst == BR_OK && show)
+		rst = measure_sizes(&m, &r, bench_buf, empty_buf, &err);
+	if (rst == BR_OK && show)
+		rst = br_measure_report_summarize(&r, &err);
+	if (rst == BR_OK && show) {
+		br_measure_report_print(&r, stdout);
+		if (m.json_path != NULL)
+			rst = br_measure_report_save_json(&r, m.json_path, &err);
+	}
+	if (rst != BR_OK && st == BR_OK) {
+		st = rst;
+		failure = err;
+	}
+	if (st == BR_OK && r.not_measured > 0) {
+		st = br_error_set(&failure, BR_ERR_TARGET,
+		                  "%zu of %zu samples not measured: the counter may have wrapped "
+		                  "between their reads (see above); use a wider or slower counter",
+		                  r.not_measured, raw.count);
+	}
+	free(r.symbols);
+	br_measure_raw_free(&raw);
+	if (st != BR_OK)
+		return br_cli_report(&failure);
+	return 0;
+}

@@ -1,0 +1,409 @@
+/*
+ * `benchrack probe`: connect to a board and report what is there — the
+ * server and what it offers, the core (CPUID), whether DWT_CYCCNT exists and
+ * advances, the FPB comparators, the memory map. A health check a rack can
+ * run: exit 0 healthy, 3 not (no connection, no core, unreadable memory).
+ * Also dumps memory (--dump) and runs the firmware showing what it prints
+ * (--run, console and semihosting).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/clock.h"
+#include "common/xalloc.h"
+#include "rsp/transport.h"
+#include "target/cortex_m.h"
+#include "target/endpoint.h"
+
+#define PROBE_MAX_DUMPS 16
+#define PROBE_MAX_DUMP_BYTES (16U * 1024U * 1024U)
+#define PROBE_DUMP_LINE 16U
+#define PROBE_CYCCNT_STEPS 3U
+#define PROBE_HOSTPORT_MAX 256
+
+typedef struct probe_dump {
+	uint32_t address;
+	uint32_t length;
+} probe_dump_t;
+
+typedef struct probe_options {
+	br_endpoint_t ep;
+	char host[PROBE_HOSTPORT_MAX];
+	probe_dump_t dumps[PROBE_MAX_DUMPS];
+	int dump_count;
+	long run_ms; /* -1: do not run */
+	bool quiet;  /* --dump only: no report */
+	bool kind_given;
+} probe_options_t;
+
+static void probe_usage(FILE *out)
+{
+	fputs(
+	    "usage: benchrack probe [where] [options]\n"
+	    "\n"
+	    "Connects to a board and reports the server, its features, the core (CPUID),\n"
+	    "whether DWT_CYCCNT exists and counts, the FPB comparators and the memory map.\n"
+	    "Exit 0: healthy; 3: not (no server, no core, unreadable memory).\n"
+	    "\n"
+	    "where (default: QEMU netduinoplus2, launched):\n"
+	    "      --qemu-machine M         launch QEMU -M M (with --kernel ELF, --qemu PROG,\n"
+	    "                               --semihosting)\n"
+	    "      --openocd-interface CFG  launch OpenOCD with -f CFG (and --openocd-target CFG,\n"
+	    "                               --serial SN, --openocd PROG)\n"
+	    "      --remote HOST:PORT       a gdbserver already running there\n"
+	    "      --device PATH            a probe speaking RSP on a serial port (Black Magic\n"
+	    "                               Probe; --baud N)\n"
+	    "      --flavour NAME           which server answers (qemu, openocd, jlink, pyocd,\n"
+	    "                               bmp, generic)\n"
+	    "options:\n"
+	    "      --hw-breakpoints N       the board's FPB comparator count\n"
+	    "      --dump ADDR:LEN          print LEN bytes of memory at ADDR (hex; repeatable)\n"
+	    "      --run MS                 then resume for up to MS milliseconds, showing what\n"
+	    "                               the firmware prints (console, semihosting)\n"
+	    "      --quiet                  no report (with --dump or --run)\n"
+	    "      --timeout SEC            per-request timeout (default 5)\n"
+	    "  -h, --help                   this text\n",
+	    out);
+}
+
+static int probe_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "benchrack probe: %s '%s'; try 'benchrack probe --help'\n", what, arg);
+	return 2;
+}
+
+static bool parse_u32(const char *text, uint32_t *out)
+{
+	char *end = NULL;
+	if (text[0] == '\0' || text[0] == '-')
+		return false;
+	unsigned long long v = strtoull(text, &end, 0);
+	if (*end != '\0' || v > 0xFFFFFFFFULL)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int parse_dump(probe_options_t *o, const char *arg)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", arg);
+	char *colon = strchr(buf, ':');
+	if (colon == NULL || o->dump_count == PROBE_MAX_DUMPS)
+		return probe_bad("--dump takes ADDR:LEN, not", arg);
+	*colon = '\0';
+	probe_dump_t *d = &o->dumps[o->dump_count];
+	if (!parse_u32(buf, &d->address) || !parse_u32(colon + 1, &d->length) || d->length == 0 ||
+	    d->length > PROBE_MAX_DUMP_BYTES || (uint64_t)d->address + d->length > 0x100000000ULL)
+		return probe_bad("--dump takes ADDR:LEN (LEN 1..16 MiB, within 4 GiB), not", arg);
+	o->dump_count++;
+	return 0;
+}
+
+static void set_kind(probe_options_t *o, br_endpoint_kind_t kind)
+{
+	o->ep.kind = kind;
+	o->kind_given = true;
+}
+
+static int probe_parse(int argc, char **argv, probe_options_t *o)
+{
+	static const struct option longopts[] = {
+	    {"qemu-machine", required_argument, NULL, 'M'},
+	    {"kernel", required_argument, NULL, 'k'},
+	    {"qemu", required_argument, NULL, 'q'},
+	    {"semihosting", no_argument, NULL, 'S'},
+	    {"openocd-interface", required_argument, NULL, 'i'},
+	    {"openocd-target", required_argument, NULL, 'T'},
+	    {"serial", required_argument, NULL, 's'},
+	    {"openocd", required_argument, NULL, 'o'},
+	    {"remote", required_argument, NULL, 'r'},
+	    {"device", required_argument, NULL, 'd'},
+	    {"baud", required_argument, NULL, 'b'},
+	    {"flavour", required_argument, NULL, 'f'},
+	    {"hw-breakpoints", required_argument, NULL, 'B'},
+	    {"dump", required_argument, NULL, 'D'},
+	    {"run", required_argument, NULL, 'R'},
+	    {"quiet", no_argument, NULL, 'Q'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	br_error_t err;
+	uint32_t v = 0;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'M':
+			set_kind(o, BR_ENDPOINT_QEMU);
+			o->ep.qemu.machine = optarg;
+			break;
+		case 'k':
+			o->ep.qemu.kernel = optarg;
+			break;
+		case 'q':
+			o->ep.qemu.program = optarg;
+			break;
+		case 'S':
+			o->ep.qemu.semihosting = true;
+			break;
+		case 'i':
+			set_kind(o, BR_ENDPOINT_OPENOCD);
+			o->ep.openocd.interface_cfg = optarg;
+			break;
+		case 'T':
+			set_kind(o, BR_ENDPOINT_OPENOCD);
+			o->ep.openocd.target_cfg = optarg;
+			break;
+		case 's':
+			o->ep.openocd.serial = optarg;
+			break;
+		case 'o':
+			o->ep.openocd.program = optarg;
+			break;
+		case 'r':
+			set_kind(o, BR_ENDPOINT_REMOTE);
+			if (rsp_transport_parse_hostport(optarg, o->host, sizeof(o->host),
+			                                 &o->ep.port, &err) != BR_OK)
+				return probe_bad("--remote takes HOST:PORT, not", optarg);
+			o->ep.host = o->host;
+			break;
+		case 'd':
+			set_kind(o, BR_ENDPOINT_SERIAL);
+			o->ep.device = optarg;
+			break;
+		case 'b':
+			if (!parse_u32(optarg, &v))
+				return probe_bad("--baud takes a number, not", optarg);
+			o->ep.baud = v;
+			break;
+		case 'f':
+			if (br_flavour_find(optarg) == NULL) {
+				fprintf(stderr,
+				        "benchrack probe: unknown flavour '%s' (one of: %s)\n",
+				        optarg, br_flavour_names());
+				return 2;
+			}
+			o->ep.flavour = optarg;
+			break;
+		case 'B':
+			if (!parse_u32(optarg, &v) || v > 127U)
+				return probe_bad("--hw-breakpoints takes 0..127, not", optarg);
+			o->ep.hw_breakpoints = v;
+			break;
+		case 'D':
+			if (parse_dump(o, optarg) != 0)
+				return 2;
+			break;
+		case 'R':
+			if (!parse_u32(optarg, &v) || v == 0U || v > 86400000U)
+				return probe_bad("--run takes milliseconds (1..86400000), not",
+				                 optarg);
+			o->run_ms = (long)v;
+			break;
+		case 'Q':
+			o->quiet = true;
+			break;
+		case 't':
+			if (!parse_u32(optarg, &v) || v == 0U || v > 3600U)
+				return probe_bad("--timeout takes seconds (1..3600), not", optarg);
+			o->ep.timeout_ms = (int)v * 1000;
+			break;
+		case 'h':
+			probe_usage(stdout);
+			return -1;
+		default:
+			probe_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return probe_bad("unexpected argument", argv[optind]);
+	if (o->ep.kind == BR_ENDPOINT_OPENOCD && o->ep.openocd.interface_cfg == NULL)
+		return probe_bad("OpenOCD needs --openocd-interface CFG; got only",
+		                 o->ep.openocd.target_cfg);
+	return 0;
+}
+
+static void print_features(const br_target_t *t)
+{
+	const rsp_features_t *f = &t->rsp.features;
+	printf("features:   PacketSize=%zu%s, no-ack mode %s, target.xml %s, memory map %s, "
+	       "multiprocess %s, vCont %s\n",
+	       f->packet_size, f->packet_size_advertised ? "" : " (not advertised)",
+	       t->rsp.no_ack ? "on" : "not offered", f->xfer_features ? "yes" : "no",
+	       f->xfer_memory_map ? "yes" : "no", f->multiprocess ? "yes" : "no",
+	       f->vcont ? "yes" : "no");
+}
+
+static void print_memory_map(const br_target_t *t)
+{
+	const br_memory_map_t *m = &t->memory_map;
+	if (m->count == 0) {
+		printf("memory map: none (the server offers none and no board was given)\n");
+		return;
+	}
+	printf("memory map: %s\n",
+	       t->memory_map_from_server ? "from the server" : "from the board");
+	for (size_t i = 0; i < m->count; i++) {
+		const br_region_t *r = &m->regions[i];
+		printf("            %-5s 0x%08x..0x%08x (%u KiB)", br_region_kind_name(r->kind),
+		       r->start, (uint32_t)((uint64_t)r->start + r->length - 1U),
+		       r->length / 1024U);
+		if (r->blocksize != 0U)
+			printf(", erase blocks of %u bytes", r->blocksize);
+		putchar('\n');
+	}
+}
+
+/* Probes what the server accepts beyond qSupported: binary writes, qCRC. */
+static void print_packets(br_target_t *t, uint32_t address)
+{
+	br_error_t err;
+	uint32_t crc = 0;
+	(void)br_target_mem_crc(t, address, 4U, &crc, &err);
+	uint8_t none = 0;
+	(void)br_target_mem_write(t, address, &none, 0, &err);
+	printf("packets:    X %s, qCRC %s\n",
+	       t->x_packet == 1   ? "accepted"
+	       : t->x_packet == 0 ? "refused (M used)"
+	                          : "not probed",
+	       t->qcrc_packet == 1 ? "offered" : "not offered (read-back used)");
+}
+
+static br_status_t probe_report(br_session_t *s, const probe_options_t *o, br_error_t *err)
+{
+	br_target_t *t = &s->target;
+	printf("server:     %s (flavour %s)\n", s->description, t->flavour->name);
+	print_features(t);
+	br_cortex_m_info_t info;
+	memset(&info, 0, sizeof(info));
+	br_status_t st = br_cortex_m_identify(t, &info, err);
+	if (st != BR_OK)
+		return st;
+	printf("core:       %s r%up%u (CPUID 0x%08x)\n", info.core, info.variant, info.revision,
+	       info.cpuid);
+	print_packets(t, BR_CPUID_ADDRESS);
+	st = br_cortex_m_check_cyccnt(t, &info, PROBE_CYCCNT_STEPS, err);
+	if (st != BR_OK)
+		return st;
+	printf("DWT_CYCCNT: %s (DWT_CTRL 0x%08x, NOCYCCNT %s", br_cyccnt_state_name(info.cyccnt),
+	       info.dwt_ctrl, (info.dwt_ctrl & BR_DWT_CTRL_NOCYCCNT) != 0U ? "set" : "clear");
+	if (info.cyccnt == BR_CYCCNT_COUNTING || info.cyccnt == BR_CYCCNT_NOT_COUNTING)
+		printf("; read %u, then %u after %u steps", info.cyccnt_before, info.cyccnt_after,
+		       PROBE_CYCCNT_STEPS);
+	printf(")\n");
+	printf("FPB:        %u instruction comparators (FPB_CTRL 0x%08x)", info.fpb_comparators,
+	       info.fpb_ctrl);
+	if (o->ep.hw_breakpoints > 0)
+		printf("; the board says %u", o->ep.hw_breakpoints);
+	if (!t->flavour->limits_hardware_breakpoints)
+		printf("; %s does not limit hardware breakpoints", t->flavour->description);
+	putchar('\n');
+	print_memory_map(t);
+	return BR_OK;
+}
+
+static br_status_t probe_dumps(br_target_t *t, const probe_options_t *o, br_error_t *err)
+{
+	for (int i = 0; i < o->dump_count; i++) {
+		const probe_dump_t *d = &o->dumps[i];
+		uint8_t *buf = xmalloc(d->length);
+		br_status_t st = br_target_mem_read(t, d->address, buf, d->length, err);
+		if (st != BR_OK) {
+			free(buf);
+			return st;
+		}
+		for (uint32_t off = 0; off < d->length; off += PROBE_DUMP_LINE) {
+			printf("%08x:", d->address + off);
+			for (uint32_t k = off; k < d->length && k < off + PROBE_DUMP_LINE; k++)
+				printf(" %02x", buf[k]);
+			putchar('\n');
+		}
+		free(buf);
+	}
+	return BR_OK;
+}
+
+static void show_output(void *ctx, int fd, const char *text, size_t len)
+{
+	(void)ctx;
+	FILE *out = fd == 2 ? stderr : stdout;
+	fwrite(text, 1, len, out);
+	fflush(out);
+}
+
+/* Resumes and shows what the firmware prints until it stops, exits or run_ms pass. */
+static br_status_t probe_run(br_target_t *t, long run_ms, br_error_t *err)
+{
+	t->output = show_output;
+	br_status_t st = br_target_resume(t, err);
+	if (st != BR_OK)
+		return st;
+	/* A stop before the deadline ends the run; so does the program's exit. */
+	int64_t deadline = br_clock_ms() + run_ms;
+	for (;;) {
+		int left = br_clock_remaining_ms(deadline);
+		if (left == 0)
+			return br_target_halt(t, t->rsp.timeout_ms, err);
+		/* Poll in slices so the deadline is kept; a slice that times out
+		 * ends the session (rsp/client.h), so wait for the whole rest. */
+		st = br_target_wait_stop(t, left, NULL, err);
+		if (st == BR_ERR_TARGET && t->exited) {
+			fprintf(stderr, "benchrack probe: the firmware exited with code %d\n",
+			        t->exit_code);
+			return BR_OK;
+		}
+		if (st == BR_ERR_TIMEOUT) {
+			/* Still running at the deadline: that is what --run asked for. */
+			return BR_OK;
+		}
+		if (st != BR_OK)
+			return st;
+		uint32_t pc = 0;
+		st = br_target_pc(t, &pc, err);
+		if (st == BR_OK)
+			fprintf(stderr, "benchrack probe: the firmware stopped at 0x%08x\n", pc);
+		return st;
+	}
+}
+
+int br_cli_probe(int argc, char **argv)
+{
+	probe_options_t o;
+	memset(&o, 0, sizeof(o));
+	br_endpoint_init(&o.ep);
+	o.run_ms = -1;
+	int rc = probe_parse(argc, argv, &o);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	br_error_t err;
+	br_error_clear(&err);
+	br_session_t s;
+	br_status_t st = br_session_open(&o.ep, &s, &err);
+	if (st != BR_OK)
+		return br_cli_report(&err);
+	bool quiet = o.quiet && (o.dump_count > 0 || o.run_ms > 0);
+	if (!quiet)
+		st = probe_report(&s, &o, &err);
+	if (st == BR_OK)
+		st = probe_dumps(&s.target, &o, &err);
+	if (st == BR_OK && o.run_ms > 0)
+		st = probe_run(&s.target, o.run_ms, &err);
+	if (st != BR_OK)
+		br_session_explain(&s, &err);
+	bool exited = s.target.exited;
+	br_session_close(&s, st == BR_OK && !exited);
+	if (st != BR_OK) {
+		if (!quiet)
+			printf("health:     NOT HEALTHY\n");
+		return br_cli_report(&err);
+	}
+	if (!quiet)
+		printf("health:     ok\n");
+	return 0;
+}

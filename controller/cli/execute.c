@@ -1,0 +1,206 @@
+#include "cli/execute.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/board_run.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "cli/upload_run.h"
+#include "common/xalloc.h"
+#include "config/board.h"
+#include "config/board_locate.h"
+#include "config/suite.h"
+
+#define EXEC_PATH_BYTES 1024U
+#define EXEC_DEFAULT_BOARD "qemu-netduinoplus2"
+#define EXEC_MAX_BOARDS 64U
+
+/* A board the suite names, or an error pointing at where the suite names it. */
+static br_status_t locate_suite_board(const br_suite_t *suite, size_t i, const char *const *dirs,
+				      size_t count, char *path, size_t cap, br_error_t *err)
+{
+	const br_cfg_string_t *ref = br_cfg_item(&suite->file.boards, sizeof(*ref), i);
+	if (br_board_locate(ref->value, suite->dir, dirs, count, path, cap, NULL) == BR_OK)
+		return BR_OK;
+	return br_cfg_error(err, suite->path, ref->mark,
+			    "board '%s' not found; expected a name from configs/boards, or from "
+			    "boards/ beside the suite or ../boards, or a board file's path",
+			    ref->value);
+}
+
+static br_status_t load_boards(const br_cli_settings_t *s, const br_suite_t *suite,
+			       br_board_run_t *runs, size_t *count, br_error_t *err)
+{
+	char up[EXEC_PATH_BYTES], here[EXEC_PATH_BYTES], repo[EXEC_PATH_BYTES];
+	const char *suite_dir = suite != NULL && suite->dir[0] != '\0' ? suite->dir : ".";
+	snprintf(up, sizeof(up), "%s/../boards", suite_dir);
+	snprintf(here, sizeof(here), "%s/boards", suite_dir);
+	snprintf(repo, sizeof(repo), "%s/boards", BR_CONFIGS_DIR);
+	const char *suite_dirs[] = {up, here, repo};
+	const char *cli_dirs[] = {repo};
+	size_t wanted = s->board != NULL || suite == NULL ? 1U : suite->file.boards.count;
+	if (wanted > EXEC_MAX_BOARDS)
+		return br_error_set(err, BR_ERR_INPUT, "%zu boards; at most %u", wanted,
+				    EXEC_MAX_BOARDS);
+	for (size_t i = 0; i < wanted; i++) {
+		char path[EXEC_PATH_BYTES];
+		br_status_t st;
+		if (s->board != NULL || suite == NULL)
+			st = br_board_locate(s->board != NULL ? s->board : EXEC_DEFAULT_BOARD, "",
+					     cli_dirs, 1, path, sizeof(path), err);
+		else
+			st = locate_suite_board(suite, i, suite_dirs, 3, path, sizeof(path), err);
+		if (st == BR_OK)
+			st = br_board_load(path, &runs[i].board, err);
+		if (st != BR_OK)
+			return st;
+		*count = i + 1U;
+	}
+	return BR_OK;
+}
+
+/* The exit status of all boards together: a configuration or input error
+ * first (someone must fix a file), then infrastructure, then the gate. */
+static br_status_t overall(const br_board_run_t *runs, size_t count)
+{
+	static const br_status_t order[] = {BR_ERR_USAGE, BR_ERR_INPUT, BR_ERR_INFRA,
+					    BR_ERR_TIMEOUT, BR_ERR_PROTOCOL, BR_ERR_TARGET};
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		for (size_t i = 0; i < count; i++) {
+			if (runs[i].status == order[o])
+				return order[o];
+		}
+	}
+	return BR_OK;
+}
+
+/* The gate's word on every checked board: 1 when a budget or regression
+ * failed, 3 when a bench could not run, one line on stderr for each board. */
+static int gate_exit(const br_board_run_t *runs, size_t count)
+{
+	int code = 0;
+	for (size_t i = 0; i < count; i++) {
+		const br_gate_t *g = &runs[i].gate;
+		if (!runs[i].gated || g->count == 0)
+			continue;
+		const br_finding_t *first = NULL;
+		for (size_t k = 0; k < g->count && first == NULL; k++) {
+			bool error = g->findings[k].kind == BR_FINDING_NOT_RUN;
+			if (g->failures > 0 ? !error : error)
+				first = &g->findings[k];
+		}
+		size_t more = (g->failures > 0 ? g->failures : g->not_run) - 1U;
+		char tail[48] = "";
+		if (more > 0)
+			snprintf(tail, sizeof(tail), " (and %zu more)", more);
+		if (g->failures > 0) {
+			fprintf(stderr, "benchrack: check failed on %s: %s%s\n", runs[i].board.name,
+				first->message, tail);
+			if (code == 0)
+				code = br_status_exit_code(BR_ERR_REGRESSION);
+		} else {
+			fprintf(stderr, "benchrack: check could not measure everything on %s: %s%s\n",
+				runs[i].board.name, first->message, tail);
+			code = br_status_exit_code(BR_ERR_INFRA);
+		}
+	}
+	return code;
+}
+
+static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count)
+{
+	br_report_t *reports = xcalloc(count == 0 ? 1U : count, sizeof(*reports));
+	size_t shown = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (!runs[i].has_run_path)
+			continue;
+		br_report_t *r = &reports[shown++];
+		r->run = &runs[i].record;
+		r->run_path = runs[i].run_path;
+		r->diff = runs[i].compared ? &runs[i].diff : NULL;
+		r->baseline_path = runs[i].compared ? runs[i].baseline_path : NULL;
+		r->gate = runs[i].gated ? &runs[i].gate : NULL;
+		r->figures = true;
+	}
+	br_error_t err;
+	br_error_clear(&err);
+	br_status_t st = BR_OK;
+	if (shown > 0)
+		st = br_cli_output_write(reports, shown, s->format, s->output, &err);
+	free(reports);
+	br_status_t worst = overall(runs, count);
+	for (size_t i = 0; i < count; i++) {
+		if (runs[i].status != BR_OK)
+			br_cli_report(&runs[i].failure);
+	}
+	if (worst == BR_OK && st != BR_OK) {
+		worst = st;
+		br_cli_report(&err);
+	}
+	if (worst != BR_OK)
+		return br_status_exit_code(worst);
+	return gate_exit(runs, count);
+}
+
+/* Every run file on disk goes to the dashboards (controller/upload): after
+ * the outputs, and never changing the exit code. */
+static void upload_runs(const br_cli_settings_t *s, const br_suite_t *suite,
+			const br_board_run_t *runs, size_t count)
+{
+	const char **files = xcalloc(count + 1U, sizeof(char *));
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (runs[i].has_run_path)
+			files[n++] = runs[i].run_path;
+	}
+	br_cli_upload_after_run(s->upload_config, suite, s->results_dir, files, n);
+	free(files);
+}
+
+static void free_runs(br_board_run_t *runs, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		br_board_run_free(&runs[i]);
+	free(runs);
+}
+
+int br_cli_execute(const br_cli_settings_t *s)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	br_suite_t suite;
+	memset(&suite, 0, sizeof(suite));
+	bool have_suite = s->suite_path != NULL;
+	if (have_suite && br_suite_load(s->suite_path, &suite, &err) != BR_OK)
+		return br_cli_report(&err);
+	const br_suite_t *sp = have_suite ? &suite : NULL;
+	const char *elf = s->elf_path != NULL                         ? s->elf_path
+			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
+								      : BR_DEFAULT_SUITE_ELF;
+	size_t wanted = s->board != NULL || !have_suite ? 1U : suite.file.boards.count;
+	if (s->json_path != NULL && wanted > 1U) {
+		br_suite_free(&suite);
+		br_error_set(&err, BR_ERR_USAGE,
+			     "--json writes one board's record; this suite runs on %zu boards: use "
+			     "--format json --output FILE",
+			     wanted);
+		return br_cli_report(&err);
+	}
+	br_board_run_t *runs = xcalloc(wanted, sizeof(*runs));
+	size_t count = 0;
+	int code;
+	if (load_boards(s, sp, runs, &count, &err) != BR_OK) {
+		code = br_cli_report(&err);
+	} else {
+		for (size_t i = 0; i < count; i++)
+			br_board_run_execute(s, sp, elf, &runs[i]);
+		code = finish(s, runs, count);
+		upload_runs(s, sp, runs, count);
+	}
+	free_runs(runs, count);
+	if (have_suite)
+		br_suite_free(&suite);
+	return code;
+}

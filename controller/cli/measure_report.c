@@ -1,0 +1,584 @@
+#include "cli/measure_report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchrack/stack_paint.h"
+#include "common/xalloc.h"
+#include "results/atomic_file.h"
+#include "results/json_writer.h"
+
+#define REPORT_FIGURE_BYTES 32U
+#define REPORT_US_PER_S 1e6
+
+/* ---- figures ----------------------------------------------------------- */
+
+static br_status_t summarize_values(const double *v, size_t n, br_summary_t *out, br_error_t *err)
+{
+	return br_stats_summarize(v, n, out, err);
+}
+
+static br_status_t report_stack(br_measure_report_t *r, br_error_t *err)
+{
+	const br_measure_raw_t *raw = r->raw;
+	if (raw->mode == BR_MEASURE_STUB) {
+		r->stack_reported = raw->stub != NULL;
+		if (!r->stack_reported)
+			return BR_OK;
+		bool ok = raw->stub->stack_bytes != BR_CB_NOT_MEASURED;
+		r->stack_measured = ok ? 1U : 0U;
+		r->stack_missing = ok ? 0U : 1U;
+		r->stack_why = BR_STACK_OVERFLOWED;
+		double v = (double)raw->stub->stack_bytes;
+		return ok ? summarize_values(&v, 1, &r->stack, err) : BR_OK;
+	}
+	r->stack_reported = raw->stack_painted;
+	if (!r->stack_reported)
+		return BR_OK;
+	double *v = xcalloc(raw->bp.count == 0 ? 1U : raw->bp.count, sizeof(double));
+	for (size_t i = 0; i < raw->bp.count; i++) {
+		const br_bp_sample_t *s = &raw->bp.samples[i];
+		if (s->stack_status == BR_STACK_MEASURED) {
+			v[r->stack_measured++] = (double)s->stack_bytes;
+		} else {
+			if (r->stack_missing == 0)
+				r->stack_why = s->stack_status;
+			r->stack_missing++;
+		}
+	}
+	br_status_t st =
+	    r->stack_measured > 0 ? summarize_values(v, r->stack_measured, &r->stack, err) : BR_OK;
+	free(v);
+	return st;
+}
+
+br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err)
+{
+	const br_measure_raw_t *raw = r->raw;
+	if (raw == NULL)
+		return BR_OK;
+	double *v = xcalloc(raw->count == 0 ? 1U : raw->count, sizeof(double));
+	for (size_t i = 0; i < raw->count; i++) {
+		if (raw->measured[i]) {
+			v[r->measured++] = (double)raw->ticks[i];
+		} else {
+			r->not_measured++;
+			if (raw->mode == BR_MEASURE_BREAKPOINT &&
+			    raw->bp.samples[i].host_seconds > r->worst_host_seconds)
+				r->worst_host_seconds = raw->bp.samples[i].host_seconds;
+			if (raw->mode == BR_MEASURE_STUB)
+				r->worst_host_seconds = raw->stub->host_seconds;
+		}
+	}
+	br_status_t st = BR_OK;
+	if (raw->calibration.count > 0) {
+		st = summarize_values(raw->calibration.samples, raw->calibration.count,
+		                      &r->calibration, err);
+		r->calibrated = st == BR_OK;
+	}
+	if (st == BR_OK && r->measured > 0) {
+		st = summarize_values(v, r->measured, &r->raw_summary, err);
+		double *net = xcalloc(r->measured, sizeof(double));
+		br_calibration_subtract(v, r->measured, r->calibrated ? r->calibration.median : 0.0,
+		                        net);
+		if (st == BR_OK)
+			st = summarize_values(net, r->measured, &r->net_summary, err);
+		free(net);
+		r->summarized = st == BR_OK;
+	}
+	free(v);
+	if (st == BR_OK)
+		st = report_stack(r, err);
+	return st;
+}
+
+/* ---- the terminal report ------------------------------------------------ */
+
+/* Whole numbers without decimals, others with up to three. */
+static void figure(double v, char *buf, size_t cap)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, cap, "%lld", (long long)v);
+		return;
+	}
+	snprintf(buf, cap, "%.3f", v);
+	char *end = buf + strlen(buf) - 1;
+	while (end > buf && *end == '0')
+		*end-- = '\0';
+	if (*end == '.')
+		*end = '\0';
+}
+
+static const char *unit_of(const br_measure_raw_t *raw)
+{
+	return raw->counter.counter.unit;
+}
+
+static void print_header_row(FILE *out)
+{
+	fprintf(out, "%-10s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %8s  %s\n", "figure",
+	        "n", "median", "p10", "p90", "p95", "p99", "min", "max", "mean", "MAD", "outliers",
+	        "unit");
+}
+
+/* One row: s scaled by scale (1, or seconds per tick times 1e6 for µs). */
+static void print_row(FILE *out, const char *label, const br_summary_t *s, double scale,
+                      const char *unit)
+{
+	const double v[] = {s->median, s->p10, s->p90,  s->p95, s->p99,
+	                    s->min,    s->max, s->mean, s->mad};
+	fprintf(out, "%-10s %6zu", label, s->n);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char buf[REPORT_FIGURE_BYTES];
+		figure(v[i] * scale, buf, sizeof(buf));
+		fprintf(out, " %10s", buf);
+	}
+	fprintf(out, " %8zu  %s\n", s->outliers, unit);
+}
+
+static void print_what(const br_measure_report_t *r, FILE *out)
+{
+	const br_measure_raw_t *raw = r->raw;
+	fprintf(out, "measure %s: ", r->elf_path);
+	if (raw->mode == BR_MEASURE_BREAKPOINT && raw->span.kind == BR_SPAN_FUNCTION)
+		fprintf(out, "function %s at %s, each call from its entry to its return",
+		        raw->span.from.text, raw->span.from.describe);
+	else if (raw->mode == BR_MEASURE_BREAKPOINT)
+		fprintf(out, "from %s at %s to %s at %s", raw->span.from.text,
+		        raw->span.from.describe, raw->span.to.text, raw->span.to.describe);
+	else
+		fprintf(out, "bench %s in batch mode (the stub times each iteration)", raw->bench);
+	if (raw->bench[0] != '\0' && raw->mode == BR_MEASURE_BREAKPOINT)
+		fprintf(out, ", while the stub runs bench %s", raw->bench);
+	if (raw->bench[0] != '\0' && raw->bench_argument != 0)
+		fprintf(out, " (argument %u)", raw->bench_argument);
+	fputc('\n', out);
+}
+
+static void print_counter(const br_measure_report_t *r, FILE *out)
+{
+	const br_counter_state_t *cs = &r->raw->counter;
+	const br_counter_t *c = &cs->counter;
+	fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server, c->name,
+	        c->address, c->width_bits, c->counts_down ? "down" : "up");
+	if (c->clock_hz != 0)
+		fprintf(out, " at %llu Hz", (unsigned long long)c->clock_hz);
+	fprintf(out, "; unit: %s\n", c->unit);
+	if (cs->wrap_seconds > 0.0)
+		fprintf(out,
+		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "
+		        "wrap is not measured\n",
+		        (unsigned long long)cs->period, c->unit, cs->wrap_seconds);
+	else
+		fprintf(out,
+		        "  wrap: every %llu %s; not a host time, so a wrap could not be told here "
+		        "(a region that long is not measured by this counter)\n",
+		        (unsigned long long)cs->period, c->unit);
+	if (cs->writes_made > 0)
+		fprintf(out,
+		        "  the host wrote %zu of the counter's enable registers (the firmware "
+		        "had not set them)\n",
+		        cs->writes_made);
+}
+
+static void print_calibration(const br_measure_report_t *r, FILE *out)
+{
+	const br_measure_raw_t *raw = r->raw;
+	if (!r->calibrated) {
+		fprintf(out, "  calibration: %s: figures are raw only\n",
+		        br_calibration_method_text(raw->calibration.method));
+		return;
+	}
+	char med[REPORT_FIGURE_BYTES], lo[REPORT_FIGURE_BYTES], hi[REPORT_FIGURE_BYTES];
+	figure(r->calibration.median, med, sizeof(med));
+	figure(r->calibration.min, lo, sizeof(lo));
+	figure(r->calibration.max, hi, sizeof(hi));
+	fprintf(out,
+	        "  calibration (the cost of measuring nothing): %s %s (median of %zu, %s..%s): "
+	        "%s; net = raw - %s\n",
+	        med, unit_of(raw), r->calibration.n, lo, hi,
+	        br_calibration_method_text(raw->calibration.method), med);
+}
+
+static void print_samples(const br_measure_report_t *r, FILE *out)
+{
+	const br_measure_raw_t *raw = r->raw;
+	const br_counter_state_t *cs = &raw->counter;
+	if (r->not_measured > 0)
+		fprintf(
+		    out,
+		    "not measured: %zu of %zu samples: the host time around them (up to %.6g s) "
+		    "could hide a wrap of counter %s (every %llu %s = %.6g s)\n",
+		    r->not_measured, raw->count, r->worst_host_seconds, cs->counter.name,
+		    (unsigned long long)cs->period, unit_of(raw), cs->wrap_seconds);
+	if (!r->summarized)
+		return;
+	print_header_row(out);
+	print_row(out, "raw", &r->raw_summary, 1.0, unit_of(raw));
+	if (r->calibrated)
+		print_row(out, "net", &r->net_summary, 1.0, unit_of(raw));
+	uint64_t hz = cs->counter.clock_hz;
+	if (hz != 0) {
+		char unit[64];
+		snprintf(unit, sizeof(unit), "us (%s at %llu Hz)", unit_of(raw),
+		         (unsigned long long)hz);
+		double scale = REPORT_US_PER_S / (double)hz;
+		print_row(out, "raw time", &r->raw_summary, scale, unit);
+		if (r->calibrated)
+			print_row(out, "net time", &r->net_summary, scale, unit);
+	}
+}
+
+static void print_stack(const br_measure_report_t *r, FILE *out)
+{
+	const br_measure_raw_t *raw = r->raw;
+	if (!r->stack_reported)
+		return;
+	if (raw->mode == BR_MEASURE_STUB) {
+		if (r->stack_measured > 0)
+			fprintf(out,
+			        "stack: %u bytes, from the SP at the bench call down to the "
+			        "deepest byte written (the stub's paint)\n",
+			        raw->stub->stack_bytes);
+		else
+			fprintf(out, "stack: not measured: the bench overflowed the painted stack "
+			             "region\n");
+		return;
+	}
+	const br_stack_region_t *g = &raw->stack_region;
+	if (r->stack_measured > 0) {
+		char med[REPORT_FIGURE_BYTES], mx[REPORT_FIGURE_BYTES], mn[REPORT_FIGURE_BYTES];
+		figure(r->stack.median, med, sizeof(med));
+		figure(r->stack.max, mx, sizeof(mx));
+		figure(r->stack.min, mn, sizeof(mn));
+		fprintf(
+		    out,
+		    "stack: %s bytes at most (median %s, min %s, over %zu samples), from the SP at "
+		    "the start down to the deepest byte written\n",
+		    mx, med, mn, r->stack_measured);
+	}
+	if (r->stack_missing > 0)
+		fprintf(out, "stack: not measured for %zu of %zu samples: %s\n", r->stack_missing,
+		        r->stack_missing + r->stack_measured, br_stack_status_text(r->stack_why));
+	fprintf(out,
+	        "  stack region: 0x%08x..0x%08x (%u bytes, %s), painted with 0x%02X by the "
+	        "host\n",
+	        g->low, g->low + g->size, g->size, g->source, BR_STACK_PAINT);
+}
+
+static void print_heap(const br_measure_report_t *r, FILE *out)
+{
+	const br_stub_result_t *s = r->raw->stub;
+	if (s == NULL)
+		return;
+	fprintf(out, "heap: peak %u bytes, %u allocations, %u bytes live at the end%s\n",
+	        s->heap_peak, s->heap_allocs, s->heap_live,
+	        s->heap_live != 0 ? ": a LEAK (live bytes when the bench returned)" : "");
+}
+
+static void print_sizes(const br_measure_report_t *r, FILE *out)
+{
+	fprintf(out, "size: text %llu, data %llu, bss %llu bytes (%s)\n",
+	        (unsigned long long)r->sizes.text, (unsigned long long)r->sizes.data,
+	        (unsigned long long)r->sizes.bss, r->elf_path);
+	if (r->bench_size_known)
+		fprintf(
+		    out,
+		    "bench size: text %+lld, data %+lld, bss %+lld bytes against the empty bench "
+		    "(%s against %s)\n",
+		    (long long)r->bench_size.text, (long long)r->bench_size.data,
+		    (long long)r->bench_size.bss, r->bench_elf, r->empty_elf);
+	if (!r->symbols_shown)
+		return;
+	fprintf(out, "%-40s %8s %8s  %s\n", "function", "bytes", "empty", "growth");
+	for (size_t i = 0; i < r->symbol_count; i++) {
+		const br_size_symbol_t *s = &r->symbols[i];
+		fprintf(out, "%-40s %8u %8u  %+lld\n", s->name, s->size, s->empty_size,
+		        (long long)s->size - (long long)s->empty_size);
+	}
+}
+
+void br_measure_report_print(const br_measure_report_t *r, FILE *out)
+{
+	if (r->raw != NULL) {
+		print_what(r, out);
+		print_counter(r, out);
+		print_calibration(r, out);
+		print_samples(r, out);
+		print_stack(r, out);
+		print_heap(r, out);
+	}
+	print_sizes(r, out);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_summary(br_json_t *j, const char *key, const br_summary_t *s)
+{
+	br_json_key(j, key);
+	br_json_object_begin(j);
+	br_json_key(j, "n");
+	br_json_uint(j, s->n);
+	const struct {
+		const char *name;
+		double v;
+	} f[] = {{"median", s->median},
+	         {"p10", s->p10},
+	         {"p90", s->p90},
+	         {"p95", s->p95},
+	         {"p99", s->p99},
+	         {"min", s->min},
+	         {"max", s->max},
+	         {"mean", s->mean},
+	         {"mad", s->mad},
+	         {"stddev", s->stddev},
+	         {"cv_median", s->cv_median}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		br_json_key(j, f[i].name);
+		br_json_double(j, f[i].v);
+	}
+	br_json_key(j, "outliers");
+	br_json_uint(j, s->outliers);
+	br_json_object_end(j);
+}
+
+static void json_location(br_json_t *j, const char *key, const br_location_t *l)
+{
+	br_json_key(j, key);
+	br_json_object_begin(j);
+	br_json_key(j, "text");
+	br_json_string(j, l->text);
+	br_json_key(j, "address");
+	br_json_uint(j, l->address);
+	br_json_key(j, "describe");
+	br_json_string(j, l->describe);
+	br_json_object_end(j);
+}
+
+static void json_counter(br_json_t *j, const br_counter_state_t *cs)
+{
+	const br_counter_t *c = &cs->counter;
+	br_json_key(j, "counter");
+	br_json_object_begin(j);
+	br_json_key(j, "name");
+	br_json_string(j, c->name);
+	br_json_key(j, "address");
+	br_json_uint(j, c->address);
+	br_json_key(j, "width");
+	br_json_uint(j, c->width_bits);
+	br_json_key(j, "direction");
+	br_json_string(j, c->counts_down ? "down" : "up");
+	br_json_key(j, "clock_hz");
+	br_json_uint(j, c->clock_hz);
+	br_json_key(j, "unit");
+	br_json_string(j, c->unit);
+	br_json_key(j, "period");
+	br_json_uint(j, cs->period);
+	br_json_key(j, "wrap_seconds");
+	if (cs->wrap_seconds > 0.0)
+		br_json_double(j, cs->wrap_seconds);
+	else
+		br_json_null(j);
+	br_json_key(j, "host_writes");
+	br_json_uint(j, cs->writes_made);
+	br_json_object_end(j);
+}
+
+static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
+{
+	br_json_key(j, "samples");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < raw->count; i++) {
+		if (raw->measured[i])
+			br_json_uint(j, raw->ticks[i]);
+		else
+			br_json_null(j);
+	}
+	br_json_array_end(j);
+	if (raw->mode != BR_MEASURE_BREAKPOINT)
+		return;
+	br_json_key(j, "host_seconds");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < raw->bp.count; i++)
+		br_json_double(j, raw->bp.samples[i].host_seconds);
+	br_json_array_end(j);
+	br_json_key(j, "halts");
+	br_json_uint(j, raw->bp.halts);
+}
+
+static void json_stack(br_json_t *j, const br_measure_report_t *r)
+{
+	const br_measure_raw_t *raw = r->raw;
+	br_json_key(j, "stack");
+	if (!r->stack_reported) {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "measured");
+	br_json_bool(j, r->stack_measured > 0 && r->stack_missing == 0);
+	br_json_key(j, "bytes");
+	if (r->stack_measured > 0)
+		br_json_double(j, r->stack.max);
+	else
+		br_json_null(j);
+	br_json_key(j, "status");
+	br_json_string(j, r->stack_missing > 0 ? br_stack_status_text(r->stack_why)
+	                                       : br_stack_status_text(BR_STACK_MEASURED));
+	if (raw->mode == BR_MEASURE_BREAKPOINT) {
+		br_json_key(j, "per_sample");
+		br_json_array_begin(j);
+		for (size_t i = 0; i < raw->bp.count; i++) {
+			if (raw->bp.samples[i].stack_status == BR_STACK_MEASURED)
+				br_json_uint(j, raw->bp.samples[i].stack_bytes);
+			else
+				br_json_null(j);
+		}
+		br_json_array_end(j);
+		br_json_key(j, "region_low");
+		br_json_uint(j, raw->stack_region.low);
+		br_json_key(j, "region_size");
+		br_json_uint(j, raw->stack_region.size);
+		br_json_key(j, "region_source");
+		br_json_string(j, raw->stack_region.source);
+	}
+	br_json_object_end(j);
+}
+
+static void json_heap(br_json_t *j, const br_stub_result_t *s)
+{
+	br_json_key(j, "heap");
+	if (s == NULL) {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "peak");
+	br_json_uint(j, s->heap_peak);
+	br_json_key(j, "live");
+	br_json_uint(j, s->heap_live);
+	br_json_key(j, "allocations");
+	br_json_uint(j, s->heap_allocs);
+	br_json_key(j, "leak");
+	br_json_bool(j, s->heap_live != 0);
+	br_json_object_end(j);
+}
+
+static void json_sizes(br_json_t *j, const br_measure_report_t *r)
+{
+	br_json_key(j, "size");
+	br_json_object_begin(j);
+	br_json_key(j, "text");
+	br_json_uint(j, r->sizes.text);
+	br_json_key(j, "data");
+	br_json_uint(j, r->sizes.data);
+	br_json_key(j, "bss");
+	br_json_uint(j, r->sizes.bss);
+	br_json_object_end(j);
+	br_json_key(j, "bench_size");
+	if (r->bench_size_known) {
+		br_json_object_begin(j);
+		br_json_key(j, "text");
+		br_json_int(j, r->bench_size.text);
+		br_json_key(j, "data");
+		br_json_int(j, r->bench_size.data);
+		br_json_key(j, "bss");
+		br_json_int(j, r->bench_size.bss);
+		br_json_key(j, "bench_elf");
+		br_json_string(j, r->bench_elf);
+		br_json_key(j, "empty_elf");
+		br_json_string(j, r->empty_elf);
+		br_json_object_end(j);
+	} else {
+		br_json_null(j);
+	}
+	br_json_key(j, "symbols");
+	br_json_array_begin(j);
+	for (size_t i = 0; r->symbols_shown && i < r->symbol_count; i++) {
+		br_json_object_begin(j);
+		br_json_key(j, "name");
+		br_json_string(j, r->symbols[i].name);
+		br_json_key(j, "bytes");
+		br_json_uint(j, r->symbols[i].size);
+		br_json_key(j, "empty_bytes");
+		br_json_uint(j, r->symbols[i].empty_size);
+		br_json_object_end(j);
+	}
+	br_json_array_end(j);
+}
+
+static void json_measurement(br_json_t *j, const br_measure_report_t *r)
+{
+	const br_measure_raw_t *raw = r->raw;
+	br_json_key(j, "mode");
+	br_json_string(j,
+	               raw->mode == BR_MEASURE_STUB ? "stub" : br_span_kind_name(raw->span.kind));
+	br_json_key(j, "bench");
+	if (raw->bench[0] != '\0')
+		br_json_string(j, raw->bench);
+	else
+		br_json_null(j);
+	br_json_key(j, "argument");
+	br_json_uint(j, raw->bench_argument);
+	if (raw->mode == BR_MEASURE_BREAKPOINT) {
+		json_location(j, "from", &raw->span.from);
+		if (raw->span.kind == BR_SPAN_RANGE)
+			json_location(j, "to", &raw->span.to);
+	}
+	br_json_key(j, "server");
+	br_json_string(j, raw->server);
+	br_json_key(j, "build_id");
+	br_json_string(j, raw->build_id);
+	json_counter(j, &raw->counter);
+	br_json_key(j, "calibration");
+	br_json_object_begin(j);
+	br_json_key(j, "method");
+	br_json_string(j, br_calibration_method_text(raw->calibration.method));
+	br_json_key(j, "median");
+	if (r->calibrated)
+		br_json_double(j, r->calibration.median);
+	else
+		br_json_null(j);
+	br_json_key(j, "n");
+	br_json_uint(j, r->calibrated ? r->calibration.n : 0U);
+	br_json_object_end(j);
+	br_json_key(j, "n");
+	br_json_uint(j, raw->count);
+	br_json_key(j, "not_measured");
+	br_json_uint(j, r->not_measured);
+	if (r->summarized) {
+		json_summary(j, "raw", &r->raw_summary);
+		if (r->calibrated)
+			json_summary(j, "net", &r->net_summary);
+	}
+	json_samples(j, raw);
+	json_stack(j, r);
+	json_heap(j, raw->stub);
+	br_json_key(j, "wall_seconds");
+	br_json_double(j, raw->wall_seconds);
+}
+
+br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char *path,
+                                        br_error_t *err)
+{
+	br_atomic_file_t f;
+	br_status_t st = br_atomic_file_open(&f, path, err);
+	if (st != BR_OK)
+		return st;
+	br_json_t j;
+	br_json_init(&j, f.stream);
+	br_json_object_begin(&j);
+	br_json_key(&j, "elf");
+	br_json_string(&j, r->elf_path);
+	if (r->raw != NULL)
+		json_measurement(&j, r);
+	json_sizes(&j, r);
+	br_json_object_end(&j);
+	br_json_finish(&j);
+	return br_atomic_file_commit(&f, err);
+}

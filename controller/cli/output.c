@@ -1,0 +1,105 @@
+#include "cli/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/atomic_file.h"
+#include "results/table.h"
+
+static bool progress_showing;
+
+bool br_cli_colour(FILE *stream)
+{
+	const char *no_color = getenv("NO_COLOR");
+	if (no_color != NULL && no_color[0] != '\0')
+		return false;
+	return isatty(fileno(stream)) != 0;
+}
+
+void br_cli_firmware_output(void *ctx, int fd, const char *text, size_t len)
+{
+	(void)ctx;
+	(void)fd;
+	br_cli_progress_done();
+	fprintf(stderr, "firmware: %.*s", (int)len, text);
+}
+
+void br_cli_progress(unsigned index, unsigned count, const char *name)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K[%u/%u] %s", index + 1U, count, name);
+	fflush(stderr);
+	progress_showing = true;
+}
+
+void br_cli_progress_done(void)
+{
+	if (!progress_showing)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_showing = false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+br_status_t br_cli_output_format(const char *format, const char *output, const br_format_t **out,
+				 br_error_t *err)
+{
+	*out = NULL;
+	if (format == NULL && output != NULL) {
+		static const struct {
+			const char *extension;
+			const char *format;
+		} by_extension[] = {
+			{".json", "json"}, {".csv", "csv"}, {".xml", "junit"},
+			{".md", "markdown"}, {".markdown", "markdown"},
+		};
+		for (size_t i = 0; i < sizeof(by_extension) / sizeof(by_extension[0]); i++) {
+			if (ends_with(output, by_extension[i].extension))
+				format = by_extension[i].format;
+		}
+		if (format == NULL)
+			return br_error_set(err, BR_ERR_USAGE,
+					    "--output %s: say which format with --format (one of "
+					    "%s)",
+					    output, BR_FORMAT_NAMES);
+	}
+	if (format == NULL)
+		return BR_OK;
+	*out = br_format_find(format);
+	if (*out == NULL)
+		return br_error_set(err, BR_ERR_USAGE, "--format %s: unknown format; expected one of %s",
+				    format, BR_FORMAT_NAMES);
+	return BR_OK;
+}
+
+br_status_t br_cli_output_write(const br_report_t *reports, size_t count, const char *format,
+				const char *output, br_error_t *err)
+{
+	const br_format_t *fmt = NULL;
+	br_status_t st = br_cli_output_format(format, output, &fmt, err);
+	if (st != BR_OK)
+		return st;
+	if (fmt == NULL || output != NULL)
+		br_table_write(reports, count, br_cli_colour(stdout), stdout);
+	if (fmt == NULL)
+		return BR_OK;
+	if (output == NULL) {
+		fmt->write(reports, count, stdout);
+		fflush(stdout);
+		return BR_OK;
+	}
+	br_atomic_file_t f;
+	st = br_atomic_file_open(&f, output, err);
+	if (st != BR_OK)
+		return st;
+	fmt->write(reports, count, f.stream);
+	return br_atomic_file_commit(&f, err);
+}

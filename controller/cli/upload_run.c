@@ -1,0 +1,103 @@
+#include "cli/upload_run.h"
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "upload/enqueue.h"
+#include "upload/spool.h"
+
+const char *br_cli_upload_user_agent(void)
+{
+	return "benchrack/" BENCHRACK_VERSION;
+}
+
+size_t br_cli_upload_enqueue(const br_upload_section_t *section, const char *config_dir,
+			     const char *results_dir, const char *const *run_files, size_t count,
+			     bool *failed)
+{
+	*failed = false;
+	if (section == NULL || count == 0)
+		return 0;
+	br_error_t err;
+	br_error_clear(&err);
+	br_upload_spool_t sp;
+	if (br_upload_spool_open(&sp, results_dir, true, &err) != BR_OK) {
+		fprintf(stderr, "benchrack: upload: nothing spooled: %s\n", err.message);
+		*failed = true;
+		return 0;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t n = 0;
+		br_error_clear(&err);
+		if (br_upload_enqueue(&sp, section, config_dir, run_files[i], &n, &err) != BR_OK) {
+			fprintf(stderr, "benchrack: upload: %s not spooled: %s\n", run_files[i],
+				err.message);
+			*failed = true;
+		}
+		total += n;
+	}
+	return total;
+}
+
+void br_cli_upload_print(const br_upload_report_t *report)
+{
+	for (size_t i = 0; i < report->count; i++) {
+		const br_upload_outcome_t *o = &report->items[i];
+		char sink[128] = "";
+		if (o->sink[0] != '\0')
+			snprintf(sink, sizeof(sink), "%s (%s): ", o->sink, o->sink_kind);
+		switch (o->kind) {
+		case BR_UPLOAD_OUT_DELIVERED:
+			fprintf(stderr, "benchrack: upload: %sdelivered %s\n", sink, o->id);
+			break;
+		case BR_UPLOAD_OUT_REJECTED:
+			fprintf(stderr,
+				"benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
+				"%s for a person\n",
+				sink, o->id, o->message, o->path);
+			break;
+		case BR_UPLOAD_OUT_PENDING:
+		case BR_UPLOAD_OUT_WAITING:
+		case BR_UPLOAD_OUT_DEFERRED:
+			fprintf(stderr,
+				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): %s; "
+				"kept in %s, `benchrack upload` retries it\n",
+				sink, o->id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
+				o->message, o->path);
+			break;
+		case BR_UPLOAD_OUT_BROKEN:
+			fprintf(stderr, "benchrack: upload: %s cannot be read: %s; left as it is\n",
+				o->path, o->message);
+			break;
+		}
+	}
+}
+
+void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t *suite,
+			     const char *results_dir, const char *const *run_files, size_t count)
+{
+	const br_upload_section_t *section = NULL;
+	const char *config_dir = NULL;
+	if (config != NULL) {
+		section = &config->section;
+		config_dir = config->dir;
+	} else if (suite != NULL && suite->file.upload.head.set) {
+		section = &suite->file.upload;
+		config_dir = suite->dir;
+	}
+	bool failed = false;
+	br_cli_upload_enqueue(section, config_dir, results_dir, run_files, count, &failed);
+	br_upload_pass_t pass = {
+		.results_dir = results_dir,
+		.limits = br_upload_section_limits(section),
+		.user_agent = br_cli_upload_user_agent(),
+	};
+	br_upload_report_t report;
+	br_error_t err;
+	br_error_clear(&err);
+	if (br_upload_deliver(&pass, &report, &err) != BR_OK)
+		fprintf(stderr, "benchrack: upload: %s\n", err.message);
+	br_cli_upload_print(&report);
+	br_upload_report_free(&report);
+}

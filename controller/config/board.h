@@ -1,0 +1,162 @@
+/*
+ * A board file (configs/boards/NAME.yaml): what is in front of the board
+ * (the gdbserver and how to reach it), the core, the counter and its clock,
+ * and the memory regions that decide the breakpoint kind and the default
+ * stack region. Loaded and checked here; the counter is built by
+ * measure/counter.h, which holds every counter's addresses and enable writes.
+ */
+#ifndef BENCHRACK_CONFIG_BOARD_H
+#define BENCHRACK_CONFIG_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "config/schema.h"
+#include "measure/counter.h"
+#include "target/endpoint.h"
+
+typedef enum br_board_server_kind {
+	BR_BOARD_SERVER_QEMU,    /* launched: qemu-system-arm -M machine */
+	BR_BOARD_SERVER_OPENOCD, /* launched: openocd with an interface and a target cfg */
+	BR_BOARD_SERVER_REMOTE,  /* already running at host:port */
+	BR_BOARD_SERVER_SERIAL,  /* a probe speaking RSP on a serial device (Black Magic Probe) */
+} br_board_server_kind_t;
+
+typedef enum br_board_core {
+	BR_BOARD_CORE_M0,
+	BR_BOARD_CORE_M0PLUS,
+	BR_BOARD_CORE_M3,
+	BR_BOARD_CORE_M4,
+	BR_BOARD_CORE_M7,
+	BR_BOARD_CORE_M33,
+} br_board_core_t;
+
+typedef enum br_board_counter_kind {
+	BR_BOARD_COUNTER_DWT,     /* DWT_CYCCNT at clock_hz */
+	BR_BOARD_COUNTER_SYSTICK, /* SysTick at clock_hz */
+	BR_BOARD_COUNTER_TIM2,    /* STM32 TIM2 (on QEMU: one tick per instruction) */
+	BR_BOARD_COUNTER_MMIO,    /* any memory-mapped counter register */
+} br_board_counter_kind_t;
+
+typedef enum br_board_region_kind {
+	BR_BOARD_REGION_FLASH, /* hardware breakpoints only */
+	BR_BOARD_REGION_RAM,   /* software breakpoints; the stack lives here */
+} br_board_region_kind_t;
+
+typedef struct br_board_server {
+	br_cfg_section_t head;
+	br_cfg_enum_t kind;        /* br_board_server_kind_t */
+	br_cfg_string_t program;   /* qemu, openocd: the program to launch */
+	br_cfg_string_t machine;   /* qemu: -M */
+	br_cfg_list_t args;        /* qemu, openocd: extra arguments (br_cfg_string_t) */
+	br_cfg_string_t interface; /* openocd: -f interface/....cfg */
+	br_cfg_string_t target;    /* openocd: -f target/....cfg */
+	br_cfg_string_t serial;    /* openocd: the probe's serial number (adapter serial) */
+	br_cfg_string_t host;      /* remote */
+	br_cfg_uint_t port;        /* remote */
+	br_cfg_enum_t flavour;     /* remote, serial: which gdbserver answers */
+	br_cfg_string_t device;    /* serial: /dev/ttyACM0 */
+} br_board_server_t;
+
+typedef struct br_board_counter {
+	br_cfg_section_t head;
+	br_cfg_enum_t kind;        /* br_board_counter_kind_t */
+	br_cfg_string_t name;      /* mmio: "tim2" */
+	br_cfg_uint_t address;     /* mmio: the count register */
+	br_cfg_uint_t width;       /* mmio: bits, 1..32 */
+	br_cfg_enum_t direction;   /* mmio: up, down */
+	br_cfg_string_t unit;      /* what one tick is, when not a cycle */
+} br_board_counter_t;
+
+typedef struct br_board_region {
+	br_cfg_section_t head;
+	br_cfg_string_t name;
+	br_cfg_enum_t kind;        /* br_board_region_kind_t */
+	br_cfg_uint_t origin;
+	br_cfg_uint_t length;
+} br_board_region_t;
+
+typedef struct br_board_stack {
+	br_cfg_section_t head;
+	br_cfg_uint_t origin;      /* default: the top `length` bytes of the first RAM region */
+	br_cfg_uint_t length;      /* default BR_BOARD_DEFAULT_STACK_BYTES */
+} br_board_stack_t;
+
+typedef struct br_board_file {
+	br_cfg_section_t head;
+	br_cfg_string_t name;
+	br_cfg_string_t description;
+	br_cfg_enum_t core;        /* br_board_core_t */
+	br_board_server_t server;
+	br_board_counter_t counter;
+	br_cfg_uint_t clock_hz;
+	br_cfg_list_t memory;      /* br_board_region_t */
+	br_board_stack_t stack;
+	br_cfg_uint_t hardware_breakpoints;
+} br_board_file_t;
+
+#define BR_BOARD_DEFAULT_STACK_BYTES 8192U
+
+/* A board as loaded and checked, with everything that has a default filled in. */
+typedef struct br_board {
+	br_board_file_t file;      /* as written (owned) */
+	char *path;                /* the file it came from (owned) */
+	const char *name;          /* file.name */
+	br_board_server_kind_t server_kind;
+	br_board_core_t core;
+	br_counter_t counter;      /* from measure/counter.h; name and unit may point into file */
+	uint32_t stack_origin, stack_length;
+	unsigned hardware_breakpoints;
+	const char **server_args;  /* the server's extra arguments (owned array, file's text) */
+	size_t server_arg_count;
+} br_board_t;
+
+/*
+ * Loads and checks the board file at path. Besides the schema: name must be
+ * the file's name without .yaml (baselines are kept per board name); a dwt
+ * or systick counter needs clock_hz; Cortex-M0/M0+ have no DWT; a counter's
+ * unit, when given, replaces the counter's own; memory needs
+ * a flash and a RAM region, none overlapping and none past 4 GiB; the stack
+ * must lie in RAM. Returns BR_OK with *board filled (free with
+ * br_board_free), or BR_ERR_INPUT "file:line:col: ...".
+ */
+br_status_t br_board_load(const char *path, br_board_t *board, br_error_t *err);
+
+/* The same, from a YAML text in memory named name (for tests and fuzzing). */
+br_status_t br_board_parse(const char *name, const unsigned char *data, size_t size,
+			   br_board_t *board, br_error_t *err);
+
+/* Frees what br_board_load allocated. */
+void br_board_free(br_board_t *board);
+
+/* "qemu", "openocd", "remote", "serial". */
+const char *br_board_server_kind_name(br_board_server_kind_t kind);
+
+/* The gdbserver flavour (target/flavour.h name) answering a remote or serial
+ * board: its flavour key, "bmp" for a serial board without one, else the
+ * server kind's own ("qemu", "openocd"). */
+const char *br_board_flavour_name(const br_board_t *board);
+
+/*
+ * Writes a one-line description of the board's server into buf, e.g.
+ * "qemu-system-arm -M netduinoplus2" or "openocd at lab-pi:3333".
+ */
+void br_board_describe_server(const br_board_t *board, char *buf, size_t cap);
+
+/*
+ * Fills *ep to reach the board as its file says (target/endpoint.h): the
+ * server kind and flavour, QEMU's machine and arguments with elf_path as the
+ * kernel, OpenOCD's scripts, probe serial and arguments, host and port, the
+ * serial device, the memory regions and the comparator count. ep's strings
+ * point into board (and elf_path): board must outlive it. BR_ERR_INPUT when
+ * the memory map cannot hold the regions.
+ */
+br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
+			      br_error_t *err);
+
+/* The schema of a board file, for tools that list the keys. */
+const br_cfg_map_t *br_board_schema(void);
+
+#endif

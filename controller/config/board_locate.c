@@ -1,0 +1,49 @@
+#include "config/board_locate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define LOCATE_LIST_BYTES 768U
+
+static bool is_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static bool is_path(const char *ref)
+{
+	size_t n = strlen(ref);
+	return strchr(ref, '/') != NULL || (n > 5 && strcmp(ref + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(ref + n - 4, ".yml") == 0);
+}
+
+br_status_t br_board_locate(const char *ref, const char *base_dir, const char *const *dirs,
+			    size_t count, char *out, size_t cap, br_error_t *err)
+{
+	if (is_path(ref)) {
+		if (ref[0] == '/' || base_dir[0] == '\0')
+			snprintf(out, cap, "%s", ref);
+		else
+			snprintf(out, cap, "%s/%s", base_dir, ref);
+		if (is_file(out))
+			return BR_OK;
+		return br_error_set(err, BR_ERR_INPUT, "board file %s not found", out);
+	}
+	char looked[LOCATE_LIST_BYTES] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++) {
+		snprintf(out, cap, "%s/%s.yaml", dirs[i], ref);
+		if (is_file(out))
+			return BR_OK;
+		if (n < sizeof(looked))
+			n += (size_t)snprintf(looked + n, sizeof(looked) - n, "%s%s", i > 0 ? ", " : "",
+					      out);
+	}
+	return br_error_set(err, BR_ERR_INPUT,
+			    "board '%s' not found (looked for %s); name a board of configs/boards "
+			    "or give the board file's path",
+			    ref, looked);
+}

@@ -1,0 +1,108 @@
+/*
+ * A suite file (configs/suites/NAME.yaml): the benches in order, how many
+ * iterations, budgets, the regression limit, the boards to run on, and
+ * entries that measure unmodified firmware (an ELF with from/to or
+ * function) instead of a bench of the suite firmware.
+ */
+#ifndef BENCHRACK_CONFIG_SUITE_H
+#define BENCHRACK_CONFIG_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "config/schema.h"
+#include "config/upload_config.h"
+
+#define BR_SUITE_MAX_ITERATIONS 1024U  /* the stub's sample buffer */
+#define BR_SUITE_NAME_MAX 23U          /* the stub's bench name slot, less its NUL */
+
+/* Limits a bench must stay within. Unset keys impose nothing. */
+typedef struct br_suite_budgets {
+	br_cfg_section_t head;
+	br_cfg_uint_t max_stack_bytes;
+	br_cfg_uint_t max_heap_bytes;
+	br_cfg_uint_t max_cycles_per_iteration; /* the median, in the counter's unit */
+	br_cfg_uint_t max_text_bytes;           /* suite level: the firmware's text */
+} br_suite_budgets_t;
+
+typedef enum br_suite_entry_kind {
+	BR_SUITE_ENTRY_STUB,     /* a bench of the suite firmware, run by the stub */
+	BR_SUITE_ENTRY_RANGE,    /* unmodified ELF: from a location to another */
+	BR_SUITE_ENTRY_FUNCTION, /* unmodified ELF: each call of a function */
+} br_suite_entry_kind_t;
+
+typedef struct br_suite_bench {
+	br_cfg_section_t head;
+	br_cfg_string_t name;
+	br_cfg_string_t elf;        /* unmodified firmware, relative to the suite file */
+	br_cfg_string_t from;       /* symbol, address or file:line */
+	br_cfg_string_t to;
+	br_cfg_string_t function;
+	br_cfg_uint_t iterations;
+	br_cfg_uint_t warmup_runs;
+	br_suite_budgets_t budgets; /* over the suite's, key by key */
+	br_suite_entry_kind_t kind; /* derived */
+	char *elf_path;             /* derived: elf resolved against the suite's directory */
+} br_suite_bench_t;
+
+typedef struct br_suite_file {
+	br_cfg_section_t head;
+	br_cfg_string_t name;
+	br_cfg_string_t description;
+	br_cfg_string_t firmware;   /* the suite ELF, relative to the suite file */
+	br_cfg_list_t boards;       /* br_cfg_string_t: board names or paths */
+	br_cfg_uint_t default_iterations;
+	br_cfg_uint_t warmup_runs;
+	br_cfg_bool_t stack_watermark;
+	br_cfg_number_t fail_on_regression_percent;
+	br_cfg_uint_t timeout_seconds;
+	br_suite_budgets_t budgets;
+	br_cfg_list_t benches;      /* br_suite_bench_t */
+	br_upload_section_t upload; /* where results are posted (config/upload_config.h) */
+} br_suite_file_t;
+
+#define BR_SUITE_DEFAULT_REGRESSION_PERCENT 5.0
+
+typedef struct br_suite {
+	br_suite_file_t file;
+	char *path;           /* the suite file (owned) */
+	char *dir;            /* its directory, for relative paths (owned) */
+	char *firmware_path;  /* firmware resolved against dir, or NULL when not given (owned) */
+	const char *name;
+	br_suite_bench_t *benches; /* file.benches.items */
+	size_t bench_count;
+	uint32_t iterations, warmup;
+	bool stack_watermark;
+	double regression_percent;
+	unsigned timeout_seconds;
+} br_suite_t;
+
+/*
+ * Loads and checks a suite file. Besides the schema: bench names unique and
+ * at most BR_SUITE_NAME_MAX characters; an entry with elf needs function, or
+ * from and to (not both forms); from/to/function need elf; boards unique;
+ * max_stack_bytes needs stack_watermark. Returns BR_OK with *suite filled
+ * (free with br_suite_free), or BR_ERR_INPUT "file:line:col: ...".
+ */
+br_status_t br_suite_load(const char *path, br_suite_t *suite, br_error_t *err);
+
+/* The same from YAML text in memory named name (relative paths resolve against
+ * name's directory). */
+br_status_t br_suite_parse(const char *name, const unsigned char *data, size_t size,
+			   br_suite_t *suite, br_error_t *err);
+
+/* Frees what br_suite_load allocated. */
+void br_suite_free(br_suite_t *suite);
+
+/* The name of board i as the suite lists it. */
+const char *br_suite_board(const br_suite_t *suite, size_t i);
+
+/* The budgets that apply to bench: the bench's own keys over the suite's. */
+br_suite_budgets_t br_suite_bench_budgets(const br_suite_t *suite, const br_suite_bench_t *bench);
+
+/* The schema of a suite file. */
+const br_cfg_map_t *br_suite_schema(void);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * A bench's size (DESIGN.md, "Size"): the text/data/bss of the image built
+ * with that bench alone, less those of the image built the same way with the
+ * empty bench (benches/: bench-<name>-O<level>.elf against
+ * bench-empty-O<level>.elf); and, broken down by symbol, the functions the
+ * bench image has that the empty one lacks or has smaller (its own code).
+ */
+#ifndef BENCHRACK_MEASURE_BENCH_SIZE_H
+#define BENCHRACK_MEASURE_BENCH_SIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "elf/elf_sizes.h"
+
+#define BR_BENCH_SIZE_NAME 64U
+
+typedef struct br_bench_size {
+	br_elf_sizes_t bench;    /* of the bench's image */
+	br_elf_sizes_t empty;    /* of the empty bench's image */
+	int64_t text, data, bss; /* bench - empty */
+} br_bench_size_t;
+
+typedef struct br_size_symbol {
+	char name[BR_BENCH_SIZE_NAME];
+	uint32_t size;       /* bytes in the bench's image */
+	uint32_t empty_size; /* bytes in the empty image (0: not there) */
+} br_size_symbol_t;
+
+/* The text/data/bss of the ELF at path (elf/elf_sizes.h). Errors: the ELF's. */
+br_status_t br_bench_size_elf(const char *path, br_elf_sizes_t *out, br_error_t *err);
+
+/* Sizes both images and their difference into *out. Errors: the ELF's. */
+br_status_t br_bench_size_compute(const char *bench_elf, const char *empty_elf,
+                                  br_bench_size_t *out, br_error_t *err);
+
+/*
+ * The function symbols of bench_elf that empty_elf (may be NULL: every
+ * function counts) lacks or has smaller, largest growth first, ties by name;
+ * *out is allocated (free() it), *count its length.
+ */
+br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
+                                  br_size_symbol_t **out, size_t *count, br_error_t *err);
+
+#endif

@@ -1,0 +1,134 @@
+#include "measure/counter_spec.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEC_MMIO_PREFIX "mmio:"
+#define SPEC_CORE_PREFIX "cortex-"
+#define SPEC_MAX_WIDTH 32UL
+#define SPEC_CHOICES "tim2, dwt, systick or mmio:ADDRESS[:WIDTH[:down]]"
+
+/* The cores a counter spec knows, and what they imply for the DWT. */
+typedef struct spec_core {
+	const char *name;
+	bool has_dwt;    /* ARMv6-M (M0, M0+) has no DWT cycle counter */
+	bool dwt_locked; /* Cortex-M7: DWT_LAR must be unlocked */
+} spec_core_t;
+
+static const spec_core_t spec_cores[] = {
+    {"m0", false, false}, {"m0+", false, false}, {"m3", true, false},
+    {"m4", true, false},  {"m7", true, true},    {"m33", true, false},
+};
+
+static const spec_core_t *spec_core_find(const char *core)
+{
+	if (core == NULL)
+		core = "m4";
+	if (strncmp(core, SPEC_CORE_PREFIX, strlen(SPEC_CORE_PREFIX)) == 0)
+		core += strlen(SPEC_CORE_PREFIX);
+	for (size_t i = 0; i < sizeof(spec_cores) / sizeof(spec_cores[0]); i++) {
+		if (strcmp(spec_cores[i].name, core) == 0)
+			return &spec_cores[i];
+	}
+	return NULL;
+}
+
+/* Parses an unsigned number (0x... hex or decimal) filling the whole of text. */
+static bool spec_number(const char *text, unsigned long long max, unsigned long long *out)
+{
+	if (text[0] == '\0' || text[0] == '-' || text[0] == '+')
+		return false;
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 0);
+	if (errno != 0 || *end != '\0' || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static br_status_t spec_mmio(const char *spec, uint64_t clock_hz, br_counter_t *out,
+                             br_error_t *err)
+{
+	char fields[3][32] = {{0}};
+	const char *p = spec + strlen(SPEC_MMIO_PREFIX);
+	size_t count = 0;
+	for (;;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon != NULL ? (size_t)(colon - p) : strlen(p);
+		if (count == 3 || len >= sizeof(fields[0]))
+			return br_error_set(err, BR_ERR_USAGE,
+			                    "counter '%s': expected mmio:ADDRESS[:WIDTH[:down]]",
+			                    spec);
+		memcpy(fields[count], p, len);
+		count++;
+		if (colon == NULL)
+			break;
+		p = colon + 1;
+	}
+	unsigned long long address = 0, width = SPEC_MAX_WIDTH;
+	if (!spec_number(fields[0], 0xFFFFFFFFULL, &address))
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "counter '%s': '%s' is not an address (e.g. 0x40000024)", spec,
+		                    fields[0]);
+	if (count > 1 && (!spec_number(fields[1], SPEC_MAX_WIDTH, &width) || width == 0))
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "counter '%s': width '%s' is not a number of bits from 1 to 32",
+		                    spec, fields[1]);
+	bool down = false;
+	if (count > 2) {
+		if (strcmp(fields[2], "down") == 0)
+			down = true;
+		else if (strcmp(fields[2], "up") != 0)
+			return br_error_set(err, BR_ERR_USAGE,
+			                    "counter '%s': direction '%s' is neither up nor down",
+			                    spec, fields[2]);
+	}
+	if (width < SPEC_MAX_WIDTH && clock_hz == 0)
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "counter '%s' is %llu bits wide and wraps every 2^%llu ticks: give "
+		    "its clock (--clock-hz), or a wrapped interval could not be told "
+		    "from a short one",
+		    spec, width, width);
+	br_counter_mmio(out, "mmio", (uint32_t)address, (unsigned)width, down, clock_hz);
+	return BR_OK;
+}
+
+br_status_t br_counter_spec_parse(const char *spec, uint64_t clock_hz, const char *core,
+                                  br_counter_t *out, br_error_t *err)
+{
+	const spec_core_t *c = spec_core_find(core);
+	if (c == NULL)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "core '%s' is not one of m0, m0+, m3, m4, m7, m33", core);
+	if (strcmp(spec, "tim2") == 0) {
+		br_counter_tim2(out, clock_hz);
+		return BR_OK;
+	}
+	if (strcmp(spec, "dwt") == 0 || strcmp(spec, "systick") == 0) {
+		if (clock_hz == 0)
+			return br_error_set(
+			    err, BR_ERR_USAGE,
+			    "counter %s counts core cycles: give the core clock "
+			    "(--clock-hz), so that times and the wrap period are known",
+			    spec);
+		if (spec[0] == 'd') {
+			if (!c->has_dwt)
+				return br_error_set(
+				    err, BR_ERR_USAGE,
+				    "a Cortex-M%s has no DWT cycle counter: use systick "
+				    "or an mmio timer",
+				    c->name + 1);
+			br_counter_dwt(out, clock_hz, c->dwt_locked);
+		} else {
+			br_counter_systick(out, clock_hz);
+		}
+		return BR_OK;
+	}
+	if (strncmp(spec, SPEC_MMIO_PREFIX, strlen(SPEC_MMIO_PREFIX)) == 0)
+		return spec_mmio(spec, clock_hz, out, err);
+	return br_error_set(err, BR_ERR_USAGE, "counter '%s' is not one of %s", spec, SPEC_CHOICES);
+}

@@ -1,0 +1,78 @@
+#include "measure/stack_paint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchrack/stack_paint.h"
+#include "common/xalloc.h"
+
+const char *br_stack_status_text(br_stack_status_t status)
+{
+	switch (status) {
+	case BR_STACK_MEASURED:
+		return "measured";
+	case BR_STACK_OVERFLOWED:
+		return "overflowed the painted region";
+	case BR_STACK_SP_OUTSIDE:
+		return "the SP was outside the stack region";
+	}
+	return "unknown";
+}
+
+size_t br_stack_paint_intact(const uint8_t *buf, size_t len)
+{
+	size_t i = 0;
+	while (i < len && buf[i] == BR_STACK_PAINT)
+		i++;
+	return i;
+}
+
+/* Bytes from the region's low end up to sp, or 0 when sp is not inside it. */
+static uint32_t stack_free_bytes(const br_stack_region_t *region, uint32_t sp)
+{
+	uint64_t top = (uint64_t)region->low + region->size;
+	if (sp <= region->low || (uint64_t)sp > top)
+		return 0;
+	return sp - region->low;
+}
+
+br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
+                           br_stack_status_t *status, br_error_t *err)
+{
+	uint32_t len = stack_free_bytes(region, sp);
+	*status = len == 0 ? BR_STACK_SP_OUTSIDE : BR_STACK_MEASURED;
+	if (len == 0)
+		return BR_OK;
+	uint8_t *paint = xmalloc(len);
+	memset(paint, BR_STACK_PAINT, len);
+	br_status_t st = br_target_mem_write(t, region->low, paint, len, err);
+	free(paint);
+	if (st != BR_OK)
+		return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
+	return BR_OK;
+}
+
+br_status_t br_stack_scan(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
+                          uint32_t *bytes, br_stack_status_t *status, br_error_t *err)
+{
+	uint32_t len = stack_free_bytes(region, sp);
+	*bytes = BR_STACK_NOT_MEASURED;
+	*status = BR_STACK_SP_OUTSIDE;
+	if (len == 0)
+		return BR_OK;
+	uint8_t *buf = xmalloc(len);
+	br_status_t st = br_target_mem_read(t, region->low, buf, len, err);
+	if (st == BR_OK) {
+		size_t intact = br_stack_paint_intact(buf, len);
+		if (intact < BR_STACK_OVERFLOW_BAND) {
+			*status = BR_STACK_OVERFLOWED;
+		} else {
+			*status = BR_STACK_MEASURED;
+			*bytes = len - (uint32_t)intact;
+		}
+	}
+	free(buf);
+	if (st != BR_OK)
+		return br_error_prefix(err, "reading the stack region at 0x%08x", region->low);
+	return BR_OK;
+}

@@ -1,0 +1,58 @@
+/*
+ * Stack use of unmodified firmware, measured by the controller (DESIGN.md,
+ * "Stack"): paint the free part of the region (below the current SP) with
+ * BR_STACK_PAINT through memory writes, let the code run, read the region
+ * back: the first byte from the low end that lost its paint is the deepest
+ * byte written. If a byte of the lowest BR_STACK_OVERFLOW_BAND lost it, the
+ * region overflowed (a frame's unwritten hole can keep the lowest byte
+ * painted: benchrack/stack_paint.h) and the depth is unknown: "not measured",
+ * never a number.
+ */
+#ifndef BENCHRACK_MEASURE_STACK_PAINT_H
+#define BENCHRACK_MEASURE_STACK_PAINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "measure/stack_region.h"
+#include "target/target.h"
+
+/* A stack figure that could not be measured. */
+#define BR_STACK_NOT_MEASURED UINT32_MAX
+
+typedef enum br_stack_status {
+	BR_STACK_MEASURED,
+	BR_STACK_OVERFLOWED, /* the lowest byte of the region lost its paint */
+	BR_STACK_SP_OUTSIDE, /* the SP was not inside the region: nothing to paint */
+} br_stack_status_t;
+
+/* "measured", "overflowed the painted region", "SP outside the region". */
+const char *br_stack_status_text(br_stack_status_t status);
+
+/*
+ * The number of bytes from the start of buf that still hold the paint:
+ * the index of the first byte that does not, or len when all do.
+ */
+size_t br_stack_paint_intact(const uint8_t *buf, size_t len);
+
+/*
+ * Paints region bytes [low, sp) of the halted target (the live stack at and
+ * above sp is never touched). Returns BR_OK with *status BR_STACK_MEASURED,
+ * or BR_OK with BR_STACK_SP_OUTSIDE (and nothing written) when sp is not in
+ * (low, low + size]; a failed write is the target's error.
+ */
+br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
+                           br_stack_status_t *status, br_error_t *err);
+
+/*
+ * After code ran from a halt with SP sp (painted by br_stack_paint), reads
+ * [low, sp) back and sets *bytes to sp minus the deepest byte written (0 when
+ * nothing below sp was written), or BR_STACK_NOT_MEASURED with *status
+ * saying why (a byte of the overflow band lost its paint, or sp was outside
+ * the region). A region of the band's size or less can measure nothing.
+ */
+br_status_t br_stack_scan(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
+                          uint32_t *bytes, br_stack_status_t *status, br_error_t *err);
+
+#endif

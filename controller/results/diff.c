@@ -1,0 +1,238 @@
+#include "results/diff.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "stats/compare.h"
+
+br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char *old_name,
+				     const br_run_record_t *new_rec, br_error_t *err)
+{
+	const char *what = NULL;
+	const char *was = NULL, *now = NULL;
+	char was_hz[32], now_hz[32];
+	if (strcmp(old_rec->board, new_rec->board) != 0) {
+		what = "board";
+		was = old_rec->board;
+		now = new_rec->board;
+	} else if (strcmp(old_rec->counter, new_rec->counter) != 0) {
+		what = "counter";
+		was = old_rec->counter;
+		now = new_rec->counter;
+	} else if (strcmp(old_rec->unit, new_rec->unit) != 0) {
+		what = "unit";
+		was = old_rec->unit;
+		now = new_rec->unit;
+	} else if (old_rec->clock_hz != new_rec->clock_hz) {
+		what = "clock (Hz)";
+		snprintf(was_hz, sizeof(was_hz), "%llu", (unsigned long long)old_rec->clock_hz);
+		snprintf(now_hz, sizeof(now_hz), "%llu", (unsigned long long)new_rec->clock_hz);
+		was = was_hz;
+		now = now_hz;
+	}
+	if (what == NULL)
+		return BR_OK;
+	return br_error_set(err, BR_ERR_INPUT,
+			    "%s was recorded with %s '%s', not '%s': refusing to compare figures "
+			    "from another %s; expected a baseline recorded on board %s with "
+			    "counter %s (benchrack run SUITE --write-baseline)",
+			    old_name, what, was, now, what, new_rec->board, new_rec->counter);
+}
+
+void br_metric_name(br_metric_t metric, const char *unit, char *buf, size_t cap)
+{
+	switch (metric) {
+	case BR_METRIC_COUNT: {
+		size_t n = 0;
+		while (unit[n] != '\0' && !isspace((unsigned char)unit[n]) && n + 1U < cap) {
+			buf[n] = unit[n];
+			n++;
+		}
+		buf[n] = '\0';
+		if (n == 0)
+			snprintf(buf, cap, "ticks");
+		return;
+	}
+	case BR_METRIC_STACK:
+		snprintf(buf, cap, "stack_bytes");
+		return;
+	case BR_METRIC_HEAP:
+		snprintf(buf, cap, "heap_peak_bytes");
+		return;
+	case BR_METRIC_TEXT:
+		snprintf(buf, cap, "text_bytes");
+		return;
+	}
+	snprintf(buf, cap, "metric");
+}
+
+const char *br_change_name(br_change_t change)
+{
+	switch (change) {
+	case BR_CHANGE_EQUAL:
+		return "equal";
+	case BR_CHANGE_BETTER:
+		return "better";
+	case BR_CHANGE_WORSE:
+		return "worse";
+	case BR_CHANGE_NOT_DISTINGUISHABLE:
+		return "not distinguishable";
+	case BR_CHANGE_NEW:
+		return "new";
+	case BR_CHANGE_GONE:
+		return "gone";
+	case BR_CHANGE_NOT_MEASURED:
+		return "not measured";
+	}
+	return "unknown";
+}
+
+static br_diff_row_t *add_row(br_diff_t *d, const char *bench, br_metric_t metric,
+			      const char *unit)
+{
+	d->rows = xrealloc(d->rows, (d->count + 1U) * sizeof(d->rows[0]));
+	br_diff_row_t *r = &d->rows[d->count++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->bench, sizeof(r->bench), "%s", bench);
+	r->metric = metric;
+	br_metric_name(metric, unit, r->metric_name, sizeof(r->metric_name));
+	return r;
+}
+
+/* A summary of one exact figure: its band has no width. */
+static br_summary_t constant(double v)
+{
+	br_summary_t s;
+	memset(&s, 0, sizeof(s));
+	s.n = 1;
+	s.min = s.max = s.mean = s.median = v;
+	s.p10 = s.p90 = s.p95 = s.p99 = v;
+	return s;
+}
+
+static void decide(br_diff_row_t *r, const br_summary_t *old_s, const br_summary_t *new_s)
+{
+	r->has_old = r->has_new = true;
+	r->old_value = old_s->median;
+	r->new_value = new_s->median;
+	r->old_p10 = old_s->p10;
+	r->old_p90 = old_s->p90;
+	r->new_p10 = new_s->p10;
+	r->new_p90 = new_s->p90;
+	r->percent_defined = br_stats_percent_change(r->old_value, r->new_value, &r->percent);
+	switch (br_stats_compare(old_s, new_s, NULL)) {
+	case BR_VERDICT_EQUAL:
+		r->change = BR_CHANGE_EQUAL;
+		break;
+	case BR_VERDICT_NOT_DISTINGUISHABLE:
+		r->change = BR_CHANGE_NOT_DISTINGUISHABLE;
+		break;
+	case BR_VERDICT_FIRST_LOWER:
+		r->change = BR_CHANGE_WORSE;
+		break;
+	case BR_VERDICT_SECOND_LOWER:
+		r->change = BR_CHANGE_BETTER;
+		break;
+	}
+}
+
+static void one_sided(br_diff_row_t *r, bool is_old, double v, br_change_t change)
+{
+	r->change = change;
+	if (is_old) {
+		r->has_old = true;
+		r->old_value = r->old_p10 = r->old_p90 = v;
+	} else {
+		r->has_new = true;
+		r->new_value = r->new_p10 = r->new_p90 = v;
+	}
+}
+
+/* One size metric (stack or heap) of a bench present in both records. */
+static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, const char *unit,
+			 bool old_known, double old_v, bool new_known, double new_v)
+{
+	br_diff_row_t *r = add_row(d, bench, metric, unit);
+	if (old_known && new_known) {
+		br_summary_t a = constant(old_v), b = constant(new_v);
+		decide(r, &a, &b);
+	} else if (new_known) {
+		one_sided(r, false, new_v, BR_CHANGE_NEW);
+	} else {
+		r->change = BR_CHANGE_NOT_MEASURED;
+		if (old_known)
+			one_sided(r, true, old_v, BR_CHANGE_NOT_MEASURED);
+	}
+}
+
+static void compare_bench(br_diff_t *d, const char *unit, const br_bench_record_t *o,
+			  const br_bench_record_t *n)
+{
+	bool old_measured = o != NULL && o->status == BR_BENCH_MEASURED;
+	bool new_measured = n->status == BR_BENCH_MEASURED;
+	br_diff_row_t *r = add_row(d, n->name, BR_METRIC_COUNT, unit);
+	if (!new_measured) {
+		r->change = BR_CHANGE_NOT_MEASURED;
+		if (old_measured)
+			one_sided(r, true, o->summary.median, BR_CHANGE_NOT_MEASURED);
+		return;
+	}
+	if (!old_measured) {
+		one_sided(r, false, n->summary.median, BR_CHANGE_NEW);
+		r->new_p10 = n->summary.p10;
+		r->new_p90 = n->summary.p90;
+		return;
+	}
+	decide(r, &o->summary, &n->summary);
+	compare_size(d, n->name, BR_METRIC_STACK, unit, o->stack_measured, o->stack_bytes,
+		     n->stack_measured, n->stack_bytes);
+	if (o->heap_known || n->heap_known)
+		compare_size(d, n->name, BR_METRIC_HEAP, unit, o->heap_known, o->heap_peak,
+			     n->heap_known, n->heap_peak);
+}
+
+void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_rec,
+		     br_diff_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	const char *unit = new_rec->unit;
+	for (size_t i = 0; i < new_rec->bench_count; i++) {
+		const br_bench_record_t *n = &new_rec->benches[i];
+		compare_bench(out, unit, br_run_record_find(old_rec, n->name), n);
+	}
+	for (size_t i = 0; i < old_rec->bench_count; i++) {
+		const br_bench_record_t *o = &old_rec->benches[i];
+		if (br_run_record_find(new_rec, o->name) != NULL)
+			continue;
+		br_diff_row_t *r = add_row(out, o->name, BR_METRIC_COUNT, unit);
+		if (o->status == BR_BENCH_MEASURED)
+			one_sided(r, true, o->summary.median, BR_CHANGE_GONE);
+		else
+			r->change = BR_CHANGE_GONE;
+	}
+	if (old_rec->sizes_known || new_rec->sizes_known)
+		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_rec->sizes_known,
+			     (double)old_rec->text_bytes, new_rec->sizes_known,
+			     (double)new_rec->text_bytes);
+}
+
+void br_diff_free(br_diff_t *diff)
+{
+	free(diff->rows);
+	diff->rows = NULL;
+	diff->count = 0;
+}
+
+void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap)
+{
+	if (!row->has_old || !row->has_new)
+		snprintf(buf, cap, "-");
+	else if (row->percent_defined)
+		snprintf(buf, cap, "%+.1f%%", row->percent);
+	else
+		snprintf(buf, cap, "new (was 0)");
+}

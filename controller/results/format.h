@@ -1,0 +1,43 @@
+/*
+ * The machine-readable outputs (--format NAME, --output FILE), one module
+ * each: format_json.c, format_csv.c, format_junit.c, format_markdown.c,
+ * format_bmf.c. Each writes every board's report to out, whole.
+ */
+#ifndef BENCHRACK_RESULTS_FORMAT_H
+#define BENCHRACK_RESULTS_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/report.h"
+
+typedef void (*br_format_write_fn)(const br_report_t *reports, size_t count, FILE *out);
+
+typedef struct br_format {
+	const char *name;
+	br_format_write_fn write;
+} br_format_t;
+
+#define BR_FORMAT_NAMES "json, csv, junit, markdown, bmf"
+
+/* The format called name, or NULL. */
+const br_format_t *br_format_find(const char *name);
+
+/* {"schema_version", "kind": "report", "verdict", "runs": [record + comparison + gate]},
+ * valid against results/schema/benchrack.schema.json. */
+void br_format_json_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* RFC 4180 CSV: one row per board, bench and metric, with a header row. */
+void br_format_csv_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* JUnit XML: a testsuite per board, a testcase per bench; gate findings are
+ * failures, benches not run are skipped, a failed run is an error. */
+void br_format_junit_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* GitHub-flavoured Markdown: a heading and a table per board, then findings. */
+void br_format_markdown_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* Bencher Metric Format: {bench: {measure: {value, lower_value, upper_value}}}. */
+void br_format_bmf_write(const br_report_t *reports, size_t count, FILE *out);
+
+#endif

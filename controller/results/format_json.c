@@ -1,0 +1,112 @@
+/* --format json: every board's record with its comparison and gate. */
+#include "results/format.h"
+#include "results/json_writer.h"
+#include "results/run_json.h"
+
+static void write_comparison(br_json_t *j, const br_report_t *r)
+{
+	br_json_key(j, "comparison");
+	if (r->diff == NULL) {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "baseline");
+	if (r->baseline_path != NULL)
+		br_json_string(j, r->baseline_path);
+	else
+		br_json_null(j);
+	br_json_key(j, "rows");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < r->diff->count; i++) {
+		const br_diff_row_t *row = &r->diff->rows[i];
+		br_json_object_begin(j);
+		br_json_key(j, "bench");
+		br_json_string(j, row->bench);
+		br_json_key(j, "metric");
+		br_json_string(j, row->metric_name);
+		br_json_key(j, "old");
+		if (row->has_old)
+			br_json_double(j, row->old_value);
+		else
+			br_json_null(j);
+		br_json_key(j, "new");
+		if (row->has_new)
+			br_json_double(j, row->new_value);
+		else
+			br_json_null(j);
+		br_json_key(j, "change_percent");
+		if (row->has_old && row->has_new && row->percent_defined)
+			br_json_double(j, row->percent);
+		else
+			br_json_null(j);
+		br_json_key(j, "verdict");
+		br_json_string(j, br_change_name(row->change));
+		br_json_object_end(j);
+	}
+	br_json_array_end(j);
+	br_json_object_end(j);
+}
+
+static void write_gate(br_json_t *j, const br_report_t *r)
+{
+	br_json_key(j, "gate");
+	if (r->gate == NULL) {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "passed");
+	br_json_bool(j, r->gate->failures == 0 && r->gate->not_run == 0);
+	br_json_key(j, "compared_with_baseline");
+	br_json_bool(j, r->gate->compared);
+	br_json_key(j, "findings");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < r->gate->count; i++) {
+		const br_finding_t *f = &r->gate->findings[i];
+		br_json_object_begin(j);
+		br_json_key(j, "kind");
+		br_json_string(j, br_finding_kind_name(f->kind));
+		br_json_key(j, "bench");
+		br_json_string(j, f->bench);
+		br_json_key(j, "metric");
+		br_json_string(j, f->metric);
+		br_json_key(j, "percent");
+		br_json_double(j, f->percent);
+		br_json_key(j, "message");
+		br_json_string(j, f->message);
+		br_json_object_end(j);
+	}
+	br_json_array_end(j);
+	br_json_object_end(j);
+}
+
+void br_format_json_write(const br_report_t *reports, size_t count, FILE *out)
+{
+	br_json_t j;
+	br_json_init(&j, out);
+	br_json_object_begin(&j);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_RESULTS_SCHEMA_VERSION);
+	br_json_key(&j, "kind");
+	br_json_string(&j, "report");
+	br_json_key(&j, "verdict");
+	br_json_string(&j, br_report_verdict_name(br_report_verdict(reports, count)));
+	br_json_key(&j, "runs");
+	br_json_array_begin(&j);
+	for (size_t i = 0; i < count; i++) {
+		br_json_object_begin(&j);
+		br_run_json_write_fields(&j, reports[i].run);
+		br_json_key(&j, "run_file");
+		if (reports[i].run_path != NULL)
+			br_json_string(&j, reports[i].run_path);
+		else
+			br_json_null(&j);
+		write_comparison(&j, &reports[i]);
+		write_gate(&j, &reports[i]);
+		br_json_object_end(&j);
+	}
+	br_json_array_end(&j);
+	br_json_object_end(&j);
+	br_json_finish(&j);
+}

@@ -1,0 +1,145 @@
+#include "results/gate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+static br_finding_t *add(br_gate_t *g, br_finding_kind_t kind, const char *bench,
+			 const char *metric)
+{
+	g->findings = xrealloc(g->findings, (g->count + 1U) * sizeof(g->findings[0]));
+	br_finding_t *f = &g->findings[g->count++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	snprintf(f->bench, sizeof(f->bench), "%s", bench);
+	snprintf(f->metric, sizeof(f->metric), "%s", metric);
+	if (kind == BR_FINDING_NOT_RUN)
+		g->not_run++;
+	else
+		g->failures++;
+	return f;
+}
+
+static void say(br_finding_t *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(br_finding_t *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+}
+
+/* value against budget: a finding when over. what is the figure's name
+ * ("instructions median", "stack"), key the budget's. */
+static void check_budget(br_gate_t *g, const char *bench, const char *metric, const char *what,
+			 double value, const br_limit_t *limit, const char *key)
+{
+	if (!limit->set || value <= (double)limit->value)
+		return;
+	br_finding_t *f = add(g, BR_FINDING_BUDGET, bench, metric);
+	f->value = value;
+	f->limit = (double)limit->value;
+	if (limit->value > 0) {
+		f->percent = 100.0 * (value - f->limit) / f->limit;
+		say(f, "%s: %s %.0f exceeds budget %s %llu by %.1f%%", bench, what, value, key,
+		    (unsigned long long)limit->value, f->percent);
+	} else {
+		f->percent = (double)INFINITY;
+		say(f, "%s: %s %.0f exceeds budget %s 0", bench, what, value, key);
+	}
+}
+
+static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench_record_t *b)
+{
+	char metric[32];
+	br_metric_name(BR_METRIC_COUNT, run->unit, metric, sizeof(metric));
+	if (b->status != BR_BENCH_MEASURED) {
+		br_finding_t *f = add(g, BR_FINDING_NOT_RUN, b->name, metric);
+		say(f, "%s: not run: %s", b->name, b->reason[0] != '\0' ? b->reason : "unknown");
+		return;
+	}
+	char what[48];
+	snprintf(what, sizeof(what), "%s median", metric);
+	check_budget(g, b->name, metric, what, b->summary.median,
+		     &b->budgets.max_cycles_per_iteration, "max_cycles_per_iteration");
+	if (b->budgets.max_stack_bytes.set && !b->stack_measured) {
+		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, b->name, "stack_bytes");
+		f->limit = (double)b->budgets.max_stack_bytes.value;
+		say(f, "%s: stack_bytes not measured (the painted region was overrun), so budget "
+		       "max_stack_bytes %llu cannot be shown to hold",
+		    b->name, (unsigned long long)b->budgets.max_stack_bytes.value);
+	} else if (b->stack_measured) {
+		check_budget(g, b->name, "stack_bytes", "stack_bytes", b->stack_bytes,
+			     &b->budgets.max_stack_bytes, "max_stack_bytes");
+	}
+	if (b->budgets.max_heap_bytes.set && !b->heap_known) {
+		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, b->name, "heap_peak_bytes");
+		f->limit = (double)b->budgets.max_heap_bytes.value;
+		say(f, "%s: heap_peak_bytes not known (only the stub counts the heap), so budget "
+		       "max_heap_bytes %llu cannot be shown to hold",
+		    b->name, (unsigned long long)b->budgets.max_heap_bytes.value);
+	} else if (b->heap_known) {
+		check_budget(g, b->name, "heap_peak_bytes", "heap_peak_bytes", b->heap_peak,
+			     &b->budgets.max_heap_bytes, "max_heap_bytes");
+	}
+}
+
+static void check_regression(br_gate_t *g, const br_run_record_t *run, const br_diff_row_t *r)
+{
+	if (r->change != BR_CHANGE_WORSE || !r->has_old || !r->has_new)
+		return;
+	if (r->percent_defined && r->percent <= run->regression_percent)
+		return;
+	br_finding_t *f = add(g, BR_FINDING_REGRESSION, r->bench, r->metric_name);
+	f->value = r->new_value;
+	f->limit = r->old_value;
+	f->percent = r->percent;
+	if (r->percent_defined)
+		say(f, "%s: %s %.0f vs baseline %.0f: %+.1f%% exceeds the %g%% regression limit",
+		    r->bench, r->metric_name, r->new_value, r->old_value, r->percent,
+		    run->regression_percent);
+	else
+		say(f, "%s: %s grew from 0 to %.0f, beyond the %g%% regression limit", r->bench,
+		    r->metric_name, r->new_value, run->regression_percent);
+}
+
+void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->regression_percent = run->regression_percent;
+	out->compared = diff != NULL;
+	for (size_t i = 0; i < run->bench_count; i++)
+		check_bench(out, run, &run->benches[i]);
+	if (run->sizes_known)
+		check_budget(out, BR_DIFF_FIRMWARE, "text_bytes", "text_bytes",
+			     (double)run->text_bytes, &run->budgets.max_text_bytes,
+			     "max_text_bytes");
+	for (size_t i = 0; diff != NULL && i < diff->count; i++)
+		check_regression(out, run, &diff->rows[i]);
+}
+
+void br_gate_free(br_gate_t *gate)
+{
+	free(gate->findings);
+	memset(gate, 0, sizeof(*gate));
+}
+
+const char *br_finding_kind_name(br_finding_kind_t kind)
+{
+	switch (kind) {
+	case BR_FINDING_BUDGET:
+		return "budget";
+	case BR_FINDING_REGRESSION:
+		return "regression";
+	case BR_FINDING_NOT_MEASURED:
+		return "not measured";
+	case BR_FINDING_NOT_RUN:
+		return "not run";
+	}
+	return "finding";
+}

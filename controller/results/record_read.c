@@ -1,0 +1,381 @@
+#include "results/record_read.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "config/schema.h"
+#include "config/yaml_tree.h"
+
+#define READ_MAX_BENCHES 256U
+#define READ_MAX_SAMPLES 1024U
+#define READ_MAX_PERCENT 1000.0
+#define READ_U32_MAX 0xFFFFFFFFULL
+
+/* The record as its JSON says it, before it becomes a br_run_record_t. */
+typedef struct rr_limits {
+	br_cfg_section_t head;
+	br_cfg_uint_t max_stack_bytes, max_heap_bytes, max_cycles_per_iteration, max_text_bytes;
+} rr_limits_t;
+
+typedef struct rr_heap {
+	br_cfg_section_t head;
+	br_cfg_uint_t peak_bytes, live_bytes, allocations;
+} rr_heap_t;
+
+typedef struct rr_calibration {
+	br_cfg_section_t head;
+	br_cfg_string_t method;
+	br_cfg_number_t median;
+} rr_calibration_t;
+
+typedef struct rr_bench {
+	br_cfg_section_t head;
+	br_cfg_string_t name;
+	br_cfg_enum_t status;
+	br_cfg_string_t reason;
+	br_cfg_enum_t mode;
+	br_cfg_string_t elf;
+	br_cfg_uint_t warmup, n;
+	br_cfg_number_t median, p10, p90, p95, p99, min, max, mean, mad, cv_median;
+	br_cfg_uint_t outliers;
+	br_cfg_uint_t stack_bytes;
+	rr_heap_t heap;
+	rr_calibration_t calibration;
+	rr_limits_t budgets;
+	br_cfg_number_t wall_seconds;
+	br_cfg_list_t samples;
+} rr_bench_t;
+
+typedef struct rr_counter {
+	br_cfg_section_t head;
+	br_cfg_string_t name, unit;
+	br_cfg_uint_t clock_hz;
+} rr_counter_t;
+
+typedef struct rr_firmware {
+	br_cfg_section_t head;
+	br_cfg_string_t path, build_id, git_commit, toolchain;
+	br_cfg_uint_t text_bytes, data_bytes, bss_bytes;
+} rr_firmware_t;
+
+typedef struct rr_record {
+	br_cfg_section_t head;
+	br_cfg_uint_t schema_version;
+	br_cfg_enum_t kind, status;
+	br_cfg_string_t error, timestamp, benchrack_version, host, suite, suite_path, board, server;
+	rr_counter_t counter;
+	rr_firmware_t firmware;
+	br_cfg_number_t fail_on_regression_percent;
+	rr_limits_t budgets;
+	br_cfg_list_t benches;
+} rr_record_t;
+
+static const char *const kinds[] = {"run", "baseline", NULL};
+static const char *const statuses[] = {"running", "complete", "failed", NULL};
+static const char *const bench_statuses[] = {"measured", "not_run", NULL};
+static const char *const modes[] = {"stub", "range", "function", NULL};
+
+#define BYTES "a whole number of bytes"
+#define FIGURE "a number"
+#define TEXT "text"
+
+#define L(field) offsetof(rr_limits_t, field)
+static const br_cfg_field_t limit_fields[] = {
+	{.key = "max_stack_bytes", .type = BR_CFG_UINT, .offset = L(max_stack_bytes), .form = BYTES},
+	{.key = "max_heap_bytes", .type = BR_CFG_UINT, .offset = L(max_heap_bytes), .form = BYTES},
+	{.key = "max_cycles_per_iteration", .type = BR_CFG_UINT,
+	 .offset = L(max_cycles_per_iteration), .form = "a whole number of ticks"},
+	{.key = "max_text_bytes", .type = BR_CFG_UINT, .offset = L(max_text_bytes), .form = BYTES},
+};
+static const br_cfg_map_t limits_map = {"budgets", sizeof(rr_limits_t), limit_fields,
+					BR_CFG_COUNT(limit_fields), NULL, NULL, NULL, 0};
+
+#define H(field) offsetof(rr_heap_t, field)
+static const br_cfg_field_t heap_fields[] = {
+	{.key = "peak_bytes", .type = BR_CFG_UINT, .offset = H(peak_bytes), .required = true,
+	 .max = READ_U32_MAX, .form = BYTES},
+	{.key = "live_bytes", .type = BR_CFG_UINT, .offset = H(live_bytes), .required = true,
+	 .max = READ_U32_MAX, .form = BYTES},
+	{.key = "allocations", .type = BR_CFG_UINT, .offset = H(allocations), .required = true,
+	 .max = READ_U32_MAX, .form = "a whole number"},
+};
+static const br_cfg_map_t heap_map = {"heap", sizeof(rr_heap_t), heap_fields,
+				      BR_CFG_COUNT(heap_fields), NULL, NULL, NULL, 0};
+
+#define CA(field) offsetof(rr_calibration_t, field)
+static const br_cfg_field_t calibration_fields[] = {
+	{.key = "method", .type = BR_CFG_STRING, .offset = CA(method), .required = true,
+	 .form = TEXT},
+	{.key = "median", .type = BR_CFG_NUMBER, .offset = CA(median), .required = true,
+	 .form = FIGURE},
+};
+static const br_cfg_map_t calibration_map = {"calibration", sizeof(rr_calibration_t),
+					     calibration_fields, BR_CFG_COUNT(calibration_fields),
+					     NULL, NULL, NULL, 0};
+
+#define N(field)                                                                                   \
+	{.key = #field, .type = BR_CFG_NUMBER, .offset = offsetof(rr_bench_t, field), .form = FIGURE}
+#define BF(field) offsetof(rr_bench_t, field)
+static const br_cfg_field_t bench_fields[] = {
+	{.key = "name", .type = BR_CFG_STRING, .offset = BF(name), .required = true, .form = TEXT},
+	{.key = "status", .type = BR_CFG_ENUM, .offset = BF(status), .required = true,
+	 .names = bench_statuses, .form = "measured or not_run"},
+	{.key = "reason", .type = BR_CFG_STRING, .offset = BF(reason), .form = TEXT},
+	{.key = "mode", .type = BR_CFG_ENUM, .offset = BF(mode), .names = modes,
+	 .form = "stub, range or function"},
+	{.key = "elf", .type = BR_CFG_STRING, .offset = BF(elf), .form = "a path"},
+	{.key = "warmup", .type = BR_CFG_UINT, .offset = BF(warmup), .max = READ_U32_MAX,
+	 .form = "a whole number"},
+	{.key = "n", .type = BR_CFG_UINT, .offset = BF(n), .min = 1, .max = READ_MAX_SAMPLES,
+	 .form = "a whole number from 1 to 1024"},
+	N(median), N(p10), N(p90), N(p95), N(p99), N(min), N(max), N(mean), N(mad), N(cv_median),
+	{.key = "outliers", .type = BR_CFG_UINT, .offset = BF(outliers), .max = READ_MAX_SAMPLES,
+	 .form = "a whole number"},
+	{.key = "stack_bytes", .type = BR_CFG_UINT, .offset = BF(stack_bytes),
+	 .max = READ_U32_MAX, .form = "a whole number of bytes, or null"},
+	{.key = "heap", .type = BR_CFG_MAP, .offset = BF(heap), .map = &heap_map,
+	 .form = "{peak_bytes, live_bytes, allocations}, or null"},
+	{.key = "calibration", .type = BR_CFG_MAP, .offset = BF(calibration),
+	 .map = &calibration_map, .form = "{method, median}, or null"},
+	{.key = "budgets", .type = BR_CFG_MAP, .offset = BF(budgets), .map = &limits_map,
+	 .form = "a mapping of limits"},
+	N(wall_seconds),
+	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = BF(samples),
+	 .max = READ_U32_MAX, .max_items = READ_MAX_SAMPLES,
+	 .form = "a list of at most 1024 whole numbers"},
+};
+static const br_cfg_map_t bench_map = {"bench", sizeof(rr_bench_t), bench_fields,
+				       BR_CFG_COUNT(bench_fields), NULL, NULL, NULL, 0};
+
+#define CF(field) offsetof(rr_counter_t, field)
+static const br_cfg_field_t counter_fields[] = {
+	{.key = "name", .type = BR_CFG_STRING, .offset = CF(name), .required = true, .form = TEXT},
+	{.key = "unit", .type = BR_CFG_STRING, .offset = CF(unit), .required = true, .form = TEXT},
+	{.key = "clock_hz", .type = BR_CFG_UINT, .offset = CF(clock_hz),
+	 .form = "a whole number of Hz, or null"},
+};
+static const br_cfg_map_t counter_map = {"counter", sizeof(rr_counter_t), counter_fields,
+					 BR_CFG_COUNT(counter_fields), NULL, NULL, NULL, 0};
+
+#define FW(field) offsetof(rr_firmware_t, field)
+static const br_cfg_field_t firmware_fields[] = {
+	{.key = "path", .type = BR_CFG_STRING, .offset = FW(path), .required = true,
+	 .form = "a path"},
+	{.key = "build_id", .type = BR_CFG_STRING, .offset = FW(build_id), .form = "hex, or null"},
+	{.key = "git_commit", .type = BR_CFG_STRING, .offset = FW(git_commit), .form = TEXT},
+	{.key = "toolchain", .type = BR_CFG_STRING, .offset = FW(toolchain), .form = TEXT},
+	{.key = "text_bytes", .type = BR_CFG_UINT, .offset = FW(text_bytes), .form = BYTES},
+	{.key = "data_bytes", .type = BR_CFG_UINT, .offset = FW(data_bytes), .form = BYTES},
+	{.key = "bss_bytes", .type = BR_CFG_UINT, .offset = FW(bss_bytes), .form = BYTES},
+};
+static const br_cfg_map_t firmware_map = {"firmware", sizeof(rr_firmware_t), firmware_fields,
+					  BR_CFG_COUNT(firmware_fields), NULL, NULL, NULL, 0};
+
+#define RF(field) offsetof(rr_record_t, field)
+static const br_cfg_field_t record_fields[] = {
+	{.key = "schema_version", .type = BR_CFG_UINT, .offset = RF(schema_version),
+	 .required = true, .min = BR_RESULTS_SCHEMA_VERSION, .max = BR_RESULTS_SCHEMA_VERSION,
+	 .form = "2 (the schema version this benchrack reads)"},
+	{.key = "kind", .type = BR_CFG_ENUM, .offset = RF(kind), .required = true, .names = kinds,
+	 .form = "run or baseline"},
+	{.key = "status", .type = BR_CFG_ENUM, .offset = RF(status), .required = true,
+	 .names = statuses, .form = "running, complete or failed"},
+	{.key = "error", .type = BR_CFG_STRING, .offset = RF(error), .form = TEXT},
+	{.key = "timestamp", .type = BR_CFG_STRING, .offset = RF(timestamp), .required = true,
+	 .form = "an ISO 8601 time"},
+	{.key = "benchrack_version", .type = BR_CFG_STRING, .offset = RF(benchrack_version),
+	 .required = true, .form = TEXT},
+	{.key = "host", .type = BR_CFG_STRING, .offset = RF(host), .required = true, .form = TEXT},
+	{.key = "suite", .type = BR_CFG_STRING, .offset = RF(suite), .form = TEXT},
+	{.key = "suite_path", .type = BR_CFG_STRING, .offset = RF(suite_path), .form = "a path"},
+	{.key = "board", .type = BR_CFG_STRING, .offset = RF(board), .required = true,
+	 .form = "a board name"},
+	{.key = "server", .type = BR_CFG_STRING, .offset = RF(server), .required = true,
+	 .form = TEXT},
+	{.key = "counter", .type = BR_CFG_MAP, .offset = RF(counter), .required = true,
+	 .map = &counter_map, .form = "{name, unit, clock_hz}"},
+	{.key = "firmware", .type = BR_CFG_MAP, .offset = RF(firmware), .required = true,
+	 .map = &firmware_map, .form = "{path, build_id, ...}"},
+	{.key = "fail_on_regression_percent", .type = BR_CFG_NUMBER,
+	 .offset = RF(fail_on_regression_percent), .max_number = READ_MAX_PERCENT,
+	 .form = "a percentage"},
+	{.key = "budgets", .type = BR_CFG_MAP, .offset = RF(budgets), .map = &limits_map,
+	 .form = "a mapping of limits"},
+	{.key = "benches", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &bench_map,
+	 .offset = RF(benches), .required = true, .max_items = READ_MAX_BENCHES,
+	 .form = "a list of benches"},
+};
+static const br_cfg_map_t record_map = {"record", sizeof(rr_record_t), record_fields,
+					BR_CFG_COUNT(record_fields), NULL, NULL, NULL, 0};
+
+static void copy_text(char *dst, size_t cap, const br_cfg_string_t *s)
+{
+	snprintf(dst, cap, "%s", s->set ? s->value : "");
+}
+
+static br_limit_t limit_of(const br_cfg_uint_t *u)
+{
+	br_limit_t l = {u->set, u->value};
+	return l;
+}
+
+static br_budgets_t budgets_of(const rr_limits_t *l)
+{
+	br_budgets_t b = {limit_of(&l->max_stack_bytes), limit_of(&l->max_heap_bytes),
+			  limit_of(&l->max_cycles_per_iteration), limit_of(&l->max_text_bytes)};
+	return b;
+}
+
+/* A measured bench must carry the figures everything downstream reads. */
+static br_status_t check_bench(const char *file, const rr_bench_t *b, br_error_t *err)
+{
+	if (b->status.value != BR_BENCH_MEASURED)
+		return BR_OK;
+	const struct {
+		const char *key;
+		bool set;
+	} needed[] = {
+		{"n", b->n.set},       {"median", b->median.set}, {"p10", b->p10.set},
+		{"p90", b->p90.set},   {"min", b->min.set},       {"max", b->max.set},
+	};
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+		if (!needed[i].set)
+			return br_cfg_error(err, file, b->head.mark,
+					    "measured bench '%s' lacks '%s'; expected every figure "
+					    "of a measured bench",
+					    b->name.value, needed[i].key);
+	}
+	if (b->samples.set && b->samples.count != b->n.value)
+		return br_cfg_error(err, file, b->samples.mark,
+				    "bench '%s' has %zu samples but n is %llu; expected n samples",
+				    b->name.value, b->samples.count,
+				    (unsigned long long)b->n.value);
+	return BR_OK;
+}
+
+static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
+{
+	copy_text(out->name, sizeof(out->name), &b->name);
+	out->status = (br_bench_status_t)b->status.value;
+	copy_text(out->reason, sizeof(out->reason), &b->reason);
+	snprintf(out->mode, sizeof(out->mode), "%s", modes[b->mode.set ? b->mode.value : 0U]);
+	copy_text(out->elf_path, sizeof(out->elf_path), &b->elf);
+	out->warmup = (uint32_t)b->warmup.value;
+	out->n = (size_t)b->n.value;
+	br_summary_t *s = &out->summary;
+	s->n = out->n;
+	s->median = b->median.value;
+	s->p10 = b->p10.value;
+	s->p90 = b->p90.value;
+	s->p95 = b->p95.value;
+	s->p99 = b->p99.value;
+	s->min = b->min.value;
+	s->max = b->max.value;
+	s->mean = b->mean.value;
+	s->mad = b->mad.value;
+	s->cv_median = b->cv_median.value;
+	s->outliers = (size_t)b->outliers.value;
+	out->stack_measured = b->stack_bytes.set;
+	out->stack_bytes = (uint32_t)b->stack_bytes.value;
+	out->heap_known = b->heap.head.set;
+	out->heap_peak = (uint32_t)b->heap.peak_bytes.value;
+	out->heap_live = (uint32_t)b->heap.live_bytes.value;
+	out->heap_allocs = (uint32_t)b->heap.allocations.value;
+	out->calibrated = b->calibration.head.set;
+	out->calibration_median = b->calibration.median.value;
+	copy_text(out->calibration_method, sizeof(out->calibration_method),
+		  &b->calibration.method);
+	out->wall_seconds = b->wall_seconds.value;
+	out->budgets = budgets_of(&b->budgets);
+	if (b->samples.set && b->samples.count > 0) {
+		out->samples = xcalloc(b->samples.count, sizeof(out->samples[0]));
+		for (size_t i = 0; i < b->samples.count; i++) {
+			const br_cfg_uint_t *u =
+				br_cfg_item(&b->samples, sizeof(br_cfg_uint_t), i);
+			out->samples[i] = (uint32_t)u->value;
+		}
+	}
+}
+
+static void fill_record(br_run_record_t *out, const rr_record_t *r)
+{
+	out->kind = (br_record_kind_t)r->kind.value;
+	out->status = (br_record_status_t)r->status.value;
+	copy_text(out->error, sizeof(out->error), &r->error);
+	copy_text(out->timestamp, sizeof(out->timestamp), &r->timestamp);
+	copy_text(out->benchrack_version, sizeof(out->benchrack_version), &r->benchrack_version);
+	copy_text(out->host, sizeof(out->host), &r->host);
+	copy_text(out->suite, sizeof(out->suite), &r->suite);
+	copy_text(out->suite_path, sizeof(out->suite_path), &r->suite_path);
+	copy_text(out->board, sizeof(out->board), &r->board);
+	copy_text(out->server, sizeof(out->server), &r->server);
+	copy_text(out->counter, sizeof(out->counter), &r->counter.name);
+	copy_text(out->unit, sizeof(out->unit), &r->counter.unit);
+	out->clock_hz = r->counter.clock_hz.value;
+	copy_text(out->elf_path, sizeof(out->elf_path), &r->firmware.path);
+	copy_text(out->build_id, sizeof(out->build_id), &r->firmware.build_id);
+	copy_text(out->git_commit, sizeof(out->git_commit), &r->firmware.git_commit);
+	copy_text(out->toolchain, sizeof(out->toolchain), &r->firmware.toolchain);
+	out->sizes_known = r->firmware.text_bytes.set;
+	out->text_bytes = r->firmware.text_bytes.value;
+	out->data_bytes = r->firmware.data_bytes.value;
+	out->bss_bytes = r->firmware.bss_bytes.value;
+	out->regression_percent = r->fail_on_regression_percent.value;
+	out->budgets = budgets_of(&r->budgets);
+	for (size_t i = 0; i < r->benches.count; i++)
+		fill_bench(br_run_record_add_bench(out),
+			   br_cfg_item(&r->benches, sizeof(rr_bench_t), i));
+}
+
+static br_status_t record_from_doc(const br_yaml_doc_t *doc, br_run_record_t *out,
+				   br_error_t *err)
+{
+	rr_record_t r;
+	br_status_t st = br_cfg_decode(doc, &record_map, &r, err);
+	if (st != BR_OK)
+		return st;
+	for (size_t i = 0; i < r.benches.count && st == BR_OK; i++) {
+		const rr_bench_t *b = br_cfg_item(&r.benches, sizeof(rr_bench_t), i);
+		st = check_bench(doc->name, b, err);
+		for (size_t k = 0; k < i && st == BR_OK; k++) {
+			const rr_bench_t *o = br_cfg_item(&r.benches, sizeof(rr_bench_t), k);
+			if (strcmp(o->name.value, b->name.value) == 0)
+				st = br_cfg_error(err, doc->name, b->head.mark,
+						  "bench '%s' appears twice; expected each bench "
+						  "once",
+						  b->name.value);
+		}
+	}
+	if (st == BR_OK)
+		fill_record(out, &r);
+	br_cfg_free(&record_map, &r);
+	return st;
+}
+
+br_status_t br_record_parse(const char *name, const unsigned char *data, size_t size,
+			    br_run_record_t *out, br_error_t *err)
+{
+	memset(out, 0, sizeof(*out));
+	br_yaml_doc_t doc;
+	br_status_t st = br_yaml_parse(name, data, size, &doc, err);
+	if (st != BR_OK)
+		return st;
+	st = record_from_doc(&doc, out, err);
+	br_yaml_doc_free(&doc);
+	return st;
+}
+
+br_status_t br_record_read(const char *path, br_run_record_t *out, br_error_t *err)
+{
+	memset(out, 0, sizeof(*out));
+	br_yaml_doc_t doc;
+	br_status_t st = br_yaml_load(path, &doc, err);
+	if (st != BR_OK)
+		return st;
+	st = record_from_doc(&doc, out, err);
+	br_yaml_doc_free(&doc);
+	return st;
+}

@@ -1,0 +1,121 @@
+/*
+ * What every transport shares: deadline-bounded reads and writes on a
+ * non-blocking descriptor, and closing it.
+ */
+#include "rsp/transport.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+
+static int wait_fd(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+	int r;
+	do {
+		r = poll(&p, 1, timeout_ms);
+	} while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* One write attempt: sockets never raise SIGPIPE (MSG_NOSIGNAL). */
+static ssize_t write_some(const rsp_transport_t *t, const uint8_t *p, size_t len)
+{
+	if (t->kind == RSP_TRANSPORT_TCP)
+		return send(t->fd, p, len, MSG_NOSIGNAL);
+	return write(t->fd, p, len);
+}
+
+static ssize_t read_some(const rsp_transport_t *t, void *buf, size_t cap)
+{
+	if (t->kind == RSP_TRANSPORT_TCP)
+		return recv(t->fd, buf, cap, 0);
+	return read(t->fd, buf, cap);
+}
+
+br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len, int timeout_ms,
+                                br_error_t *err)
+{
+	const uint8_t *p = buf;
+	int64_t deadline = br_clock_ms() + timeout_ms;
+	if (t->fd < 0)
+		return br_error_set(err, BR_ERR_INFRA, "%s: not connected", t->peer);
+	while (len > 0) {
+		ssize_t n = write_some(t, p, len);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
+			int left = br_clock_remaining_ms(deadline);
+			if (left == 0 || wait_fd(t->fd, POLLOUT, left) == 0)
+				return br_error_set(err, BR_ERR_TIMEOUT,
+				                    "%s: write timed out after %d ms", t->peer,
+				                    timeout_ms);
+			continue;
+		}
+		return br_error_set(err, BR_ERR_INFRA, "%s: connection lost while writing: %s",
+		                    t->peer, strerror(errno));
+	}
+	return BR_OK;
+}
+
+br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
+                               int timeout_ms, br_error_t *err)
+{
+	*got = 0;
+	int64_t deadline = br_clock_ms() + timeout_ms;
+	if (t->fd < 0)
+		return br_error_set(err, BR_ERR_INFRA, "%s: not connected", t->peer);
+	for (;;) {
+		ssize_t n = read_some(t, buf, cap);
+		if (n > 0) {
+			*got = (size_t)n;
+			return BR_OK;
+		}
+		if (n == 0 && t->kind == RSP_TRANSPORT_TCP)
+			return br_error_set(err, BR_ERR_INFRA,
+			                    "%s: the server closed the connection", t->peer);
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* A raw tty with VMIN 0 answers 0 when it has nothing: not an end. */
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return br_error_set(err, BR_ERR_INFRA, "%s: read failed: %s", t->peer,
+			                    strerror(errno));
+		int left = br_clock_remaining_ms(deadline);
+		if (left == 0)
+			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
+			                    t->peer, timeout_ms);
+		int r = wait_fd(t->fd, POLLIN, left);
+		if (r == 0)
+			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
+			                    t->peer, timeout_ms);
+		if (r > 0 && t->kind == RSP_TRANSPORT_SERIAL) {
+			struct pollfd p = {.fd = t->fd, .events = POLLIN};
+			if (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)) != 0 &&
+			    (p.revents & POLLIN) == 0)
+				return br_error_set(err, BR_ERR_INFRA,
+				                    "%s: the device hung up (probe unplugged?)",
+				                    t->peer);
+		}
+	}
+}
+
+bool rsp_transport_is_open(const rsp_transport_t *t)
+{
+	return t->fd >= 0;
+}
+
+void rsp_transport_close(rsp_transport_t *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}

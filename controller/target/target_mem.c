@@ -1,0 +1,196 @@
+/*
+ * Memory access in chunks the server accepts (GDB manual, "Packets": m, M, X,
+ * and qCRC in "General Query Packets").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "rsp/hex.h"
+#include "rsp/packet.h"
+#include "rsp/quote.h"
+#include "target/target.h"
+#include "target/target_private.h"
+
+/* Room for "M" or "X", 8 address digits, ',', 8 length digits and ':'. */
+#define TARGET_MEM_HEADER_BYTES 20U
+
+void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len)
+{
+	snprintf(buf, cap, "m%x,%zx", address, len);
+}
+
+br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
+                                 uint8_t *out, br_error_t *err)
+{
+	const char *cursor = reply;
+	if (rlen == 2U * n && rsp_hex_bytes(&cursor, reply + rlen, out, n))
+		return BR_OK;
+	char q[RSP_QUOTE_BUFFER_BYTES];
+	rsp_quote(reply, rlen, q, sizeof(q));
+	if (rlen >= 1U && reply[0] == 'E')
+		return br_error_set(err, BR_ERR_TARGET,
+		                    "reading %zu bytes at 0x%08x failed: the server answered %s "
+		                    "(no memory there, or the bus faulted)",
+		                    n, address, q);
+	return br_error_set(err, BR_ERR_PROTOCOL, "reading %zu bytes at 0x%08x: malformed reply %s",
+	                    n, address, q);
+}
+
+/* The most bytes one m may ask for here. */
+static size_t read_chunk_bytes(const br_target_t *t)
+{
+	size_t chunk = rsp_client_max_payload(&t->rsp) / RSP_HEX_PER_BYTE;
+	if (t->flavour->max_read_bytes != 0 && chunk > t->flavour->max_read_bytes)
+		chunk = t->flavour->max_read_bytes;
+	return chunk > 0 ? chunk : 1U;
+}
+
+/* n, shortened by one when its reply would have the length the server breaks. */
+static size_t avoid_broken_length(const br_target_t *t, size_t n)
+{
+	uint32_t broken = t->flavour->broken_reply_chars;
+	if (broken != 0U && n * RSP_HEX_PER_BYTE == broken && n > 1U)
+		return n - 1U;
+	return n;
+}
+
+br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size_t len,
+                               br_error_t *err)
+{
+	uint8_t *out = buf;
+	size_t chunk = read_chunk_bytes(t);
+	while (len > 0) {
+		size_t n = avoid_broken_length(t, len < chunk ? len : chunk);
+		char req[32];
+		br_target_read_packet(req, sizeof(req), address, n);
+		const char *reply;
+		size_t rlen;
+		br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &rlen, err);
+		if (st != BR_OK)
+			return st;
+		st = br_target_read_reply(reply, rlen, address, n, out, err);
+		if (st != BR_OK)
+			return st;
+		out += n;
+		address += (uint32_t)n;
+		len -= n;
+	}
+	return BR_OK;
+}
+
+/* Asks once whether the server takes binary writes: an empty X (GDB manual:
+ * "X addr,0:" probes for support). */
+static br_status_t probe_x(br_target_t *t, uint32_t address, br_error_t *err)
+{
+	char req[32];
+	snprintf(req, sizeof(req), "X%x,0:", address);
+	const char *reply;
+	size_t len;
+	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	if (st != BR_OK)
+		return st;
+	t->x_packet = (len == 2U && memcmp(reply, "OK", 2) == 0) ? 1 : 0;
+	return BR_OK;
+}
+
+/* The most bytes of data that fit one X packet at the worst (every byte escaped). */
+static size_t binary_chunk(size_t max_payload)
+{
+	return (max_payload - TARGET_MEM_HEADER_BYTES) / 2U;
+}
+
+br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *buf, size_t len,
+                                br_error_t *err)
+{
+	const uint8_t *in = buf;
+	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	if (max_payload <= TARGET_MEM_HEADER_BYTES + 2U)
+		return br_error_set(err, BR_ERR_PROTOCOL, "packet size too small for a write");
+	br_status_t st = BR_OK;
+	if (t->x_packet < 0) {
+		st = probe_x(t, address, err);
+		if (st != BR_OK)
+			return st;
+	}
+	bool binary = t->x_packet == 1;
+	/* Binary data is escaped by rsp_packet_encode: at most twice its size. */
+	size_t chunk = binary ? binary_chunk(max_payload)
+	                      : (max_payload - TARGET_MEM_HEADER_BYTES) / RSP_HEX_PER_BYTE;
+	char *packet = xmalloc(max_payload + 1U);
+	while (len > 0) {
+		size_t n = len < chunk ? len : chunk;
+		int h =
+		    snprintf(packet, max_payload + 1U, "%c%x,%zx:", binary ? 'X' : 'M', address, n);
+		size_t plen;
+		if (binary) {
+			memcpy(packet + h, in, n);
+			plen = (size_t)h + n;
+		} else {
+			rsp_hex_encode(in, n, packet + h, max_payload + 1U - (size_t)h);
+			plen = (size_t)h + RSP_HEX_PER_BYTE * n;
+		}
+		const char *reply;
+		size_t rlen;
+		st = rsp_client_request(&t->rsp, packet, plen, 0, &reply, &rlen, err);
+		if (st != BR_OK)
+			break;
+		if (!(rlen == 2U && memcmp(reply, "OK", 2) == 0)) {
+			char q[RSP_QUOTE_BUFFER_BYTES];
+			st = br_error_set(err, BR_ERR_TARGET,
+			                  "writing %zu bytes at 0x%08x failed: %s", n, address,
+			                  rsp_quote(reply, rlen, q, sizeof(q)));
+			break;
+		}
+		in += n;
+		address += (uint32_t)n;
+		len -= n;
+	}
+	free(packet);
+	return st;
+}
+
+br_status_t br_target_read_u32(br_target_t *t, uint32_t address, uint32_t *value, br_error_t *err)
+{
+	uint8_t b[4];
+	br_status_t st = br_target_mem_read(t, address, b, sizeof(b), err);
+	if (st != BR_OK)
+		return st;
+	*value = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	return BR_OK;
+}
+
+br_status_t br_target_write_u32(br_target_t *t, uint32_t address, uint32_t value, br_error_t *err)
+{
+	uint8_t b[4] = {(uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16),
+	                (uint8_t)(value >> 24)};
+	return br_target_mem_write(t, address, b, sizeof(b), err);
+}
+
+br_status_t br_target_mem_crc(br_target_t *t, uint32_t address, uint32_t len, uint32_t *crc,
+                              br_error_t *err)
+{
+	if (t->qcrc_packet == 0)
+		return br_error_set(err, BR_ERR_PROTOCOL, "the server does not offer qCRC");
+	char req[40];
+	snprintf(req, sizeof(req), "qCRC:%x,%x", address, len);
+	const char *reply;
+	size_t rlen;
+	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &rlen, err);
+	if (st != BR_OK)
+		return st;
+	const char *cursor = reply + 1;
+	if (rlen >= 2U && reply[0] == 'C' && rsp_hex_u32(&cursor, reply + rlen, crc) &&
+	    cursor == reply + rlen) {
+		t->qcrc_packet = 1;
+		return BR_OK;
+	}
+	if (rlen == 0U) {
+		t->qcrc_packet = 0;
+		return br_error_set(err, BR_ERR_PROTOCOL, "the server does not offer qCRC");
+	}
+	char q[RSP_QUOTE_BUFFER_BYTES];
+	return br_error_set(err, BR_ERR_TARGET, "qCRC of 0x%x bytes at 0x%08x: %s", len, address,
+	                    rsp_quote(reply, rlen, q, sizeof(q)));
+}

@@ -1,0 +1,40 @@
+/*
+ * Helpers shared by the target_*.c files (not part of the public contract).
+ */
+#ifndef BENCHRACK_TARGET_PRIVATE_H
+#define BENCHRACK_TARGET_PRIVATE_H
+
+#include "target/target.h"
+
+/* The halt is over: forget what was known about it. */
+void br_target_forget_halt(br_target_t *t);
+
+/* Records a stop reply: halted, its PC when expedited, its process id. */
+void br_target_note_stop(br_target_t *t, const rsp_stop_reply_t *stop);
+
+/* BR_OK for "OK"; BR_ERR_PROTOCOL for an empty reply (not supported);
+ * BR_ERR_TARGET quoting anything else. what names the request. */
+br_status_t br_target_expect_ok(const char *what, const char *reply, size_t len, br_error_t *err);
+
+/* The index of an inserted breakpoint at address, or -1. */
+int br_target_breakpoint_index(const br_target_t *t, uint32_t address);
+
+/* Formats the Z/z packet for a breakpoint into buf. */
+void br_target_breakpoint_packet(char *buf, size_t cap, char op, br_breakpoint_kind_t kind,
+                                 uint32_t address);
+
+/* Formats an m request for len bytes at address into buf. */
+void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len);
+
+/* Decodes an m reply of n bytes into out; BR_ERR_TARGET for E nn. */
+br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
+                                 uint8_t *out, br_error_t *err);
+
+/* The register number p/P use for core register index i (0..16). */
+uint32_t br_target_regnum(const br_target_t *t, unsigned i);
+
+/* Decodes a p reply holding a 32-bit register. */
+br_status_t br_target_reg_reply(const char *reply, size_t len, unsigned regno, uint32_t *value,
+                                br_error_t *err);
+
+#endif

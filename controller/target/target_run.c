@@ -1,0 +1,305 @@
+/*
+ * Run control: resume (with step-over), step, halt, stop replies with the
+ * console and File-I/O requests that come while the target runs (GDB manual,
+ * "Stop Reply Packets", "File-I/O Remote Protocol Extension", "Interrupts"),
+ * and the pipelined per-halt batch.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rsp/hex.h"
+#include "rsp/quote.h"
+#include "rsp/request.h"
+#include "target/target.h"
+#include "target/target_private.h"
+
+/* File-I/O errno values (GDB manual, "Errno Values"), sent in hex. */
+#define FILEIO_EBADF 9U
+#define FILEIO_ENOSYS 88U
+/* Bytes read per memory request while copying a semihosting write. */
+#define FILEIO_COPY_CHUNK 1024U
+
+static br_status_t send_resume(br_target_t *t, const char *packet, br_error_t *err)
+{
+	br_status_t st = rsp_client_send(&t->rsp, packet, strlen(packet), err);
+	if (st != BR_OK)
+		return st;
+	t->running = true;
+	t->stepping = packet[0] == 's';
+	br_target_forget_halt(t);
+	return BR_OK;
+}
+
+br_status_t br_target_step(br_target_t *t, br_error_t *err)
+{
+	br_status_t st = send_resume(t, "s", err);
+	if (st != BR_OK)
+		return st;
+	return br_target_wait_stop(t, t->rsp.timeout_ms, NULL, err);
+}
+
+br_status_t br_target_resume(br_target_t *t, br_error_t *err)
+{
+	br_status_t st;
+	if (!t->flavour->steps_over_breakpoints && t->breakpoint_count > 0) {
+		uint32_t pc = 0;
+		st = br_target_pc(t, &pc, err);
+		if (st != BR_OK)
+			return st;
+		int i = br_target_breakpoint_index(t, pc);
+		if (i >= 0) {
+			br_breakpoint_kind_t kind = t->breakpoints[i].kind;
+			st = br_target_breakpoint_remove(t, pc, err);
+			if (st == BR_OK)
+				st = br_target_step(t, err);
+			if (st == BR_OK)
+				st = br_target_breakpoint_insert(t, pc, kind, err);
+			if (st != BR_OK)
+				return br_error_prefix(
+				    err, "stepping over the breakpoint at 0x%08x", pc);
+		}
+	}
+	return send_resume(t, "c", err);
+}
+
+br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err)
+{
+	if (!t->running)
+		return BR_OK;
+	br_status_t st = rsp_client_interrupt(&t->rsp, err);
+	if (st != BR_OK)
+		return st;
+	return br_target_wait_stop(t, timeout_ms, NULL, err);
+}
+
+/* Copies a semihosting write (fd, addr, len) from target memory to the output. */
+static br_status_t fileio_write(br_target_t *t, const rsp_stop_reply_t *stop, char *reply,
+                                size_t cap, br_error_t *err)
+{
+	uint32_t fd = stop->fileio.args[0].value;
+	uint32_t addr = stop->fileio.args[1].value;
+	uint32_t len = stop->fileio.args[2].value;
+	if (fd != 1U && fd != 2U) {
+		snprintf(reply, cap, "F-1,%x", FILEIO_EBADF);
+		return BR_OK;
+	}
+	char text[FILEIO_COPY_CHUNK];
+	for (uint32_t done = 0; done < len;) {
+		uint32_t n = len - done < sizeof(text) ? len - done : (uint32_t)sizeof(text);
+		br_status_t st = br_target_mem_read(t, addr + done, text, n, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "copying the firmware's output");
+		if (t->output != NULL)
+			t->output(t->output_ctx, (int)fd, text, n);
+		done += n;
+	}
+	snprintf(reply, cap, "F%x", len);
+	return BR_OK;
+}
+
+/* Answers a File-I/O request; the target stays halted until the answer. */
+static br_status_t answer_fileio(br_target_t *t, const rsp_stop_reply_t *stop, br_error_t *err)
+{
+	char reply[32];
+	const char *name = stop->fileio.name;
+	br_status_t st = BR_OK;
+	if (strcmp(name, "write") == 0 && stop->fileio.argc >= 3U) {
+		st = fileio_write(t, stop, reply, sizeof(reply), err);
+	} else if (strcmp(name, "isatty") == 0 && stop->fileio.argc >= 1U) {
+		snprintf(reply, sizeof(reply), "F%d", stop->fileio.args[0].value <= 2U ? 1 : 0);
+	} else {
+		/* Not offered: -1 with ENOSYS ("Protocol-specific Representation of Datatypes"). */
+		snprintf(reply, sizeof(reply), "F-1,%x", FILEIO_ENOSYS);
+	}
+	if (st != BR_OK)
+		return st;
+	return send_resume(t, reply, err);
+}
+
+br_status_t br_target_wait_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
+                                br_error_t *err)
+{
+	if (stop == NULL)
+		stop = t->stop;
+	for (;;) {
+		const char *payload;
+		size_t len;
+		br_status_t st = rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
+		if (st != BR_OK) {
+			if (st == BR_ERR_TIMEOUT)
+				br_error_prefix(err, "the target did not stop within %d ms",
+				                timeout_ms);
+			return st;
+		}
+		st = rsp_stop_reply_parse(payload, len, stop, err);
+		if (st != BR_OK)
+			return st;
+		switch (stop->kind) {
+		case RSP_STOP_OUTPUT:
+			if (t->output != NULL && stop->output.len > 0)
+				t->output(t->output_ctx, 1, stop->output.text, stop->output.len);
+			continue;
+		case RSP_STOP_FILEIO:
+			t->running = false;
+			st = answer_fileio(t, stop, err);
+			if (st != BR_OK)
+				return st;
+			continue;
+		case RSP_STOP_EXITED:
+		case RSP_STOP_TERMINATED:
+			t->running = false;
+			t->exited = true;
+			t->exit_code = (int)stop->code;
+			return br_error_set(err, BR_ERR_TARGET,
+			                    "the program ended (%s %d) instead of stopping",
+			                    stop->kind == RSP_STOP_EXITED ? "exit code" : "signal",
+			                    (int)stop->code);
+		case RSP_STOP_ERROR: {
+			char q[RSP_QUOTE_BUFFER_BYTES];
+			return br_error_set(err, BR_ERR_TARGET, "the server reported an error: %s",
+			                    rsp_quote(payload, len, q, sizeof(q)));
+		}
+		case RSP_STOP_SIGNAL:
+			br_target_note_stop(t, stop);
+			return BR_OK;
+		}
+	}
+}
+
+/* Whether the core, at pc after the batch's breakpoint changes, would resume
+ * from an inserted breakpoint on a server that does not step over them. */
+static bool resumes_on_breakpoint(const br_target_t *t, uint32_t pc)
+{
+	return !t->flavour->steps_over_breakpoints && br_target_breakpoint_index(t, pc) >= 0;
+}
+
+/* The batch one request at a time (a server that waits for acknowledgements). */
+static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	if (b->read_pc)
+		st = br_target_pc(t, &b->pc, err);
+	if (st == BR_OK && b->read_len > 0)
+		st = br_target_mem_read(t, b->read_address, b->read_buf, b->read_len, err);
+	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
+		st = br_target_breakpoint_remove(t, b->remove[i], err);
+	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
+		st = br_target_breakpoint_insert(t, b->insert[i], BR_BREAKPOINT_AUTO, err);
+	if (st == BR_OK && t->pc_known && resumes_on_breakpoint(t, t->pc))
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "resuming from the inserted breakpoint at 0x%08x would stop "
+		                    "there again: remove it in the batch",
+		                    t->pc);
+	if (st == BR_OK)
+		st = send_resume(t, "c", err);
+	return st;
+}
+
+br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_error_t *err)
+{
+	if (b->read_len > BR_TARGET_BATCH_READ_MAX ||
+	    b->nremove + b->ninsert + 3U > RSP_PIPELINE_MAX)
+		return br_error_set(err, BR_ERR_USAGE, "batch too large");
+	/* Set-up checks before anything is sent. */
+	br_status_t st =
+	    br_target_breakpoints_check(t, b->insert, b->ninsert, BR_BREAKPOINT_AUTO, err);
+	if (st != BR_OK)
+		return st;
+	if (!t->rsp.no_ack && !t->flavour->pipelines_in_ack_mode)
+		return batch_sequential(t, b, err);
+
+	char packets[RSP_PIPELINE_MAX][48];
+	const char *requests[RSP_PIPELINE_MAX];
+	br_breakpoint_kind_t kinds[RSP_PIPELINE_MAX];
+	size_t n = 0;
+	/* The PC of this halt: cached (stop reply, earlier read, inference) or asked. */
+	bool ask_pc = b->read_pc && !t->pc_known;
+	if (b->read_pc && t->pc_known)
+		b->pc = t->pc;
+	if (ask_pc)
+		snprintf(packets[n++], sizeof(packets[0]), "p%x",
+		         br_target_regnum(t, BR_TARGET_REG_PC));
+	if (b->read_len > 0)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), b->read_address,
+		                      b->read_len);
+	size_t first_bp = n;
+	for (size_t i = 0; i < b->nremove; i++) {
+		int k = br_target_breakpoint_index(t, b->remove[i] & ~1U);
+		kinds[n] = k >= 0 ? t->breakpoints[k].kind : BR_BREAKPOINT_SOFTWARE;
+		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'z', kinds[n],
+		                            b->remove[i] & ~1U);
+		n++;
+	}
+	for (size_t i = 0; i < b->ninsert; i++) {
+		kinds[n] = br_target_breakpoint_kind(t, b->insert[i] & ~1U, BR_BREAKPOINT_AUTO);
+		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'Z', kinds[n],
+		                            b->insert[i] & ~1U);
+		n++;
+	}
+	snprintf(packets[n++], sizeof(packets[0]), "c");
+	for (size_t i = 0; i < n; i++)
+		requests[i] = packets[i];
+
+	/* Bookkeeping first: what the server will hold once the batch has run. */
+	br_target_breakpoint_t saved[BR_TARGET_MAX_BREAKPOINTS];
+	size_t saved_count = t->breakpoint_count;
+	bool pc_known = t->pc_known;
+	memcpy(saved, t->breakpoints, sizeof(saved));
+	for (size_t i = 0; i < b->nremove; i++) {
+		int k = br_target_breakpoint_index(t, b->remove[i] & ~1U);
+		if (k >= 0)
+			t->breakpoints[k] = t->breakpoints[--t->breakpoint_count];
+	}
+	for (size_t i = 0; i < b->ninsert; i++) {
+		uint32_t a = b->insert[i] & ~1U;
+		if (br_target_breakpoint_index(t, a) < 0) {
+			t->breakpoints[t->breakpoint_count].address = a;
+			t->breakpoints[t->breakpoint_count].kind = kinds[first_bp + b->nremove + i];
+			t->breakpoint_count++;
+		}
+	}
+	if (pc_known && resumes_on_breakpoint(t, t->pc)) {
+		uint32_t pc = t->pc;
+		memcpy(t->breakpoints, saved, sizeof(t->breakpoints));
+		t->breakpoint_count = saved_count;
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "resuming from the inserted breakpoint at 0x%08x would stop "
+		                    "there again: remove it in the batch",
+		                    pc);
+	}
+
+	rsp_pipeline_reply_t replies[RSP_PIPELINE_MAX];
+	st = rsp_client_pipeline(&t->rsp, requests, n, true, replies, err);
+	t->running = true;
+	t->stepping = false;
+	br_target_forget_halt(t);
+	if (st != BR_OK)
+		return st;
+	size_t r = 0;
+	if (ask_pc) {
+		st = br_target_reg_reply(replies[r].text, replies[r].len, BR_TARGET_REG_PC, &b->pc,
+		                         err);
+		r++;
+		if (st != BR_OK)
+			return st;
+	}
+	if (b->read_len > 0) {
+		st = br_target_read_reply(replies[r].text, replies[r].len, b->read_address,
+		                          b->read_len, b->read_buf, err);
+		r++;
+		if (st != BR_OK)
+			return st;
+	}
+	for (; r + 1U < n; r++) {
+		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "pipelined breakpoint change");
+	}
+	if (ask_pc && resumes_on_breakpoint(t, b->pc))
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "resumed from the inserted breakpoint at 0x%08x: the core stops "
+		    "there again at once",
+		    b->pc);
+	return BR_OK;
+}

@@ -1,0 +1,112 @@
+#include "upload/render.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/xalloc.h"
+#include "upload/timestamp.h"
+
+#define RENDER_ID_BYTES 256U
+#define RENDER_TIME_BYTES 32U
+
+/* In the order of br_upload_sink_kind_t. */
+static const br_upload_render_fn renderers[] = {
+	br_upload_render_influxdb,
+	br_upload_render_influxdb,
+	br_upload_render_pushgateway,
+	br_upload_render_bencher,
+	br_upload_render_webhook,
+};
+
+FILE *br_upload_memstream(char **data, size_t *len)
+{
+	FILE *f = open_memstream(data, len);
+	if (f == NULL) {
+		fputs("benchrack: out of memory\n", stderr);
+		abort();
+	}
+	return f;
+}
+
+void br_upload_write_base_url(FILE *out, const char *url)
+{
+	size_t n = strlen(url);
+	while (n > 0 && url[n - 1U] == '/')
+		n--;
+	fwrite(url, 1, n, out);
+}
+
+/* path as an absolute path: against dir (itself against the working
+ * directory), so that a later `benchrack upload` from elsewhere finds it. */
+static char *absolute(const char *dir, const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		snprintf(cwd, sizeof(cwd), ".");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = br_upload_memstream(&out, &len);
+	if (dir == NULL || dir[0] != '/')
+		fprintf(f, "%s/", cwd);
+	if (dir != NULL && dir[0] != '\0' && strcmp(dir, ".") != 0)
+		fprintf(f, "%s/", dir);
+	fputs(path, f);
+	fclose(f);
+	return out;
+}
+
+/* <run file's name without .json>--<sink>, in file name characters. */
+static void item_id(const char *run_file, const char *sink, char *out, size_t cap)
+{
+	const char *slash = strrchr(run_file, '/');
+	const char *base = slash != NULL ? slash + 1 : run_file;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		n -= 5;
+	snprintf(out, cap, "%.*s--%s", (int)n, base, sink);
+	for (char *p = out; *p != '\0'; p++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			  (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_';
+		if (!ok)
+			*p = '_';
+	}
+	if (out[0] == '.')
+		out[0] = '_';
+}
+
+void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t *sink,
+		      const char *config_dir, const br_upload_source_t *src,
+		      br_upload_item_t *item)
+{
+	memset(item, 0, sizeof(*item));
+	char id[RENDER_ID_BYTES];
+	item_id(src->run_file, sink->name.value, id, sizeof(id));
+	item->id = xstrdup(id);
+	char key[RENDER_ID_BYTES + 16U];
+	snprintf(key, sizeof(key), "benchrack-%s", id);
+	item->idempotency_key = xstrdup(key);
+	item->sink = xstrdup(sink->name.value);
+	br_upload_sink_kind_t kind = (br_upload_sink_kind_t)sink->kind.value;
+	item->kind = xstrdup(br_upload_sink_kind_name(kind));
+	item->run_file = xstrdup(src->run_file);
+	char now[RENDER_TIME_BYTES];
+	br_upload_time_format(br_upload_time_now_ms(), now, sizeof(now));
+	item->spooled = xstrdup(now);
+	if (sink->token_env.set)
+		item->token_env = xstrdup(sink->token_env.value);
+	if (sink->token_file.set)
+		item->token_file = absolute(config_dir, sink->token_file.value);
+	if (sink->ca_file.set)
+		item->ca_file = absolute(config_dir, sink->ca_file.value);
+	item->connect_timeout_ms = br_upload_sink_connect_timeout_ms(section, sink);
+	item->timeout_ms = br_upload_sink_timeout_ms(section, sink);
+	renderers[kind](sink, src, item);
+	if (item->token_env == NULL && item->token_file == NULL)
+		item->auth = BR_UPLOAD_AUTH_NONE;
+}

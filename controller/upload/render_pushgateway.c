@@ -1,0 +1,102 @@
+/*
+ * Prometheus Pushgateway: PUT /metrics/job/<job>/<key>/<value>... of the
+ * record's figures in the text format. PUT replaces the whole group, so a
+ * resend leaves exactly what one send leaves. A grouping value that is not a
+ * plain path segment (a '/', a space, non-ASCII, empty, "." or "..") goes
+ * base64url-encoded as <key>@base64/<value>, the Pushgateway's own form.
+ * With a username, the token is its password (basic authentication);
+ * without one it goes as "Authorization: Bearer".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "upload/base64.h"
+#include "upload/exposition.h"
+#include "upload/percent.h"
+#include "upload/render.h"
+
+#define PUSHGATEWAY_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define PUSHGATEWAY_MAX_GROUPING 4U
+
+/* Writes "/<key>/<value>" or "/<key>@base64/<base64url(value)>". */
+static void write_group(FILE *f, const char *key, const char *value)
+{
+	bool plain = br_percent_is_plain(value) && strcmp(value, ".") != 0 &&
+		     strcmp(value, "..") != 0;
+	if (plain) {
+		fprintf(f, "/%s/%s", key, value);
+		return;
+	}
+	size_t len = strlen(value);
+	size_t cap = br_base64_length(len) + 1U;
+	char *encoded = xmalloc(cap);
+	br_base64_encode(value, len, true, encoded, cap);
+	fprintf(f, "/%s@base64/%s", key, len == 0 ? "=" : encoded);
+	free(encoded);
+}
+
+static const char *group_value(const br_run_record_t *run, br_upload_grouping_t key)
+{
+	switch (key) {
+	case BR_UPLOAD_GROUP_BOARD:
+		return run->board;
+	case BR_UPLOAD_GROUP_SUITE:
+		return run->suite;
+	case BR_UPLOAD_GROUP_HOST:
+		return run->host;
+	case BR_UPLOAD_GROUP_COUNTER:
+		return run->counter;
+	}
+	return "";
+}
+
+void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_source_t *src,
+				  br_upload_item_t *item)
+{
+	item->method = xstrdup("PUT");
+	item->content_type = xstrdup(PUSHGATEWAY_CONTENT_TYPE);
+	if (sink->pushgateway.username.set) {
+		item->auth = BR_UPLOAD_AUTH_BASIC;
+		item->username = xstrdup(sink->pushgateway.username.value);
+	} else {
+		item->auth = BR_UPLOAD_AUTH_BEARER;
+	}
+	br_upload_grouping_t keys[PUSHGATEWAY_MAX_GROUPING] = {BR_UPLOAD_GROUP_BOARD,
+							       BR_UPLOAD_GROUP_SUITE};
+	size_t key_count = 2;
+	const br_cfg_list_t *grouping = &sink->pushgateway.grouping;
+	if (grouping->set) {
+		key_count = grouping->count < PUSHGATEWAY_MAX_GROUPING ? grouping->count
+								       : PUSHGATEWAY_MAX_GROUPING;
+		for (size_t i = 0; i < key_count; i++)
+			keys[i] = (br_upload_grouping_t)((const br_cfg_enum_t *)br_cfg_item(
+								 grouping, sizeof(br_cfg_enum_t), i))
+					  ->value;
+	}
+	char *url = NULL;
+	size_t len = 0;
+	FILE *f = br_upload_memstream(&url, &len);
+	br_upload_write_base_url(f, sink->url.value);
+	fputs("/metrics", f);
+	write_group(f, "job",
+		    sink->pushgateway.job.set ? sink->pushgateway.job.value : BR_UPLOAD_DEFAULT_JOB);
+	const char *omit[PUSHGATEWAY_MAX_GROUPING];
+	for (size_t i = 0; i < key_count; i++) {
+		omit[i] = br_upload_grouping_name(keys[i]);
+		write_group(f, omit[i], group_value(src->run, keys[i]));
+	}
+	fclose(f);
+	item->url = url;
+	if (src->points->count == 0)
+		return;
+	const br_cfg_string_t *prefix = &sink->pushgateway.metric_prefix;
+	char *body = NULL;
+	size_t body_len = 0;
+	f = br_upload_memstream(&body, &body_len);
+	br_prom_write_points(f, prefix->set ? prefix->value : BR_UPLOAD_DEFAULT_METRIC_PREFIX,
+			     src->points, omit, key_count);
+	fclose(f);
+	item->body = body;
+	item->body_len = body_len;
+}

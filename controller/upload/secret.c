@@ -1,0 +1,175 @@
+#include "upload/secret.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "upload/base64.h"
+
+#define REDACT_MIN_PARTIAL 3U /* shorter ends of a token are too common to cut */
+
+static bool has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20U || *p == 0x7FU)
+			return true;
+	}
+	return false;
+}
+
+/* Reads at most BR_UPLOAD_TOKEN_MAX bytes of path, trailing whitespace cut. */
+static br_status_t read_token_file(const br_upload_item_t *item, char **out, br_error_t *err)
+{
+	FILE *f = fopen(item->token_file, "rb");
+	if (f == NULL)
+		return br_error_set(err, BR_ERR_INPUT,
+				    "sink %s: token file %s cannot be read: %s", item->sink,
+				    item->token_file, strerror(errno));
+	char *buf = xmalloc(BR_UPLOAD_TOKEN_MAX + 2U);
+	size_t n = fread(buf, 1, BR_UPLOAD_TOKEN_MAX + 1U, f);
+	bool failed = ferror(f) != 0;
+	fclose(f);
+	buf[n] = '\0';
+	if (failed || n > BR_UPLOAD_TOKEN_MAX || strlen(buf) != n) {
+		explicit_bzero(buf, BR_UPLOAD_TOKEN_MAX + 2U);
+		free(buf);
+		return br_error_set(err, BR_ERR_INPUT,
+				    "sink %s: token file %s is not one line of text of at most "
+				    "%u bytes",
+				    item->sink, item->token_file, BR_UPLOAD_TOKEN_MAX);
+	}
+	while (n > 0 && (buf[n - 1U] == '\n' || buf[n - 1U] == '\r' || buf[n - 1U] == ' ' ||
+			 buf[n - 1U] == '\t'))
+		buf[--n] = '\0';
+	*out = buf;
+	return BR_OK;
+}
+
+static br_status_t make_basic(const br_upload_item_t *item, br_upload_secret_t *secret)
+{
+	size_t plain_len = strlen(item->username) + 1U + strlen(secret->token);
+	char *plain = xmalloc(plain_len + 1U);
+	snprintf(plain, plain_len + 1U, "%s:%s", item->username, secret->token);
+	size_t cap = br_base64_length(plain_len) + 1U;
+	secret->basic = xmalloc(cap);
+	br_base64_encode(plain, plain_len, false, secret->basic, cap);
+	explicit_bzero(plain, plain_len);
+	free(plain);
+	return BR_OK;
+}
+
+br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret_t *secret,
+				  br_error_t *err)
+{
+	memset(secret, 0, sizeof(*secret));
+	if (item->auth == BR_UPLOAD_AUTH_NONE)
+		return BR_OK;
+	if (item->token_env != NULL) {
+		const char *v = getenv(item->token_env);
+		if (v == NULL || v[0] == '\0')
+			return br_error_set(err, BR_ERR_INPUT,
+					    "sink %s: the token's environment variable %s is not "
+					    "set",
+					    item->sink, item->token_env);
+		if (strlen(v) > BR_UPLOAD_TOKEN_MAX)
+			return br_error_set(err, BR_ERR_INPUT,
+					    "sink %s: the token in %s is longer than %u bytes",
+					    item->sink, item->token_env, BR_UPLOAD_TOKEN_MAX);
+		secret->token = xstrdup(v);
+	} else if (item->token_file != NULL) {
+		br_status_t st = read_token_file(item, &secret->token, err);
+		if (st != BR_OK)
+			return st;
+	} else {
+		return br_error_set(err, BR_ERR_INPUT, "sink %s: no token source", item->sink);
+	}
+	const char *where = item->token_env != NULL ? item->token_env : item->token_file;
+	if (secret->token[0] == '\0' || has_control(secret->token)) {
+		bool empty = secret->token[0] == '\0';
+		br_upload_secret_free(secret);
+		return br_error_set(err, BR_ERR_INPUT, "sink %s: the token in %s %s", item->sink,
+				    where, empty ? "is empty" : "holds a control character");
+	}
+	if (item->auth == BR_UPLOAD_AUTH_BASIC)
+		return make_basic(item, secret);
+	return BR_OK;
+}
+
+bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secret_t *secret,
+			     char *out, size_t cap)
+{
+	out[0] = '\0';
+	if (secret->token == NULL)
+		return false;
+	switch (item->auth) {
+	case BR_UPLOAD_AUTH_BEARER:
+		snprintf(out, cap, "Authorization: Bearer %s", secret->token);
+		return true;
+	case BR_UPLOAD_AUTH_TOKEN:
+		snprintf(out, cap, "Authorization: Token %s", secret->token);
+		return true;
+	case BR_UPLOAD_AUTH_BASIC:
+		snprintf(out, cap, "Authorization: Basic %s", secret->basic);
+		return true;
+	case BR_UPLOAD_AUTH_HEADER:
+		snprintf(out, cap, "%s: %s", item->auth_header, secret->token);
+		return true;
+	case BR_UPLOAD_AUTH_NONE:
+		break;
+	}
+	return false;
+}
+
+/* Replaces each occurrence of needle in text (cap bytes) with the marker. */
+static void redact_one(const char *needle, char *text, size_t cap)
+{
+	size_t nlen = needle != NULL ? strlen(needle) : 0;
+	if (nlen == 0)
+		return;
+	char *out = xmalloc(cap);
+	size_t o = 0;
+	const char *p = text;
+	while (*p != '\0' && o + 1U < cap) {
+		if (strncmp(p, needle, nlen) == 0) {
+			for (const char *m = BR_UPLOAD_REDACTED; *m != '\0' && o + 1U < cap; m++)
+				out[o++] = *m;
+			p += nlen;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	/* text cut short elsewhere may end in the token's first characters */
+	for (size_t k = nlen - 1U < o ? nlen - 1U : o; k >= REDACT_MIN_PARTIAL; k--) {
+		if (strncmp(out + o - k, needle, k) == 0) {
+			o -= k;
+			break;
+		}
+	}
+	out[o] = '\0';
+	memcpy(text, out, o + 1U);
+	free(out);
+}
+
+void br_upload_secret_redact(const br_upload_secret_t *secret, char *text, size_t cap)
+{
+	if (cap == 0)
+		return;
+	redact_one(secret->basic, text, cap);
+	redact_one(secret->token, text, cap);
+}
+
+void br_upload_secret_free(br_upload_secret_t *secret)
+{
+	if (secret->token != NULL) {
+		explicit_bzero(secret->token, strlen(secret->token));
+		free(secret->token);
+	}
+	if (secret->basic != NULL) {
+		explicit_bzero(secret->basic, strlen(secret->basic));
+		free(secret->basic);
+	}
+	memset(secret, 0, sizeof(*secret));
+}

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""The CI gate end to end, on QEMU (exact instruction counts):
+- run --write-baseline records results/baselines/<board>.json (stable key
+  order), and check against it passes;
+- the `work` bench made slower by a build option (gate-slower-O2.elf) fails
+  check with exit 1, naming the bench, the metric and the percent;
+- the same change passes under a looser fail_on_regression_percent;
+- an exceeded budget fails;
+- a baseline from another board is refused (check and diff, exit 2);
+- diff between a baseline and a run: old, new, change %, verdict;
+- every run first writes results/runs/<time>-<board>.json with provenance
+  (build-id as readelf sees it, toolchain, commit, board, server, counter);
+- SIGKILL in the middle of a suite leaves every finished bench on disk,
+  readable by diff; a bench that never returns times out with exit 3 and the
+  finished ones kept;
+- entries for unmodified firmware (an ELF with function or from/to) are
+  measured at breakpoints beside the stub's benches, with their calibration;
+  where breakpoint mode cannot run yet they are "not run", never a number,
+  and check cannot pass them (exit 3); a board whose server cannot run the
+  suite firmware yet is an infrastructure error.
+
+usage: test_gate.py BENCHRACK GATE_ELF SLOWER_ELF PLAIN_ELF
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gate_lib import Checker, build_id, load, run, runs_in, write_suite  # noqa: E402
+
+BENCHRACK, GATE, SLOWER, PLAIN = sys.argv[1:5]
+BOARD = "qemu-netduinoplus2"
+BENCHES = ["empty", "nop1000", "work"]
+c = Checker()
+
+
+def key_order(obj, prefix=""):
+    """Every key path in document order."""
+    out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.append(prefix + k)
+            out += key_order(v, prefix + k + ".")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += key_order(v, f"{prefix}{i}.")
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    results = os.path.join(tmp, "results")
+    suite = write_suite(os.path.join(tmp, "gate.yaml"), GATE, BENCHES)
+    base = ["--results-dir", results, "--commit", "feedc0de"]
+
+    # 1. Record a baseline.
+    rc, out, err = run(BENCHRACK, ["run", suite, "--write-baseline"] + base)
+    c.check(rc == 0, f"run --write-baseline exits 0 (got {rc})", err)
+    baseline = os.path.join(results, "baselines", BOARD + ".json")
+    c.check(os.path.isfile(baseline), "baseline written to results/baselines/<board>.json")
+    c.check(f"baseline written to {baseline}" in err, "says where the baseline went", err)
+    b1 = load(baseline)
+    c.check(b1["kind"] == "baseline" and [b["name"] for b in b1["benches"]] == BENCHES,
+            "baseline lists the benches in suite order")
+    c.check(all("samples" not in b for b in b1["benches"]), "baseline carries no raw samples")
+    runs = runs_in(results)
+    c.check(len(runs) == 1 and runs[0].endswith(f"-{BOARD}.json"),
+            "the run went to results/runs/<time>-<board>.json", repr(runs))
+    rec = load(runs[0])
+    c.check(rec["status"] == "complete" and rec["kind"] == "run", "run record complete")
+    fw = rec["firmware"]
+    c.check(fw["build_id"] is not None and fw["build_id"] == build_id(GATE),
+            f"build-id {fw['build_id']} is the ELF's ({build_id(GATE)})")
+    c.check(fw["path"] == GATE and fw["git_commit"] == "feedc0de", "firmware path and commit")
+    c.check((fw["toolchain"] or "").startswith("GCC:"), f"toolchain {fw['toolchain']!r}")
+    c.check(fw["text_bytes"] > 0, "text size recorded")
+    c.check(rec["board"] == BOARD and rec["server"] == "qemu-system-arm -M netduinoplus2",
+            "board and server recorded")
+    c.check(rec["counter"] == {"name": "tim2", "unit": "instructions (QEMU icount)",
+                               "clock_hz": None}, "counter, unit and clock recorded")
+    c.check(rec["benchrack_version"] != "" and rec["host"] != "", "version and host recorded")
+    work = next(b for b in rec["benches"] if b["name"] == "work")
+    c.check(work["n"] == 20 and len(work["samples"]) == 20 and work["min"] == work["max"],
+            "work: 20 identical samples")
+
+    # Re-recording gives the same keys in the same order: a diff reads well.
+    rc, _, err = run(BENCHRACK, ["run", suite, "--write-baseline"] + base)
+    b2 = load(baseline)
+    c.check(rc == 0 and key_order(b1) == key_order(b2), "baseline key order is stable", err)
+    c.check(b1["benches"] == b2["benches"], "the same firmware gives the same baseline figures")
+
+    # 2. The same firmware passes.
+    rc, out, err = run(BENCHRACK, ["check", suite] + base)
+    c.check(rc == 0, f"check against its own baseline exits 0 (got {rc})", out + err)
+    c.check("PASS" in out and "compared with " + baseline in out, "table says PASS", out)
+
+    # 3. A slower bench fails, naming bench, metric and percent.
+    rc, out, err = run(BENCHRACK, ["check", suite, "--firmware", SLOWER] + base)
+    c.check(rc == 1, f"check of the slower firmware exits 1 (got {rc})", out + err)
+    m = re.search(r"check failed on qemu-netduinoplus2: work: instructions (\d+) vs baseline "
+                  r"(\d+): \+(\d+\.\d)% exceeds the 5% regression limit", err)
+    c.check(m is not None, "stderr names work, instructions and the percent", err)
+    if m:
+        new, old, pct = int(m.group(1)), int(m.group(2)), float(m.group(3))
+        c.check(new > old and abs(100.0 * (new - old) / old - pct) < 0.06,
+                f"the percent is (new - old) / old: {pct}% from {old} to {new}")
+        c.check(old == work["median"], "the baseline figure is the recorded median")
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None,
+            "the table shows old, new, change and verdict", out)
+    c.check(re.search(r"empty\s+instructions\s+(\d+)\s+\1\s+\+0\.0%\s+equal", out) is not None,
+            "an unchanged bench is equal", out)
+    slower_run = runs_in(results)[-1]
+    c.check(not os.path.exists(baseline + ".tmp"), "no temporary files left")
+
+    # 4. A change under the threshold passes.
+    loose = write_suite(os.path.join(tmp, "loose.yaml"), GATE, BENCHES,
+                        fail_on_regression_percent=50)
+    rc, out, err = run(BENCHRACK, ["check", loose, "--firmware", SLOWER] + base)
+    c.check(rc == 0, f"the same change under a 50% limit passes (got {rc})", out + err)
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None,
+            "... still showing it as worse", out)
+
+    # 5. An exceeded budget fails (no regression involved).
+    tight = write_suite(os.path.join(tmp, "tight.yaml"), GATE,
+                        ["empty", "nop1000",
+                         "{name: work, budgets: {max_cycles_per_iteration: 100}}"])
+    rc, out, err = run(BENCHRACK, ["check", tight] + base)
+    c.check(rc == 1, f"an exceeded budget exits 1 (got {rc})", out + err)
+    c.check(re.search(r"work: instructions median \d+ exceeds budget max_cycles_per_iteration "
+                      r"100 by \d+\.\d%", err) is not None, "names the budget and percent", err)
+    stack = write_suite(os.path.join(tmp, "stack.yaml"), GATE, BENCHES,
+                        budgets="{max_stack_bytes: 4}")
+    rc, out, err = run(BENCHRACK, ["check", stack] + base)
+    c.check(rc == 1 and "exceeds budget max_stack_bytes 4" in err,
+            f"a stack budget is enforced too (got {rc})", err)
+
+    # 6. Another board's baseline is refused.
+    boards = os.path.join(tmp, "boards")
+    os.makedirs(boards)
+    other = os.path.join(boards, "qemu-other.yaml")
+    with open(other, "w", encoding="utf-8") as f:
+        f.write("name: qemu-other\ncore: cortex-m4\n"
+                "server: {kind: qemu, machine: netduinoplus2}\n"
+                "counter: {kind: mmio, name: tim2, address: 0x40000024, "
+                "unit: instructions (QEMU icount)}\n"
+                "memory:\n  - {name: flash, kind: flash, origin: 0x08000000, length: 1M}\n"
+                "  - {name: sram, kind: ram, origin: 0x20000000, length: 128K}\n")
+    rc, out, err = run(BENCHRACK, ["check", suite, "--board", other, "--baseline", baseline]
+                       + base)
+    c.check(rc == 2, f"check against another board's baseline exits 2 (got {rc})", out + err)
+    c.check(f"{baseline} was recorded with board '{BOARD}', not 'qemu-other': refusing to "
+            "compare figures from another board" in err, "says why", err)
+    other_run = runs_in(results)[-1]
+    rc, out, err = run(BENCHRACK, ["diff", baseline, other_run])
+    c.check(rc == 2 and "refusing to compare" in err,
+            f"diff refuses another board's run too (got {rc})", err)
+
+    # 7. diff: baseline against the slower run, and two runs.
+    rc, out, err = run(BENCHRACK, ["diff", baseline, slower_run])
+    c.check(rc == 0, f"diff baseline run exits 0 (got {rc})", err)
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None
+            and re.search(r"nop1000\s+instructions\s+(\d+)\s+\1\s+\+0\.0%\s+equal", out),
+            "diff shows per bench and metric old, new, change, verdict", out)
+    c.check(re.search(r"work\s+stack_bytes\s+\d+\s+\d+", out) is not None,
+            "diff covers the stack too", out)
+    rc, out, err = run(BENCHRACK, ["diff", slower_run, runs[0]])
+    c.check(rc == 0 and re.search(r"work\s+instructions\s+\d+\s+\d+\s+-\d+\.\d%\s+better", out),
+            "diff of two runs: the faster one is better", out + err)
+
+    # 8. SIGKILL in the middle of a suite.
+    killed = write_suite(os.path.join(tmp, "killed.yaml"), GATE, BENCHES + ["stall"],
+                         timeout_seconds=120)
+    kill_results = os.path.join(tmp, "killed-results")
+    proc = subprocess.Popen([BENCHRACK, "run", killed, "--results-dir", kill_results],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    record = None
+    while time.monotonic() < deadline and record is None:
+        files = runs_in(kill_results)
+        if files:
+            try:
+                r = load(files[0])
+                if len(r["benches"]) == 3:
+                    record = files[0]
+            except ValueError:
+                pass  # never half a file: renamed into place whole
+        time.sleep(0.02)
+    children = []
+    try:
+        with open(f"/proc/{proc.pid}/task/{proc.pid}/children", encoding="ascii") as f:
+            children = [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    for child in children:  # the QEMU benchrack launched, orphaned by the kill
+        try:
+            os.kill(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    c.check(record is not None, "three benches finished before the kill")
+    if record:
+        r = load(record)
+        c.check(r["status"] == "running" and [b["name"] for b in r["benches"]] == BENCHES,
+                "after SIGKILL the record holds every finished bench", str(r["benches"])[:300])
+        rc, out, err = run(BENCHRACK, ["diff", baseline, record])
+        c.check(rc == 0 and re.search(r"work\s+instructions\s+(\d+)\s+\1\s+\+0\.0%\s+equal", out)
+                is not None, "benchrack diff reads the interrupted run", out + err)
+        c.check("unfinished run (running)" in err, "diff notes it is unfinished", err)
+
+    # A bench that never returns: the timeout is an infrastructure error (3),
+    # and what finished before it is kept.
+    stalled = write_suite(os.path.join(tmp, "stalled.yaml"), GATE, ["empty", "stall"],
+                          timeout_seconds=1)
+    stall_results = os.path.join(tmp, "stall-results")
+    rc, out, err = run(BENCHRACK, ["run", stalled, "--results-dir", stall_results])
+    c.check(rc == 3, f"a bench that never returns exits 3 (got {rc})", err)
+    files = runs_in(stall_results)
+    if c.check(len(files) == 1, "its run record is on disk"):
+        r = load(files[0])
+        c.check(r["status"] == "failed" and "stall" in (r["error"] or "") and
+                [b["name"] for b in r["benches"]] == ["empty"],
+                "failed, saying which bench, with the finished one kept", str(r)[:400])
+
+    # 9. Unmodified firmware entries: measured at breakpoints, in suite order.
+    elf_suite = write_suite(os.path.join(tmp, "elf.yaml"), GATE,
+                            [f"{{name: fixed_calls, elf: {PLAIN}, function: plain_fixed}}",
+                             "empty",
+                             f"{{name: markers, elf: {PLAIN}, from: plain_markers, "
+                             f"to: plain_fixed, budgets: {{max_heap_bytes: 0}}}}"])
+    elf_results = os.path.join(tmp, "elf-results")
+    rc, out, err = run(BENCHRACK, ["run", elf_suite, "--results-dir", elf_results])
+    c.check(rc == 0 and re.search(r"^fixed_calls\s+20\s+(\d+)\s+\1\s", out, re.M),
+            f"a function entry is measured at breakpoints (got {rc})", out + err)
+    r = load(runs_in(elf_results)[-1])
+    names = [b["name"] for b in r["benches"]]
+    c.check(names == ["fixed_calls", "empty", "markers"], "entries in suite order", str(names))
+    entry = r["benches"][0]
+    c.check(entry["mode"] == "function" and entry["elf"] == PLAIN and entry["heap"] is None and
+            entry["calibration"] is not None and entry["calibration"]["median"] == 0,
+            "its record: mode, its own ELF, no heap figure, the calibration beside it",
+            str({k: v for k, v in entry.items() if k != "samples"}))
+    rc, out, err = run(BENCHRACK, ["check", elf_suite, "--results-dir", elf_results])
+    c.check(rc == 1 and "markers: heap_peak_bytes not known" in err,
+            f"a heap budget on unmodified firmware cannot be shown to hold: exit 1 (got {rc})",
+            err)
+
+    # Where breakpoint mode cannot run yet: not run, never a number.
+    remote_suite = os.path.join(tmp, "nucleo-elf.yaml")
+    with open(remote_suite, "w", encoding="utf-8") as f:
+        f.write(f"name: nucleo\nboards: [nucleo-f446re]\nbenches:\n"
+                f"  - {{name: fixed_calls, elf: {PLAIN}, function: plain_fixed}}\n")
+    rc, out, err = run(BENCHRACK, ["run", remote_suite] + base)
+    c.check(rc == 0 and re.search(r"fixed_calls\s+not run: breakpoint mode not available on a "
+                                  r"launched OpenOCD yet", out),
+            f"run reports the entry as not run (got {rc})", out + err)
+    r = load(runs_in(results)[-1])
+    c.check(r["benches"][0]["status"] == "not_run" and "median" not in r["benches"][0],
+            "the record has no figure for it")
+    rc, out, err = run(BENCHRACK, ["check", remote_suite] + base)
+    c.check(rc == 3 and "fixed_calls: not run: breakpoint mode not available" in err,
+            f"check cannot pass what it could not measure: exit 3 (got {rc})", err)
+
+    # 10. A board whose server benchrack cannot launch yet.
+    nucleo = write_suite(os.path.join(tmp, "nucleo.yaml"), GATE, ["empty"])
+    rc, out, err = run(BENCHRACK, ["run", nucleo, "--board", "nucleo-f446re"] + base)
+    c.check(rc == 3 and "server kind openocd is not supported yet for the suite firmware's "
+            "benches" in err, f"an OpenOCD board is an infrastructure error for now (got {rc})",
+            err)
+
+sys.exit(c.finish())

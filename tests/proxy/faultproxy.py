@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""A fault-injecting TCP proxy for the GDB Remote Serial Protocol.
+
+It sits between a client (benchrack) and a gdbserver (QEMU) and forwards
+bytes both ways, injecting one kind of fault at a time:
+
+  delay     every chunk held back 1-25 ms (both directions)
+  split     every byte written on its own (both directions)
+  corrupt   a checksum digit changed in some packets (both directions)
+  dropack   some '+' acknowledgements dropped (both directions)
+  garbage   junk bytes inserted between packets (both directions; toward the
+            server only right before a '$', when the target is halted)
+  close     the connection closed in the middle of a server reply
+  stall     the server's replies held back for a while, once (`stall_s`)
+
+Faults are counted per kind in `Proxy.injected`. Used by test_faults.py;
+standard library only.
+"""
+import random
+import select
+import socket
+import threading
+import time
+
+JUNK = bytes(b for b in range(0x20, 0x7f) if chr(b) not in "$%+-#}*") + b"\r\n\x00\xff"
+
+
+class Direction:
+    """Splits one direction's byte stream into packets and single bytes."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.in_packet = False
+        self.tail = 0  # checksum characters still expected
+
+    def tokens(self, data):
+        """Yields (kind, bytes): kind 'packet' for $...#xx or %...#xx, 'byte' otherwise."""
+        for b in data:
+            c = bytes([b])
+            if not self.in_packet:
+                if c in (b"$", b"%"):
+                    self.in_packet = True
+                    self.tail = -1
+                    self.buf = bytearray(c)
+                else:
+                    yield "byte", c
+                continue
+            self.buf += c
+            if self.tail < 0 and c == b"#":
+                self.tail = 2
+            elif self.tail > 0:
+                self.tail -= 1
+                if self.tail == 0:
+                    self.in_packet = False
+                    yield "packet", bytes(self.buf)
+
+
+class Proxy:
+    def __init__(self, upstream_port, mode, seed=1, stall_s=2.0, every=4):
+        self.upstream_port = upstream_port
+        self.mode = mode
+        self.rng = random.Random(seed)
+        self.stall_s = stall_s
+        self.every = every
+        self.injected = 0
+        self.packets = {"c2s": 0, "s2c": 0}
+        self.stalled = False
+        self.closed = False
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    # ---- faults ----------------------------------------------------------
+    def _transform(self, direction, kind, tok):
+        """Returns the list of byte strings to send for one token."""
+        m = self.mode
+        if kind == "packet":
+            self.packets[direction] += 1
+            n = self.packets[direction]
+        if m == "corrupt" and kind == "packet" and n % self.every == 2:
+            self.injected += 1
+            body = bytearray(tok)
+            # change the last checksum digit to another hex digit
+            body[-1] = ord("0") if body[-1] != ord("0") else ord("1")
+            return [bytes(body)]
+        if m == "dropack" and kind == "byte" and tok == b"+" and self.rng.random() < 0.3:
+            self.injected += 1
+            return []
+        if m == "garbage" and kind == "packet" and self.rng.random() < 0.3:
+            if direction == "c2s" and not tok.startswith(b"$"):
+                return [tok]
+            self.injected += 1
+            junk = bytes(self.rng.choice(JUNK) for _ in range(self.rng.randint(1, 12)))
+            return [junk, tok]
+        if m == "split":
+            if len(tok) > 1:
+                self.injected += 1
+            return [bytes([b]) for b in tok]
+        return [tok]
+
+    def _send(self, sock, chunks):
+        for c in chunks:
+            if not c:
+                continue
+            if self.mode == "delay":
+                self.injected += 1
+                time.sleep(self.rng.uniform(0.001, 0.025))
+            sock.sendall(c)
+
+    def _pump(self, src, dst, direction):
+        parser = Direction()
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                out = []
+                for kind, tok in parser.tokens(data):
+                    if (self.mode == "close" and direction == "s2c" and kind == "packet"
+                            and self.packets["s2c"] >= 12 and not self.closed):
+                        self.injected += 1
+                        self.closed = True
+                        self._send(dst, out + [tok[: len(tok) // 2]])
+                        raise ConnectionAbortedError
+                    if (self.mode == "stall" and direction == "s2c" and kind == "packet"
+                            and self.packets["s2c"] >= 12 and not self.stalled):
+                        self.injected += 1
+                        self.stalled = True
+                        self._send(dst, out)
+                        out = []
+                        time.sleep(self.stall_s)
+                    out.extend(self._transform(direction, kind, tok))
+                self._send(dst, out)
+        except (OSError, ConnectionAbortedError):
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _serve(self):
+        try:
+            client, _ = self.listener.accept()
+        except OSError:
+            return
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                server = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    client.close()
+                    return
+                time.sleep(0.01)
+        for s in (client, server):
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            s.settimeout(None)
+        a = threading.Thread(target=self._pump, args=(client, server, "c2s"), daemon=True)
+        b = threading.Thread(target=self._pump, args=(server, client, "s2c"), daemon=True)
+        a.start()
+        b.start()
+        a.join()
+        b.join()
+        client.close()
+        server.close()
+
+    def close(self):
+        self.listener.close()

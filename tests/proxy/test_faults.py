@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Fault injection: `benchrack run` through faultproxy.py to a real QEMU.
+
+For each kind of fault, QEMU is started halted with the suite firmware, the
+proxy sits between it and benchrack (attached through the developer hook
+BENCHRACK_QEMU_REMOTE), and the run must give the table of the clean run
+exactly, or fail with exit code 3 and a message within its time bound —
+never another table (a wrong number), never a hang. Prints how many faults
+of each kind were injected and survived.
+
+usage: test_faults.py BENCHRACK QEMU SUITE_ELF
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from faultproxy import Proxy  # noqa: E402
+
+BENCHRACK, QEMU, ELF = sys.argv[1:4]
+ITERATIONS = "20"
+# (mode, proxy options, what must happen, time bound in seconds)
+CASES = [
+    ("delay", {}, "same", 60),
+    ("split", {}, "same", 60),
+    ("corrupt", {"every": 4}, "same", 60),
+    ("dropack", {}, "same", 60),
+    ("garbage", {}, "same", 60),
+    ("stall", {"stall_s": 2.5}, "same", 60),   # shorter than the 5 s reply timeout
+    ("stall", {"stall_s": 30.0}, "error", 15),  # longer: the session ends, exit 3
+    ("close", {}, "error", 15),
+]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_qemu():
+    port = free_port()
+    q = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
+                          "-monitor", "none", "-serial", "null", "-S",
+                          "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", ELF],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return q, port
+
+
+def run(port=None, timeout=120):
+    env = dict(os.environ)
+    if port is not None:
+        env["BENCHRACK_QEMU_REMOTE"] = f"127.0.0.1:{port}"
+    t0 = time.monotonic()
+    p = subprocess.run([BENCHRACK, "run", "-n", ITERATIONS, "--timeout", "3", ELF],
+                       capture_output=True, text=True, timeout=timeout, env=env)
+    return p, time.monotonic() - t0
+
+
+def main():
+    clean, _ = run()
+    if clean.returncode != 0 or not clean.stdout.strip():
+        print(clean.stdout, clean.stderr)
+        sys.exit("the clean run failed")
+    failures = 0
+    rows = []
+    for mode, opts, want, bound in CASES:
+        qemu, qport = start_qemu()
+        proxy = Proxy(qport, mode, **opts)
+        try:
+            p, elapsed = run(proxy.port, timeout=bound + 30)
+        finally:
+            proxy.close()
+            qemu.kill()
+            qemu.wait()
+        same = p.returncode == 0 and p.stdout == clean.stdout
+        clean_error = (p.returncode == 3 and "benchrack:" in p.stderr and elapsed <= bound)
+        if want == "same":
+            ok = same
+        else:
+            ok = clean_error and p.stdout.strip() == "" or clean_error and \
+                all(line in clean.stdout.splitlines() for line in p.stdout.splitlines())
+        # Whatever happened, a table that differs from the clean one is a wrong number.
+        wrong_number = p.returncode == 0 and not same
+        label = f"{mode}{'' if 'stall_s' not in opts else ' %.1fs' % opts['stall_s']}"
+        outcome = "same table" if same else f"exit {p.returncode} in {elapsed:.1f}s"
+        rows.append((label, proxy.injected, "yes" if ok and not wrong_number else "NO", outcome))
+        if not ok or wrong_number or proxy.injected == 0:
+            failures += 1
+            print(f"--- {label}: stdout\n{p.stdout}--- stderr\n{p.stderr}")
+        elif want == "error":
+            print(f"{label}: {p.stderr.strip().splitlines()[-1]}")
+    print(f"{'fault':<12} {'injected':>8}  survived  outcome")
+    for label, n, ok, outcome in rows:
+        print(f"{label:<12} {n:>8}  {ok:<8}  {outcome}")
+    print(f"{len(CASES) - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+main()

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""`benchrack measure` counts exactly on QEMU (netduinoplus2, -icount shift=0),
+every expected figure derived from the image itself, not copied from a run:
+- --function plain_fixed counts exactly the instructions of plain_fixed, read
+  from its disassembly, and calibration (resuming from a breakpoint) is 0;
+- --from/--to given as file:line counts exactly the instructions between the
+  two lines' addresses, read from the DWARF line table with objdump;
+- the same region measured at breakpoints and by the stub's batch mode agree
+  exactly: the stub's window [first counter read, second counter read) at
+  breakpoints equals the batch sample, raw; the body alone
+  [after the first read, second read) at breakpoints equals the batch sample
+  net of the stub's calibration (the empty bench). Optimised builds only: at
+  -O0 the loop is not laid out as one window.
+
+usage: test_measure_counts.py BENCHRACK OBJDUMP PLAIN_ELF SUITE_ELF LEVEL MARKERS_SOURCE
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import disasm  # noqa: E402
+from measure_cli import Checks, measure  # noqa: E402
+
+BENCHRACK, OBJDUMP, PLAIN, SUITE, LEVEL, MARKERS = sys.argv[1:7]
+N = "20"
+# Benches whose timed body is a window of straight code and calls; empty's
+# body is empty (its window is the one counter read: raw only).
+AGREEMENT_BENCHES = ["nop1000", "crc32_64", "crc32_256", "memcpy_1k", "malloc_free"]
+c = Checks()
+
+
+def constant(result, key="raw"):
+    """The one value of a summary whose min equals its max, else None."""
+    s = result.get(key) if result else None
+    if not s or s["min"] != s["max"]:
+        return None
+    return s["median"]
+
+
+# --function on a straight-line function: exactly its instructions, return included.
+expected = disasm.straight_line_cost(OBJDUMP, PLAIN, "plain_fixed")
+rc, out, err, res = measure(BENCHRACK, PLAIN, "--function", "plain_fixed", "-n", N)
+c.show(out, err)
+c.check(rc == 0, f"--function plain_fixed exits 0 (got {rc})")
+c.check(res is not None and res["counter"]["unit"] == "instructions (QEMU icount)",
+        "figures labelled as QEMU instructions")
+c.check(constant(res) == expected,
+        f"--function plain_fixed = {constant(res)} == {expected} instructions in its disassembly")
+c.check(res is not None and res["calibration"]["median"] == 0,
+        "calibration on QEMU: resuming from a breakpoint costs 0 instructions")
+c.check(constant(res, "net") == expected, "net = raw - 0")
+
+# file:line to file:line: the instructions between the two lines' first statements.
+line_from = disasm.marker_line(MARKERS, "marker: from")
+line_to = disasm.marker_line(MARKERS, "marker: to")
+a_from = disasm.line_address(OBJDUMP, PLAIN, "plain_markers.c", line_from)
+a_to = disasm.line_address(OBJDUMP, PLAIN, "plain_markers.c", line_to)
+expected = disasm.instructions_between(OBJDUMP, PLAIN, "plain_markers", a_from, a_to)
+rc, out, err, res = measure(BENCHRACK, PLAIN, "--from", f"plain_markers.c:{line_from}",
+                            "--to", f"plain_markers.c:{line_to}", "-n", N)
+c.show(out, err)
+c.check(rc == 0, f"--from/--to file:line exits 0 (got {rc})")
+c.check(res is not None and res["from"]["address"] == a_from and res["to"]["address"] == a_to,
+        f"lines {line_from} and {line_to} resolve to {a_from:#x} and {a_to:#x}, as objdump reads them")
+c.check(constant(res) == expected,
+        f"plain_markers.c:{line_from} to :{line_to} = {constant(res)} == {expected} instructions")
+
+if LEVEL == "O0":
+    print("agreement of the two modes: skipped at -O0 (the loop is no single window)")
+    sys.exit(c.finish())
+
+
+def batch(bench):
+    rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", bench, "-n", N)
+    c.check(rc == 0, f"batch {bench} exits 0 (got {rc})")
+    if rc != 0:
+        c.show(out, err)
+    return constant(res), constant(res, "net")
+
+
+def breakpoints(bench, start, end):
+    rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", bench, "--from", hex(start),
+                                "--to", hex(end), "-n", N)
+    c.check(rc == 0, f"breakpoints in {bench} [{start:#x}, {end:#x}) exit 0 (got {rc})")
+    if rc != 0:
+        c.show(out, err)
+    return constant(res), constant(res, "net")
+
+
+first, after, second = disasm.bench_timed_window(OBJDUMP, SUITE, "bench_empty")
+raw, _ = batch("empty")
+bp_raw, _ = breakpoints("empty", first, second)
+c.check(raw is not None and bp_raw == raw,
+        f"empty: breakpoints over the stub's window = {bp_raw} == batch {raw}")
+for bench in AGREEMENT_BENCHES:
+    first, after, second = disasm.bench_timed_window(OBJDUMP, SUITE, "bench_" + bench)
+    raw, net = batch(bench)
+    bp_raw, _ = breakpoints(bench, first, second)
+    _, bp_net = breakpoints(bench, after, second)
+    c.check(raw is not None and bp_raw == raw,
+            f"{bench}: breakpoints over the stub's window, raw {bp_raw} == batch raw {raw}")
+    c.check(net is not None and bp_net == net,
+            f"{bench}: breakpoints over the body, net {bp_net} == batch net {net} "
+            "(raw less the empty bench)")
+
+sys.exit(c.finish())

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Differential memory read: gdb-multiarch and benchrack read the same QEMU.
+
+QEMU runs tests/qemu/fw_loop.c, halted by gdb at br_loop_marker_b (so RAM is
+initialised); gdb dumps a table of regions and disconnects (the core stays
+halted), then `benchrack probe --remote ... --dump` reads the same regions
+from the same QEMU. Lengths cross QEMU's m cap (0x800 bytes) and its
+PacketSize (4096 characters), start unaligned, and include bytes that must be
+escaped in binary packets ('}', '#', '$').
+
+usage: test_memory_differential.py BENCHRACK GDB QEMU FW_LOOP_ELF
+"""
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from elfpatch import Elf32  # noqa: E402
+
+BENCHRACK, GDB, QEMU, ELF = sys.argv[1:5]
+pattern, _ = Elf32(ELF).symbol("br_loop_pattern")
+count, _ = Elf32(ELF).symbol("br_loop_count")
+TABLE = [
+    (pattern, 6000), (pattern + 1, 2047), (pattern, 0x800), (pattern, 0x801),
+    (pattern + 3, 4093), (pattern + 4090, 12), (0x08000000, 1), (0x08000000, 4096 + 5),
+    (count, 11), (0x20000000, 64), (0x2001E000, 8192), (0x40023800, 0x90),
+    (0xE000ED00, 4),
+]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+port = free_port()
+qemu = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
+                         "-monitor", "none", "-serial", "null", "-S",
+                         "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", ELF],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+failures = 0
+try:
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = ["set pagination off", "set confirm off",
+                 f"target remote 127.0.0.1:{port}", "break br_loop_marker_b", "continue",
+                 "delete"]
+        for i, (addr, n) in enumerate(TABLE):
+            lines.append(f"dump binary memory {tmp}/r{i} {addr:#x} {addr + n:#x}")
+        lines.append("disconnect")
+        script = os.path.join(tmp, "dump.gdb")
+        with open(script, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        g = subprocess.run([GDB, "-nx", "-batch", "-x", script, ELF], capture_output=True,
+                           text=True, timeout=60)
+        oracle = []
+        for i in range(len(TABLE)):
+            path = os.path.join(tmp, f"r{i}")
+            if not os.path.exists(path):
+                print(g.stdout, g.stderr)
+                sys.exit(f"gdb did not dump region {i}")
+            with open(path, "rb") as f:
+                oracle.append(f.read())
+
+        args = [BENCHRACK, "probe", "--remote", f"127.0.0.1:{port}", "--flavour", "qemu",
+                "--quiet"]
+        for addr, n in TABLE:
+            args += ["--dump", f"{addr:#x}:{n}"]
+        p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            print(p.stdout, p.stderr)
+            sys.exit(f"benchrack probe exited {p.returncode}")
+        got = {}
+        for line in p.stdout.splitlines():
+            m = re.match(r"([0-9a-f]{8}):((?: [0-9a-f]{2})+)$", line)
+            if m:
+                base = int(m.group(1), 16)
+                for k, byte in enumerate(m.group(2).split()):
+                    got[base + k] = int(byte, 16)
+        for (addr, n), want in zip(TABLE, oracle):
+            complete = all(addr + k in got for k in range(n))
+            mine = bytes(got[addr + k] for k in range(n)) if complete else b""
+            ok = complete and mine == want and len(want) == n
+            failures += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {addr:#010x} +{n:<5} "
+                  f"{'equal' if ok else 'differs'} (gdb {len(want)} bytes)")
+finally:
+    qemu.kill()
+    qemu.wait()
+print(f"{len(TABLE) - failures} passed, {failures} failed")
+sys.exit(1 if failures else 0)

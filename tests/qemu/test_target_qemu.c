@@ -1,0 +1,287 @@
+/*
+ * The target layer against a real QEMU (netduinoplus2) running
+ * tests/qemu/fw_loop.c. Every QEMU quirk in the flavour table is checked
+ * twice: the raw server behaves so (so the column is true), and the target
+ * layer copes (so the column is used). Also: the pipelined per-halt batch
+ * gives exact loop counts, registers, reset, load/verify, the comparator
+ * budget at set-up, and kill.
+ *
+ * usage: test_target_qemu QEMU FW_LOOP_ELF
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "elf/elf_file.h"
+#include "elf/elf_symbols.h"
+#include "rsp/client.h"
+#include "target/endpoint.h"
+
+#define RUN_PAUSE_NS 200000000L
+#define ALTERNATIONS 40
+
+static uint32_t sym(const char *elf_path, const char *name)
+{
+	br_elf_t *elf = NULL;
+	br_error_t err;
+	br_elf_symbol_t s = {0};
+	if (br_elf_open(elf_path, &elf, &err) != BR_OK ||
+	    br_elf_symbol_find(elf, name, &s, &err) != BR_OK) {
+		fprintf(stderr, "%s: %s\n", name, err.message);
+		exit(1);
+	}
+	br_elf_close(elf);
+	return s.address;
+}
+
+static void open_qemu(br_session_t *s, const char *qemu, const char *elf)
+{
+	br_endpoint_t ep;
+	br_endpoint_init(&ep);
+	ep.qemu.program = qemu;
+	ep.qemu.kernel = elf;
+	br_error_t err;
+	if (br_session_open(&ep, s, &err) != BR_OK) {
+		fprintf(stderr, "cannot start QEMU: %s\n", err.message);
+		exit(1);
+	}
+}
+
+static const char *raw(br_target_t *t, const char *req, size_t *len)
+{
+	const char *reply = "";
+	br_error_t err;
+	if (rsp_client_transact(&t->rsp, req, &reply, len, &err) != BR_OK) {
+		fprintf(stderr, "%s: %s\n", req, err.message);
+		*len = 0;
+		return "";
+	}
+	return reply;
+}
+
+static void pause_running(void)
+{
+	struct timespec ts = {0, RUN_PAUSE_NS};
+	nanosleep(&ts, NULL);
+}
+
+/* p before and after target.xml, on a raw client: QEMU answers nothing first. */
+static void check_target_xml_before_p(const char *qemu, const char *elf)
+{
+	br_qemu_options_t q = {.program = qemu, .machine = "netduinoplus2", .kernel = elf};
+	br_server_t server;
+	rsp_transport_t tr;
+	br_error_t err;
+	CHECK(br_server_launch_qemu(&q, &server, &tr, &err) == BR_OK);
+	rsp_client_t c;
+	rsp_client_init(&c, &tr);
+	CHECK(rsp_client_negotiate(&c, &err) == BR_OK);
+	const char *reply;
+	size_t len = 99;
+	CHECK(rsp_client_transact(&c, "pf", &reply, &len, &err) == BR_OK);
+	CHECK_MSG(len == 0, "QEMU answered p before target.xml: %s", reply);
+	CHECK(br_flavour_qemu()->registers_need_target_xml);
+	rsp_client_close(&c);
+	br_server_stop(&server);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s QEMU FW_LOOP_ELF\n", argv[0]);
+		return 2;
+	}
+	const char *qemu = argv[1], *elf = argv[2];
+	const uint32_t a = sym(elf, "br_loop_marker_a"), b = sym(elf, "br_loop_marker_b");
+	const uint32_t count_addr = sym(elf, "br_loop_count");
+	const br_flavour_t *fl = br_flavour_qemu();
+	br_error_t err;
+	size_t len = 0;
+
+	check_target_xml_before_p(qemu, elf);
+
+	br_session_t s;
+	open_qemu(&s, qemu, elf);
+	br_target_t *t = &s.target;
+	CHECK(t->flavour == fl);
+	/* After attach (target.xml read): registers work, xPSR has the Thumb bit. */
+	br_target_regs_t regs;
+	CHECK(br_target_regs_read(t, &regs, &err) == BR_OK);
+	CHECK_MSG((regs.r[BR_TARGET_REG_XPSR] & (1U << 24)) != 0, "xPSR 0x%08x",
+	          regs.r[BR_TARGET_REG_XPSR]);
+	CHECK(t->tdesc.found[BR_TDESC_XPSR] && t->tdesc.regnum[BR_TDESC_XPSR] == fl->xpsr_regnum);
+
+	/* m cap: QEMU refuses more than 0x800 bytes; the target splits. */
+	const char *r = raw(t, "m8000000,801", &len);
+	CHECK_MSG(len >= 1 && r[0] == 'E', "m 0x801 answered %.8s", r);
+	CHECK(fl->max_read_bytes == 0x800U);
+	static uint8_t big[0x1801], part[0x800];
+	CHECK(br_target_mem_read(t, 0x08000000U, big, sizeof(big), &err) == BR_OK);
+	CHECK(br_target_mem_read(t, 0x08000800U, part, sizeof(part), &err) == BR_OK);
+	CHECK(memcmp(big + 0x800, part, sizeof(part)) == 0);
+	/* A bad address is an error, never zeros. */
+	uint32_t word = 0;
+	CHECK(br_target_read_u32(t, 0xFFFFFFF0U, &word, &err) == BR_ERR_TARGET);
+
+	/* No X on QEMU: the first write probes it and falls back to M. */
+	CHECK(br_target_write_u32(t, 0x20001000U, 0x11223344U, &err) == BR_OK);
+	CHECK(t->x_packet == 0);
+	CHECK(br_target_read_u32(t, 0x20001000U, &word, &err) == BR_OK && word == 0x11223344U);
+
+	/* No step-over: continuing from an inserted breakpoint stops at once. */
+	CHECK(br_target_breakpoint_insert(t, a, BR_BREAKPOINT_SOFTWARE, &err) == BR_OK);
+	CHECK(br_target_resume(t, &err) == BR_OK);
+	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	uint32_t pc = 0, c1 = 0, c2 = 0;
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK && pc == a);
+	CHECK(br_target_read_u32(t, count_addr, &c1, &err) == BR_OK);
+	CHECK(rsp_client_send(&t->rsp, "c", 1, &err) == BR_OK); /* raw: no step-over */
+	t->running = true;
+	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	t->pc_known = false;
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK && pc == a);
+	CHECK(br_target_read_u32(t, count_addr, &c2, &err) == BR_OK);
+	CHECK_MSG(c1 == c2, "raw continue made progress (%u -> %u)", c1, c2);
+	CHECK(!fl->steps_over_breakpoints);
+	/* ...and the target's resume steps over it: one more iteration. */
+	CHECK(br_target_resume(t, &err) == BR_OK);
+	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	CHECK(br_target_read_u32(t, count_addr, &c2, &err) == BR_OK);
+	CHECK_MSG(c2 == c1 + 1U, "step-over: %u -> %u", c1, c2);
+
+	/* The pipelined batch, alternating two breakpoints: exact counts. */
+	CHECK(br_target_breakpoint_insert(t, b, BR_BREAKPOINT_AUTO, &err) == BR_OK);
+	CHECK(br_target_breakpoint_remove(t, a, &err) == BR_OK);
+	/* Halted at a with only b inserted: the batch reads the count and goes. */
+	uint32_t expect = c2;
+	unsigned long writes_before = t->rsp.counters.write_calls;
+	for (int i = 0; i < ALTERNATIONS; i++) {
+		bool at_a = i % 2 == 0;
+		uint32_t here = at_a ? a : b, next = at_a ? b : a;
+		uint8_t buf[4];
+		br_target_batch_t batch = {
+		    .read_pc = true, .read_address = count_addr, .read_len = 4, .read_buf = buf};
+		uint32_t rm = here, in = next;
+		if (i > 0) {
+			batch.remove = &rm;
+			batch.nremove = 1;
+			batch.insert = &in;
+			batch.ninsert = 1;
+		}
+		br_status_t st = br_target_resume_batch(t, &batch, &err);
+		CHECK_MSG(st == BR_OK, "batch %d: %s", i, err.message);
+		if (st != BR_OK)
+			break;
+		uint32_t v = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
+		             (uint32_t)buf[3] << 24;
+		CHECK_MSG(batch.pc == here, "batch %d halted at 0x%08x, not 0x%08x", i, batch.pc,
+		          here);
+		CHECK_MSG(v == expect, "batch %d: count %u, expected %u", i, v, expect);
+		if (!at_a)
+			expect++;
+		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	}
+	unsigned long writes = t->rsp.counters.write_calls - writes_before;
+	/* One write per halt: the stop reply's '+' leads the next batch. */
+	CHECK_MSG(writes <= (unsigned long)ALTERNATIONS, "%lu writes for %d halts", writes,
+	          ALTERNATIONS);
+	CHECK(fl->pipelines_in_ack_mode);
+	/* The inferred stop PC (one breakpoint, SIGTRAP) is the real one. */
+	CHECK(fl->only_breakpoints_trap && t->pc_known);
+	for (int i = 0; i < 6; i++) {
+		uint32_t inferred = t->pc, real = 0;
+		t->pc_known = false;
+		CHECK(br_target_pc(t, &real, &err) == BR_OK);
+		CHECK_MSG(real == inferred, "inferred 0x%08x, real 0x%08x", inferred, real);
+		uint32_t rm = real, in = real == a ? b : a;
+		br_target_batch_t batch = {
+		    .remove = &rm, .nremove = 1, .insert = &in, .ninsert = 1};
+		CHECK(br_target_resume_batch(t, &batch, &err) == BR_OK);
+		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc_known);
+	}
+
+	/* '?' clears breakpoints: with only a inserted, '?' then continue runs free. */
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK);
+	CHECK(br_target_breakpoint_remove_all(t, &err) == BR_OK);
+	CHECK(br_target_breakpoint_insert(t, a, BR_BREAKPOINT_SOFTWARE, &err) == BR_OK);
+	CHECK(br_target_read_u32(t, count_addr, &c1, &err) == BR_OK);
+	r = raw(t, "?", &len);
+	CHECK(len > 0 && (r[0] == 'T' || r[0] == 'S'));
+	CHECK(rsp_client_send(&t->rsp, "c", 1, &err) == BR_OK);
+	t->running = true;
+	pause_running();
+	CHECK(br_target_halt(t, 5000, &err) == BR_OK);
+	CHECK(br_target_read_u32(t, count_addr, &c2, &err) == BR_OK);
+	CHECK_MSG(c2 > c1 + 10U, "'?' kept the breakpoint (%u -> %u)", c1, c2);
+	CHECK(fl->question_clears_breakpoints);
+	t->breakpoint_count = 0; /* the server holds none now */
+
+	/* Comparator budget at set-up: two flash breakpoints on a 1-comparator board. */
+	br_memory_map_t map;
+	br_memory_map_clear(&map);
+	CHECK(br_memory_map_add(&map, 0x08000000U, 0x100000U, BR_REGION_FLASH, 0x4000U, &err) ==
+	      BR_OK);
+	CHECK(br_memory_map_add(&map, 0x20000000U, 0x20000U, BR_REGION_RAM, 0, &err) == BR_OK);
+	br_target_set_memory_map(t, &map);
+	br_target_set_hw_breakpoint_limit(t, 1);
+	uint32_t both[2] = {a, b};
+	CHECK(br_target_breakpoint_kind(t, a, BR_BREAKPOINT_AUTO) == BR_BREAKPOINT_HARDWARE);
+	CHECK(br_target_breakpoint_kind(t, 0x20000100U, BR_BREAKPOINT_AUTO) ==
+	      BR_BREAKPOINT_SOFTWARE);
+	CHECK(br_target_breakpoints_check(t, both, 2, BR_BREAKPOINT_AUTO, &err) == BR_ERR_USAGE);
+	CHECK(strstr(err.message, "comparators") != NULL);
+	CHECK(br_target_breakpoints_check(t, both, 1, BR_BREAKPOINT_AUTO, &err) == BR_OK);
+	/* Z1 behaves like Z0 on QEMU (no FPB limit is emulated). */
+	CHECK(br_target_breakpoint_insert(t, a, BR_BREAKPOINT_AUTO, &err) == BR_OK);
+	CHECK(br_target_hw_breakpoints_used(t) == 1);
+	CHECK(br_target_resume(t, &err) == BR_OK);
+	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK && pc == a);
+	CHECK(!fl->limits_hardware_breakpoints);
+
+	/* Reset: halted at the reset vector, breakpoints kept. */
+	uint32_t reset_vector = 0;
+	CHECK(br_target_read_u32(t, 0x08000004U, &reset_vector, &err) == BR_OK);
+	CHECK_MSG(br_target_reset(t, &err) == BR_OK, "%s", err.message);
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK);
+	CHECK_MSG(pc == (reset_vector & ~1U), "after reset pc 0x%08x, vector 0x%08x", pc,
+	          reset_vector);
+	CHECK(br_target_resume(t, &err) == BR_OK);
+	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
+	CHECK(br_target_pc(t, &pc, &err) == BR_OK && pc == a);
+
+	/* Load and verify (QEMU: M writes, read-back compare); a changed byte fails. */
+	br_target_load_report_t rep;
+	CHECK_MSG(br_target_load(t, elf, &rep, &err) == BR_OK, "%s", err.message);
+	CHECK(!rep.used_flash_packets && rep.bytes > 6000U);
+	CHECK_MSG(br_target_verify(t, elf, &rep, &err) == BR_OK, "%s", err.message);
+	CHECK(!rep.verified_by_crc);
+	uint32_t pattern = sym(elf, "br_loop_pattern");
+	CHECK(br_target_write_u32(t, pattern + 100U, 0xDEADBEEFU, &err) == BR_OK);
+	CHECK(br_target_verify(t, elf, &rep, &err) == BR_ERR_TARGET);
+	CHECK(strstr(err.message, "differs") != NULL);
+
+	/* Detach: plain D fails once multiprocess is negotiated; D;1 works. */
+	CHECK(t->rsp.features.multiprocess && fl->detach_needs_pid);
+	r = raw(t, "D", &len);
+	CHECK_MSG(len >= 1 && r[0] == 'E', "plain D answered %.8s", r);
+	CHECK_MSG(br_target_detach(t, &err) == BR_OK, "%s", err.message);
+	s.open = false;
+	br_session_close(&s, false);
+
+	/* Kill: QEMU answers W00 and exits. */
+	open_qemu(&s, qemu, elf);
+	CHECK(br_target_kill(&s.target, &err) == BR_OK);
+	s.open = false;
+	bool gone = false;
+	for (int i = 0; i < 200 && !gone; i++) {
+		gone = !br_server_alive(&s.server);
+		if (!gone)
+			pause_running();
+	}
+	CHECK_MSG(gone && fl->kill_ends_server, "QEMU still running after k");
+	br_session_close(&s, false);
+	return check_finish();
+}

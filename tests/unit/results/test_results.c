@@ -1,0 +1,264 @@
+/*
+ * Unit tests of controller/results: a record written as JSON reads back the
+ * same (run and baseline); broken records are refused with file:line:col;
+ * diff verdicts; the gate's budgets and regression limit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "results/diff.h"
+#include "results/gate.h"
+#include "results/record_read.h"
+#include "results/run_json.h"
+
+static const uint32_t samples_a[] = {100, 100, 100, 100};
+
+static br_bench_record_t *add(br_run_record_t *r, const char *name, double median, double p10,
+			      double p90)
+{
+	br_bench_record_t *b = br_run_record_add_bench(r);
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->mode, sizeof(b->mode), "stub");
+	b->status = BR_BENCH_MEASURED;
+	b->n = 4;
+	b->warmup = 2;
+	b->samples = malloc(sizeof(samples_a));
+	memcpy(b->samples, samples_a, sizeof(samples_a));
+	b->summary.n = 4;
+	b->summary.median = median;
+	b->summary.p10 = p10;
+	b->summary.p90 = p90;
+	b->summary.min = p10;
+	b->summary.max = p90;
+	b->summary.mean = median;
+	b->stack_measured = true;
+	b->stack_bytes = 40;
+	b->heap_known = true;
+	b->heap_peak = 0;
+	return b;
+}
+
+static void record_init(br_run_record_t *r, const char *board)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = BR_RECORD_RUN;
+	r->status = BR_RECORD_COMPLETE;
+	snprintf(r->timestamp, sizeof(r->timestamp), "2024-01-02T03:04:05Z");
+	snprintf(r->benchrack_version, sizeof(r->benchrack_version), "0.1.0");
+	snprintf(r->host, sizeof(r->host), "host \"quoted\"");
+	snprintf(r->board, sizeof(r->board), "%s", board);
+	snprintf(r->server, sizeof(r->server), "qemu-system-arm -M netduinoplus2");
+	snprintf(r->counter, sizeof(r->counter), "tim2");
+	snprintf(r->unit, sizeof(r->unit), "instructions (QEMU icount)");
+	snprintf(r->elf_path, sizeof(r->elf_path), "/b/suite.elf");
+	snprintf(r->build_id, sizeof(r->build_id), "0b00");
+	r->sizes_known = true;
+	r->text_bytes = 3000;
+	r->regression_percent = 5.0;
+}
+
+static char *to_json(const br_run_record_t *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	br_run_json_write(r, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_round_trip(void)
+{
+	br_run_record_t r, back;
+	record_init(&r, "qemu-netduinoplus2");
+	add(&r, "empty", 1, 1, 1);
+	br_bench_record_t *b = add(&r, "crc", 655.5, 650, 660.25);
+	b->budgets.max_cycles_per_iteration.set = true;
+	b->budgets.max_cycles_per_iteration.value = 700;
+	b->stack_measured = false;
+	br_bench_record_t *nr = br_run_record_add_bench(&r);
+	snprintf(nr->name, sizeof(nr->name), "fw");
+	nr->status = BR_BENCH_NOT_RUN;
+	snprintf(nr->reason, sizeof(nr->reason), "breakpoint mode not available");
+	snprintf(nr->mode, sizeof(nr->mode), "function");
+	r.budgets.max_text_bytes.set = true;
+	r.budgets.max_text_bytes.value = 4096;
+	for (int kind = 0; kind < 2; kind++) {
+		r.kind = kind == 0 ? BR_RECORD_RUN : BR_RECORD_BASELINE;
+		size_t len = 0;
+		char *json = to_json(&r, &len);
+		br_error_t err;
+		br_error_clear(&err);
+		br_status_t st = br_record_parse("r.json", (unsigned char *)json, len, &back, &err);
+		CHECK_MSG(st == BR_OK, "round trip %d: %s", kind, err.message);
+		if (st == BR_OK) {
+			CHECK(back.kind == r.kind && back.status == BR_RECORD_COMPLETE);
+			CHECK(strcmp(back.host, r.host) == 0 && strcmp(back.unit, r.unit) == 0);
+			CHECK(strcmp(back.build_id, "0b00") == 0 && back.git_commit[0] == '\0');
+			CHECK(back.sizes_known && back.text_bytes == 3000 && back.clock_hz == 0);
+			CHECK(back.budgets.max_text_bytes.set && back.budgets.max_text_bytes.value == 4096);
+			CHECK(back.bench_count == 3);
+			CHECK(back.benches[1].summary.median == 655.5 &&
+			      back.benches[1].summary.p90 == 660.25);
+			CHECK(!back.benches[1].stack_measured && back.benches[0].stack_bytes == 40);
+			CHECK(back.benches[1].budgets.max_cycles_per_iteration.value == 700);
+			CHECK(back.benches[2].status == BR_BENCH_NOT_RUN &&
+			      strcmp(back.benches[2].mode, "function") == 0);
+			if (kind == 0)
+				CHECK(back.benches[0].samples != NULL && back.benches[0].samples[3] == 100);
+			else
+				CHECK(back.benches[0].samples == NULL);
+		}
+		br_run_record_free(&back);
+		free(json);
+	}
+	br_run_record_free(&r);
+}
+
+static void test_bad_records(void)
+{
+	static const struct {
+		const char *text;
+		const char *message;
+	} bad[] = {
+		{"{\"schema_version\": 1}",
+		 "b.json:1:20: schema_version: 1 is out of range; expected 2 (the schema version this "
+		 "benchrack reads)"},
+		{"[]", "b.json:1:1: the file holds a list; expected a record mapping (key: value lines)"},
+		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+		 "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
+		 "b.json:1:224: measured bench 'x' lacks 'n'; expected every figure of a measured "
+		 "bench"},
+		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+		 "\"p\"}, \"benches\": [], \"extra\": 1}",
+		 "b.json:1:227: unknown key 'extra' in record; expected one of: schema_version, kind, "
+		 "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
+		 "counter, firmware, fail_on_regression_percent, budgets, benches"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		br_run_record_t r;
+		br_error_t err;
+		br_error_clear(&err);
+		br_status_t st = br_record_parse("b.json", (const unsigned char *)bad[i].text,
+						 strlen(bad[i].text), &r, &err);
+		CHECK_MSG(st == BR_ERR_INPUT && r.bench_count == 0, "bad record %zu", i);
+		CHECK_MSG(strcmp(err.message, bad[i].message) == 0,
+			  "bad record %zu:\n  got  %s\n  want %s", i, err.message, bad[i].message);
+	}
+}
+
+static const br_diff_row_t *row(const br_diff_t *d, const char *bench, br_metric_t m)
+{
+	for (size_t i = 0; i < d->count; i++) {
+		if (d->rows[i].metric == m && strcmp(d->rows[i].bench, bench) == 0)
+			return &d->rows[i];
+	}
+	return NULL;
+}
+
+static void test_diff_and_gate(void)
+{
+	br_run_record_t old_rec, new_rec, other;
+	record_init(&old_rec, "b1");
+	record_init(&new_rec, "b1");
+	record_init(&other, "b2");
+	br_error_t err;
+	CHECK(br_diff_check_compatible(&old_rec, "old.json", &new_rec, &err) == BR_OK);
+	CHECK(br_diff_check_compatible(&other, "other.json", &new_rec, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, "other.json was recorded with board 'b2', not 'b1'") != NULL);
+	snprintf(other.board, sizeof(other.board), "b1");
+	snprintf(other.unit, sizeof(other.unit), "cycles");
+	CHECK(br_diff_check_compatible(&other, "o", &new_rec, &err) == BR_ERR_INPUT &&
+	      strstr(err.message, "unit") != NULL);
+
+	add(&old_rec, "same", 100, 100, 100);
+	add(&new_rec, "same", 100, 100, 100);
+	add(&old_rec, "slower", 100, 100, 100);
+	add(&new_rec, "slower", 110, 110, 110);
+	add(&old_rec, "slightly", 100, 100, 100);
+	add(&new_rec, "slightly", 104, 104, 104);
+	add(&old_rec, "noisy", 100, 80, 130);
+	add(&new_rec, "noisy", 110, 85, 140);
+	add(&old_rec, "faster", 100, 100, 100);
+	add(&new_rec, "faster", 50, 50, 50);
+	add(&old_rec, "gone", 1, 1, 1);
+	add(&new_rec, "new", 7, 7, 7)->budgets.max_cycles_per_iteration =
+		(br_limit_t){true, 5};
+	new_rec.benches[0].stack_bytes = 80; /* stack doubled */
+	new_rec.text_bytes = 3100;
+	new_rec.budgets.max_text_bytes = (br_limit_t){true, 3050};
+
+	br_diff_t d;
+	br_diff_compute(&old_rec, &new_rec, &d);
+	const br_diff_row_t *r = row(&d, "same", BR_METRIC_COUNT);
+	CHECK(r != NULL && r->change == BR_CHANGE_EQUAL && r->percent == 0.0);
+	CHECK(r != NULL && strcmp(r->metric_name, "instructions") == 0);
+	r = row(&d, "slower", BR_METRIC_COUNT);
+	CHECK(r != NULL && r->change == BR_CHANGE_WORSE && fabs(r->percent - 10.0) < 1e-9);
+	r = row(&d, "noisy", BR_METRIC_COUNT);
+	CHECK(r != NULL && r->change == BR_CHANGE_NOT_DISTINGUISHABLE);
+	r = row(&d, "faster", BR_METRIC_COUNT);
+	CHECK(r != NULL && r->change == BR_CHANGE_BETTER && r->percent == -50.0);
+	CHECK(row(&d, "gone", BR_METRIC_COUNT)->change == BR_CHANGE_GONE);
+	CHECK(row(&d, "new", BR_METRIC_COUNT)->change == BR_CHANGE_NEW);
+	r = row(&d, "same", BR_METRIC_STACK);
+	CHECK(r != NULL && r->change == BR_CHANGE_WORSE && r->percent == 100.0);
+	r = row(&d, BR_DIFF_FIRMWARE, BR_METRIC_TEXT);
+	CHECK(r != NULL && r->change == BR_CHANGE_WORSE);
+	char pct[32];
+	br_diff_format_percent(row(&d, "slower", BR_METRIC_COUNT), pct, sizeof(pct));
+	CHECK(strcmp(pct, "+10.0%") == 0);
+
+	br_gate_t g;
+	br_gate_evaluate(&new_rec, &d, &g);
+	/* slower (+10%), same's stack (+100%), the text (+3.3% < 5%: no), noisy (not
+	 * distinguishable: no), slightly (+4% < 5%: no), new's budget (7 > 5), text budget. */
+	CHECK_MSG(g.failures == 4 && g.not_run == 0, "failures %zu", g.failures);
+	bool saw_slower = false, saw_budget = false, saw_text = false, saw_stack = false;
+	for (size_t i = 0; i < g.count; i++) {
+		const br_finding_t *f = &g.findings[i];
+		if (strcmp(f->bench, "slower") == 0)
+			saw_slower = f->kind == BR_FINDING_REGRESSION &&
+				     strcmp(f->message, "slower: instructions 110 vs baseline 100: "
+							"+10.0% exceeds the 5% regression limit") == 0;
+		if (strcmp(f->bench, "new") == 0)
+			saw_budget = f->kind == BR_FINDING_BUDGET &&
+				     strcmp(f->message, "new: instructions median 7 exceeds budget "
+							"max_cycles_per_iteration 5 by 40.0%") == 0;
+		if (strcmp(f->bench, BR_DIFF_FIRMWARE) == 0)
+			saw_text = f->kind == BR_FINDING_BUDGET;
+		if (strcmp(f->bench, "same") == 0)
+			saw_stack = strcmp(f->metric, "stack_bytes") == 0;
+	}
+	CHECK(saw_slower && saw_budget && saw_text && saw_stack);
+	br_gate_free(&g);
+
+	/* A looser limit passes the 10% change; no baseline checks budgets only. */
+	new_rec.regression_percent = 150.0;
+	new_rec.budgets.max_text_bytes.set = false;
+	new_rec.benches[new_rec.bench_count - 1].budgets.max_cycles_per_iteration.set = false;
+	br_gate_evaluate(&new_rec, &d, &g);
+	CHECK_MSG(g.failures == 0, "failures %zu", g.failures);
+	br_gate_free(&g);
+	br_gate_evaluate(&new_rec, NULL, &g);
+	CHECK(g.failures == 0 && !g.compared);
+	br_gate_free(&g);
+
+	br_diff_free(&d);
+	br_run_record_free(&old_rec);
+	br_run_record_free(&new_rec);
+	br_run_record_free(&other);
+}
+
+int main(void)
+{
+	test_round_trip();
+	test_bad_records();
+	test_diff_and_gate();
+	return check_finish();
+}

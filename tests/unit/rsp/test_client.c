@@ -1,0 +1,220 @@
+/*
+ * The RSP client against scripted servers (a child process on the other end
+ * of a socketpair): NAK and resend, a lost acknowledgement, a damaged reply,
+ * keepalives and notifications, garbage, the resend after silence followed by
+ * duplicate replies (the resync marker drops the stale one: replies never
+ * shift), a pipeline, and a timeout that ends the session.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "rsp/client.h"
+#include "rsp/packet.h"
+
+/* One step of a scripted server. */
+typedef enum { READ_PACKET, READ_BYTE, WRITE, SLEEP_MS, END } step_kind_t;
+typedef struct step {
+	step_kind_t kind;
+	const char *text; /* WRITE: bytes; READ_PACKET: expected payload prefix (or NULL) */
+	int ms;
+} step_t;
+
+static int read_byte(int fd)
+{
+	unsigned char b;
+	return read(fd, &b, 1) == 1 ? b : -1;
+}
+
+/* Reads one $...#xx frame; returns 0 when its payload starts with want. */
+static int read_packet(int fd, const char *want)
+{
+	char buf[512];
+	size_t n = 0;
+	int b;
+	do {
+		b = read_byte(fd);
+	} while (b >= 0 && b != '$');
+	while ((b = read_byte(fd)) >= 0 && b != '#' && n + 1 < sizeof(buf))
+		buf[n++] = (char)b;
+	buf[n] = '\0';
+	read_byte(fd);
+	read_byte(fd);
+	if (want != NULL && strncmp(buf, want, strlen(want)) != 0) {
+		fprintf(stderr, "server: got '%s', expected '%s'\n", buf, want);
+		return 1;
+	}
+	return 0;
+}
+
+static void serve(int fd, const step_t *steps)
+{
+	int bad = 0;
+	for (const step_t *s = steps; s->kind != END; s++) {
+		switch (s->kind) {
+		case READ_PACKET:
+			bad |= read_packet(fd, s->text);
+			break;
+		case READ_BYTE:
+			bad |= read_byte(fd) != (unsigned char)s->text[0];
+			break;
+		case WRITE:
+			bad |= write(fd, s->text, strlen(s->text)) != (ssize_t)strlen(s->text);
+			break;
+		case SLEEP_MS: {
+			struct timespec ts = {s->ms / 1000, (long)(s->ms % 1000) * 1000000L};
+			nanosleep(&ts, NULL);
+			break;
+		}
+		case END:
+			break;
+		}
+	}
+	/* Keep the connection open until the client is done. */
+	char sink[64];
+	while (read(fd, sink, sizeof(sink)) > 0) {
+	}
+	_exit(bad);
+}
+
+/* Starts a scripted server; fills c with a client connected to it. */
+static pid_t start(rsp_client_t *c, const step_t *steps)
+{
+	int sv[2];
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		serve(sv[1], steps);
+	}
+	close(sv[1]);
+	/* Transports are non-blocking: poll() bounds every wait. */
+	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+	rsp_transport_t t = {.fd = sv[0], .kind = RSP_TRANSPORT_SERIAL};
+	snprintf(t.peer, sizeof(t.peer), "scripted");
+	rsp_client_init(c, &t);
+	c->features.packet_size = 4096;
+	c->timeout_ms = 3000;
+	return pid;
+}
+
+static int finish(rsp_client_t *c, pid_t pid)
+{
+	rsp_client_close(c);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+}
+
+static const char *ask(rsp_client_t *c, const char *req, br_status_t *st)
+{
+	const char *reply = "";
+	size_t len = 0;
+	br_error_t err;
+	*st = rsp_client_transact(c, req, &reply, &len, &err);
+	if (*st != BR_OK)
+		fprintf(stderr, "(%s: %s)\n", req, err.message);
+	return *st == BR_OK ? reply : "";
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	rsp_client_t c;
+	br_status_t st;
+
+	/* A NAK sends the packet again. */
+	static const step_t nak[] = {{READ_PACKET, "m0,4", 0}, {WRITE, "-", 0},
+	                             {READ_PACKET, "m0,4", 0}, {WRITE, "+$01020304#8a", 0},
+	                             {READ_BYTE, "+", 0},      {END, NULL, 0}};
+	pid_t pid = start(&c, nak);
+	CHECK(strcmp(ask(&c, "m0,4", &st), "01020304") == 0);
+	CHECK(c.counters.resends == 1);
+	CHECK(finish(&c, pid) == 0);
+
+	/* A lost '+': the reply is the acknowledgement. */
+	static const step_t lost_ack[] = {
+	    {READ_PACKET, "qC", 0}, {WRITE, "$OK#9a", 0}, {END, NULL, 0}};
+	pid = start(&c, lost_ack);
+	CHECK(strcmp(ask(&c, "qC", &st), "OK") == 0);
+	CHECK(c.counters.implicit_acks == 1);
+	CHECK(finish(&c, pid) == 0);
+
+	/* A damaged reply is NAKed and comes again. */
+	static const step_t damaged[] = {{READ_PACKET, "qC", 0},
+	                                 {WRITE, "+$OK#00", 0},
+	                                 {READ_BYTE, "-", 0},
+	                                 {WRITE, "$OK#9a", 0},
+	                                 {END, NULL, 0}};
+	pid = start(&c, damaged);
+	CHECK(strcmp(ask(&c, "qC", &st), "OK") == 0);
+	CHECK(c.counters.naks_sent == 1);
+	CHECK(finish(&c, pid) == 0);
+
+	/* Garbage, a notification and keepalives before the reply are skipped. */
+	static const step_t noise[] = {{READ_PACKET, "qRcmd", 0},
+	                               {WRITE, "+xyz\r\n%oocd_keepalive#ba$O#4f$O#4f$OK#9a", 0},
+	                               {END, NULL, 0}};
+	pid = start(&c, noise);
+	CHECK(strcmp(ask(&c, "qRcmd,00", &st), "OK") == 0);
+	CHECK(c.counters.keepalives == 2 && c.counters.notifications == 1);
+	CHECK(c.counters.garbage_bytes == 5);
+	CHECK(finish(&c, pid) == 0);
+
+	/* Silence: the read is sent again; both copies are answered. The second
+	 * reply must not become the answer to the next request: the resync
+	 * marker (m<sync>,8) drops it. */
+	static const step_t stall[] = {{READ_PACKET, "m0,4", 0},
+	                               {SLEEP_MS, NULL, RSP_CLIENT_ACK_WINDOW_MS + 300},
+	                               {READ_PACKET, "m0,4", 0},
+	                               {WRITE, "+$01020304#8a+$01020304#8a", 0},
+	                               {READ_PACKET, "me000ed00,8", 0},
+	                               {WRITE, "+$0a0b0c0d0e0f1011#38", 0},
+	                               {READ_PACKET, "m4,4", 0},
+	                               {WRITE, "+$05060708#9a", 0},
+	                               {END, NULL, 0}};
+	pid = start(&c, stall);
+	c.sync_address = 0xE000ED00U;
+	CHECK(strcmp(ask(&c, "m0,4", &st), "01020304") == 0);
+	CHECK(c.counters.ack_resends == 1 && c.stale == 1);
+	CHECK_MSG(strcmp(ask(&c, "m4,4", &st), "05060708") == 0, "a stale reply shifted in");
+	CHECK(c.counters.resyncs == 1 && c.counters.stale_dropped == 1);
+	CHECK(finish(&c, pid) == 0);
+
+	/* A resume is never sent twice: silence after 'c' is just a running target. */
+	static const step_t pipeline[] = {
+	    {READ_PACKET, "pf", 0}, {READ_PACKET, "m10,4", 0},
+	    {READ_PACKET, "c", 0},  {WRITE, "+$78563412#a4+$01020304#8a+", 0},
+	    {SLEEP_MS, NULL, 50},   {WRITE, "$T05#b9", 0},
+	    {END, NULL, 0}};
+	pid = start(&c, pipeline);
+	const char *reqs[] = {"pf", "m10,4", "c"};
+	rsp_pipeline_reply_t replies[3];
+	br_error_t err;
+	CHECK(rsp_client_pipeline(&c, reqs, 3, true, replies, &err) == BR_OK);
+	CHECK(strcmp(replies[0].text, "78563412") == 0 && strcmp(replies[1].text, "01020304") == 0);
+	const char *stop;
+	size_t len;
+	CHECK(rsp_client_receive(&c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
+	CHECK(c.counters.write_calls == 2); /* the pipeline, then the stop reply's '+' */
+	CHECK(finish(&c, pid) == 0);
+
+	/* A reply that never comes ends the session; later calls fail at once. */
+	static const step_t silent[] = {{READ_PACKET, "qC", 0}, {WRITE, "+", 0}, {END, NULL, 0}};
+	pid = start(&c, silent);
+	c.timeout_ms = 300;
+	ask(&c, "qC", &st);
+	CHECK(st == BR_ERR_TIMEOUT);
+	CHECK(!rsp_client_usable(&c));
+	ask(&c, "qC", &st);
+	CHECK(st == BR_ERR_TIMEOUT);
+	CHECK(finish(&c, pid) == 0);
+
+	return check_finish();
+}

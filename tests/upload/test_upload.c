@@ -1,0 +1,683 @@
+/*
+ * Unit tests of controller/upload and config/upload_config: escaping by each
+ * format's rules with hostile names, the mapping of a record to points, the
+ * requests each sink kind renders, retry classification and backoff bounds,
+ * token handling and redaction, the spool file format and directory, the
+ * upload config's checks, and a delivery pass that respects its deadline.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "common/clock.h"
+#include "config/upload_config.h"
+#include "upload/base64.h"
+#include "upload/deliver.h"
+#include "upload/exposition.h"
+#include "upload/item_json.h"
+#include "upload/line_protocol.h"
+#include "upload/metrics.h"
+#include "upload/percent.h"
+#include "upload/render.h"
+#include "upload/retry.h"
+#include "upload/secret.h"
+#include "upload/spool.h"
+#include "upload/timestamp.h"
+
+#define FFFD "\xEF\xBF\xBD"
+#define TOKEN "s3cr3t-T0ken-value"
+
+/* What writer(out, in) writes, as a new string. */
+static char *written(void (*writer)(FILE *, const char *), const char *in)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = br_upload_memstream(&text, &len);
+	writer(f, in);
+	fclose(f);
+	return text;
+}
+
+static void check_written(void (*writer)(FILE *, const char *), const char *in,
+			  const char *want)
+{
+	char *got = written(writer, in);
+	CHECK_MSG(strcmp(got, want) == 0, "in [%s]: got [%s], want [%s]", in, got, want);
+	free(got);
+}
+
+static void test_base64(void)
+{
+	static const struct {
+		const char *in, *out;
+	} rfc4648[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+		       {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},   {"fooba", "Zm9vYmE="},
+		       {"foobar", "Zm9vYmFy"}};
+	for (size_t i = 0; i < sizeof(rfc4648) / sizeof(rfc4648[0]); i++) {
+		char out[32];
+		size_t n = br_base64_encode(rfc4648[i].in, strlen(rfc4648[i].in), false, out,
+					    sizeof(out));
+		CHECK_MSG(strcmp(out, rfc4648[i].out) == 0 && n == strlen(rfc4648[i].out),
+			  "base64(%s) = %s", rfc4648[i].in, out);
+	}
+	const unsigned char bytes[] = {0xFB, 0xFF};
+	char out[8];
+	br_base64_encode(bytes, 2, false, out, sizeof(out));
+	CHECK(strcmp(out, "+/8=") == 0);
+	br_base64_encode(bytes, 2, true, out, sizeof(out));
+	CHECK(strcmp(out, "-_8=") == 0);
+	CHECK(br_base64_encode("foobar", 6, false, out, 8) == 0 && out[0] == '\0');
+}
+
+static void test_percent(void)
+{
+	check_written(br_percent_write, "bench", "bench");
+	check_written(br_percent_write, "a b&c/d=e?f#g", "a%20b%26c%2Fd%3De%3Ff%23g");
+	check_written(br_percent_write, "\xC3\xA9~_.-", "%C3%A9~_.-");
+	CHECK(br_percent_is_plain("qemu-netduinoplus2"));
+	CHECK(!br_percent_is_plain("a b"));
+	CHECK(!br_percent_is_plain(""));
+	CHECK(!br_percent_is_plain("a/b"));
+}
+
+/* Line protocol names with every hostile character the issue lists. */
+static void test_line_protocol_escaping(void)
+{
+	static const struct {
+		const char *in, *measurement, *key;
+	} cases[] = {
+		{"plain", "plain", "plain"},
+		{"a b", "a\\ b", "a\\ b"},
+		{"a,b", "a\\,b", "a\\,b"},
+		{"a=b", "a=b", "a\\=b"},
+		{"say \"hi\"", "say\\ \"hi\"", "say\\ \"hi\""},
+		{"back\\slash", "back\\slash", "back\\slash"},
+		{"a\\,b", "a\\\\,b", "a\\\\,b"},   /* a backslash before an escaped comma stays */
+		{"ends\\", "ends" FFFD, "ends" FFFD}, /* the parser would read it as an escape */
+		{"line\nbreak", "line" FFFD "break", "line" FFFD "break"},
+		{"tab\there", "tab" FFFD "here", "tab" FFFD "here"},
+		{"n\xC3\xA4me \xE2\x9C\x93", "n\xC3\xA4me\\ \xE2\x9C\x93", "n\xC3\xA4me\\ \xE2\x9C\x93"},
+		{"#comment", "#comment", "#comment"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		check_written(br_lp_write_measurement, cases[i].in, cases[i].measurement);
+		check_written(br_lp_write_key, cases[i].in, cases[i].key);
+	}
+}
+
+static void test_prometheus_escaping(void)
+{
+	check_written(br_prom_write_label_value, "plain", "plain");
+	check_written(br_prom_write_label_value, "a \"q\" b", "a \\\"q\\\" b");
+	check_written(br_prom_write_label_value, "back\\slash\\", "back\\\\slash\\\\");
+	check_written(br_prom_write_label_value, "line\nbreak", "line\\nbreak");
+	check_written(br_prom_write_label_value, "a,b=c {d}", "a,b=c {d}");
+	check_written(br_prom_write_label_value, "n\xC3\xA4me", "n\xC3\xA4me");
+}
+
+static void test_timestamps(void)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		int64_t ms;
+	} cases[] = {
+		{"1970-01-01T00:00:00Z", true, 0},
+		{"2026-11-29T15:10:05Z", true, 1795965005000LL},
+		{"2026-11-29T15:10:05.716Z", true, 1795965005716LL},
+		{"2026-11-29T15:10:05.7Z", true, 1795965005700LL},
+		{"2026-11-29T15:10:05.716999Z", true, 1795965005716LL},
+		{"2026-11-29T16:10:05+01:00", true, 1795965005000LL},
+		{"2026-11-29T14:10:05-01:00", true, 1795965005000LL},
+		{"2024-02-29T00:00:00Z", true, 1709164800000LL},
+		{"2023-02-29T00:00:00Z", false, 0},
+		{"2026-04-31T00:00:00Z", false, 0},
+		{"2026-13-01T00:00:00Z", false, 0},
+		{"2026-11-29T24:00:00Z", false, 0},
+		{"2026-11-29T15:10:05", false, 0},
+		{"2026-11-29 15:10:05Z", false, 0},
+		{"2026-11-29T15:10:05.Z", false, 0},
+		{"2026-11-29T15:10:05Zjunk", false, 0},
+		{"", false, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t ms = -1;
+		bool ok = br_upload_time_parse(cases[i].text, &ms);
+		CHECK_MSG(ok == cases[i].ok && (!ok || ms == cases[i].ms), "%s: %d %lld",
+			  cases[i].text, ok, (long long)ms);
+	}
+	char buf[32];
+	br_upload_time_format(1795965005716LL, buf, sizeof(buf));
+	CHECK(strcmp(buf, "2026-11-29T15:10:05.716Z") == 0);
+}
+
+static void test_numbers(void)
+{
+	static const struct {
+		double v;
+		bool integer;
+		const char *text;
+	} cases[] = {
+		{1001, false, "1001"},    {0.1, false, "0.1"},   {1.0 / 3.0, false, "0.3333333333333333"},
+		{2575.5, false, "2575.5"}, {1e20, false, "1e+20"}, {16, true, "16"},
+		{0, false, "0"},          {0.003, false, "0.003"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[BR_UPLOAD_NUMBER_BYTES];
+		br_upload_number_format(cases[i].v, cases[i].integer, buf, sizeof(buf));
+		CHECK_MSG(strcmp(buf, cases[i].text) == 0, "%s != %s", buf, cases[i].text);
+		CHECK(strtod(buf, NULL) == cases[i].v);
+	}
+}
+
+static br_bench_record_t *add_bench(br_run_record_t *r, const char *name, double median)
+{
+	br_bench_record_t *b = br_run_record_add_bench(r);
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->mode, sizeof(b->mode), "stub");
+	b->status = BR_BENCH_MEASURED;
+	b->n = 5;
+	b->summary.median = median;
+	b->summary.p10 = median - 1;
+	b->summary.p90 = median + 1;
+	b->summary.p95 = median + 1;
+	b->summary.p99 = median + 1;
+	b->summary.min = median - 1;
+	b->summary.max = median + 1;
+	b->summary.mean = median;
+	b->summary.mad = 0.5;
+	b->summary.cv_median = 0.25;
+	b->summary.outliers = 1;
+	return b;
+}
+
+static void record_init(br_run_record_t *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = BR_RECORD_RUN;
+	r->status = BR_RECORD_COMPLETE;
+	snprintf(r->timestamp, sizeof(r->timestamp), "2026-11-29T15:10:05Z");
+	snprintf(r->host, sizeof(r->host), "rack 7");
+	snprintf(r->board, sizeof(r->board), "board,a=b \"x\"");
+	snprintf(r->server, sizeof(r->server), "qemu");
+	snprintf(r->counter, sizeof(r->counter), "tim2");
+	snprintf(r->unit, sizeof(r->unit), "instructions (QEMU icount)");
+	snprintf(r->elf_path, sizeof(r->elf_path), "/build/benches/suite-O2.elf");
+	snprintf(r->build_id, sizeof(r->build_id), "ab12");
+	r->sizes_known = true;
+	r->text_bytes = 4080;
+	r->data_bytes = 864;
+	r->bss_bytes = 6664;
+	br_bench_record_t *b = add_bench(r, "crc 32", 655);
+	b->stack_measured = true;
+	b->stack_bytes = 44;
+	b->heap_known = true;
+	b->heap_peak = 128;
+	b->heap_live = 0;
+	b->heap_allocs = 2;
+	br_bench_record_t *skipped = add_bench(r, "never", 1);
+	skipped->status = BR_BENCH_NOT_RUN;
+}
+
+static void test_mapping(void)
+{
+	br_run_record_t r;
+	record_init(&r);
+	br_upload_points_t p;
+	br_error_t err;
+	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	CHECK(p.time_ms == 1795965005000LL);
+	CHECK(p.count == 2); /* the not-run bench has no series */
+	CHECK(p.series[0].kind == BR_UPLOAD_SERIES_BENCH);
+	CHECK(p.series[1].kind == BR_UPLOAD_SERIES_FIRMWARE);
+	const br_upload_series_t *s = &p.series[0];
+	for (size_t i = 1; i < s->label_count; i++)
+		CHECK(strcmp(s->labels[i - 1].key, s->labels[i].key) < 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "bench"), "crc 32") == 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"),
+		     "suite-O2.elf") == 0);
+	CHECK(br_upload_label_find(s->labels, s->label_count, "suite") == NULL); /* empty: out */
+	CHECK(br_upload_label_find(s->labels, s->label_count, "git_commit") == NULL);
+	CHECK(br_upload_label_find(s->labels, s->label_count, "elf") == NULL);
+	size_t count = 0;
+	const br_upload_metric_t *m = br_upload_metrics(&count);
+	const br_upload_value_t *median = br_upload_series_value(s, &m[0]);
+	CHECK(median != NULL && median->value == 655 && !median->metric->integer);
+	bool stack = false, calibration = false;
+	for (size_t i = 0; i < s->value_count; i++) {
+		stack = stack || (strcmp(s->values[i].metric->name, "stack_bytes") == 0 &&
+				  s->values[i].value == 44 && s->values[i].metric->integer);
+		calibration = calibration || strcmp(s->values[i].metric->name, "calibration") == 0;
+	}
+	CHECK(stack && !calibration);
+	CHECK(p.series[1].value_count == 3 && p.series[1].values[0].value == 4080);
+	br_upload_points_free(&p);
+	snprintf(r.timestamp, sizeof(r.timestamp), "yesterday");
+	CHECK(br_upload_points_map(&r, &p, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, "yesterday") != NULL);
+	br_run_record_free(&r);
+}
+
+static const char lp_want[] =
+	"bm,bench=crc\\ 32,board=board\\,a\\=b\\ \"x\",build_id=ab12,counter=tim2,"
+	"firmware=suite-O2.elf,host=rack\\ 7,mode=stub,server=qemu,"
+	"unit=instructions\\ (QEMU\\ icount) median=655,p10=654,p90=656,p95=656,p99=656,"
+	"min=654,max=656,mean=655,mad=0.5,cv_median=0.25,n=5i,outliers=1i,stack_bytes=44i,"
+	"heap_peak_bytes=128i,heap_live_bytes=0i,heap_allocations=2i 1795965005000\n"
+	"bm_firmware,board=board\\,a\\=b\\ \"x\",build_id=ab12,counter=tim2,"
+	"firmware=suite-O2.elf,host=rack\\ 7,server=qemu,unit=instructions\\ (QEMU\\ icount) "
+	"text_bytes=4080i,data_bytes=864i,bss_bytes=6664i 1795965005000\n";
+
+static void test_formats(void)
+{
+	br_run_record_t r;
+	record_init(&r);
+	br_upload_points_t p;
+	br_error_t err;
+	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = br_upload_memstream(&text, &len);
+	br_lp_write_points(f, "bm", &p);
+	fclose(f);
+	CHECK_MSG(strcmp(text, lp_want) == 0, "line protocol:\n%s", text);
+	free(text);
+	const char *omit[] = {"board", "suite"};
+	f = br_upload_memstream(&text, &len);
+	br_prom_write_points(f, "benchrack", &p, omit, 2);
+	fclose(f);
+	CHECK(strstr(text, "# HELP benchrack_median ") != NULL);
+	CHECK(strstr(text, "# TYPE benchrack_median gauge\nbenchrack_median{bench=\"crc 32\","
+			   "build_id=\"ab12\",counter=\"tim2\",firmware=\"suite-O2.elf\",host=\"rack "
+			   "7\",mode=\"stub\",server=\"qemu\",unit=\"instructions (QEMU icount)\"} "
+			   "655\n") != NULL);
+	CHECK(strstr(text, "benchrack_firmware_text_bytes{") != NULL);
+	CHECK(strstr(text, "benchrack_run_timestamp_seconds{build_id=\"ab12\"") != NULL);
+	CHECK(strstr(text, "} 1795965005\n") != NULL);
+	CHECK(strstr(text, "board=") == NULL); /* the URL carries it */
+	free(text);
+	br_upload_points_free(&p);
+	br_run_record_free(&r);
+}
+
+static void test_retry(void)
+{
+	static const struct {
+		br_http_failure_t failure;
+		long status;
+		br_upload_verdict_t verdict;
+	} cases[] = {
+		{BR_HTTP_OK, 200, BR_UPLOAD_DELIVERED},   {BR_HTTP_OK, 204, BR_UPLOAD_DELIVERED},
+		{BR_HTTP_OK, 408, BR_UPLOAD_RETRY},       {BR_HTTP_OK, 429, BR_UPLOAD_RETRY},
+		{BR_HTTP_OK, 500, BR_UPLOAD_RETRY},       {BR_HTTP_OK, 503, BR_UPLOAD_RETRY},
+		{BR_HTTP_OK, 599, BR_UPLOAD_RETRY},       {BR_HTTP_OK, 400, BR_UPLOAD_REJECT},
+		{BR_HTTP_OK, 401, BR_UPLOAD_REJECT},      {BR_HTTP_OK, 403, BR_UPLOAD_REJECT},
+		{BR_HTTP_OK, 404, BR_UPLOAD_REJECT},      {BR_HTTP_OK, 422, BR_UPLOAD_REJECT},
+		{BR_HTTP_OK, 301, BR_UPLOAD_REJECT},      {BR_HTTP_OK, 413, BR_UPLOAD_REJECT},
+		{BR_HTTP_CONNECT, 0, BR_UPLOAD_RETRY},    {BR_HTTP_TIMEOUT, 0, BR_UPLOAD_RETRY},
+		{BR_HTTP_CONNECTION, 0, BR_UPLOAD_RETRY}, {BR_HTTP_TLS, 0, BR_UPLOAD_STUCK},
+		{BR_HTTP_LOCAL, 0, BR_UPLOAD_STUCK},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_MSG(br_upload_classify(cases[i].failure, cases[i].status) == cases[i].verdict,
+			  "failure %d status %ld", cases[i].failure, cases[i].status);
+	uint64_t state = 42;
+	for (unsigned attempt = 1; attempt <= 40; attempt++) {
+		unsigned d = 500U;
+		for (unsigned k = 1; k < attempt && d < 8000U; k++)
+			d *= 2U;
+		if (d > 8000U)
+			d = 8000U;
+		const uint32_t randoms[] = {0, 1, UINT32_MAX, br_upload_random(&state)};
+		for (size_t k = 0; k < 4; k++) {
+			unsigned w = br_upload_backoff_ms(attempt, 500U, 8000U, randoms[k]);
+			CHECK_MSG(w >= d / 2U && w <= d, "attempt %u wait %u cap %u", attempt, w, d);
+		}
+	}
+	CHECK(br_upload_backoff_ms(1, 500U, 8000U, 0) == 250U);
+	CHECK(br_upload_backoff_ms(30, 500U, 8000U, UINT32_MAX) <= 8000U);
+}
+
+static void test_secret(void)
+{
+	br_upload_item_t item;
+	memset(&item, 0, sizeof(item));
+	item.sink = (char *)"lab";
+	item.auth = BR_UPLOAD_AUTH_BEARER;
+	item.token_env = (char *)"BR_TEST_TOKEN";
+	br_upload_secret_t s;
+	br_error_t err;
+	unsetenv("BR_TEST_TOKEN");
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, "BR_TEST_TOKEN") != NULL);
+	setenv("BR_TEST_TOKEN", "bad\ntoken", 1);
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, "bad") == NULL && strstr(err.message, "control") != NULL);
+	setenv("BR_TEST_TOKEN", TOKEN, 1);
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
+	char header[256];
+	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
+	CHECK(strcmp(header, "Authorization: Bearer " TOKEN) == 0);
+	char text[256] = "server says: token " TOKEN " is bad; " TOKEN;
+	br_upload_secret_redact(&s, text, sizeof(text));
+	CHECK_MSG(strcmp(text, "server says: token [redacted] is bad; [redacted]") == 0, "%s",
+		  text);
+	char cut[64] = "echo: s3cr3t-T0"; /* a message cut short in the token */
+	br_upload_secret_redact(&s, cut, sizeof(cut));
+	CHECK_MSG(strcmp(cut, "echo: ") == 0, "%s", cut);
+	char tiny[12] = "x " TOKEN;
+	br_upload_secret_redact(&s, tiny, sizeof(tiny));
+	CHECK(strstr(tiny, "s3cr") == NULL);
+	br_upload_secret_free(&s);
+	item.auth = BR_UPLOAD_AUTH_BASIC;
+	item.username = (char *)"admin";
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
+	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
+	char plain[] = "admin:" TOKEN;
+	char b64[128];
+	br_base64_encode(plain, strlen(plain), false, b64, sizeof(b64));
+	char want[200];
+	snprintf(want, sizeof(want), "Authorization: Basic %s", b64);
+	CHECK(strcmp(header, want) == 0);
+	char echoed[256];
+	snprintf(echoed, sizeof(echoed), "got %s", b64);
+	br_upload_secret_redact(&s, echoed, sizeof(echoed));
+	CHECK(strcmp(echoed, "got [redacted]") == 0);
+	br_upload_secret_free(&s);
+	item.auth = BR_UPLOAD_AUTH_HEADER;
+	item.auth_header = (char *)"X-Api-Key";
+	item.token_env = NULL;
+	char path[] = "/tmp/br-upload-token-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, TOKEN "\n", strlen(TOKEN) + 1U) > 0);
+	close(fd);
+	item.token_file = path;
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
+	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
+	CHECK(strcmp(header, "X-Api-Key: " TOKEN) == 0);
+	br_upload_secret_free(&s);
+	unlink(path);
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, path) != NULL);
+	unsetenv("BR_TEST_TOKEN");
+}
+
+static void fill_item(br_upload_item_t *item)
+{
+	memset(item, 0, sizeof(*item));
+	item->id = strdup("20260101T000000.000Z-b--lab");
+	item->sink = strdup("lab");
+	item->kind = strdup("influxdb1");
+	item->run_file = strdup("results/runs/x.json");
+	item->spooled = strdup("2026-01-01T00:00:01.000Z");
+	item->method = strdup("POST");
+	item->url = strdup("http://127.0.0.1:8086/write?db=a%20b&precision=ms");
+	item->content_type = strdup("text/plain; charset=utf-8");
+	item->idempotency_key = strdup("benchrack-x");
+	item->auth = BR_UPLOAD_AUTH_BASIC;
+	item->username = strdup("admin");
+	item->token_env = strdup("INFLUX_PASSWORD");
+	item->connect_timeout_ms = 5000;
+	item->timeout_ms = 15000;
+	item->attempts = 3;
+	item->last_error = strdup("HTTP 503: busy \"now\"");
+	item->not_before_ms = 1795965005000LL;
+	item->body = strdup("m,t=a\\ b\\,c f=1 1\nq,u=\"\\\\\" g=\xC3\xA4 2\t\x01 end\n");
+	item->body_len = strlen(item->body);
+}
+
+static void test_item_json(void)
+{
+	br_upload_item_t item, back;
+	fill_item(&item);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = br_upload_memstream(&text, &len);
+	br_upload_item_write(&item, f);
+	fclose(f);
+	br_error_t err;
+	CHECK_MSG(br_upload_item_parse("item.json", (const unsigned char *)text, len, &back,
+				       &err) == BR_OK, "%s", err.message);
+	CHECK(strcmp(back.body, item.body) == 0 && back.body_len == item.body_len);
+	CHECK(strcmp(back.url, item.url) == 0 && strcmp(back.method, "POST") == 0);
+	CHECK(back.auth == BR_UPLOAD_AUTH_BASIC && strcmp(back.username, "admin") == 0);
+	CHECK(strcmp(back.token_env, "INFLUX_PASSWORD") == 0 && back.token_file == NULL);
+	CHECK(back.attempts == 3 && back.not_before_ms == item.not_before_ms);
+	CHECK(strcmp(back.last_error, item.last_error) == 0);
+	CHECK(back.rejected_at == NULL);
+	br_upload_item_free(&back);
+	free(text);
+	static const struct {
+		const char *text, *where;
+	} bad[] = {
+		{"{\"spool_version\": 2}", "item.json:1:19: spool_version"},
+		{"[1]", "item.json:1:1:"},
+		{"{\"spool_version\": 1, \"id\": \"x\", \"token\": \"t\"}", "unknown key 'token'"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(br_upload_item_parse("item.json", (const unsigned char *)bad[i].text,
+					   strlen(bad[i].text), &back, &err) == BR_ERR_INPUT);
+		CHECK_MSG(strstr(err.message, bad[i].where) != NULL, "%s", err.message);
+	}
+	br_upload_item_free(&item);
+}
+
+static void test_spool(void)
+{
+	char dir[] = "/tmp/br-upload-spool-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	br_upload_spool_t sp, other;
+	br_error_t err;
+	CHECK(br_upload_spool_open(&sp, dir, true, &err) == BR_OK);
+	br_upload_item_t item;
+	fill_item(&item);
+	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	free(item.id);
+	item.id = strdup("20250101T000000.000Z-b--lab");
+	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	char **ids = NULL;
+	size_t count = 0;
+	CHECK(br_upload_spool_list(&sp, false, &ids, &count, &err) == BR_OK);
+	CHECK(count == 2 && strcmp(ids[0], "20250101T000000.000Z-b--lab") == 0);
+	br_upload_spool_ids_free(ids, count);
+	CHECK(br_upload_spool_lock(&sp, &err) == BR_OK);
+	CHECK(br_upload_spool_open(&other, dir, false, &err) == BR_OK);
+	CHECK(br_upload_spool_lock(&other, &err) == BR_ERR_INFRA);
+	br_upload_spool_unlock(&sp);
+	CHECK(br_upload_spool_lock(&other, &err) == BR_OK);
+	br_upload_spool_unlock(&other);
+	item.rejected_status = 400;
+	item.rejected_at = strdup("2026-01-01T00:00:02.000Z");
+	item.rejected_message = strdup("HTTP 400: field type conflict");
+	CHECK(br_upload_spool_reject(&sp, &item, &err) == BR_OK);
+	CHECK(br_upload_spool_list(&sp, false, &ids, &count, &err) == BR_OK && count == 1);
+	br_upload_spool_ids_free(ids, count);
+	CHECK(br_upload_spool_list(&sp, true, &ids, &count, &err) == BR_OK && count == 1);
+	char path[2048];
+	br_upload_spool_path(&sp, true, ids[0], path, sizeof(path));
+	br_upload_spool_ids_free(ids, count);
+	br_upload_item_t back;
+	CHECK(br_upload_item_read(path, &back, &err) == BR_OK);
+	CHECK(back.rejected_status == 400 && strstr(back.rejected_message, "conflict") != NULL);
+	br_upload_item_free(&back);
+	CHECK(br_upload_spool_remove(&sp, "20260101T000000.000Z-b--lab", &err) == BR_OK);
+	CHECK(br_upload_spool_list(&sp, false, &ids, &count, &err) == BR_OK && count == 0);
+	br_upload_spool_ids_free(ids, count);
+	br_upload_item_free(&item);
+	/* a pass over a spool whose server is not there ends by its deadline */
+	fill_item(&item);
+	free(item.url);
+	item.url = strdup("http://127.0.0.1:9/write");
+	item.auth = BR_UPLOAD_AUTH_NONE;
+	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	br_upload_pass_t pass = {.results_dir = dir,
+				 .limits = {.max_total_ms = 700, .max_attempts = 100,
+					    .retry_initial_ms = 50, .retry_max_ms = 200},
+				 .user_agent = "test", .seed = 7};
+	br_upload_report_t report;
+	int64_t start = br_clock_ms();
+	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
+	int64_t took = br_clock_ms() - start;
+	CHECK_MSG(took < 1500, "took %lld ms", (long long)took);
+	CHECK(report.count == 1 && report.items[0].kind == BR_UPLOAD_OUT_PENDING);
+	CHECK(report.items[0].attempts >= 2 && report.items[0].total_attempts > 3);
+	CHECK(strstr(report.items[0].message, "no connection") != NULL);
+	br_upload_report_free(&report);
+	br_upload_spool_path(&sp, false, item.id, path, sizeof(path));
+	CHECK(br_upload_item_read(path, &back, &err) == BR_OK && back.attempts > 3);
+	br_upload_item_free(&back);
+	br_upload_item_free(&item);
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+/* --- the upload config ----------------------------------------------------- */
+
+static br_status_t parse_config(const char *yaml, br_upload_config_t *cfg, br_error_t *err)
+{
+	return br_upload_config_parse("up.yaml", (const unsigned char *)yaml, strlen(yaml), cfg,
+				      err);
+}
+
+static void test_config(void)
+{
+	br_upload_config_t cfg;
+	br_error_t err;
+	const char *good = "max_total_seconds: 10\n"
+			   "sinks:\n"
+			   "  - {name: lab, kind: influxdb1, url: 'http://127.0.0.1:8086', database: b,\n"
+			   "     username: admin, token_env: INFLUX_PASSWORD, retention_policy: 'a b'}\n"
+			   "  - {name: two, kind: influxdb2, url: 'https://influx:8086/', org: o, bucket: "
+			   "'x/y', token_file: tok}\n"
+			   "  - {name: pg, kind: pushgateway, url: 'http://127.0.0.1:9091', grouping: "
+			   "[board, host], job: 'my job'}\n"
+			   "  - {name: bencher, kind: bencher, project: fw, branch: main, token_env: BT}\n"
+			   "  - {name: hook, kind: webhook, url: 'https://h.example/x?y=1', token_env: "
+			   "HT, token_header: X-Api-Key}\n";
+	CHECK_MSG(parse_config(good, &cfg, &err) == BR_OK, "%s", err.message);
+	CHECK(cfg.section.sinks.count == 5);
+	br_upload_limits_t l = br_upload_section_limits(&cfg.section);
+	CHECK(l.max_total_ms == 10000U && l.max_attempts == 5U);
+	const br_upload_sink_t *lab = br_upload_section_sink(&cfg.section, 0);
+	CHECK(br_upload_sink_connect_timeout_ms(&cfg.section, lab) == 5000U);
+
+	/* each kind's request */
+	br_run_record_t r;
+	record_init(&r);
+	br_upload_points_t p;
+	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	br_upload_source_t src = {&r, "results/runs/20261129T151005.716Z-b.json", &p};
+	br_upload_item_t item;
+	br_upload_render(&cfg.section, lab, "/cfg", &src, &item);
+	CHECK(strcmp(item.url, "http://127.0.0.1:8086/write?db=b&rp=a%20b&precision=ms") == 0);
+	CHECK(item.auth == BR_UPLOAD_AUTH_BASIC && strcmp(item.username, "admin") == 0);
+	CHECK(strcmp(item.id, "20261129T151005.716Z-b--lab") == 0);
+	CHECK(strcmp(item.body, lp_want + 0) != 0 && strncmp(item.body, "benchrack,", 10) == 0);
+	br_upload_item_free(&item);
+	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 1), "/cfg", &src, &item);
+	CHECK_MSG(strcmp(item.url, "https://influx:8086/api/v2/write?org=o&bucket=x%2Fy&"
+				   "precision=ms") == 0, "%s", item.url);
+	CHECK(item.auth == BR_UPLOAD_AUTH_TOKEN && strcmp(item.token_file, "/cfg/tok") == 0);
+	br_upload_item_free(&item);
+	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 2), "/cfg", &src, &item);
+	/* "board,a=b \"x\"" is no plain path segment: base64url; "my job" neither */
+	CHECK_MSG(strcmp(item.url, "http://127.0.0.1:9091/metrics/job@base64/bXkgam9i"
+				   "/board@base64/Ym9hcmQsYT1iICJ4Ig==/host@base64/cmFjayA3") == 0,
+		  "%s", item.url);
+	CHECK(strcmp(item.method, "PUT") == 0 && item.auth == BR_UPLOAD_AUTH_NONE);
+	CHECK(strstr(item.body, "host=") == NULL && strstr(item.body, "board=") == NULL);
+	br_upload_item_free(&item);
+	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 3), "/cfg", &src, &item);
+	CHECK(strcmp(item.url, "https://api.bencher.dev/v0/projects/fw/reports") == 0);
+	CHECK(item.auth == BR_UPLOAD_AUTH_BEARER && strstr(item.body, "\"hash\"") == NULL);
+	CHECK(strstr(item.body, "\"testbed\": \"board,a=b \\\"x\\\"\"") != NULL);
+	CHECK(strstr(item.body, "\"start_time\": \"2026-11-29T15:10:05.000Z\"") != NULL);
+	br_upload_item_free(&item);
+	snprintf(r.git_commit, sizeof(r.git_commit), "0123456789abcdef0123456789abcdef01234567");
+	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 3), "/cfg", &src, &item);
+	CHECK(strstr(item.body, "\"hash\": \"0123456789abcdef") != NULL);
+	br_upload_item_free(&item);
+	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 4), "/cfg", &src, &item);
+	CHECK(strcmp(item.url, "https://h.example/x?y=1") == 0);
+	CHECK(item.auth == BR_UPLOAD_AUTH_HEADER && strcmp(item.auth_header, "X-Api-Key") == 0);
+	CHECK(strncmp(item.body, "{\n  \"schema_version\": 2,", 24) == 0);
+	br_upload_item_free(&item);
+	br_upload_points_free(&p);
+	br_run_record_free(&r);
+	br_upload_config_free(&cfg);
+
+	static const struct {
+		const char *yaml, *want;
+	} bad[] = {
+		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, token: "
+		 "hunter2}\n",
+		 "up.yaml:2:73: sink 'a': a token written in the config file"},
+		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, password: "
+		 "hunter2}\n",
+		 "up.yaml:2:76: sink 'a': a password written"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', insecure: true}\n",
+		 "up.yaml:2:47: unknown key 'insecure' in sinks[0] (kind webhook)"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', verify_tls: false}\n",
+		 "unknown key 'verify_tls'"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://user:pw@x/h'}\n",
+		 "up.yaml:2:39: url of sink 'a' carries credentials"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://lab.example/h', token_env: T}\n",
+		 "would send its token unencrypted"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'ftp://x/h'}\n", "is not an http(s) URL"},
+		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x?db=y', database: d}\n",
+		 "has a ?query"},
+		{"sinks:\n  - {name: a, kind: bencher, project: p, branch: b}\n",
+		 "up.yaml:2:5: sink 'a' (bencher) needs a token"},
+		{"sinks:\n  - {name: a, kind: influxdb2, url: 'http://x', bucket: b, token_env: T}\n",
+		 "lacks required key 'org'"},
+		{"sinks:\n  - {name: a, kind: pushgateway}\n", "lacks required key 'url'"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', token_env: T, token_file: f}\n",
+		 "has both token_env and token_file"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', token_env: '1BAD'}\n",
+		 "is not an environment variable name"},
+		{"sinks:\n  - {name: 'a b', kind: webhook, url: 'http://x'}\n", "cannot name a file"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x'}\n  - {name: a, kind: "
+		 "webhook, url: 'http://y'}\n",
+		 "up.yaml:3:11: sink 'a' listed twice"},
+		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x', metric_prefix: '9x'}\n",
+		 "is not a Prometheus metric name"},
+		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x', grouping: [board, board]}\n",
+		 "grouping lists 'board' twice"},
+		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, measurement: "
+		 "'#m'}\n",
+		 "cannot be written in line protocol"},
+		{"sinks:\n  - {name: a, kind: carrier-pigeon, url: 'http://x'}\n",
+		 "'carrier-pigeon' is not allowed; expected one of: influxdb1, influxdb2"},
+		{"sinks: []\n", "sinks has 0 items"},
+		{"max_total_seconds: 0\nsinks:\n  - {name: a, kind: webhook, url: 'http://x'}\n",
+		 "up.yaml:1:20: max_total_seconds: 0 is out of range"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		br_error_clear(&err);
+		CHECK(parse_config(bad[i].yaml, &cfg, &err) == BR_ERR_INPUT);
+		CHECK_MSG(strstr(err.message, bad[i].want) != NULL, "case %zu: %s", i, err.message);
+		CHECK(strstr(err.message, "hunter2") == NULL);
+	}
+}
+
+int main(void)
+{
+	test_base64();
+	test_percent();
+	test_line_protocol_escaping();
+	test_prometheus_escaping();
+	test_timestamps();
+	test_numbers();
+	test_mapping();
+	test_formats();
+	test_retry();
+	test_secret();
+	test_item_json();
+	test_spool();
+	test_config();
+	return check_finish();
+}
