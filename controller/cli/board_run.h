@@ -44,6 +44,14 @@ typedef struct br_board_run {
 void br_board_run_execute(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
 			  br_board_run_t *run);
 
+/*
+ * Compares run->record (measured, or read back from its run file) with the
+ * board's baseline, as check does (settings s: results_dir, baseline_path),
+ * and applies the gate: run->diff, run->gate. BR_ERR_INPUT for a baseline
+ * that cannot be read or does not fit.
+ */
+br_status_t br_board_run_gate(const br_cli_settings_t *s, br_board_run_t *run, br_error_t *err);
+
 /* Frees what the run and its board hold. */
 void br_board_run_free(br_board_run_t *run);
 

@@ -32,6 +32,11 @@ int br_cli_measure(int argc, char **argv);
  * the exit code. */
 int br_cli_upload(int argc, char **argv);
 
+/* `benchrack rack RACK.yaml [options]`: the suites of a rack file on all its
+ * boards at once, each locked, probed and retried on infrastructure errors.
+ * Returns the exit code (1 any regression, else 3 any infrastructure error). */
+int br_cli_rack(int argc, char **argv);
+
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);
 

@@ -214,7 +214,8 @@ int br_cli_upload(int argc, char **argv)
 			return br_cli_report(&err);
 		if (!suite.file.upload.head.set) {
 			br_suite_free(&suite);
-			fprintf(stderr, "benchrack upload: %s has no upload: section\n", a.suite_path);
+			fprintf(stderr, "benchrack upload: %s has no upload: section\n",
+				a.suite_path);
 			return 2;
 		}
 		section = &suite.file.upload;

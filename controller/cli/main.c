@@ -27,6 +27,9 @@ static void usage(FILE *out)
 	      "  upload [RUN.json ...]\n"
 	      "                 post results to dashboards (InfluxDB, Pushgateway, Bencher,\n"
 	      "                 a webhook) and retry what earlier runs left in the spool\n"
+	      "  rack RACK.yaml [--only TAG]\n"
+	      "                 run suites on every board of a lab rack at once: locked,\n"
+	      "                 health-checked, retried; JUnit and LAVA outputs\n"
 	      "\n"
 	      "  benchrack COMMAND --help   options of one command\n"
 	      "  benchrack --version        the version\n"
@@ -63,6 +66,8 @@ int main(int argc, char **argv)
 		return br_cli_measure(argc - 1, argv + 1);
 	if (strcmp(cmd, "upload") == 0)
 		return br_cli_upload(argc - 1, argv + 1);
+	if (strcmp(cmd, "rack") == 0)
+		return br_cli_rack(argc - 1, argv + 1);
 	fprintf(stderr, "benchrack: unknown command '%s'; try 'benchrack --help'\n", cmd);
 	return 2;
 }

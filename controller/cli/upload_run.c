@@ -61,8 +61,8 @@ void br_cli_upload_print(const br_upload_report_t *report)
 		case BR_UPLOAD_OUT_WAITING:
 		case BR_UPLOAD_OUT_DEFERRED:
 			fprintf(stderr,
-				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): %s; "
-				"kept in %s, `benchrack upload` retries it\n",
+				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
+				"%s; kept in %s, `benchrack upload` retries it\n",
 				sink, o->id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
 				o->message, o->path);
 			break;

@@ -347,9 +347,9 @@ static br_status_t check_url(const char *file, const br_upload_sink_t *s, bool h
 				    s->name.value, u.fragment ? "#fragment" : "?query", kind);
 	if (has_token && !u.https && !u.loopback)
 		return br_cfg_error(err, file, s->url.mark,
-				    "sink '%s' would send its token unencrypted to another machine; "
-				    "expected an https:// URL (plain http only to 127.0.0.1 or "
-				    "localhost)",
+				    "sink '%s' would send its token unencrypted to another "
+				    "machine; expected an https:// URL (plain http only to "
+				    "127.0.0.1 or localhost)",
 				    s->name.value);
 	return BR_OK;
 }
@@ -360,7 +360,8 @@ static br_status_t check_text(const char *file, const br_upload_sink_t *s, const
 {
 	if (v->set && !no_controls(v->value))
 		return br_cfg_error(err, file, v->mark,
-				    "%s of sink '%s' holds a control character; expected plain text",
+				    "%s of sink '%s' holds a control character; expected plain "
+				    "text",
 				    key, s->name.value);
 	return BR_OK;
 }
@@ -390,9 +391,9 @@ static br_status_t check_kind(const char *file, const br_upload_sink_t *s, bool 
 		const br_cfg_string_t *prefix = &s->pushgateway.metric_prefix;
 		if (prefix->set && !is_metric_name(prefix->value))
 			return br_cfg_error(err, file, prefix->mark,
-					    "metric_prefix '%s' is not a Prometheus metric name; "
-					    "expected letters, digits, '_' and ':', not starting with "
-					    "a digit",
+					    "metric_prefix '%s' is not a Prometheus metric "
+					    "name; expected letters, digits, '_' and ':', not "
+					    "starting with a digit",
 					    prefix->value);
 		const br_cfg_list_t *g = &s->pushgateway.grouping;
 		for (size_t i = 0; i < g->count; i++) {
@@ -415,8 +416,8 @@ static br_status_t check_kind(const char *file, const br_upload_sink_t *s, bool 
 		const br_cfg_string_t *h = &s->webhook.token_header;
 		if (h->set && !is_header_name(h->value))
 			return br_cfg_error(err, file, h->mark,
-					    "token_header '%s' is not an HTTP header name; expected "
-					    "e.g. X-Api-Key",
+					    "token_header '%s' is not an HTTP header name; "
+					    "expected e.g. X-Api-Key",
 					    h->value);
 		if (h->set && !has_token)
 			return br_cfg_error(err, file, h->mark,

@@ -8,6 +8,7 @@ static const br_format_t formats[] = {
 	{"junit", br_format_junit_write},
 	{"markdown", br_format_markdown_write},
 	{"bmf", br_format_bmf_write},
+	{"lava", br_format_lava_write},
 };
 
 const br_format_t *br_format_find(const char *name)

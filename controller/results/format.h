@@ -18,7 +18,7 @@ typedef struct br_format {
 	br_format_write_fn write;
 } br_format_t;
 
-#define BR_FORMAT_NAMES "json, csv, junit, markdown, bmf"
+#define BR_FORMAT_NAMES "json, csv, junit, markdown, bmf, lava"
 
 /* The format called name, or NULL. */
 const br_format_t *br_format_find(const char *name);
@@ -39,5 +39,9 @@ void br_format_markdown_write(const br_report_t *reports, size_t count, FILE *ou
 
 /* Bencher Metric Format: {bench: {measure: {value, lower_value, upper_value}}}. */
 void br_format_bmf_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* LAVA test-case lines: `lava-test-case NAME --result pass|fail --measurement
+ * VALUE --units UNIT`, one per bench and board (format_lava.c). */
+void br_format_lava_write(const br_report_t *reports, size_t count, FILE *out);
 
 #endif

@@ -53,10 +53,31 @@ static int name_width(const br_run_record_t *run, const br_diff_t *diff)
 	return w;
 }
 
+/* "peak/live" bytes, "LEAK <live>" when the bench ended holding memory, "-" when not known. */
+static void heap_cell(const br_bench_record_t *b, char *buf, size_t cap)
+{
+	if (!b->heap_known)
+		snprintf(buf, cap, "-");
+	else if (b->heap_live != 0U)
+		snprintf(buf, cap, "LEAK %u", b->heap_live);
+	else
+		snprintf(buf, cap, "%u/%u", b->heap_peak, b->heap_live);
+}
+
+/* The median net of calibration, or "-" when the bench was not calibrated. */
+static void net_cell(const br_bench_record_t *b, char *buf, size_t cap)
+{
+	if (b->calibrated)
+		br_report_figure(b->summary.median - b->calibration_median, buf, cap);
+	else
+		snprintf(buf, cap, "-");
+}
+
 static void figures(const br_run_record_t *run, int width, bool colour, FILE *out)
 {
-	fprintf(out, "%-*s %6s %10s %10s %10s %10s %10s %8s  %s\n", width, "bench", "n",
-		"median", "p10", "p90", "min", "max", "stack", "unit");
+	fprintf(out, "%-*s %6s %10s %10s %10s %10s %10s %10s %8s %10s  %s\n", width, "bench", "n",
+		"median", "p10", "p90", "min", "max", "net", "stack", "heap", "unit");
+	const br_bench_record_t *calibration = NULL;
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];
 		if (b->status != BR_BENCH_MEASURED) {
@@ -67,19 +88,45 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 			fputc('\n', out);
 			continue;
 		}
+		if (b->calibrated && calibration == NULL)
+			calibration = b;
 		char med[TABLE_NUMBER_BYTES], p10[TABLE_NUMBER_BYTES], p90[TABLE_NUMBER_BYTES];
 		char mn[TABLE_NUMBER_BYTES], mx[TABLE_NUMBER_BYTES], stack[TABLE_NUMBER_BYTES];
+		char net[TABLE_NUMBER_BYTES], heap[TABLE_NUMBER_BYTES];
 		br_report_figure(b->summary.median, med, sizeof(med));
 		br_report_figure(b->summary.p10, p10, sizeof(p10));
 		br_report_figure(b->summary.p90, p90, sizeof(p90));
 		br_report_figure(b->summary.min, mn, sizeof(mn));
 		br_report_figure(b->summary.max, mx, sizeof(mx));
+		net_cell(b, net, sizeof(net));
+		heap_cell(b, heap, sizeof(heap));
 		if (b->stack_measured)
 			snprintf(stack, sizeof(stack), "%u", b->stack_bytes);
 		else
 			snprintf(stack, sizeof(stack), "n/m");
-		fprintf(out, "%-*s %6zu %10s %10s %10s %10s %10s %8s  %s\n", width, b->name,
-			b->summary.n, med, p10, p90, mn, mx, stack, run->unit);
+		fprintf(out, "%-*s %6zu %10s %10s %10s %10s %10s %10s %8s ", width, b->name,
+			b->summary.n, med, p10, p90, mn, mx, net, stack);
+		cell(out, colour, b->heap_live != 0U ? ANSI_RED : NULL, 10, heap);
+		fprintf(out, "  %s\n", run->unit);
+	}
+	/* One line per distinct calibration (stub benches and breakpoint entries differ). */
+	for (size_t i = 0; calibration != NULL && i < run->bench_count; i++) {
+		const br_bench_record_t *b = &run->benches[i];
+		if (b->status != BR_BENCH_MEASURED || !b->calibrated)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++) {
+			const br_bench_record_t *e = &run->benches[k];
+			seen = e->status == BR_BENCH_MEASURED && e->calibrated &&
+			       e->calibration_median == b->calibration_median &&
+			       strcmp(e->calibration_method, b->calibration_method) == 0;
+		}
+		if (seen)
+			continue;
+		char cost[TABLE_NUMBER_BYTES];
+		br_report_figure(b->calibration_median, cost, sizeof(cost));
+		fprintf(out, "calibration: %s per sample, %s; net = median - calibration\n", cost,
+			b->calibration_method);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -76,12 +77,18 @@ static br_status_t spawn(br_server_t *server, const char *path, char *const argv
 		return br_error_set(err, BR_ERR_INFRA, "cannot create a log file: %s",
 		                    strerror(errno));
 	snprintf(server->log_path, sizeof(server->log_path), "%s", tmpl);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(log_fd);
 		return br_error_set(err, BR_ERR_INFRA, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		/* The server never outlives benchrack, however benchrack ends
+		 * (even SIGKILL): the kernel kills it when its parent dies. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		int null_fd = open("/dev/null", O_RDONLY);
 		if (null_fd >= 0)
 			dup2(null_fd, STDIN_FILENO);

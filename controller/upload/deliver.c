@@ -55,7 +55,8 @@ typedef struct pass_state {
 } pass_state_t;
 
 /* Appends printf-style text to the outcome's message, cut to fit. */
-static void note(br_upload_outcome_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(br_upload_outcome_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void note(br_upload_outcome_t *o, const char *fmt, ...)
 {
@@ -238,10 +239,11 @@ static void schedule_retry(pass_state_t *ps, sink_queue_t *q, const br_http_resp
 		queue_stop(ps, q, BR_UPLOAD_OUT_PENDING, "its server did not take the one before");
 		return;
 	}
+	uint32_t jitter = br_upload_random(&ps->random);
 	int64_t wait = resp->retry_after_s > 0
 			       ? (int64_t)resp->retry_after_s * DELIVER_MS_PER_S
 			       : br_upload_backoff_ms(q->out.attempts, l->retry_initial_ms,
-						      l->retry_max_ms, br_upload_random(&ps->random));
+						      l->retry_max_ms, jitter);
 	int64_t now = br_clock_ms();
 	if (now + wait < ps->deadline_ms) {
 		q->due_ms = now + wait;
@@ -289,7 +291,8 @@ static void step(pass_state_t *ps, sink_queue_t *q)
 		q->item.rejected_status = q->out.status;
 		br_upload_item_set(&q->item.rejected_at, at);
 		br_upload_item_set(&q->item.rejected_message, q->out.message);
-		br_upload_spool_path(&ps->spool, true, q->item.id, q->out.path, sizeof(q->out.path));
+		br_upload_spool_path(&ps->spool, true, q->item.id, q->out.path,
+				     sizeof(q->out.path));
 		if (br_upload_spool_reject(&ps->spool, &q->item, &err) != BR_OK)
 			note(&q->out, " (and it could not be moved aside: %s)", err.message);
 		head_done(ps, q, BR_UPLOAD_OUT_REJECTED);

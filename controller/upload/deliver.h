@@ -63,6 +63,7 @@ typedef struct br_upload_pass {
 br_status_t br_upload_deliver(const br_upload_pass_t *pass, br_upload_report_t *report,
 			      br_error_t *err);
 
+/* Frees what br_upload_deliver put in report and zeroes it. */
 void br_upload_report_free(br_upload_report_t *report);
 
 /* How many outcomes of report are of kind. */

@@ -16,7 +16,7 @@ br_status_t br_upload_enqueue(const br_upload_spool_t *sp, const br_upload_secti
 	if (st != BR_OK)
 		return st;
 	br_upload_points_t points;
-	st = br_upload_points_map(&run, &points, err);
+	st = br_upload_points_map(&run, run_file, &points, err);
 	if (st != BR_OK) {
 		br_error_prefix(err, "%s", run_file);
 		br_run_record_free(&run);

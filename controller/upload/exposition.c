@@ -64,7 +64,9 @@ static void write_metric(FILE *out, const char *prefix, const br_upload_metric_t
 	bool header = false;
 	for (size_t i = 0; i < points->count; i++) {
 		const br_upload_series_t *s = &points->series[i];
-		const br_upload_value_t *v = s->kind == kind ? br_upload_series_value(s, metric) : NULL;
+		const br_upload_value_t *v = NULL;
+		if (s->kind == kind)
+			v = br_upload_series_value(s, metric);
 		if (v == NULL)
 			continue;
 		char name[128];

@@ -40,7 +40,7 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *ctx)
 		while (start < n && data[start] == ' ')
 			start++;
 		size_t len = n - start;
-		while (len > 0 && (data[start + len - 1U] == '\n' || data[start + len - 1U] == '\r'))
+		while (len > 0 && strchr("\r\n", data[start + len - 1U]) != NULL)
 			len--;
 		if (len >= sizeof(c->influx_error))
 			len = sizeof(c->influx_error) - 1U;

@@ -44,7 +44,7 @@ typedef struct br_upload_item {
 	int64_t not_before_ms; /* a server's Retry-After: not before this Unix time (0: none) */
 	long rejected_status;  /* rejected items: the HTTP status, 0 otherwise */
 	char *rejected_at;     /* when (ISO 8601), or NULL */
-	char *rejected_message;/* the server's message (tokens redacted), or NULL */
+	char *rejected_message; /* the server's message (tokens redacted), or NULL */
 	char *body;
 	size_t body_len;
 } br_upload_item_t;

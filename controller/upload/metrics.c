@@ -19,7 +19,8 @@ enum {
 };
 
 static const br_upload_metric_t metrics[M_COUNT] = {
-	[M_MEDIAN] = {"median", "Median of the per-iteration counts, in the unit label's unit", false},
+	[M_MEDIAN] = {"median", "Median of the per-iteration counts, in the unit label's unit",
+		      false},
 	[M_P10] = {"p10", "10th percentile of the per-iteration counts", false},
 	[M_P90] = {"p90", "90th percentile of the per-iteration counts", false},
 	[M_P95] = {"p95", "95th percentile of the per-iteration counts", false},
@@ -27,7 +28,8 @@ static const br_upload_metric_t metrics[M_COUNT] = {
 	[M_MIN] = {"min", "Smallest per-iteration count", false},
 	[M_MAX] = {"max", "Largest per-iteration count", false},
 	[M_MEAN] = {"mean", "Mean of the per-iteration counts", false},
-	[M_MAD] = {"mad", "Median absolute deviation of the per-iteration counts (unscaled)", false},
+	[M_MAD] = {"mad", "Median absolute deviation of the per-iteration counts (unscaled)",
+		   false},
 	[M_CV] = {"cv_median", "Standard deviation divided by the median (a ratio, capped at 10)",
 		  false},
 	[M_N] = {"n", "Measured iterations (after warm-up)", true},
@@ -133,11 +135,11 @@ static void bench_series(const br_upload_points_t *p, const br_bench_record_t *b
 		value_add(s, M_WALL, b->wall_seconds);
 }
 
-br_status_t br_upload_points_map(const br_run_record_t *run, br_upload_points_t *out,
-				 br_error_t *err)
+br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_file,
+				 br_upload_points_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (!br_upload_time_parse(run->timestamp, &out->time_ms))
+	if (!br_upload_time_of_run(run->timestamp, run_file, &out->time_ms))
 		return br_error_set(err, BR_ERR_INPUT,
 				    "the record's timestamp '%s' is not an ISO 8601 UTC time: its "
 				    "points cannot be placed in time",

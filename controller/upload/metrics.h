@@ -73,12 +73,14 @@ typedef struct br_upload_points {
 } br_upload_points_t;
 
 /*
- * Maps run into *out (free with br_upload_points_free). run must outlive out:
- * labels point into it, and into buffers out owns (so out is not copied). BR_ERR_INPUT when the record's timestamp is not
- * ISO 8601 (nothing could be placed in time).
+ * Maps run, read from run_file, into *out (free with br_upload_points_free);
+ * the time is br_upload_time_of_run's. run must outlive out: labels point
+ * into it, and into buffers out owns (so out is not copied). BR_ERR_INPUT
+ * when the record's timestamp is not ISO 8601 (nothing could be placed in
+ * time).
  */
-br_status_t br_upload_points_map(const br_run_record_t *run, br_upload_points_t *out,
-				 br_error_t *err);
+br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_file,
+				 br_upload_points_t *out, br_error_t *err);
 
 /* Frees what br_upload_points_map allocated and zeroes points. */
 void br_upload_points_free(br_upload_points_t *points);

@@ -34,6 +34,7 @@ typedef struct br_upload_source {
 typedef void (*br_upload_render_fn)(const br_upload_sink_t *sink, const br_upload_source_t *src,
 				    br_upload_item_t *item);
 
+/* The render function of each kind (influxdb serves influxdb1 and influxdb2). */
 void br_upload_render_influxdb(const br_upload_sink_t *sink, const br_upload_source_t *src,
 			       br_upload_item_t *item);
 void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_source_t *src,
@@ -54,7 +55,7 @@ void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t
 		      br_upload_item_t *item);
 
 /* A stream writing into a growing buffer (*data, *len valid after fclose);
- * aborts when memory runs out, like xalloc.h. */
+ * aborts when memory runs out, like xalloc.h (the caller frees *data). */
 FILE *br_upload_memstream(char **data, size_t *len);
 
 /* Writes the sink's URL without trailing slashes (the base paths are added to). */

@@ -59,7 +59,8 @@ void br_upload_render_bencher(const br_upload_sink_t *sink, const br_upload_sour
 	char *url = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&url, &len);
-	br_upload_write_base_url(f, sink->url.set ? sink->url.value : BR_UPLOAD_DEFAULT_BENCHER_URL);
+	const char *base = sink->url.set ? sink->url.value : BR_UPLOAD_DEFAULT_BENCHER_URL;
+	br_upload_write_base_url(f, base);
 	fputs("/v0/projects/", f);
 	br_percent_write(f, sink->bencher.project.value);
 	fputs("/reports", f);

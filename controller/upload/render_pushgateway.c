@@ -69,18 +69,18 @@ void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_
 	if (grouping->set) {
 		key_count = grouping->count < PUSHGATEWAY_MAX_GROUPING ? grouping->count
 								       : PUSHGATEWAY_MAX_GROUPING;
-		for (size_t i = 0; i < key_count; i++)
-			keys[i] = (br_upload_grouping_t)((const br_cfg_enum_t *)br_cfg_item(
-								 grouping, sizeof(br_cfg_enum_t), i))
-					  ->value;
+		for (size_t i = 0; i < key_count; i++) {
+			const br_cfg_enum_t *key = br_cfg_item(grouping, sizeof(*key), i);
+			keys[i] = (br_upload_grouping_t)key->value;
+		}
 	}
 	char *url = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&url, &len);
 	br_upload_write_base_url(f, sink->url.value);
 	fputs("/metrics", f);
-	write_group(f, "job",
-		    sink->pushgateway.job.set ? sink->pushgateway.job.value : BR_UPLOAD_DEFAULT_JOB);
+	const br_cfg_string_t *job = &sink->pushgateway.job;
+	write_group(f, "job", job->set ? job->value : BR_UPLOAD_DEFAULT_JOB);
 	const char *omit[PUSHGATEWAY_MAX_GROUPING];
 	for (size_t i = 0; i < key_count; i++) {
 		omit[i] = br_upload_grouping_name(keys[i]);

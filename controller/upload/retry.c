@@ -1,7 +1,11 @@
 #include "upload/retry.h"
 
+#define HTTP_SUCCESS_FIRST 200L
+#define HTTP_SUCCESS_LAST 299L
 #define HTTP_REQUEST_TIMEOUT 408L
 #define HTTP_TOO_MANY_REQUESTS 429L
+#define HTTP_SERVER_ERROR_FIRST 500L
+#define HTTP_SERVER_ERROR_LAST 599L
 #define XORSHIFT_MULTIPLIER 0x2545F4914F6CDD1DULL
 #define RANDOM_SHIFT 32
 
@@ -18,10 +22,10 @@ br_upload_verdict_t br_upload_classify(br_http_failure_t failure, long status)
 	case BR_HTTP_LOCAL:
 		return BR_UPLOAD_STUCK;
 	}
-	if (status >= 200L && status <= 299L)
+	if (status >= HTTP_SUCCESS_FIRST && status <= HTTP_SUCCESS_LAST)
 		return BR_UPLOAD_DELIVERED;
 	if (status == HTTP_REQUEST_TIMEOUT || status == HTTP_TOO_MANY_REQUESTS ||
-	    (status >= 500L && status <= 599L))
+	    (status >= HTTP_SERVER_ERROR_FIRST && status <= HTTP_SERVER_ERROR_LAST))
 		return BR_UPLOAD_RETRY;
 	return BR_UPLOAD_REJECT;
 }

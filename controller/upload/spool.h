@@ -53,6 +53,7 @@ br_status_t br_upload_spool_reject(const br_upload_spool_t *sp, const br_upload_
 br_status_t br_upload_spool_list(const br_upload_spool_t *sp, bool rejected, char ***ids,
 				 size_t *count, br_error_t *err);
 
+/* Frees what br_upload_spool_list returned. */
 void br_upload_spool_ids_free(char **ids, size_t count);
 
 /*
@@ -62,6 +63,7 @@ void br_upload_spool_ids_free(char **ids, size_t count);
  */
 br_status_t br_upload_spool_lock(br_upload_spool_t *sp, br_error_t *err);
 
+/* Releases the lock br_upload_spool_lock took (nothing when it holds none). */
 void br_upload_spool_unlock(br_upload_spool_t *sp);
 
 #endif

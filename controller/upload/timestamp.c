@@ -1,6 +1,7 @@
 #include "upload/timestamp.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #define TS_MS_PER_S 1000LL
@@ -83,6 +84,27 @@ static bool zone(const char **p, long long *offset_s)
 	return true;
 }
 
+/* The instant of a UTC calendar time (offset_s east of UTC), its fields
+ * checked; false when one is out of range. */
+static bool civil_ms(int year, int month, int day, int hour, int minute, int second, int milli,
+		     long long offset_s, int64_t *ms)
+{
+	if (year < TS_MIN_YEAR || year > TS_MAX_YEAR || month < 1 || month > 12 || day < 1 ||
+	    day > days_in_month(year, month) || hour > TS_MAX_HOUR || minute > TS_MAX_MINUTE ||
+	    second > TS_MAX_SECOND)
+		return false;
+	struct tm tm = {0};
+	tm.tm_year = year - 1900;
+	tm.tm_mon = month - 1;
+	tm.tm_mday = day;
+	tm.tm_hour = hour;
+	tm.tm_min = minute;
+	tm.tm_sec = second;
+	time_t t = timegm(&tm);
+	*ms = ((int64_t)t - offset_s) * TS_MS_PER_S + milli;
+	return true;
+}
+
 bool br_upload_time_parse(const char *text, int64_t *ms)
 {
 	const char *p = text;
@@ -100,19 +122,33 @@ bool br_upload_time_parse(const char *text, int64_t *ms)
 	long long offset_s = 0;
 	if (!zone(&p, &offset_s) || *p != '\0')
 		return false;
-	if (year < TS_MIN_YEAR || year > TS_MAX_YEAR || month < 1 || month > 12 || day < 1 ||
-	    day > days_in_month(year, month) || hour > TS_MAX_HOUR || minute > TS_MAX_MINUTE ||
-	    second > TS_MAX_SECOND)
+	return civil_ms(year, month, day, hour, minute, second, milli, offset_s, ms);
+}
+
+/* The results/paths.h stamp at the start of name: YYYYMMDDTHHMMSS.mmmZ. */
+static bool file_stamp(const char *name, int64_t *ms)
+{
+	const char *p = name;
+	int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, milli = 0;
+	if (!digits(&p, 4, &year) || !digits(&p, 2, &month) || !digits(&p, 2, &day) ||
+	    !expect(&p, 'T') || !digits(&p, 2, &hour) || !digits(&p, 2, &minute) ||
+	    !digits(&p, 2, &second) || !expect(&p, '.') || !digits(&p, 3, &milli) ||
+	    !expect(&p, 'Z'))
 		return false;
-	struct tm tm = {0};
-	tm.tm_year = year - 1900;
-	tm.tm_mon = month - 1;
-	tm.tm_mday = day;
-	tm.tm_hour = hour;
-	tm.tm_min = minute;
-	tm.tm_sec = second;
-	time_t t = timegm(&tm);
-	*ms = ((int64_t)t - offset_s) * TS_MS_PER_S + milli;
+	return civil_ms(year, month, day, hour, minute, second, milli, 0, ms);
+}
+
+bool br_upload_time_of_run(const char *timestamp, const char *run_file, int64_t *ms)
+{
+	int64_t t = 0;
+	if (!br_upload_time_parse(timestamp, &t))
+		return false;
+	const char *slash = strrchr(run_file, '/');
+	int64_t f = 0;
+	if (t % TS_MS_PER_S == 0 && file_stamp(slash != NULL ? slash + 1 : run_file, &f) &&
+	    f / TS_MS_PER_S == t / TS_MS_PER_S)
+		t = f;
+	*ms = t;
 	return true;
 }
 

@@ -19,6 +19,16 @@
  */
 bool br_upload_time_parse(const char *text, int64_t *ms);
 
+/*
+ * The instant of a run whose record (timestamp, whole seconds) is the file
+ * run_file: when the file's name starts with the run-file stamp of
+ * results/paths.h (YYYYMMDDTHHMMSS.mmmZ) in the same second as timestamp,
+ * its milliseconds are added, so that two runs of a board within one second
+ * are two points, not one overwriting the other. False when timestamp does
+ * not parse (*ms untouched).
+ */
+bool br_upload_time_of_run(const char *timestamp, const char *run_file, int64_t *ms);
+
 /* Writes ms as YYYY-MM-DDTHH:MM:SS.mmmZ (UTC) into buf (at least 25 bytes). */
 void br_upload_time_format(int64_t ms, char *buf, size_t cap);
 

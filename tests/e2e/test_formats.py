@@ -227,7 +227,8 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(rc == 0 and "\x1b[" not in text and "PASS" in text, "no colour with NO_COLOR")
     rc, out, err = run(BENCHRACK, ["check", plain] + base, env=env)
     c.check(rc == 0 and "\x1b[" not in out + err, "no colour when not a TTY")
-    c.check(re.search(r"^bench\s+n\s+median\s+p10\s+p90\s+min\s+max\s+stack\s+unit$", out, re.M)
+    c.check(re.search(r"^bench\s+n\s+median\s+p10\s+p90\s+min\s+max\s+net\s+stack\s+heap\s+unit$",
+                      out, re.M)
             is not None, "the table's header", out)
     unit = "  instructions (QEMU icount)"
     rows = [line for line in out.splitlines() if line.endswith(unit)]

@@ -61,5 +61,19 @@ delta = benches["crc32_256"]["median"] - benches["crc32_64"]["median"]
 check(delta == (CRC_LONG - CRC_SHORT) * per_byte,
       f"crc32_256 - crc32_64 = {delta} == {CRC_LONG - CRC_SHORT} bytes x {per_byte} instructions/byte")
 
+# The table shows every figure raw and net of the calibration (the empty
+# bench), says what the calibration is, and flags a bench that leaks.
+rows = {line.split()[0]: line.split() for line in p.stdout.splitlines() if line.strip()}
+header = rows.get("bench", [])
+check("net" in header and "heap" in header, "table has net and heap columns")
+if "net" in header:
+    net = header.index("net")
+    check(rows["nop1000"][net] == str(NOPS), f"nop1000 net of calibration is {NOPS}")
+    check(rows["empty"][net] == "0", "empty net of calibration is 0")
+check(f"calibration: {empty} per sample" in p.stdout, "the calibration is printed")
+if "malloc_leak" in rows:
+    check("LEAK" in rows["malloc_leak"], "malloc_leak is reported as a leak")
+    check("LEAK" not in rows["malloc_free"], "malloc_free is not a leak")
+
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -32,6 +32,7 @@ def bench(name, median, stack=40, heap=True):
         "mad": 0.5, "cv_median": 0.125, "outliers": 1,
         "stack_bytes": stack,
         "heap": {"peak_bytes": 128, "live_bytes": 0, "allocations": 2} if heap else None,
+        "calibration": None,
         "budgets": {}, "wall_seconds": 0.0625,
         "samples": [median] * 5,
     }
@@ -74,6 +75,23 @@ def time_ms(timestamp):
     base, _, frac = timestamp.rstrip("Z").partition(".")
     ms = int((frac + "000")[:3]) if frac else 0
     return calendar.timegm(time.strptime(base, "%Y-%m-%dT%H:%M:%S")) * 1000 + ms
+
+
+def point_time_ms(rec, run_file):
+    """The time every point of the run carries: the record's timestamp, plus
+    the run file's milliseconds when its name (results/paths.h) is stamped in
+    the same second."""
+    t = time_ms(rec["timestamp"])
+    name = os.path.basename(run_file)
+    if t % 1000 == 0 and len(name) > 20 and name[15] == "." and name[19] == "Z":
+        try:
+            f = calendar.timegm(time.strptime(name[:15], "%Y%m%dT%H%M%S")) * 1000 + \
+                int(name[16:19])
+        except ValueError:
+            return t
+        if f // 1000 == t // 1000:
+            return f
+    return t
 
 
 def lp_name(name):

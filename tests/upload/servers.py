@@ -82,6 +82,7 @@ class Influx:
         self.rpc_port = free_port()
         self.password = password
         self.user = "admin" if password else None
+        self.user_created = False
         self.proc = None
         os.makedirs(workdir, exist_ok=True)
         self.config = os.path.join(workdir, "influxdb.conf")
@@ -113,8 +114,9 @@ bind-address = "127.0.0.1:{self.rpc_port}"
                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
         wait_http(self.port, "/ping", proc=self.proc)
-        if self.password:
-            # the first user may be created without credentials
+        if self.password and not self.user_created:
+            # the first user may be created without credentials (once: it persists)
+            self.user_created = True
             self.query(f"CREATE USER {self.user} WITH PASSWORD '{self.password}' "
                        "WITH ALL PRIVILEGES", auth=False)
         return self

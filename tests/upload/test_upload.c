@@ -99,7 +99,8 @@ static void test_line_protocol_escaping(void)
 		{"ends\\", "ends" FFFD, "ends" FFFD}, /* the parser would read it as an escape */
 		{"line\nbreak", "line" FFFD "break", "line" FFFD "break"},
 		{"tab\there", "tab" FFFD "here", "tab" FFFD "here"},
-		{"n\xC3\xA4me \xE2\x9C\x93", "n\xC3\xA4me\\ \xE2\x9C\x93", "n\xC3\xA4me\\ \xE2\x9C\x93"},
+		{"n\xC3\xA4me \xE2\x9C\x93", "n\xC3\xA4me\\ \xE2\x9C\x93",
+		 "n\xC3\xA4me\\ \xE2\x9C\x93"},
 		{"#comment", "#comment", "#comment"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -149,6 +150,30 @@ static void test_timestamps(void)
 		CHECK_MSG(ok == cases[i].ok && (!ok || ms == cases[i].ms), "%s: %d %lld",
 			  cases[i].text, ok, (long long)ms);
 	}
+	static const struct {
+		const char *timestamp, *file;
+		int64_t ms;
+	} runs[] = {
+		/* the run file's milliseconds, when it names the same second */
+		{"2026-11-29T15:10:05Z", "results/runs/20261129T151005.716Z-board.json",
+		 1795965005716LL},
+		{"2026-11-29T15:10:05Z", "20261129T151005.716Z-board-1.json", 1795965005716LL},
+		{"2026-11-29T15:10:05Z", "results/runs/20261129T151006.002Z-board.json",
+		 1795965005000LL},
+		{"2026-11-29T15:10:05Z", "results/runs/mine.json", 1795965005000LL},
+		{"2026-11-29T15:10:05Z", "results/runs/20261129T151005Z-board.json",
+		 1795965005000LL},
+		{"2026-11-29T15:10:05.100Z", "20261129T151005.716Z-b.json", 1795965005100LL},
+	};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		int64_t ms = 0;
+		CHECK(br_upload_time_of_run(runs[i].timestamp, runs[i].file, &ms));
+		CHECK_MSG(ms == runs[i].ms, "%s %s: %lld", runs[i].timestamp, runs[i].file,
+			  (long long)ms);
+	}
+	int64_t untouched = 7;
+	CHECK(!br_upload_time_of_run("soon", "20261129T151005.716Z-b.json", &untouched));
+	CHECK(untouched == 7);
 	char buf[32];
 	br_upload_time_format(1795965005716LL, buf, sizeof(buf));
 	CHECK(strcmp(buf, "2026-11-29T15:10:05.716Z") == 0);
@@ -161,9 +186,14 @@ static void test_numbers(void)
 		bool integer;
 		const char *text;
 	} cases[] = {
-		{1001, false, "1001"},    {0.1, false, "0.1"},   {1.0 / 3.0, false, "0.3333333333333333"},
-		{2575.5, false, "2575.5"}, {1e20, false, "1e+20"}, {16, true, "16"},
-		{0, false, "0"},          {0.003, false, "0.003"},
+		{1001, false, "1001"},
+		{0.1, false, "0.1"},
+		{1.0 / 3.0, false, "0.3333333333333333"},
+		{2575.5, false, "2575.5"},
+		{1e20, false, "1e+20"},
+		{16, true, "16"},
+		{0, false, "0"},
+		{0.003, false, "0.003"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char buf[BR_UPLOAD_NUMBER_BYTES];
@@ -228,7 +258,7 @@ static void test_mapping(void)
 	record_init(&r);
 	br_upload_points_t p;
 	br_error_t err;
-	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_OK);
 	CHECK(p.time_ms == 1795965005000LL);
 	CHECK(p.count == 2); /* the not-run bench has no series */
 	CHECK(p.series[0].kind == BR_UPLOAD_SERIES_BENCH);
@@ -256,7 +286,7 @@ static void test_mapping(void)
 	CHECK(p.series[1].value_count == 3 && p.series[1].values[0].value == 4080);
 	br_upload_points_free(&p);
 	snprintf(r.timestamp, sizeof(r.timestamp), "yesterday");
-	CHECK(br_upload_points_map(&r, &p, &err) == BR_ERR_INPUT);
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_ERR_INPUT);
 	CHECK(strstr(err.message, "yesterday") != NULL);
 	br_run_record_free(&r);
 }
@@ -277,7 +307,7 @@ static void test_formats(void)
 	record_init(&r);
 	br_upload_points_t p;
 	br_error_t err;
-	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_OK);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&text, &len);
@@ -291,9 +321,9 @@ static void test_formats(void)
 	fclose(f);
 	CHECK(strstr(text, "# HELP benchrack_median ") != NULL);
 	CHECK(strstr(text, "# TYPE benchrack_median gauge\nbenchrack_median{bench=\"crc 32\","
-			   "build_id=\"ab12\",counter=\"tim2\",firmware=\"suite-O2.elf\",host=\"rack "
-			   "7\",mode=\"stub\",server=\"qemu\",unit=\"instructions (QEMU icount)\"} "
-			   "655\n") != NULL);
+			   "build_id=\"ab12\",counter=\"tim2\",firmware=\"suite-O2.elf\","
+			   "host=\"rack 7\",mode=\"stub\",server=\"qemu\","
+			   "unit=\"instructions (QEMU icount)\"} 655\n") != NULL);
 	CHECK(strstr(text, "benchrack_firmware_text_bytes{") != NULL);
 	CHECK(strstr(text, "benchrack_run_timestamp_seconds{build_id=\"ab12\"") != NULL);
 	CHECK(strstr(text, "} 1795965005\n") != NULL);
@@ -334,7 +364,8 @@ static void test_retry(void)
 		const uint32_t randoms[] = {0, 1, UINT32_MAX, br_upload_random(&state)};
 		for (size_t k = 0; k < 4; k++) {
 			unsigned w = br_upload_backoff_ms(attempt, 500U, 8000U, randoms[k]);
-			CHECK_MSG(w >= d / 2U && w <= d, "attempt %u wait %u cap %u", attempt, w, d);
+			CHECK_MSG(w >= d / 2U && w <= d, "attempt %u wait %u cap %u", attempt, w,
+				  d);
 		}
 	}
 	CHECK(br_upload_backoff_ms(1, 500U, 8000U, 0) == 250U);
@@ -368,7 +399,8 @@ static void test_secret(void)
 	char cut[64] = "echo: s3cr3t-T0"; /* a message cut short in the token */
 	br_upload_secret_redact(&s, cut, sizeof(cut));
 	CHECK_MSG(strcmp(cut, "echo: ") == 0, "%s", cut);
-	char tiny[12] = "x " TOKEN;
+	char tiny[12]; /* the token cut by the buffer's end */
+	memcpy(tiny, "x s3cr3t-T0", sizeof(tiny));
 	br_upload_secret_redact(&s, tiny, sizeof(tiny));
 	CHECK(strstr(tiny, "s3cr") == NULL);
 	br_upload_secret_free(&s);
@@ -543,21 +575,29 @@ static br_status_t parse_config(const char *yaml, br_upload_config_t *cfg, br_er
 				      err);
 }
 
+static void render_sink(const br_upload_config_t *cfg, size_t i, const br_upload_source_t *src,
+			br_upload_item_t *item)
+{
+	const br_upload_sink_t *sink = br_upload_section_sink(&cfg->section, i);
+	br_upload_render(&cfg->section, sink, "/cfg", src, item);
+}
+
 static void test_config(void)
 {
 	br_upload_config_t cfg;
 	br_error_t err;
-	const char *good = "max_total_seconds: 10\n"
-			   "sinks:\n"
-			   "  - {name: lab, kind: influxdb1, url: 'http://127.0.0.1:8086', database: b,\n"
-			   "     username: admin, token_env: INFLUX_PASSWORD, retention_policy: 'a b'}\n"
-			   "  - {name: two, kind: influxdb2, url: 'https://influx:8086/', org: o, bucket: "
-			   "'x/y', token_file: tok}\n"
-			   "  - {name: pg, kind: pushgateway, url: 'http://127.0.0.1:9091', grouping: "
-			   "[board, host], job: 'my job'}\n"
-			   "  - {name: bencher, kind: bencher, project: fw, branch: main, token_env: BT}\n"
-			   "  - {name: hook, kind: webhook, url: 'https://h.example/x?y=1', token_env: "
-			   "HT, token_header: X-Api-Key}\n";
+	const char *good =
+		"max_total_seconds: 10\n"
+		"sinks:\n"
+		"  - {name: lab, kind: influxdb1, url: 'http://127.0.0.1:8086', database: b,\n"
+		"     username: admin, token_env: INFLUX_PASSWORD, retention_policy: 'a b'}\n"
+		"  - {name: two, kind: influxdb2, url: 'https://influx:8086/', org: o,\n"
+		"     bucket: 'x/y', token_file: tok}\n"
+		"  - {name: pg, kind: pushgateway, url: 'http://127.0.0.1:9091',\n"
+		"     grouping: [board, host], job: 'my job'}\n"
+		"  - {name: bencher, kind: bencher, project: fw, branch: main, token_env: BT}\n"
+		"  - {name: hook, kind: webhook, url: 'https://h.example/x?y=1', token_env: HT,\n"
+		"     token_header: X-Api-Key}\n";
 	CHECK_MSG(parse_config(good, &cfg, &err) == BR_OK, "%s", err.message);
 	CHECK(cfg.section.sinks.count == 5);
 	br_upload_limits_t l = br_upload_section_limits(&cfg.section);
@@ -569,7 +609,7 @@ static void test_config(void)
 	br_run_record_t r;
 	record_init(&r);
 	br_upload_points_t p;
-	CHECK(br_upload_points_map(&r, &p, &err) == BR_OK);
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_OK);
 	br_upload_source_t src = {&r, "results/runs/20261129T151005.716Z-b.json", &p};
 	br_upload_item_t item;
 	br_upload_render(&cfg.section, lab, "/cfg", &src, &item);
@@ -578,12 +618,12 @@ static void test_config(void)
 	CHECK(strcmp(item.id, "20261129T151005.716Z-b--lab") == 0);
 	CHECK(strcmp(item.body, lp_want + 0) != 0 && strncmp(item.body, "benchrack,", 10) == 0);
 	br_upload_item_free(&item);
-	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 1), "/cfg", &src, &item);
+	render_sink(&cfg, 1, &src, &item);
 	CHECK_MSG(strcmp(item.url, "https://influx:8086/api/v2/write?org=o&bucket=x%2Fy&"
 				   "precision=ms") == 0, "%s", item.url);
 	CHECK(item.auth == BR_UPLOAD_AUTH_TOKEN && strcmp(item.token_file, "/cfg/tok") == 0);
 	br_upload_item_free(&item);
-	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 2), "/cfg", &src, &item);
+	render_sink(&cfg, 2, &src, &item);
 	/* "board,a=b \"x\"" is no plain path segment: base64url; "my job" neither */
 	CHECK_MSG(strcmp(item.url, "http://127.0.0.1:9091/metrics/job@base64/bXkgam9i"
 				   "/board@base64/Ym9hcmQsYT1iICJ4Ig==/host@base64/cmFjayA3") == 0,
@@ -591,17 +631,17 @@ static void test_config(void)
 	CHECK(strcmp(item.method, "PUT") == 0 && item.auth == BR_UPLOAD_AUTH_NONE);
 	CHECK(strstr(item.body, "host=") == NULL && strstr(item.body, "board=") == NULL);
 	br_upload_item_free(&item);
-	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 3), "/cfg", &src, &item);
+	render_sink(&cfg, 3, &src, &item);
 	CHECK(strcmp(item.url, "https://api.bencher.dev/v0/projects/fw/reports") == 0);
 	CHECK(item.auth == BR_UPLOAD_AUTH_BEARER && strstr(item.body, "\"hash\"") == NULL);
 	CHECK(strstr(item.body, "\"testbed\": \"board,a=b \\\"x\\\"\"") != NULL);
 	CHECK(strstr(item.body, "\"start_time\": \"2026-11-29T15:10:05.000Z\"") != NULL);
 	br_upload_item_free(&item);
 	snprintf(r.git_commit, sizeof(r.git_commit), "0123456789abcdef0123456789abcdef01234567");
-	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 3), "/cfg", &src, &item);
+	render_sink(&cfg, 3, &src, &item);
 	CHECK(strstr(item.body, "\"hash\": \"0123456789abcdef") != NULL);
 	br_upload_item_free(&item);
-	br_upload_render(&cfg.section, br_upload_section_sink(&cfg.section, 4), "/cfg", &src, &item);
+	render_sink(&cfg, 4, &src, &item);
 	CHECK(strcmp(item.url, "https://h.example/x?y=1") == 0);
 	CHECK(item.auth == BR_UPLOAD_AUTH_HEADER && strcmp(item.auth_header, "X-Api-Key") == 0);
 	CHECK(strncmp(item.body, "{\n  \"schema_version\": 2,", 24) == 0);
@@ -615,40 +655,46 @@ static void test_config(void)
 	} bad[] = {
 		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, token: "
 		 "hunter2}\n",
-		 "up.yaml:2:73: sink 'a': a token written in the config file"},
+		 "up.yaml:2:69: sink 'a': a token written in the config file"},
 		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, password: "
 		 "hunter2}\n",
-		 "up.yaml:2:76: sink 'a': a password written"},
+		 "up.yaml:2:72: sink 'a': a password written"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', insecure: true}\n",
 		 "up.yaml:2:47: unknown key 'insecure' in sinks[0] (kind webhook)"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', verify_tls: false}\n",
 		 "unknown key 'verify_tls'"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://user:pw@x/h'}\n",
-		 "up.yaml:2:39: url of sink 'a' carries credentials"},
-		{"sinks:\n  - {name: a, kind: webhook, url: 'http://lab.example/h', token_env: T}\n",
+		 "up.yaml:2:35: url of sink 'a' carries credentials"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://lab.example/h',\n"
+		 "     token_env: T}\n",
 		 "would send its token unencrypted"},
-		{"sinks:\n  - {name: a, kind: webhook, url: 'ftp://x/h'}\n", "is not an http(s) URL"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'ftp://x/h'}\n",
+		 "is not an http(s) URL"},
 		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x?db=y', database: d}\n",
 		 "has a ?query"},
 		{"sinks:\n  - {name: a, kind: bencher, project: p, branch: b}\n",
 		 "up.yaml:2:5: sink 'a' (bencher) needs a token"},
-		{"sinks:\n  - {name: a, kind: influxdb2, url: 'http://x', bucket: b, token_env: T}\n",
+		{"sinks:\n  - {name: a, kind: influxdb2, url: 'http://x', bucket: b,\n"
+		 "     token_env: T}\n",
 		 "lacks required key 'org'"},
 		{"sinks:\n  - {name: a, kind: pushgateway}\n", "lacks required key 'url'"},
-		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', token_env: T, token_file: f}\n",
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', token_env: T,\n"
+		 "     token_file: f}\n",
 		 "has both token_env and token_file"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x', token_env: '1BAD'}\n",
 		 "is not an environment variable name"},
-		{"sinks:\n  - {name: 'a b', kind: webhook, url: 'http://x'}\n", "cannot name a file"},
+		{"sinks:\n  - {name: 'a b', kind: webhook, url: 'http://x'}\n",
+		 "cannot name a file"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://x'}\n  - {name: a, kind: "
 		 "webhook, url: 'http://y'}\n",
-		 "up.yaml:3:11: sink 'a' listed twice"},
+		 "up.yaml:3:12: sink 'a' listed twice"},
 		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x', metric_prefix: '9x'}\n",
 		 "is not a Prometheus metric name"},
-		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x', grouping: [board, board]}\n",
+		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x',\n"
+		 "     grouping: [board, board]}\n",
 		 "grouping lists 'board' twice"},
-		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d, measurement: "
-		 "'#m'}\n",
+		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d,\n"
+		 "     measurement: '#m'}\n",
 		 "cannot be written in line protocol"},
 		{"sinks:\n  - {name: a, kind: carrier-pigeon, url: 'http://x'}\n",
 		 "'carrier-pigeon' is not allowed; expected one of: influxdb1, influxdb2"},

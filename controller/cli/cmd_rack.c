@@ -1,0 +1,572 @@
+/*
+ * `benchrack rack RACK.yaml [--only TAG]`: the suites of a rack file on
+ * every selected board at once, a worker process per board
+ * (cli/rack_worker.c over rack/rack_pool.h), at most --parallel emulated
+ * boards at a time; a live view on a terminal (a line per board) and plain
+ * lines otherwise; then the combined outputs (one report per board and
+ * suite: the table, --format, LAVA lines), the summary (board x suite:
+ * pass, regression, infrastructure error, not run), the rack document and
+ * the exit code: 1 any regression, else 3 any infrastructure error, else 0.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/board_run.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "cli/rack_worker.h"
+#include "common/xalloc.h"
+#include "config/board.h"
+#include "config/rack.h"
+#include "config/suite.h"
+#include "rack/rack_pool.h"
+#include "rack/rack_result.h"
+#include "results/atomic_file.h"
+#include "results/record_read.h"
+
+#define RACK_MAX_ONLY 16U
+#define RACK_MAX_SECONDS 86400UL
+#define RACK_MAX_PARALLEL 256UL
+#define RACK_DEFAULT_RESULTS "results"
+#define RACK_PROBE_TIMEOUT_MS 5000
+#define RACK_MS_PER_S 1000
+#define RACK_TICK_MS 250
+#define RACK_PATH_BYTES 1024U
+#define RACK_NOTE_BYTES 1024U
+
+typedef struct rack_options {
+	const char *rack_path;
+	const char *only[RACK_MAX_ONLY];
+	size_t only_count;
+	unsigned parallel;
+	const char *results_dir;
+	const char *lock_dir;
+	int lock_wait_s;
+	const char *format;
+	const char *output;
+	const char *document;
+	const char *qemu_program;
+	int timeout_s;
+	int board_timeout_s;
+	bool probe;
+} rack_options_t;
+
+/* The parent's view of the run. */
+typedef struct rack_run {
+	const br_rack_t *rack; /* the selected boards */
+	br_rack_board_result_t *results;
+	br_rack_worker_view_t *views;
+	bool live;    /* redraw a block of lines on stderr */
+	size_t drawn; /* lines of the block on screen */
+} rack_run_t;
+
+static void rack_usage(FILE *out)
+{
+	fputs("usage: benchrack rack RACK.yaml [options]\n"
+	      "\n"
+	      "Runs the suites of a rack file (configs/racks/*.yaml) on all its boards at once,\n"
+	      "a worker process per board, each with its own server, port and results. Every\n"
+	      "board is locked while in use, probed first (an unhealthy board is skipped with\n"
+	      "its reason) and its infrastructure errors are retried (never a regression).\n"
+	      "\n"
+	      "options:\n"
+	      "      --only TAG        only the boards with this tag (or name); repeatable\n"
+	      "  -j, --parallel N      emulated boards at once (default: the rack's, else the\n"
+	      "                        number of CPUs); boards behind a probe or a remote\n"
+	      "                        server are not limited\n"
+	      "      --results-dir D   where runs go: D/racks/<board>/runs (default: results,\n"
+	      "                        or $BENCHRACK_RESULTS_DIR); baselines: D/baselines\n"
+	      "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
+	      "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
+	      "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
+	      "  -f, --format F        json, csv, junit, markdown, bmf or lava, of every board\n"
+	      "                        and suite together: to stdout, or to --output\n"
+	      "  -o, --output FILE     where --format goes\n"
+	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
+	      "                        D/racks/<rack>.json\n"
+	      "      --qemu PROGRAM    the QEMU to launch\n"
+	      "      --timeout SEC     how long one bench may run (default: the suite's)\n"
+	      "      --board-timeout SEC  stop a board's worker after this long (default: none)\n"
+	      "      --no-probe        skip the health check\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "exit: 1 any board regressed (or exceeded a budget), else 3 any infrastructure\n"
+	      "error or board not run, else 0; 2 a rack, board or suite file that does not\n"
+	      "validate.\n",
+	      out);
+}
+
+static int parse_seconds(const char *opt, const char *arg, unsigned long max, unsigned long *out)
+{
+	char *end = NULL;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
+		fprintf(stderr, "benchrack rack: %s takes a whole number from 0 to %lu, not '%s'\n",
+		        opt, max, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+enum rack_option {
+	OPT_ONLY = 256,
+	OPT_RESULTS_DIR,
+	OPT_LOCK_DIR,
+	OPT_LOCK_WAIT,
+	OPT_DOCUMENT,
+	OPT_QEMU,
+	OPT_TIMEOUT,
+	OPT_BOARD_TIMEOUT,
+	OPT_NO_PROBE,
+};
+
+/* 0 to go on, 1 done (help), 2 a usage error. */
+static int rack_parse(int argc, char **argv, rack_options_t *o)
+{
+	static const struct option longopts[] = {
+	    {"only", required_argument, NULL, OPT_ONLY},
+	    {"parallel", required_argument, NULL, 'j'},
+	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
+	    {"lock-dir", required_argument, NULL, OPT_LOCK_DIR},
+	    {"lock-wait", required_argument, NULL, OPT_LOCK_WAIT},
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"document", required_argument, NULL, OPT_DOCUMENT},
+	    {"qemu", required_argument, NULL, OPT_QEMU},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"board-timeout", required_argument, NULL, OPT_BOARD_TIMEOUT},
+	    {"no-probe", no_argument, NULL, OPT_NO_PROBE},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	unsigned long v = 0;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ONLY:
+			if (o->only_count == RACK_MAX_ONLY) {
+				fprintf(stderr, "benchrack rack: at most %u --only\n",
+				        RACK_MAX_ONLY);
+				return 2;
+			}
+			o->only[o->only_count++] = optarg;
+			break;
+		case 'j':
+			if (parse_seconds("--parallel", optarg, RACK_MAX_PARALLEL, &v) != 0 ||
+			    v == 0)
+				return 2;
+			o->parallel = (unsigned)v;
+			break;
+		case OPT_RESULTS_DIR:
+			o->results_dir = optarg;
+			break;
+		case OPT_LOCK_DIR:
+			o->lock_dir = optarg;
+			break;
+		case OPT_LOCK_WAIT:
+			if (parse_seconds("--lock-wait", optarg, RACK_MAX_SECONDS, &v) != 0)
+				return 2;
+			o->lock_wait_s = (int)v;
+			break;
+		case 'f':
+			o->format = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_DOCUMENT:
+			o->document = optarg;
+			break;
+		case OPT_QEMU:
+			o->qemu_program = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_seconds("--timeout", optarg, RACK_MAX_SECONDS, &v) != 0 || v == 0)
+				return 2;
+			o->timeout_s = (int)v;
+			break;
+		case OPT_BOARD_TIMEOUT:
+			if (parse_seconds("--board-timeout", optarg, RACK_MAX_SECONDS, &v) != 0)
+				return 2;
+			o->board_timeout_s = (int)v;
+			break;
+		case OPT_NO_PROBE:
+			o->probe = false;
+			break;
+		case 'h':
+			rack_usage(stdout);
+			return 1;
+		default:
+			rack_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "benchrack rack: which rack? try 'benchrack rack "
+		                "configs/racks/qemu-lab.yaml'\n");
+		return 2;
+	}
+	o->rack_path = argv[optind];
+	return 0;
+}
+
+static bool selected(const rack_options_t *o, const br_rack_entry_t *e)
+{
+	if (o->only_count == 0)
+		return true;
+	for (size_t i = 0; i < o->only_count; i++) {
+		if (br_rack_entry_has_tag(e, o->only[i]))
+			return true;
+	}
+	return false;
+}
+
+/* ---- the live view ---------------------------------------------------- */
+
+static void view_draw(rack_run_t *r)
+{
+	if (!r->live)
+		return;
+	if (r->drawn > 0)
+		fprintf(stderr, "\033[%zuA", r->drawn);
+	for (size_t i = 0; i < r->rack->entry_count; i++) {
+		const br_rack_worker_view_t *v = &r->views[i];
+		fprintf(stderr, "\r\033[K%-16s %-8s", r->rack->entries[i].name.value, v->state);
+		if (strcmp(v->state, "running") == 0) {
+			fprintf(stderr, " %s", v->suite);
+			if (v->attempt > 1)
+				fprintf(stderr, " (attempt %u)", v->attempt);
+			if (v->count > 0)
+				fprintf(stderr, " [%u/%u] %s", v->index + 1U, v->count, v->bench);
+		} else if (strcmp(v->state, "done") == 0) {
+			fprintf(stderr, " %s",
+			        br_rack_outcome_name(br_rack_board_outcome(&r->results[i])));
+		}
+		fputc('\n', stderr);
+	}
+	fflush(stderr);
+	r->drawn = r->rack->entry_count;
+}
+
+static void on_line(void *ctx, size_t index, const char *line)
+{
+	rack_run_t *r = ctx;
+	char note[RACK_NOTE_BYTES];
+	br_rack_worker_event_apply(line, &r->results[index], &r->views[index], note, sizeof(note));
+	if (r->live)
+		view_draw(r);
+	else if (note[0] != '\0')
+		fprintf(stderr, "rack: %s: %s\n", r->rack->entries[index].name.value, note);
+}
+
+static void on_done(void *ctx, size_t index, int code)
+{
+	rack_run_t *r = ctx;
+	br_rack_board_result_t *b = &r->results[index];
+	snprintf(r->views[index].state, sizeof(r->views[index].state), "done");
+	for (size_t k = 0; k < b->suite_count; k++) {
+		br_rack_suite_result_t *s = &b->suites[k];
+		if (s->outcome != BR_RACK_NOT_RUN || s->reason[0] != '\0')
+			continue;
+		s->outcome = BR_RACK_INFRA;
+		if (code < 0)
+			snprintf(s->reason, sizeof(s->reason),
+			         "the board's worker was stopped by signal %d (interrupted, "
+			         "--board-timeout or a crash)",
+			         -code);
+		else
+			snprintf(s->reason, sizeof(s->reason),
+			         "the board's worker ended (exit %d) before this suite", code);
+	}
+	if (r->live)
+		view_draw(r);
+	else
+		fprintf(stderr, "rack: %s: done: %s\n", r->rack->entries[index].name.value,
+		        br_rack_outcome_name(br_rack_board_outcome(b)));
+}
+
+static void on_tick(void *ctx)
+{
+	view_draw(ctx);
+}
+
+/* ---- after the workers -------------------------------------------------- */
+
+/* The reports of every board and suite with a run record: read back, gated
+ * as check does, named by the rack's board name. */
+static size_t collect(const rack_options_t *o, const br_rack_t *rack,
+                      const br_rack_board_result_t *results, br_board_run_t *runs,
+                      br_report_t *reports)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rack->entry_count; i++) {
+		for (size_t k = 0; k < results[i].suite_count; k++) {
+			const br_rack_suite_result_t *s = &results[i].suites[k];
+			if (s->run_path[0] == '\0')
+				continue;
+			br_board_run_t *run = &runs[n];
+			br_error_t err;
+			br_error_clear(&err);
+			if (br_board_load(rack->entries[i].board_path, &run->board, &err) !=
+			        BR_OK ||
+			    br_record_read(s->run_path, &run->record, &err) != BR_OK) {
+				fprintf(stderr, "benchrack rack: %s: %s\n",
+				        rack->entries[i].name.value, err.message);
+				br_board_run_free(run);
+				memset(run, 0, sizeof(*run));
+				continue;
+			}
+			snprintf(run->run_path, sizeof(run->run_path), "%s", s->run_path);
+			char results_dir[RACK_PATH_BYTES], baseline[RACK_PATH_BYTES];
+			snprintf(results_dir, sizeof(results_dir), "%s/racks/%s", o->results_dir,
+			         rack->entries[i].name.value);
+			snprintf(baseline, sizeof(baseline), "%s/baselines/%s.json", o->results_dir,
+			         run->board.name);
+			br_cli_settings_t set;
+			memset(&set, 0, sizeof(set));
+			set.check = true;
+			set.results_dir = results_dir;
+			set.baseline_path = access(baseline, F_OK) == 0 ? baseline : NULL;
+			if (br_board_run_gate(&set, run, &err) != BR_OK)
+				fprintf(stderr, "benchrack rack: %s: %s\n",
+				        rack->entries[i].name.value, err.message);
+			snprintf(run->record.board, sizeof(run->record.board), "%s",
+			         rack->entries[i].name.value);
+			br_report_t *rep = &reports[n];
+			rep->run = &run->record;
+			rep->run_path = run->run_path;
+			rep->diff = run->compared ? &run->diff : NULL;
+			rep->baseline_path = run->compared ? run->baseline_path : NULL;
+			rep->gate = run->gated ? &run->gate : NULL;
+			rep->figures = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void summary_write(const br_rack_t *rack, const br_rack_board_result_t *results,
+                          int exit_code, FILE *out)
+{
+	fprintf(out, "\nrack %s: %zu boards\n", rack->name, rack->entry_count);
+	fprintf(out, "%-16s %-16s %-22s %s\n", "board", "suite", "outcome", "detail");
+	size_t regressed = 0, infra = 0, not_run = 0, passed = 0;
+	for (size_t i = 0; i < rack->entry_count; i++) {
+		const br_rack_board_result_t *b = &results[i];
+		for (size_t k = 0; k < b->suite_count; k++) {
+			const br_rack_suite_result_t *s = &b->suites[k];
+			char detail[BR_RACK_REASON_BYTES + 64] = "";
+			if (s->failed_count > 0)
+				snprintf(detail, sizeof(detail), "after %zu retr%s; ",
+				         s->failed_count, s->failed_count == 1 ? "y" : "ies");
+			size_t used = strlen(detail);
+			snprintf(detail + used, sizeof(detail) - used, "%s", s->reason);
+			fprintf(out, "%-16s %-16s %-22s %s\n", b->name, s->suite,
+			        br_rack_outcome_name(s->outcome), detail);
+		}
+		if (b->suite_count == 0)
+			fprintf(out, "%-16s %-16s %-22s %s\n", b->name, "(health check)",
+			        br_rack_outcome_name(br_rack_board_outcome(b)),
+			        b->probed ? b->probe_reason : "not probed");
+		if (b->took_over)
+			fprintf(out, "%-16s took over a stale lock of pid %ld on %s\n", b->name,
+			        b->stale.pid, b->stale.host);
+		switch (br_rack_board_outcome(b)) {
+		case BR_RACK_REGRESSION:
+			regressed++;
+			break;
+		case BR_RACK_INFRA:
+			infra++;
+			break;
+		case BR_RACK_NOT_RUN:
+			not_run++;
+			break;
+		case BR_RACK_PASS:
+			passed++;
+			break;
+		}
+	}
+	fprintf(out,
+	        "boards: %zu pass, %zu regression, %zu infrastructure error, %zu not run; "
+	        "exit %d\n",
+	        passed, regressed, infra, not_run, exit_code);
+}
+
+static br_status_t document_write(const char *path, const br_rack_t *rack,
+                                  const br_rack_board_result_t *results, br_error_t *err)
+{
+	br_atomic_file_t f;
+	br_status_t st = br_atomic_file_open(&f, path, err);
+	if (st != BR_OK)
+		return st;
+	br_rack_document_write(rack->name, results, rack->entry_count, f.stream);
+	return br_atomic_file_commit(&f, err);
+}
+
+/* Every suite and board file of the selected boards, loaded and checked
+ * before anything runs (exit 2 on the first bad one); heavy[i] says which
+ * boards are emulated here (each needs a core). */
+static br_status_t load_configs(const br_rack_t *rack, br_suite_t *suites,
+                                const br_suite_t **suite_ptrs, bool *heavy, br_error_t *err)
+{
+	for (size_t i = 0; i < rack->entry_count; i++) {
+		const br_rack_entry_t *e = &rack->entries[i];
+		if (e->suite_count > BR_RACK_MAX_SUITES)
+			return br_error_set(err, BR_ERR_INPUT, "%s: at most %u suites",
+			                    e->name.value, BR_RACK_MAX_SUITES);
+		for (size_t k = 0; k < e->suite_count; k++) {
+			size_t slot = i * BR_RACK_MAX_SUITES + k;
+			br_status_t st = br_suite_load(e->suite_paths[k], &suites[slot], err);
+			if (st != BR_OK)
+				return st;
+			suite_ptrs[slot] = &suites[slot];
+		}
+		br_board_t board;
+		br_status_t st = br_board_load(e->board_path, &board, err);
+		if (st != BR_OK)
+			return st;
+		heavy[i] = board.server_kind == BR_BOARD_SERVER_QEMU && !e->remote.set;
+		br_board_free(&board);
+	}
+	return BR_OK;
+}
+
+int br_cli_rack(int argc, char **argv)
+{
+	rack_options_t o;
+	memset(&o, 0, sizeof(o));
+	o.probe = true;
+	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
+	o.results_dir =
+	    env_results != NULL && env_results[0] != '\0' ? env_results : RACK_DEFAULT_RESULTS;
+	const char *env_lock = getenv(BR_RACK_LOCK_DIR_ENV);
+	o.lock_dir = env_lock != NULL && env_lock[0] != '\0' ? env_lock : BR_RACK_LOCK_DEFAULT_DIR;
+	int rc = rack_parse(argc, argv, &o);
+	if (rc != 0)
+		return rc == 1 ? 0 : rc;
+	br_error_t err;
+	br_error_clear(&err);
+	const br_format_t *fmt = NULL;
+	if (br_cli_output_format(o.format, o.output, &fmt, &err) != BR_OK)
+		return br_cli_report(&err);
+	br_rack_t full;
+	if (br_rack_load(o.rack_path, BR_CONFIGS_DIR, &full, &err) != BR_OK)
+		return br_cli_report(&err);
+
+	/* the selected boards, as a rack of their own (sharing full's memory) */
+	br_rack_t rack = full;
+	rack.entries = xcalloc(full.entry_count, sizeof(*rack.entries));
+	rack.entry_count = 0;
+	for (size_t i = 0; i < full.entry_count; i++) {
+		if (selected(&o, &full.entries[i]))
+			rack.entries[rack.entry_count++] = full.entries[i];
+	}
+	int code = 2;
+	size_t slots = full.entry_count * BR_RACK_MAX_SUITES;
+	br_suite_t *suites = xcalloc(slots, sizeof(*suites));
+	const br_suite_t **suite_ptrs = xcalloc(slots, sizeof(*suite_ptrs));
+	bool *heavy = xcalloc(full.entry_count, sizeof(*heavy));
+	br_rack_board_result_t *results = xcalloc(full.entry_count, sizeof(*results));
+	br_rack_worker_view_t *views = xcalloc(full.entry_count, sizeof(*views));
+	if (rack.entry_count == 0) {
+		fprintf(stderr, "benchrack rack: no board of %s has the tag%s asked for\n",
+		        o.rack_path, o.only_count > 1 ? "s" : "");
+		goto out;
+	}
+	if (load_configs(&rack, suites, suite_ptrs, heavy, &err) != BR_OK) {
+		code = br_cli_report(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < rack.entry_count; i++) {
+		const br_rack_entry_t *e = &rack.entries[i];
+		snprintf(results[i].name, sizeof(results[i].name), "%s", e->name.value);
+		snprintf(results[i].board_path, sizeof(results[i].board_path), "%s", e->board_path);
+		results[i].suite_count = e->suite_count;
+		for (size_t k = 0; k < e->suite_count; k++)
+			snprintf(results[i].suites[k].suite, sizeof(results[i].suites[k].suite),
+			         "%s", suite_ptrs[i * BR_RACK_MAX_SUITES + k]->name);
+		snprintf(views[i].state, sizeof(views[i].state), "waiting");
+	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned parallel = o.parallel > 0      ? o.parallel
+	                    : rack.parallel > 0 ? rack.parallel
+	                                        : (unsigned)(cpus > 0 ? cpus : 1);
+	br_rack_worker_options_t wo = {
+	    .rack = &rack,
+	    .suites = suite_ptrs,
+	    .results_dir = o.results_dir,
+	    .lock_dir = o.lock_dir,
+	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
+	    .qemu_program = o.qemu_program,
+	    .timeout_s = o.timeout_s,
+	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
+	    .probe = o.probe,
+	};
+	const char *term = getenv("TERM");
+	rack_run_t run = {.rack = &rack,
+	                  .results = results,
+	                  .views = views,
+	                  .live =
+	                      isatty(STDERR_FILENO) && (term == NULL || strcmp(term, "dumb") != 0)};
+	if (!run.live)
+		fprintf(stderr, "rack: %s: %zu boards, %u emulated at once\n", rack.name,
+		        rack.entry_count, parallel);
+	br_rack_pool_t pool = {
+	    .count = rack.entry_count,
+	    .heavy = heavy,
+	    .heavy_limit = parallel,
+	    .job_timeout_ms = o.board_timeout_s * RACK_MS_PER_S,
+	    .tick_ms = RACK_TICK_MS,
+	    .job = br_rack_worker_run,
+	    .line = on_line,
+	    .done = on_done,
+	    .tick = on_tick,
+	    .ctx = &run,
+	    .job_ctx = &wo,
+	};
+	br_status_t st = br_rack_pool_run(&pool, &err);
+	view_draw(&run);
+	if (st != BR_OK)
+		br_cli_report(&err);
+
+	size_t reports_room = rack.entry_count * BR_RACK_MAX_SUITES;
+	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
+	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
+	size_t n = collect(&o, &rack, results, runs, reports);
+	code = br_rack_exit_code(results, rack.entry_count);
+	bool format_on_stdout = fmt != NULL && o.output == NULL;
+	if (n > 0 && br_cli_output_write(reports, n, o.format, o.output, &err) != BR_OK)
+		br_cli_report(&err);
+	summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
+	char doc[RACK_PATH_BYTES];
+	if (o.document != NULL)
+		snprintf(doc, sizeof(doc), "%s", o.document);
+	else
+		snprintf(doc, sizeof(doc), "%s/racks/%s.json", o.results_dir, rack.name);
+	if (document_write(doc, &rack, results, &err) != BR_OK)
+		br_cli_report(&err);
+	else
+		fprintf(stderr, "rack: document written to %s\n", doc);
+	for (size_t i = 0; i < n; i++)
+		br_board_run_free(&runs[i]);
+	free(runs);
+	free(reports);
+out:
+	for (size_t i = 0; i < slots; i++) {
+		if (suite_ptrs[i] != NULL)
+			br_suite_free(&suites[i]);
+	}
+	free(suites);
+	free(suite_ptrs);
+	free(heavy);
+	free(results);
+	free(views);
+	free(rack.entries);
+	br_rack_free(&full);
+	return code;
+}
