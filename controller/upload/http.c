@@ -76,6 +76,7 @@ static br_http_failure_t failure_of(CURLcode code)
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
 	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_SSL_CACERT_BADFILE: /* no CA bundle to verify with: never sent unverified */
 		return BR_HTTP_TLS;
 	default:
 		return BR_HTTP_LOCAL;
