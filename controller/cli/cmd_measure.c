@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/measure_report.h"
 #include "measure/bench_size.h"
@@ -352,7 +353,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&raw, 0, sizeof(raw));
 	br_status_t st = BR_OK;
 	if (!sizes_only)
-		st = br_measure_run(o, &raw, &err);
+		st = br_board_lock_measure(o, &raw, &err);
 	br_error_t failure = err;
 
 	br_measure_report_t r;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
@@ -383,10 +384,16 @@ int br_cli_probe(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	br_error_t err;
 	br_error_clear(&err);
-	br_session_t s;
-	br_status_t st = br_session_open(&o.ep, &s, &err);
+	br_board_lock_t lock;
+	br_status_t st = br_board_lock_take(&o.ep, &lock, &err);
 	if (st != BR_OK)
 		return br_cli_report(&err);
+	br_session_t s;
+	st = br_session_open(&o.ep, &s, &err);
+	if (st != BR_OK) {
+		br_board_lock_give(&lock);
+		return br_cli_report(&err);
+	}
 	bool quiet = o.quiet && (o.dump_count > 0 || o.run_ms > 0);
 	if (!quiet)
 		st = probe_report(&s, &o, &err);
@@ -398,6 +405,7 @@ int br_cli_probe(int argc, char **argv)
 		br_session_explain(&s, &err);
 	bool exited = s.target.exited;
 	br_session_close(&s, st == BR_OK && !exited);
+	br_board_lock_give(&lock);
 	if (st != BR_OK) {
 		if (!quiet)
 			printf("health:     NOT HEALTHY\n");

@@ -1,5 +1,7 @@
 #include "cli/elf_entry.h"
 
+#include "cli/board_lock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +93,7 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 
 	br_measure_raw_t raw;
 	memset(&raw, 0, sizeof(raw));
-	br_status_t st = br_measure_run(&m, &raw, err);
+	br_status_t st = br_board_lock_measure(&m, &raw, err);
 	if (st == BR_OK) {
 		br_measure_report_t r;
 		memset(&r, 0, sizeof(r));

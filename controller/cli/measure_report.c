@@ -519,10 +519,7 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	br_json_string(j,
 	               raw->mode == BR_MEASURE_STUB ? "stub" : br_span_kind_name(raw->span.kind));
 	br_json_key(j, "bench");
-	if (raw->bench[0] != '\0')
-		br_json_string(j, raw->bench);
-	else
-		br_json_null(j);
+	br_json_string_or_null(j, raw->bench[0] != '\0' ? raw->bench : NULL);
 	br_json_key(j, "argument");
 	br_json_uint(j, raw->bench_argument);
 	if (raw->mode == BR_MEASURE_BREAKPOINT) {

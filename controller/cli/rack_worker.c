@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "common/xalloc.h"
 #include "config/board.h"
+#include "rack/board_identity.h"
 #include "rack/rack_lock.h"
 #include "rack/rack_pool.h"
 #include "target/cortex_m.h"
@@ -98,6 +99,26 @@ static br_status_t probe_once(const br_rack_worker_options_t *o, const br_rack_e
 	}
 	br_board_free(&board);
 	return st;
+}
+
+/*
+ * The name a board's lock is kept under: the hardware's identity (probe
+ * serial, host:port, device), shared with `probe` and `measure` at a desk
+ * (cli/board_lock.h), or, for an emulated board, the rack entry's name.
+ */
+static void lock_name(const br_rack_entry_t *e, const char *elf, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s", e->name.value);
+	br_board_t board;
+	br_error_t err;
+	if (board_load(e, &board, &err) != BR_OK)
+		return;
+	br_endpoint_t ep;
+	char identity[BR_RACK_LOCK_PATH_BYTES];
+	if (br_board_endpoint(&board, elf, &ep, &err) == BR_OK &&
+	    br_board_identity(&ep, identity, sizeof(identity)))
+		snprintf(out, cap, "%s", identity);
+	br_board_free(&board);
 }
 
 static bool retryable(br_status_t st)
@@ -220,8 +241,9 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	br_rack_lock_t lock;
 	br_error_t err;
 	br_error_clear(&err);
-	if (br_rack_lock_acquire(o->lock_dir, e->name.value, o->lock_wait_ms, &lock, NULL, &err) !=
-	    BR_OK) {
+	char name[BR_RACK_LOCK_PATH_BYTES];
+	lock_name(e, e->suite_count > 0 ? suite_elf(suites[0]) : NULL, name, sizeof(name));
+	if (br_rack_lock_acquire(o->lock_dir, name, o->lock_wait_ms, &lock, NULL, &err) != BR_OK) {
 		char flat[BR_RACK_REASON_BYTES];
 		flatten(err.message, flat, sizeof(flat));
 		br_rack_pool_emit(fd, "lockbusy\t%s", flat);

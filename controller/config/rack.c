@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "config/cfg_path.h"
 #include "config/board_locate.h"
 
 #define RACK_MAX_RETRIES 10U
@@ -74,30 +75,6 @@ static const br_cfg_map_t rack_map = {
 const br_cfg_map_t *br_rack_schema(void)
 {
 	return &rack_map;
-}
-
-static char *resolve(const char *dir, const char *path)
-{
-	if (path[0] == '/' || dir[0] == '\0')
-		return xstrdup(path);
-	size_t n = strlen(dir) + strlen(path) + 2U;
-	char *out = xmalloc(n);
-	snprintf(out, n, "%s/%s", dir, path);
-	return out;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (slash == NULL)
-		return xstrdup("");
-	if (slash == path)
-		return xstrdup("/");
-	size_t n = (size_t)(slash - path);
-	char *out = xmalloc(n + 1U);
-	memcpy(out, path, n);
-	out[n] = '\0';
-	return out;
 }
 
 static bool name_ok(const char *s)
@@ -169,7 +146,7 @@ static br_status_t check_entry(br_rack_t *rack, const char *configs_dir, size_t 
 	e->suite_count = suites->count;
 	for (size_t k = 0; k < suites->count; k++) {
 		const br_cfg_string_t *s = br_cfg_item(suites, sizeof(*s), k);
-		e->suite_paths[k] = resolve(rack->dir, s->value);
+		e->suite_paths[k] = br_cfg_path_resolve(rack->dir, s->value);
 	}
 	if (e->remote.set)
 		return split_remote(file, e, err);
@@ -189,7 +166,7 @@ br_status_t br_rack_load(const char *path, const char *configs_dir, br_rack_t *r
 	if (st != BR_OK)
 		return st;
 	rack->path = xstrdup(path);
-	rack->dir = dir_of(path);
+	rack->dir = br_cfg_path_dirname(path);
 	rack->name = rack->file.name.value;
 	rack->entries = rack->file.boards.items;
 	rack->entry_count = rack->file.boards.count;

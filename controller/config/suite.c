@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "config/cfg_path.h"
 
 #define SUITE_MAX_BENCHES 32U   /* the stub's bench table */
 #define SUITE_MAX_WARMUP 1000000U
@@ -119,31 +120,6 @@ const br_cfg_map_t *br_suite_schema(void)
 	return &suite_map;
 }
 
-/* dir + "/" + path, or path itself when it is absolute. */
-static char *resolve(const char *dir, const char *path)
-{
-	if (path[0] == '/' || dir[0] == '\0')
-		return xstrdup(path);
-	size_t n = strlen(dir) + strlen(path) + 2U;
-	char *out = xmalloc(n);
-	snprintf(out, n, "%s/%s", dir, path);
-	return out;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (slash == NULL)
-		return xstrdup("");
-	if (slash == path)
-		return xstrdup("/");
-	size_t n = (size_t)(slash - path);
-	char *out = xmalloc(n + 1U);
-	memcpy(out, path, n);
-	out[n] = '\0';
-	return out;
-}
-
 /* Which kind of entry, from which keys it has; refuses mixed or half forms. */
 static br_status_t classify(const char *file, br_suite_bench_t *b, br_error_t *err)
 {
@@ -202,7 +178,7 @@ static br_status_t check_benches(br_suite_t *s, br_error_t *err)
 		if (st != BR_OK)
 			return st;
 		if (b->elf.set)
-			b->elf_path = resolve(s->dir, b->elf.value);
+			b->elf_path = br_cfg_path_resolve(s->dir, b->elf.value);
 		if (b->budgets.max_stack_bytes.set && !s->stack_watermark)
 			return br_cfg_error(err, file, b->budgets.max_stack_bytes.mark,
 					    "max_stack_bytes needs the stack measured; expected "
@@ -227,7 +203,7 @@ static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 	s->timeout_seconds = f->timeout_seconds.set ? (unsigned)f->timeout_seconds.value
 						    : SUITE_DEFAULT_TIMEOUT_S;
 	if (f->firmware.set)
-		s->firmware_path = resolve(s->dir, f->firmware.value);
+		s->firmware_path = br_cfg_path_resolve(s->dir, f->firmware.value);
 	if (f->budgets.max_stack_bytes.set && !s->stack_watermark)
 		return br_cfg_error(err, s->path, f->budgets.max_stack_bytes.mark,
 				    "max_stack_bytes needs the stack measured; expected "
@@ -258,7 +234,7 @@ static br_status_t suite_from_doc(const br_yaml_doc_t *doc, br_suite_t *suite, b
 	if (st != BR_OK)
 		return st;
 	suite->path = xstrdup(doc->name);
-	suite->dir = dir_of(doc->name);
+	suite->dir = br_cfg_path_dirname(doc->name);
 	st = check_suite(suite, err);
 	if (st != BR_OK)
 		br_suite_free(suite);

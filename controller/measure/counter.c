@@ -124,13 +124,8 @@ void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 
 void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 {
-	memset(out, 0, sizeof(*out));
+	br_counter_mmio(out, "dwt", ARM_DWT_CYCCNT, COUNTER_FULL_WIDTH, false, clock_hz);
 	out->kind = BR_COUNTER_DWT;
-	out->name = "dwt";
-	out->address = ARM_DWT_CYCCNT;
-	out->width_bits = COUNTER_FULL_WIDTH;
-	out->counts_down = false;
-	out->clock_hz = clock_hz;
 	out->unit = "cycles";
 	counter_enable_add(out, ARM_DEMCR, ARM_DEMCR_TRCENA, ARM_DEMCR_TRCENA);
 	if (unlock)
@@ -142,13 +137,8 @@ void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 
 void br_counter_systick(br_counter_t *out, uint64_t clock_hz)
 {
-	memset(out, 0, sizeof(*out));
+	br_counter_mmio(out, "systick", ARM_SYST_CVR, COUNTER_SYSTICK_WIDTH, true, clock_hz);
 	out->kind = BR_COUNTER_SYSTICK;
-	out->name = "systick";
-	out->address = ARM_SYST_CVR;
-	out->width_bits = COUNTER_SYSTICK_WIDTH;
-	out->counts_down = true;
-	out->clock_hz = clock_hz;
 	out->unit = "cycles";
 	counter_enable_add(out, ARM_SYST_RVR, ARM_SYST_MAX, ARM_SYST_MAX);
 	counter_enable_add(out, ARM_SYST_CVR, ARM_SYST_MAX, 0U);

@@ -13,7 +13,6 @@
 #include "rsp/transport.h"
 
 #define MEASURE_NS_PER_S 1e9
-#define MEASURE_HOST_BYTES 256U
 
 void br_measure_options_default(br_measure_options_t *opts)
 {
@@ -25,9 +24,8 @@ void br_measure_options_default(br_measure_options_t *opts)
 	opts->timeout_ms = BR_MEASURE_DEFAULT_TIMEOUT_MS;
 }
 
-/* The endpoint opts names: its own, or one built from its link options. */
-static br_status_t make_endpoint(const br_measure_options_t *opts, br_endpoint_t *ep, char *host,
-                                 size_t host_cap, br_error_t *err)
+br_status_t br_measure_endpoint(const br_measure_options_t *opts, br_endpoint_t *ep, char *host,
+                                size_t host_cap, br_error_t *err)
 {
 	const br_link_options_t *l = &opts->link;
 	if (opts->endpoint != NULL) {
@@ -251,8 +249,8 @@ br_status_t br_measure_run(const br_measure_options_t *opts, br_measure_raw_t *o
 		return st;
 
 	br_endpoint_t ep;
-	char host[MEASURE_HOST_BYTES];
-	st = make_endpoint(opts, &ep, host, sizeof(host), err);
+	char host[BR_MEASURE_HOST_BYTES];
+	st = br_measure_endpoint(opts, &ep, host, sizeof(host), err);
 	if (st != BR_OK)
 		return st;
 	br_session_t session;

@@ -105,6 +105,18 @@ typedef struct br_measure_raw {
 /* Sets the defaults above in opts (counter: QEMU's TIM2; breakpoint kinds by memory region). */
 void br_measure_options_default(br_measure_options_t *opts);
 
+/* Room for the host of a --remote HOST:PORT in br_measure_endpoint. */
+#define BR_MEASURE_HOST_BYTES 256U
+
+/*
+ * The endpoint opts names: its own endpoint, or one built from its link
+ * options (QEMU by default, a running gdbserver for link.remote); host
+ * (host_cap bytes, the caller's) keeps the parsed host name ep points to.
+ * A malformed HOST:PORT is BR_ERR_USAGE.
+ */
+br_status_t br_measure_endpoint(const br_measure_options_t *opts, br_endpoint_t *ep, char *host,
+                                size_t host_cap, br_error_t *err);
+
 /*
  * Takes the measurement opts describes into *out (free with
  * br_measure_raw_free, also after an error: what finished before is kept).

@@ -145,10 +145,7 @@ static void board_write(br_json_t *j, const br_rack_board_result_t *b)
 		br_json_key(j, "failed_attempts");
 		reasons(j, s->failed, s->failed_count);
 		br_json_key(j, "run");
-		if (s->run_path[0] != '\0')
-			br_json_string(j, s->run_path);
-		else
-			br_json_null(j);
+		br_json_string_or_null(j, s->run_path[0] != '\0' ? s->run_path : NULL);
 		br_json_object_end(j);
 	}
 	br_json_array_end(j);

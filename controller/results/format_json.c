@@ -12,10 +12,7 @@ static void write_comparison(br_json_t *j, const br_report_t *r)
 	}
 	br_json_object_begin(j);
 	br_json_key(j, "baseline");
-	if (r->baseline_path != NULL)
-		br_json_string(j, r->baseline_path);
-	else
-		br_json_null(j);
+	br_json_string_or_null(j, r->baseline_path);
 	br_json_key(j, "rows");
 	br_json_array_begin(j);
 	for (size_t i = 0; i < r->diff->count; i++) {

@@ -54,6 +54,23 @@ static void check_budget(br_gate_t *g, const char *bench, const char *metric, co
 	}
 }
 
+/* A budget on a figure a run may lack (metric, also the figure's name):
+ * checked when the run has it; when it has not and the budget is set, a
+ * finding that the budget cannot be shown to hold ("not <lacking>"). */
+static void check_figure_budget(br_gate_t *g, const char *bench, const char *metric, bool known,
+				const char *lacking, double value, const br_limit_t *limit,
+				const char *key)
+{
+	if (limit->set && !known) {
+		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, bench, metric);
+		f->limit = (double)limit->value;
+		say(f, "%s: %s not %s, so budget %s %llu cannot be shown to hold", bench, metric,
+		    lacking, key, (unsigned long long)limit->value);
+	} else if (known) {
+		check_budget(g, bench, metric, metric, value, limit, key);
+	}
+}
+
 static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench_record_t *b)
 {
 	char metric[32];
@@ -67,26 +84,12 @@ static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench
 	snprintf(what, sizeof(what), "%s median", metric);
 	check_budget(g, b->name, metric, what, b->summary.median,
 		     &b->budgets.max_cycles_per_iteration, "max_cycles_per_iteration");
-	if (b->budgets.max_stack_bytes.set && !b->stack_measured) {
-		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, b->name, "stack_bytes");
-		f->limit = (double)b->budgets.max_stack_bytes.value;
-		say(f, "%s: stack_bytes not measured (the painted region was overrun), so budget "
-		       "max_stack_bytes %llu cannot be shown to hold",
-		    b->name, (unsigned long long)b->budgets.max_stack_bytes.value);
-	} else if (b->stack_measured) {
-		check_budget(g, b->name, "stack_bytes", "stack_bytes", b->stack_bytes,
-			     &b->budgets.max_stack_bytes, "max_stack_bytes");
-	}
-	if (b->budgets.max_heap_bytes.set && !b->heap_known) {
-		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, b->name, "heap_peak_bytes");
-		f->limit = (double)b->budgets.max_heap_bytes.value;
-		say(f, "%s: heap_peak_bytes not known (only the stub counts the heap), so budget "
-		       "max_heap_bytes %llu cannot be shown to hold",
-		    b->name, (unsigned long long)b->budgets.max_heap_bytes.value);
-	} else if (b->heap_known) {
-		check_budget(g, b->name, "heap_peak_bytes", "heap_peak_bytes", b->heap_peak,
-			     &b->budgets.max_heap_bytes, "max_heap_bytes");
-	}
+	check_figure_budget(g, b->name, "stack_bytes", b->stack_measured,
+			    "measured (the painted region was overrun)", b->stack_bytes,
+			    &b->budgets.max_stack_bytes, "max_stack_bytes");
+	check_figure_budget(g, b->name, "heap_peak_bytes", b->heap_known,
+			    "known (only the stub counts the heap)", b->heap_peak,
+			    &b->budgets.max_heap_bytes, "max_heap_bytes");
 }
 
 static void check_regression(br_gate_t *g, const br_run_record_t *run, const br_diff_row_t *r)

@@ -199,6 +199,14 @@ void br_json_null(br_json_t *j)
 	fputs("null", j->out);
 }
 
+void br_json_string_or_null(br_json_t *j, const char *s)
+{
+	if (s != NULL)
+		br_json_string(j, s);
+	else
+		br_json_null(j);
+}
+
 void br_json_finish(br_json_t *j)
 {
 	fputc('\n', j->out);

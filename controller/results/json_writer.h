@@ -37,6 +37,8 @@ void br_json_int(br_json_t *j, int64_t v);
 void br_json_double(br_json_t *j, double v);
 void br_json_bool(br_json_t *j, bool v);
 void br_json_null(br_json_t *j);
+/* Writes s as br_json_string does, or null when s is NULL. */
+void br_json_string_or_null(br_json_t *j, const char *s);
 /* Ends the document with a newline. */
 void br_json_finish(br_json_t *j);
 

@@ -5,10 +5,7 @@
 static void write_text_or_null(br_json_t *j, const char *key, const char *text)
 {
 	br_json_key(j, key);
-	if (text[0] != '\0')
-		br_json_string(j, text);
-	else
-		br_json_null(j);
+	br_json_string_or_null(j, text[0] != '\0' ? text : NULL);
 }
 
 static void write_summary(br_json_t *j, const br_summary_t *s)

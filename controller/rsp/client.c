@@ -521,11 +521,28 @@ br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err)
 	return client_write_byte(c, (char)RSP_INTERRUPT, err);
 }
 
+/* A stop reply ("S05", "T02thread:p01.01;"): QEMU sends one unasked when a
+ * client connects to a running machine (its gdbstub stops the VM and says so). */
+static bool looks_like_stop_reply(const char *reply, size_t len)
+{
+	return len >= 3U && (reply[0] == 'S' || reply[0] == 'T') &&
+	       rsp_hex_digit_value((unsigned char)reply[1]) >= 0 &&
+	       rsp_hex_digit_value((unsigned char)reply[2]) >= 0;
+}
+
+/* How many unasked stop replies may come before the answer to qSupported. */
+#define RSP_CLIENT_STALE_STOPS_MAX 2
+
 br_status_t rsp_client_negotiate(rsp_client_t *c, br_error_t *err)
 {
 	const char *reply;
 	size_t len;
 	br_status_t st = rsp_client_transact(c, RSP_CLIENT_FEATURES, &reply, &len, err);
+	/* A stop reply cannot answer qSupported: it was sent before we asked. */
+	for (int i = 0; st == BR_OK && i < RSP_CLIENT_STALE_STOPS_MAX &&
+			looks_like_stop_reply(reply, len);
+	     i++)
+		st = rsp_client_receive(c, c->timeout_ms, &reply, &len, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "qSupported");
 	st = rsp_features_parse(reply, len, &c->features, err);

@@ -9,13 +9,7 @@
 
 #define FEATURE_PACKET_SIZE "PacketSize"
 
-/* A "name+" feature and the flag it sets. */
-typedef struct feature_flag {
-	const char *name;
-	size_t offset; /* of the bool in rsp_features_t */
-} feature_flag_t;
-
-static const feature_flag_t feature_flags[] = {
+static const rsp_feature_flag_t feature_flags[] = {
     {"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
     {"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
     {"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
@@ -25,6 +19,12 @@ static const feature_flag_t feature_flags[] = {
     {"swbreak", offsetof(rsp_features_t, swbreak)},
     {"hwbreak", offsetof(rsp_features_t, hwbreak)},
 };
+
+const rsp_feature_flag_t *rsp_feature_flags_list(size_t *count)
+{
+	*count = sizeof(feature_flags) / sizeof(feature_flags[0]);
+	return feature_flags;
+}
 
 /* The parse in progress: the whole payload (for error quotes) and the error. */
 typedef struct feature_parse {
@@ -50,7 +50,7 @@ static bool feature_name_is(const char *name, size_t name_len, const char *word)
 	return strlen(word) == name_len && memcmp(name, word, name_len) == 0;
 }
 
-static const feature_flag_t *feature_flag_find(const char *name, size_t name_len)
+static const rsp_feature_flag_t *feature_flag_find(const char *name, size_t name_len)
 {
 	for (size_t i = 0; i < sizeof(feature_flags) / sizeof(feature_flags[0]); i++) {
 		if (feature_name_is(name, name_len, feature_flags[i].name))
@@ -100,7 +100,7 @@ static br_status_t feature_entry(const feature_parse_t *ctx, const char *entry, 
 		return feature_malformed(ctx, "entry without a name", entry, entry_len);
 	if (feature_name_is(entry, name_len, FEATURE_PACKET_SIZE))
 		return feature_malformed(ctx, "PacketSize without a value", entry, entry_len);
-	const feature_flag_t *flag = feature_flag_find(entry, name_len);
+	const rsp_feature_flag_t *flag = feature_flag_find(entry, name_len);
 	if (flag != NULL) {
 		bool *field = (bool *)((char *)ctx->out + flag->offset);
 		*field = marker == RSP_FEATURE_SUPPORTED;

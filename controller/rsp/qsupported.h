@@ -38,6 +38,18 @@ typedef struct rsp_features {
 	bool hwbreak;         /* hwbreak+ (stop reason) */
 } rsp_features_t;
 
+/* A "name+" feature and the flag of rsp_features_t it sets. */
+typedef struct rsp_feature_flag {
+	const char *name; /* as in the reply, e.g. "QStartNoAckMode" */
+	size_t offset;    /* of the bool in rsp_features_t */
+} rsp_feature_flag_t;
+
+/*
+ * The table of every flag of rsp_features_t with its qSupported name (static,
+ * never freed); *count receives how many there are.
+ */
+const rsp_feature_flag_t *rsp_feature_flags_list(size_t *count);
+
 /* Sets every feature off and packet_size to RSP_DEFAULT_PACKET_SIZE. */
 void rsp_features_init(rsp_features_t *features);
 

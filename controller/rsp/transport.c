@@ -12,7 +12,7 @@
 
 #include "common/clock.h"
 
-static int wait_fd(int fd, short events, int timeout_ms)
+int rsp_transport_fd_wait(int fd, short events, int timeout_ms)
 {
 	struct pollfd p = {.fd = fd, .events = events};
 	int r;
@@ -55,7 +55,7 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
 			continue;
 		if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
 			int left = br_clock_remaining_ms(deadline);
-			if (left == 0 || wait_fd(t->fd, POLLOUT, left) == 0)
+			if (left == 0 || rsp_transport_fd_wait(t->fd, POLLOUT, left) == 0)
 				return br_error_set(err, BR_ERR_TIMEOUT,
 				                    "%s: write timed out after %d ms", t->peer,
 				                    timeout_ms);
@@ -93,7 +93,7 @@ br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t
 		if (left == 0)
 			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
 			                    t->peer, timeout_ms);
-		int r = wait_fd(t->fd, POLLIN, left);
+		int r = rsp_transport_fd_wait(t->fd, POLLIN, left);
 		if (r == 0)
 			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
 			                    t->peer, timeout_ms);

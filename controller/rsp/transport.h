@@ -88,4 +88,11 @@ bool rsp_transport_is_open(const rsp_transport_t *t);
 /* Closes the descriptor if open. Safe to call twice. */
 void rsp_transport_close(rsp_transport_t *t);
 
+/*
+ * Waits up to timeout_ms (-1: for ever) for events (POLLIN, POLLOUT) on fd,
+ * resuming after a signal. Returns poll()'s answer: > 0 ready, 0 timed out,
+ * < 0 an error (errno says which). For the transports' own files.
+ */
+int rsp_transport_fd_wait(int fd, short events, int timeout_ms);
+
 #endif

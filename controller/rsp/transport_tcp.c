@@ -23,16 +23,6 @@
 /* How long to wait between connection attempts while a server starts. */
 #define RSP_CONNECT_RETRY_PAUSE_MS 10
 
-static int wait_fd(int fd, short events, int timeout_ms)
-{
-	struct pollfd p = {.fd = fd, .events = events};
-	int r;
-	do {
-		r = poll(&p, 1, timeout_ms);
-	} while (r < 0 && errno == EINTR);
-	return r;
-}
-
 /* One non-blocking connect to one address, bounded by timeout_ms. Returns fd or -1 with errno. */
 static int connect_one(const struct addrinfo *ai, int timeout_ms)
 {
@@ -45,7 +35,7 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms)
 	if (r < 0 && errno != EINPROGRESS)
 		goto fail;
 	if (r < 0) {
-		r = wait_fd(fd, POLLOUT, timeout_ms);
+		r = rsp_transport_fd_wait(fd, POLLOUT, timeout_ms);
 		if (r == 0) {
 			errno = ETIMEDOUT;
 			goto fail;

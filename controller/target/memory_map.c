@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target/xml_attr.h"
+
 void br_memory_map_clear(br_memory_map_t *map)
 {
 	memset(map, 0, sizeof(*map));
@@ -54,27 +56,6 @@ const char *br_region_kind_name(br_region_kind_t kind)
 	return "ram";
 }
 
-/* Finds the value of attribute name="..." inside the tag [tag, end). */
-static bool xml_attr(const char *tag, const char *end, const char *name, char *out, size_t cap)
-{
-	size_t n = strlen(name);
-	for (const char *p = tag; p + n + 2 < end; p++) {
-		if ((p == tag || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') &&
-		    memcmp(p, name, n) == 0 && p[n] == '=' &&
-		    (p[n + 1] == '"' || p[n + 1] == '\'')) {
-			char quote = p[n + 1];
-			const char *v = p + n + 2;
-			const char *q = memchr(v, quote, (size_t)(end - v));
-			if (q == NULL || (size_t)(q - v) >= cap)
-				return false;
-			memcpy(out, v, (size_t)(q - v));
-			out[q - v] = '\0';
-			return true;
-		}
-	}
-	return false;
-}
-
 static bool parse_number(const char *text, uint64_t *out)
 {
 	char *e = NULL;
@@ -109,7 +90,7 @@ static uint32_t flash_blocksize(const char *p, const char *end)
 		if (close == NULL)
 			return 0;
 		char name[32];
-		if (xml_attr(prop, close, "name", name, sizeof(name)) &&
+		if (br_xml_attr_get(prop, close, "name", name, sizeof(name)) &&
 		    strcmp(name, "blocksize") == 0) {
 			const char *vend = memchr(close, '<', (size_t)(end - close));
 			char value[32];
@@ -140,9 +121,9 @@ br_status_t br_memory_map_parse(const char *xml, size_t len, br_memory_map_t *ou
 			                    "memory map: unterminated <memory>");
 		char type[16], start[32], length[32];
 		uint64_t s = 0, l = 0;
-		if (!xml_attr(p, close, "type", type, sizeof(type)) ||
-		    !xml_attr(p, close, "start", start, sizeof(start)) ||
-		    !xml_attr(p, close, "length", length, sizeof(length)) ||
+		if (!br_xml_attr_get(p, close, "type", type, sizeof(type)) ||
+		    !br_xml_attr_get(p, close, "start", start, sizeof(start)) ||
+		    !br_xml_attr_get(p, close, "length", length, sizeof(length)) ||
 		    !parse_number(start, &s) || !parse_number(length, &l) || s > 0xFFFFFFFFULL ||
 		    l > 0xFFFFFFFFULL)
 			return br_error_set(err, BR_ERR_PROTOCOL,

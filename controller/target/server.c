@@ -116,6 +116,53 @@ static bool lost_port_race(const br_server_t *server)
 	       strstr(tail, "couldn't bind") != NULL;
 }
 
+/* One attempt's command line: argv and the text it points into. */
+typedef struct server_cmdline {
+	const char *argv[BR_QEMU_MAX_ARGS];
+	char text[2][160];
+} server_cmdline_t;
+
+_Static_assert(BR_OPENOCD_MAX_ARGS <= BR_QEMU_MAX_ARGS, "server_cmdline_t holds either");
+
+/* Fills cl with the command line of the program at path serving on port. */
+typedef br_status_t (*server_cmdline_build_t)(const void *opts, const char *path, uint16_t port,
+                                              server_cmdline_t *cl, br_error_t *err);
+
+/*
+ * Starts the program at path (named name in messages) on a free port with the
+ * command line build makes from opts, and connects to it: readiness is the
+ * first connection that succeeds; it is the session's. When the server loses
+ * a race for its port it is stopped and started again on another, up to
+ * BR_SERVER_LAUNCH_ATTEMPTS times in all.
+ */
+static br_status_t launch(const char *path, const char *name, server_cmdline_build_t build,
+                          const void *opts, br_server_t *server, rsp_transport_t *transport,
+                          br_error_t *err)
+{
+	snprintf(server->name, sizeof(server->name), "%s", name);
+	br_status_t st = BR_ERR_INFRA;
+	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
+		st = pick_free_port(&server->port, err);
+		if (st != BR_OK)
+			return st;
+		server_cmdline_t cl;
+		st = build(opts, path, server->port, &cl, err);
+		if (st != BR_OK)
+			return st;
+		st = spawn(server, path, (char *const *)cl.argv, err);
+		if (st != BR_OK)
+			return st;
+		st = br_server_connect(server, transport, err);
+		if (st == BR_OK)
+			return BR_OK;
+		bool port_race = lost_port_race(server);
+		br_server_stop(server);
+		if (!port_race)
+			return st;
+	}
+	return st;
+}
+
 /* BR_SERVER_REMOTE_ENV: attach to a running QEMU instead of launching one. */
 static br_status_t attach_remote_qemu(const char *hostport, br_server_t *server,
                                       rsp_transport_t *transport, br_error_t *err)
@@ -132,6 +179,46 @@ static br_status_t attach_remote_qemu(const char *hostport, br_server_t *server,
 	                                       NULL, NULL, err);
 }
 
+static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port,
+                                server_cmdline_t *cl, br_error_t *err)
+{
+	const br_qemu_options_t *opts = o;
+	const char **argv = cl->argv;
+	char *gdb = cl->text[0];
+	snprintf(gdb, sizeof(cl->text[0]), "tcp:%s:%u", BR_SERVER_HOST, (unsigned)port);
+	int n = 0;
+	argv[n++] = path;
+	argv[n++] = "-M";
+	argv[n++] = opts->machine;
+	argv[n++] = "-icount";
+	argv[n++] = "shift=0";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n++] = "-serial";
+	argv[n++] = "null";
+	argv[n++] = "-S";
+	argv[n++] = "-gdb";
+	argv[n++] = gdb;
+	if (opts->kernel != NULL) {
+		argv[n++] = "-kernel";
+		argv[n++] = opts->kernel;
+	}
+	if (opts->semihosting) {
+		argv[n++] = "-semihosting-config";
+		argv[n++] = "enable=on,target=gdb";
+	}
+	if (opts->extra_arg_count > (size_t)(BR_QEMU_MAX_ARGS - 1 - n))
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "too many extra QEMU arguments (%zu; at most %d)",
+		                    opts->extra_arg_count, BR_QEMU_MAX_ARGS - 1 - n);
+	for (size_t i = 0; i < opts->extra_arg_count; i++)
+		argv[n++] = opts->extra_args[i];
+	argv[n] = NULL;
+	return BR_OK;
+}
+
 br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
                                   rsp_transport_t *transport, br_error_t *err)
 {
@@ -145,58 +232,48 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 		                    "%s not found: install QEMU (apt-get install qemu-system-arm) "
 		                    "or name the program with --qemu PATH",
 		                    opts->program);
-	snprintf(server->name, sizeof(server->name), "%s", opts->program);
-	br_status_t st = BR_ERR_INFRA;
-	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
-		st = pick_free_port(&server->port, err);
-		if (st != BR_OK)
-			return st;
-		char gdb[64];
-		snprintf(gdb, sizeof(gdb), "tcp:%s:%u", BR_SERVER_HOST, (unsigned)server->port);
-		const char *argv[BR_QEMU_MAX_ARGS];
-		int n = 0;
-		argv[n++] = path;
-		argv[n++] = "-M";
-		argv[n++] = opts->machine;
-		argv[n++] = "-icount";
-		argv[n++] = "shift=0";
-		argv[n++] = "-display";
-		argv[n++] = "none";
-		argv[n++] = "-monitor";
-		argv[n++] = "none";
-		argv[n++] = "-serial";
-		argv[n++] = "null";
-		argv[n++] = "-S";
-		argv[n++] = "-gdb";
-		argv[n++] = gdb;
-		if (opts->kernel != NULL) {
-			argv[n++] = "-kernel";
-			argv[n++] = opts->kernel;
-		}
-		if (opts->semihosting) {
-			argv[n++] = "-semihosting-config";
-			argv[n++] = "enable=on,target=gdb";
-		}
-		if (opts->extra_arg_count > (size_t)(BR_QEMU_MAX_ARGS - 1 - n))
-			return br_error_set(err, BR_ERR_INPUT,
-			                    "too many extra QEMU arguments (%zu; at most %d)",
-			                    opts->extra_arg_count, BR_QEMU_MAX_ARGS - 1 - n);
-		for (size_t i = 0; i < opts->extra_arg_count; i++)
-			argv[n++] = opts->extra_args[i];
-		argv[n] = NULL;
-		st = spawn(server, path, (char *const *)argv, err);
-		if (st != BR_OK)
-			return st;
-		/* Readiness is the first connection that succeeds; it is the session's. */
-		st = br_server_connect(server, transport, err);
-		if (st == BR_OK)
-			return BR_OK;
-		bool port_race = lost_port_race(server);
-		br_server_stop(server);
-		if (!port_race)
-			return st;
+	return launch(path, opts->program, qemu_cmdline, opts, server, transport, err);
+}
+
+static br_status_t openocd_cmdline(const void *o, const char *path, uint16_t port,
+                                   server_cmdline_t *cl, br_error_t *err)
+{
+	(void)err;
+	const br_openocd_options_t *opts = o;
+	const char **argv = cl->argv;
+	char *gdb_port = cl->text[0], *serial = cl->text[1];
+	snprintf(gdb_port, sizeof(cl->text[0]), "gdb_port %u", (unsigned)port);
+	int n = 0;
+	argv[n++] = path;
+	/* Before the configuration files: they may call init themselves. */
+	argv[n++] = "-c";
+	argv[n++] = "bindto " BR_SERVER_HOST;
+	argv[n++] = "-c";
+	argv[n++] = gdb_port;
+	argv[n++] = "-c";
+	argv[n++] = "telnet_port disabled";
+	argv[n++] = "-c";
+	argv[n++] = "tcl_port disabled";
+	if (opts->interface_cfg != NULL) {
+		argv[n++] = "-f";
+		argv[n++] = opts->interface_cfg;
 	}
-	return st;
+	if (opts->serial != NULL) {
+		snprintf(serial, sizeof(cl->text[1]), "adapter serial %s", opts->serial);
+		argv[n++] = "-c";
+		argv[n++] = serial;
+	}
+	if (opts->target_cfg != NULL) {
+		argv[n++] = "-f";
+		argv[n++] = opts->target_cfg;
+	}
+	for (size_t i = 0; i < opts->extra_arg_count && i < BR_SERVER_MAX_EXTRA_ARGS; i++)
+		argv[n++] = opts->extra_args[i];
+	/* A failed read must be an error, never zeros (DESIGN.md). */
+	argv[n++] = "-c";
+	argv[n++] = "gdb_report_data_abort enable";
+	argv[n] = NULL;
+	return BR_OK;
 }
 
 br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server_t *server,
@@ -208,57 +285,7 @@ br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server
 		return br_error_set(err, BR_ERR_INFRA,
 		                    "%s not found: install OpenOCD (apt-get install openocd)",
 		                    opts->program);
-	snprintf(server->name, sizeof(server->name), "%s", opts->program);
-	br_status_t st = BR_ERR_INFRA;
-	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
-		st = pick_free_port(&server->port, err);
-		if (st != BR_OK)
-			return st;
-		char gdb_port[32], serial[160];
-		snprintf(gdb_port, sizeof(gdb_port), "gdb_port %u", (unsigned)server->port);
-		const char *argv[BR_OPENOCD_MAX_ARGS];
-		int n = 0;
-		argv[n++] = path;
-		/* Before the configuration files: they may call init themselves. */
-		argv[n++] = "-c";
-		argv[n++] = "bindto " BR_SERVER_HOST;
-		argv[n++] = "-c";
-		argv[n++] = gdb_port;
-		argv[n++] = "-c";
-		argv[n++] = "telnet_port disabled";
-		argv[n++] = "-c";
-		argv[n++] = "tcl_port disabled";
-		if (opts->interface_cfg != NULL) {
-			argv[n++] = "-f";
-			argv[n++] = opts->interface_cfg;
-		}
-		if (opts->serial != NULL) {
-			snprintf(serial, sizeof(serial), "adapter serial %s", opts->serial);
-			argv[n++] = "-c";
-			argv[n++] = serial;
-		}
-		if (opts->target_cfg != NULL) {
-			argv[n++] = "-f";
-			argv[n++] = opts->target_cfg;
-		}
-		for (size_t i = 0; i < opts->extra_arg_count && i < BR_SERVER_MAX_EXTRA_ARGS; i++)
-			argv[n++] = opts->extra_args[i];
-		/* A failed read must be an error, never zeros (DESIGN.md). */
-		argv[n++] = "-c";
-		argv[n++] = "gdb_report_data_abort enable";
-		argv[n] = NULL;
-		st = spawn(server, path, (char *const *)argv, err);
-		if (st != BR_OK)
-			return st;
-		st = br_server_connect(server, transport, err);
-		if (st == BR_OK)
-			return BR_OK;
-		bool port_race = lost_port_race(server);
-		br_server_stop(server);
-		if (!port_race)
-			return st;
-	}
-	return st;
+	return launch(path, opts->program, openocd_cmdline, opts, server, transport, err);
 }
 
 bool br_server_alive(br_server_t *server)

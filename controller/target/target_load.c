@@ -118,6 +118,48 @@ static uint32_t piece_length(const br_target_t *t, uint32_t address, uint32_t le
 	return (uint32_t)(limit - address);
 }
 
+/* One pass over an ELF's segments: the target, the report, and whether a
+ * flash write is open (vFlashDone pending). */
+typedef struct load_pass {
+	br_target_t *t;
+	br_target_load_report_t *rep;
+	bool flash_open;
+} load_pass_t;
+
+typedef br_status_t (*segment_fn_t)(load_pass_t *pass, const br_elf_segment_t *seg,
+                                    br_error_t *err);
+
+/* Calls fn on each segment of elf that has bytes in the file, in order,
+ * until one fails; returns what the last call returned. */
+static br_status_t segments_each(br_elf_t *elf, segment_fn_t fn, load_pass_t *pass, br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	br_elf_segment_iter_t it;
+	br_elf_segment_t seg;
+	br_elf_segments_begin(elf, &it);
+	while (st == BR_OK && br_elf_segments_next(&it, &seg)) {
+		if (seg.filesz == 0U)
+			continue;
+		st = fn(pass, &seg, err);
+	}
+	return st;
+}
+
+static br_status_t load_segment(load_pass_t *pass, const br_elf_segment_t *seg, br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	pass->rep->segments++;
+	uint32_t done = 0;
+	while (st == BR_OK && done < seg->filesz) {
+		uint32_t n = piece_length(pass->t, seg->paddr + done, seg->filesz - done);
+		st = load_piece(pass->t, seg->paddr + done, seg->data + done, n, &pass->flash_open,
+		                pass->rep, err);
+		done += n;
+	}
+	pass->rep->bytes += seg->filesz;
+	return st;
+}
+
 br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_report_t *report,
                            br_error_t *err)
 {
@@ -128,24 +170,9 @@ br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_repo
 	br_status_t st = br_elf_open(path, &elf, err);
 	if (st != BR_OK)
 		return st;
-	bool flash_open = false;
-	br_elf_segment_iter_t it;
-	br_elf_segment_t seg;
-	br_elf_segments_begin(elf, &it);
-	while (st == BR_OK && br_elf_segments_next(&it, &seg)) {
-		if (seg.filesz == 0U)
-			continue;
-		rep->segments++;
-		uint32_t done = 0;
-		while (st == BR_OK && done < seg.filesz) {
-			uint32_t n = piece_length(t, seg.paddr + done, seg.filesz - done);
-			st = load_piece(t, seg.paddr + done, seg.data + done, n, &flash_open, rep,
-			                err);
-			done += n;
-		}
-		rep->bytes += seg.filesz;
-	}
-	if (st == BR_OK && flash_open)
+	load_pass_t pass = {.t = t, .rep = rep, .flash_open = false};
+	st = segments_each(elf, load_segment, &pass, err);
+	if (st == BR_OK && pass.flash_open)
 		st = flash_request(t, "vFlashDone", strlen("vFlashDone"),
 		                   "finishing the flash write", err);
 	br_elf_close(elf);
@@ -179,6 +206,30 @@ static br_status_t verify_readback(br_target_t *t, const br_elf_segment_t *seg, 
 	return st;
 }
 
+/* qCRC where the server offers it (falling back to reading back when it
+ * turns out not to), reading back elsewhere. */
+static br_status_t verify_segment(load_pass_t *pass, const br_elf_segment_t *seg, br_error_t *err)
+{
+	br_target_t *t = pass->t;
+	if (t->qcrc_packet != 0) {
+		uint32_t crc = 0;
+		br_status_t st = br_target_mem_crc(t, seg->paddr, seg->filesz, &crc, err);
+		if (st == BR_OK) {
+			uint32_t want = rsp_crc32_update(RSP_CRC32_SEED, seg->data, seg->filesz);
+			if (crc != want)
+				return br_error_set(err, BR_ERR_TARGET,
+				                    "the %u bytes at 0x%08x differ from the "
+				                    "ELF (qCRC 0x%08x, expected 0x%08x)",
+				                    seg->filesz, seg->paddr, crc, want);
+			return BR_OK;
+		}
+		if (st != BR_ERR_PROTOCOL || t->qcrc_packet != 0)
+			return st;
+		pass->rep->verified_by_crc = false;
+	}
+	return verify_readback(t, seg, err);
+}
+
 br_status_t br_target_verify(br_target_t *t, const char *path, br_target_load_report_t *report,
                              br_error_t *err)
 {
@@ -189,32 +240,8 @@ br_status_t br_target_verify(br_target_t *t, const char *path, br_target_load_re
 	if (st != BR_OK)
 		return st;
 	rep->verified_by_crc = t->qcrc_packet != 0;
-	br_elf_segment_iter_t it;
-	br_elf_segment_t seg;
-	br_elf_segments_begin(elf, &it);
-	while (st == BR_OK && br_elf_segments_next(&it, &seg)) {
-		if (seg.filesz == 0U)
-			continue;
-		uint32_t crc = 0;
-		if (t->qcrc_packet != 0) {
-			st = br_target_mem_crc(t, seg.paddr, seg.filesz, &crc, err);
-			if (st == BR_OK) {
-				uint32_t want =
-				    rsp_crc32_update(RSP_CRC32_SEED, seg.data, seg.filesz);
-				if (crc != want)
-					st = br_error_set(err, BR_ERR_TARGET,
-					                  "the %u bytes at 0x%08x differ from the "
-					                  "ELF (qCRC 0x%08x, expected 0x%08x)",
-					                  seg.filesz, seg.paddr, crc, want);
-				continue;
-			}
-			if (st != BR_ERR_PROTOCOL || t->qcrc_packet != 0)
-				continue;
-			rep->verified_by_crc = false;
-			st = BR_OK;
-		}
-		st = verify_readback(t, &seg, err);
-	}
+	load_pass_t pass = {.t = t, .rep = rep, .flash_open = false};
+	st = segments_each(elf, verify_segment, &pass, err);
 	br_elf_close(elf);
 	if (st != BR_OK)
 		return br_error_prefix(err, "verifying %s", path);

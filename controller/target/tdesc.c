@@ -5,27 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "target/xml_attr.h"
+
 void br_tdesc_init(br_tdesc_t *d)
 {
 	memset(d, 0, sizeof(*d));
-}
-
-static bool attr(const char *tag, const char *end, const char *name, char *out, size_t cap)
-{
-	size_t n = strlen(name);
-	for (const char *p = tag + 1; p + n + 2 < end; p++) {
-		if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && memcmp(p, name, n) == 0 &&
-		    p[n] == '=' && (p[n + 1] == '"' || p[n + 1] == '\'')) {
-			const char *v = p + n + 2;
-			const char *q = memchr(v, p[n + 1], (size_t)(end - v));
-			if (q == NULL || (size_t)(q - v) >= cap)
-				return false;
-			memcpy(out, v, (size_t)(q - v));
-			out[q - v] = '\0';
-			return true;
-		}
-	}
-	return false;
 }
 
 /* Index 0..16 of a core register name, or -1. */
@@ -62,10 +46,10 @@ void br_tdesc_scan(br_tdesc_t *d, const char *xml, size_t len)
 		if (strncmp(p, "<reg ", 5) == 0) {
 			char name[32], num[16];
 			uint32_t regnum = d->next_regnum;
-			if (attr(p, close, "regnum", num, sizeof(num)))
+			if (br_xml_attr_get(p, close, "regnum", num, sizeof(num)))
 				regnum = (uint32_t)strtoul(num, NULL, 0);
 			d->next_regnum = regnum + 1U;
-			if (attr(p, close, "name", name, sizeof(name))) {
+			if (br_xml_attr_get(p, close, "name", name, sizeof(name))) {
 				int i = core_index(name);
 				if (i >= 0 && !d->found[i]) {
 					d->regnum[i] = regnum;
@@ -74,8 +58,8 @@ void br_tdesc_scan(br_tdesc_t *d, const char *xml, size_t len)
 			}
 		} else if (strncmp(p, "<xi:include ", 12) == 0 &&
 		           d->include_count < BR_TDESC_MAX_INCLUDES) {
-			if (attr(p, close, "href", d->includes[d->include_count],
-			         sizeof(d->includes[0])))
+			if (br_xml_attr_get(p, close, "href", d->includes[d->include_count],
+			                    sizeof(d->includes[0])))
 				d->include_count++;
 		}
 		p = close;

@@ -21,10 +21,7 @@
 static void string_or_null(br_json_t *j, const char *key, const char *value)
 {
 	br_json_key(j, key);
-	if (value != NULL)
-		br_json_string(j, value);
-	else
-		br_json_null(j);
+	br_json_string_or_null(j, value);
 }
 
 static void write_auth(br_json_t *j, const br_upload_item_t *item)

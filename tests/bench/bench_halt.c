@@ -23,8 +23,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "elf/elf_file.h"
-#include "elf/elf_symbols.h"
+#include "elf_sym.h"
 #include "target/endpoint.h"
 
 #define HALTS 2000
@@ -36,16 +35,7 @@
 
 static uint32_t sym(const char *elf_path, const char *name)
 {
-	br_elf_t *elf = NULL;
-	br_error_t err;
-	br_elf_symbol_t s = {0};
-	if (br_elf_open(elf_path, &elf, &err) != BR_OK ||
-	    br_elf_symbol_find(elf, name, &s, &err) != BR_OK) {
-		fprintf(stderr, "%s: %s\n", name, err.message);
-		exit(2);
-	}
-	br_elf_close(elf);
-	return s.address;
+	return test_elf_sym_address(elf_path, name, 2);
 }
 
 static void must(br_status_t st, const br_error_t *err, const char *what)

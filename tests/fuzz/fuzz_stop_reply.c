@@ -163,24 +163,6 @@ static void fuzz_stop_reply(const char *text, size_t size)
 	fuzz_check_same(&fuzz_first, &fuzz_second);
 }
 
-/* Every flag of rsp_features_t with its qSupported name, for the canonical
- * form. */
-typedef struct fuzz_flag {
-	const char *name;
-	size_t offset;
-} fuzz_flag_t;
-
-static const fuzz_flag_t fuzz_flags[] = {
-    {"QStartNoAckMode", offsetof(rsp_features_t, no_ack_mode)},
-    {"qXfer:features:read", offsetof(rsp_features_t, xfer_features)},
-    {"qXfer:memory-map:read", offsetof(rsp_features_t, xfer_memory_map)},
-    {"qXfer:threads:read", offsetof(rsp_features_t, xfer_threads)},
-    {"multiprocess", offsetof(rsp_features_t, multiprocess)},
-    {"vContSupported", offsetof(rsp_features_t, vcont)},
-    {"swbreak", offsetof(rsp_features_t, swbreak)},
-    {"hwbreak", offsetof(rsp_features_t, hwbreak)},
-};
-
 static bool fuzz_flag_get(const rsp_features_t *f, size_t offset)
 {
 	bool value;
@@ -201,21 +183,23 @@ static void fuzz_qsupported(const char *text, size_t size)
 	fuzz_require(a.packet_size >= 1 && a.packet_size <= RSP_PAYLOAD_LIMIT, "packet size");
 	fuzz_require(a.packet_size_advertised || a.packet_size == RSP_DEFAULT_PACKET_SIZE,
 	             "default packet size");
+	size_t flag_count = 0;
+	const rsp_feature_flag_t *flags = rsp_feature_flags_list(&flag_count);
 	size_t pos = 0;
 	if (a.packet_size_advertised)
 		fuzz_append(&pos, "PacketSize=%zx;", a.packet_size);
-	for (size_t i = 0; i < sizeof(fuzz_flags) / sizeof(fuzz_flags[0]); i++)
-		fuzz_append(&pos, "%s%c;", fuzz_flags[i].name,
-		            fuzz_flag_get(&a, fuzz_flags[i].offset) ? '+' : '-');
+	for (size_t i = 0; i < flag_count; i++)
+		fuzz_append(&pos, "%s%c;", flags[i].name,
+		            fuzz_flag_get(&a, flags[i].offset) ? '+' : '-');
 	br_error_clear(&err);
 	fuzz_require(rsp_features_parse(fuzz_text, pos, &b, &err) == BR_OK,
 	             "canonical qSupported rejected");
 	fuzz_require(a.packet_size == b.packet_size &&
 	                 a.packet_size_advertised == b.packet_size_advertised,
 	             "packet size differs");
-	for (size_t i = 0; i < sizeof(fuzz_flags) / sizeof(fuzz_flags[0]); i++)
-		fuzz_require(fuzz_flag_get(&a, fuzz_flags[i].offset) ==
-		                 fuzz_flag_get(&b, fuzz_flags[i].offset),
+	for (size_t i = 0; i < flag_count; i++)
+		fuzz_require(fuzz_flag_get(&a, flags[i].offset) ==
+		                 fuzz_flag_get(&b, flags[i].offset),
 		             "flag differs");
 }
 

@@ -16,11 +16,16 @@ bytes both ways, injecting one kind of fault at a time:
 Faults are counted per kind in `Proxy.injected`. Used by test_faults.py;
 standard library only.
 """
+import os
 import random
 import select
 import socket
+import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from ports import connect  # noqa: E402
 
 JUNK = bytes(b for b in range(0x20, 0x7f) if chr(b) not in "$%+-#}*") + b"\r\n\x00\xff"
 
@@ -148,16 +153,11 @@ class Proxy:
             client, _ = self.listener.accept()
         except OSError:
             return
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                server = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=1)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    client.close()
-                    return
-                time.sleep(0.01)
+        try:
+            server = connect(self.upstream_port)
+        except OSError:
+            client.close()
+            return
         for s in (client, server):
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             s.settimeout(None)

@@ -11,13 +11,14 @@ of each kind were injected and survived.
 usage: test_faults.py BENCHRACK QEMU SUITE_ELF
 """
 import os
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from faultproxy import Proxy  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, ELF = sys.argv[1:4]
 ITERATIONS = "20"
@@ -32,23 +33,6 @@ CASES = [
     ("stall", {"stall_s": 30.0}, "error", 15),  # longer: the session ends, exit 3
     ("close", {}, "error", 15),
 ]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def start_qemu():
-    port = free_port()
-    q = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
-                          "-monitor", "none", "-serial", "null", "-S",
-                          "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", ELF],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return q, port
 
 
 def run(port=None, timeout=120):
@@ -69,7 +53,7 @@ def main():
     failures = 0
     rows = []
     for mode, opts, want, bound in CASES:
-        qemu, qport = start_qemu()
+        qemu, qport = start_qemu(QEMU, ELF)
         proxy = Proxy(qport, mode, **opts)
         try:
             p, elapsed = run(proxy.port, timeout=bound + 30)

@@ -12,13 +12,13 @@ usage: test_memory_differential.py BENCHRACK GDB QEMU FW_LOOP_ELF
 """
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from elfpatch import Elf32  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, GDB, QEMU, ELF = sys.argv[1:5]
 pattern, _ = Elf32(ELF).symbol("br_loop_pattern")
@@ -31,19 +31,7 @@ TABLE = [
 ]
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-port = free_port()
-qemu = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
-                         "-monitor", "none", "-serial", "null", "-S",
-                         "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", ELF],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+qemu, port = start_qemu(QEMU, ELF)
 failures = 0
 try:
     with tempfile.TemporaryDirectory() as tmp:

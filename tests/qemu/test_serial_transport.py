@@ -9,43 +9,17 @@ usage: test_serial_transport.py BENCHRACK QEMU FW_LOOP_ELF
 import os
 import re
 import select
-import socket
 import subprocess
 import sys
 import threading
-import time
 import tty
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from ports import connect  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, ELF = sys.argv[1:4]
 DUMP = "0x08000000:5000"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def start_qemu():
-    port = free_port()
-    q = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
-                          "-monitor", "none", "-serial", "null", "-S",
-                          "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", ELF],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return q, port
-
-
-def connect(port):
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            return socket.create_connection(("127.0.0.1", port), timeout=1)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
 
 
 def bridge(master, sock, stop):
@@ -85,7 +59,7 @@ def check(ok, what):
     failures += not ok
 
 
-q, port = start_qemu()
+q, port = start_qemu(QEMU, ELF)
 try:
     tcp, tcp_core, tcp_dump = probe(["--remote", f"127.0.0.1:{port}"])
 finally:
@@ -93,7 +67,7 @@ finally:
     q.wait()
 check(tcp.returncode == 0 and tcp_core is not None, f"probe over TCP: {tcp_core}")
 
-q, port = start_qemu()
+q, port = start_qemu(QEMU, ELF)
 master, slave = os.openpty()
 tty.setraw(master)
 path = os.ttyname(slave)

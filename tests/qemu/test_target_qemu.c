@@ -14,8 +14,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "elf/elf_file.h"
-#include "elf/elf_symbols.h"
+#include "elf_sym.h"
 #include "rsp/client.h"
 #include "target/endpoint.h"
 
@@ -24,16 +23,7 @@
 
 static uint32_t sym(const char *elf_path, const char *name)
 {
-	br_elf_t *elf = NULL;
-	br_error_t err;
-	br_elf_symbol_t s = {0};
-	if (br_elf_open(elf_path, &elf, &err) != BR_OK ||
-	    br_elf_symbol_find(elf, name, &s, &err) != BR_OK) {
-		fprintf(stderr, "%s: %s\n", name, err.message);
-		exit(1);
-	}
-	br_elf_close(elf);
-	return s.address;
+	return test_elf_sym_address(elf_path, name, 1);
 }
 
 static void open_qemu(br_session_t *s, const char *qemu, const char *elf)

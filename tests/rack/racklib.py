@@ -3,10 +3,12 @@ temporary directory, run `benchrack rack`, read its document back.
 Standard library only."""
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ports import free_port  # noqa: E402,F401 (the rack tests import it from here)
 
 FAILED = []
 
@@ -24,14 +26,6 @@ def finish():
         print(f"{len(FAILED)} failed: {FAILED}")
         sys.exit(1)
     print("all passed")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def write(path, text):

@@ -35,6 +35,8 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from racklib import (FAILED, board, boards_by_name, check, figures, finish, free_port,  # noqa: E402
                      rack, run_rack, suite, write)
+from ports import wait_listening  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, SUITE_ELF, GATE_ELF, CASE = sys.argv[1:6]
 WORK = tempfile.mkdtemp(prefix="rack-test-")
@@ -317,19 +319,9 @@ class DropFirst:
 
 def case_retry():
     s = suite(WORK, "exact", SUITE_ELF, BENCHES)
-    port = free_port()
-    q = subprocess.Popen([QEMU, "-M", "netduinoplus2", "-icount", "shift=0", "-display", "none",
-                          "-monitor", "none", "-serial", "null", "-S",
-                          "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", SUITE_ELF],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    q, port = start_qemu(QEMU, SUITE_ELF)
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_listening(port)
         # through the proxy: connection 1 is the probe, 2 the first measuring one
         proxy = DropFirst(port, drop=2)
         r = rack(WORK, "retry", [

@@ -25,18 +25,16 @@ import ssl
 import subprocess
 import threading
 import time
+import sys
 import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from ports import free_port  # noqa: E402
 
 INFLUXD = "/usr/bin/influxd"
 PUSHGATEWAY = "/usr/bin/prometheus-pushgateway"
 READY_TIMEOUT_S = 30
 HTTP_TIMEOUT_S = 10
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_http(port, path, ok=(200, 204), timeout=READY_TIMEOUT_S, proc=None):
@@ -71,6 +69,18 @@ def wait_port_closed(port, timeout=READY_TIMEOUT_S):
             return
         time.sleep(0.05)
     raise RuntimeError(f"port {port} still open")
+
+
+def stop_process(proc, timeout=20):
+    """SIGTERM, then SIGKILL if proc has not exited within timeout seconds;
+    nothing when proc is None or already gone."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=timeout)
 
 
 class Influx:
@@ -130,13 +140,7 @@ bind-address = "127.0.0.1:{self.rpc_port}"
         wait_port_closed(self.port)
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=20)
+        stop_process(self.proc)
         self.proc = None
 
     def _headers(self, auth):
@@ -205,13 +209,7 @@ class Pushgateway:
         return self
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=20)
+        stop_process(self.proc)
         self.proc = None
 
     def metrics_text(self):
@@ -358,12 +356,15 @@ class Proxy:
         self.thread.start()
 
     @staticmethod
-    def _read_request(conn):
+    def _read_message(conn, whole):
+        """One HTTP message: its head and a Content-Length body. When the
+        peer closes early: None if whole (a request must be whole), else
+        what came (a response is passed on as it is)."""
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = conn.recv(65536)
             if not chunk:
-                return None
+                return None if whole else data
             data += chunk
         head, _, rest = data.partition(b"\r\n\r\n")
         length = 0
@@ -374,27 +375,8 @@ class Proxy:
         while len(rest) < length:
             chunk = conn.recv(65536)
             if not chunk:
-                return None
-            rest += chunk
-        return head + b"\r\n\r\n" + rest
-
-    @staticmethod
-    def _read_response(conn):
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = conn.recv(65536)
-            if not chunk:
-                return data
-            data += chunk
-        head, _, rest = data.partition(b"\r\n\r\n")
-        length = 0
-        for line in head.split(b"\r\n")[1:]:
-            k, _, v = line.partition(b":")
-            if k.strip().lower() == b"content-length":
-                length = int(v.strip())
-        while len(rest) < length:
-            chunk = conn.recv(65536)
-            if not chunk:
+                if whole:
+                    return None
                 break
             rest += chunk
         return head + b"\r\n\r\n" + rest
@@ -403,7 +385,7 @@ class Proxy:
         with client:
             client.settimeout(30)
             while True:
-                req = self._read_request(client)
+                req = self._read_message(client, whole=True)
                 if req is None:
                     return
                 try:
@@ -412,7 +394,7 @@ class Proxy:
                     return  # the server is gone: the client sees the connection close
                 with up:
                     up.sendall(req)
-                    resp = self._read_response(up)
+                    resp = self._read_message(up, whole=False)
                 self.requests += 1
                 if self.on_request is not None:
                     hook, self.on_request = self.on_request, None

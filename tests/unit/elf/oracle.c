@@ -131,36 +131,78 @@ bool oracle_build_id(const oracle_tools_t *tools, const char *elf, char *hex, si
 	return ok;
 }
 
+/* Fills item from one line of a tool's output; false when the line is not one. */
+typedef bool (*oracle_parse_t)(char *line, void *item);
+
+/* The items parse accepts, line by line, from text (which is freed), as a new
+ * array in *out (NULL when there is none; the caller frees it). Returns how
+ * many; stops early when memory runs out. */
+static size_t oracle_table(char *text, size_t size, oracle_parse_t parse, void **out)
+{
+	size_t count = 0;
+	char *items = NULL;
+	char *cursor = text;
+	for (char *line = oracle_next_line(&cursor); line != NULL;
+	     line = oracle_next_line(&cursor)) {
+		char *grown = realloc(items, (count + 1) * size);
+		if (grown == NULL)
+			break;
+		items = grown;
+		if (parse(line, items + count * size))
+			count++;
+	}
+	free(text);
+	if (count == 0) {
+		free(items);
+		items = NULL;
+	}
+	*out = items;
+	return count;
+}
+
+static bool oracle_symbol_parse(char *line, void *item)
+{
+	/* "    26: 08000025    68 FUNC    GLOBAL DEFAULT    2 fixture_sum" */
+	oracle_symbol_t *s = item;
+	unsigned index;
+	char value[32], size[32], type[32], bind[32], vis[32], ndx[32];
+	char name[ORACLE_NAME_BYTES];
+	if (sscanf(line, " %u: %31s %31s %31s %31s %31s %31s %127s", &index, value, size, type,
+	           bind, vis, ndx, name) != 8)
+		return false;
+	memcpy(s->name, name, sizeof(s->name));
+	s->value = (uint32_t)strtoul(value, NULL, 16);
+	s->size = (uint32_t)strtoul(size, NULL, 0);
+	s->is_function = strcmp(type, "FUNC") == 0;
+	s->defined = strcmp(ndx, "UND") != 0;
+	return true;
+}
+
 size_t oracle_symbols(const oracle_tools_t *tools, const char *elf, oracle_symbol_t **out)
 {
 	*out = NULL;
 	char *text = oracle_run("'%s' -sW '%s'", tools->readelf, elf);
 	if (text == NULL)
 		return 0;
-	size_t count = 0;
-	char *cursor = text;
-	for (char *line = oracle_next_line(&cursor); line != NULL;
-	     line = oracle_next_line(&cursor)) {
-		/* "    26: 08000025    68 FUNC    GLOBAL DEFAULT    2 fixture_sum" */
-		unsigned index;
-		char value[32], size[32], type[32], bind[32], vis[32], ndx[32];
-		char name[ORACLE_NAME_BYTES];
-		if (sscanf(line, " %u: %31s %31s %31s %31s %31s %31s %127s", &index, value, size,
-		           type, bind, vis, ndx, name) != 8)
-			continue;
-		oracle_symbol_t *grown = realloc(*out, (count + 1) * sizeof(**out));
-		if (grown == NULL)
-			break;
-		*out = grown;
-		oracle_symbol_t *s = &(*out)[count++];
-		memcpy(s->name, name, sizeof(s->name));
-		s->value = (uint32_t)strtoul(value, NULL, 16);
-		s->size = (uint32_t)strtoul(size, NULL, 0);
-		s->is_function = strcmp(type, "FUNC") == 0;
-		s->defined = strcmp(ndx, "UND") != 0;
-	}
-	free(text);
+	void *items = NULL;
+	size_t count = oracle_table(text, sizeof(**out), oracle_symbol_parse, &items);
+	*out = items;
 	return count;
+}
+
+static bool oracle_nm_parse(char *line, void *item)
+{
+	/* "08000024 T fixture_sum" */
+	oracle_nm_symbol_t *s = item;
+	char address[32];
+	char type;
+	char name[ORACLE_NAME_BYTES];
+	if (sscanf(line, "%31s %c %127s", address, &type, name) != 3)
+		return false;
+	memcpy(s->name, name, sizeof(s->name));
+	s->address = (uint32_t)strtoul(address, NULL, 16);
+	s->type = type;
+	return true;
 }
 
 size_t oracle_nm(const oracle_tools_t *tools, const char *elf, oracle_nm_symbol_t **out)
@@ -169,26 +211,9 @@ size_t oracle_nm(const oracle_tools_t *tools, const char *elf, oracle_nm_symbol_
 	char *text = oracle_run("'%s' --defined-only '%s'", tools->nm, elf);
 	if (text == NULL)
 		return 0;
-	size_t count = 0;
-	char *cursor = text;
-	for (char *line = oracle_next_line(&cursor); line != NULL;
-	     line = oracle_next_line(&cursor)) {
-		/* "08000024 T fixture_sum" */
-		char address[32];
-		char type;
-		char name[ORACLE_NAME_BYTES];
-		if (sscanf(line, "%31s %c %127s", address, &type, name) != 3)
-			continue;
-		oracle_nm_symbol_t *grown = realloc(*out, (count + 1) * sizeof(**out));
-		if (grown == NULL)
-			break;
-		*out = grown;
-		oracle_nm_symbol_t *s = &(*out)[count++];
-		memcpy(s->name, name, sizeof(s->name));
-		s->address = (uint32_t)strtoul(address, NULL, 16);
-		s->type = type;
-	}
-	free(text);
+	void *items = NULL;
+	size_t count = oracle_table(text, sizeof(**out), oracle_nm_parse, &items);
+	*out = items;
 	return count;
 }
 

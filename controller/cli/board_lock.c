@@ -1,0 +1,56 @@
+#include "cli/board_lock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rack/board_identity.h"
+
+#define BOARD_LOCK_NAME_BYTES 256U
+
+const char *br_board_lock_dir(void)
+{
+	const char *dir = getenv(BR_RACK_LOCK_DIR_ENV);
+	return dir != NULL && dir[0] != '\0' ? dir : BR_RACK_LOCK_DEFAULT_DIR;
+}
+
+br_status_t br_board_lock_take(const br_endpoint_t *ep, br_board_lock_t *bl, br_error_t *err)
+{
+	memset(bl, 0, sizeof(*bl));
+	bl->lock.fd = -1;
+	char name[BOARD_LOCK_NAME_BYTES];
+	if (!br_board_identity(ep, name, sizeof(name)))
+		return BR_OK;
+	br_status_t st = br_rack_lock_acquire(br_board_lock_dir(), name, 0, &bl->lock, NULL, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "%s", "the board is locked (wait for its owner to finish)");
+	bl->held = true;
+	if (bl->lock.took_over)
+		fprintf(stderr, "benchrack: took over the stale lock of %s (pid %ld on %s, gone)\n",
+			name, bl->lock.stale.pid, bl->lock.stale.host);
+	return BR_OK;
+}
+
+void br_board_lock_give(br_board_lock_t *bl)
+{
+	if (bl->held)
+		br_rack_lock_release(&bl->lock);
+	bl->held = false;
+}
+
+br_status_t br_board_lock_measure(const br_measure_options_t *opts, br_measure_raw_t *out,
+				  br_error_t *err)
+{
+	br_endpoint_t ep;
+	char host[BR_MEASURE_HOST_BYTES];
+	br_status_t st = br_measure_endpoint(opts, &ep, host, sizeof(host), err);
+	if (st != BR_OK)
+		return st;
+	br_board_lock_t lock;
+	st = br_board_lock_take(&ep, &lock, err);
+	if (st != BR_OK)
+		return st;
+	st = br_measure_run(opts, out, err);
+	br_board_lock_give(&lock);
+	return st;
+}

@@ -1,0 +1,41 @@
+/*
+ * Exclusive use of shared hardware from the desk: `probe`, `measure` and the
+ * breakpoint entries of `run`/`check` take the same lock a rack takes for
+ * that board (rack/board_identity.h names it; rack/rack_lock.h holds it), so
+ * a person and a rack never drive one probe at once. QEMU boards share
+ * nothing and take no lock.
+ */
+#ifndef BENCHRACK_CLI_BOARD_LOCK_H
+#define BENCHRACK_CLI_BOARD_LOCK_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "measure/measure_run.h"
+#include "rack/rack_lock.h"
+#include "target/endpoint.h"
+
+typedef struct br_board_lock {
+	bool held;
+	br_rack_lock_t lock;
+} br_board_lock_t;
+
+/* The lock directory: $BENCHRACK_LOCK_DIR, else BR_RACK_LOCK_DEFAULT_DIR. */
+const char *br_board_lock_dir(void);
+
+/*
+ * Takes the lock of the hardware ep reaches, without waiting. A board in use
+ * is BR_ERR_INFRA naming the owner (pid, host, since when). For QEMU returns
+ * BR_OK holding nothing. A stale lock of a dead owner is taken over, and
+ * that is said on stderr (this is the CLI layer).
+ */
+br_status_t br_board_lock_take(const br_endpoint_t *ep, br_board_lock_t *bl, br_error_t *err);
+
+/* Releases what br_board_lock_take took (nothing for QEMU). */
+void br_board_lock_give(br_board_lock_t *bl);
+
+/* br_measure_run with the lock of the board opts reaches held throughout. */
+br_status_t br_board_lock_measure(const br_measure_options_t *opts, br_measure_raw_t *out,
+				  br_error_t *err);
+
+#endif

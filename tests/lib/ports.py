@@ -1,0 +1,42 @@
+"""TCP ports of 127.0.0.1 for tests: a free one to hand a server, and waiting
+for a server to listen there — a connect() retried until a deadline, never a
+fixed sleep. Standard library only."""
+import socket
+import time
+
+HOST = "127.0.0.1"
+RETRY_S = 0.02  # between two connect() attempts
+
+
+def free_port():
+    """A port nobody listens on now (the kernel's pick)."""
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def connect(port, timeout=10, process=None):
+    """A socket connected to HOST:port, retried until the deadline passes
+    (then the last OSError is raised) or process, when given, has exited
+    (then ConnectionRefusedError)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return socket.create_connection((HOST, port), timeout=1)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            if process is not None and process.poll() is not None:
+                raise ConnectionRefusedError(f"{HOST}:{port}: the server exited "
+                                             f"with {process.returncode}")
+            time.sleep(RETRY_S)
+
+
+def wait_listening(port, timeout=10, process=None):
+    """True once something accepts a connection on HOST:port (which is closed
+    at once); False when the deadline passes or process has exited first."""
+    try:
+        connect(port, timeout, process).close()
+        return True
+    except OSError:
+        return False

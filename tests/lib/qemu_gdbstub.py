@@ -1,0 +1,28 @@
+"""A QEMU board halted at reset with its gdbstub on a free port of 127.0.0.1,
+the way the tests that talk RSP to a real server start one. Standard library
+only."""
+import subprocess
+
+from ports import HOST, free_port
+
+MACHINE = "netduinoplus2"
+
+
+def qemu_args(qemu, elf, port, machine=MACHINE):
+    """The command line: deterministic time (-icount shift=0), no display,
+    monitor or serial, halted (-S), gdbstub on HOST:port, elf loaded."""
+    return [qemu, "-M", machine, "-icount", "shift=0", "-display", "none",
+            "-monitor", "none", "-serial", "null", "-S",
+            "-gdb", f"tcp:{HOST}:{port}", "-kernel", elf]
+
+
+def start_qemu(qemu, elf, port=None, machine=MACHINE, stdin=None,
+               stderr=subprocess.DEVNULL):
+    """(process, port): QEMU started on port (a free one when None). Its
+    output is discarded unless stderr says otherwise. The caller kills and
+    waits for it."""
+    if port is None:
+        port = free_port()
+    q = subprocess.Popen(qemu_args(qemu, elf, port, machine), stdin=stdin,
+                         stdout=subprocess.DEVNULL, stderr=stderr)
+    return q, port
