@@ -216,5 +216,17 @@ int main(void)
 	CHECK(st == BR_ERR_TIMEOUT);
 	CHECK(finish(&c, pid) == 0);
 
+	/* QEMU stops a running machine when a client connects and says so with
+	 * an unasked stop reply: it is not the answer to qSupported. */
+	static const step_t stale_stop[] = {{WRITE, "$T02thread:p01.01;#03", 0},
+	                                    {READ_PACKET, "qSupported", 0},
+	                                    {WRITE, "+$PacketSize=1000#f1", 0},
+	                                    {END, NULL, 0}};
+	pid = start(&c, stale_stop);
+	br_error_t nerr;
+	CHECK(rsp_client_negotiate(&c, &nerr) == BR_OK);
+	CHECK(c.features.packet_size == 0x1000U);
+	CHECK(finish(&c, pid) == 0);
+
 	return check_finish();
 }
