@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/rack_worker.h"
+#include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
 #include "config/rack.h"
@@ -408,6 +409,29 @@ static br_status_t document_write(const char *path, const br_rack_t *rack,
 	return br_atomic_file_commit(&f, err);
 }
 
+/*
+ * Posts every run the rack wrote to the dashboards its suite names (its
+ * upload: section), spooling each first, then makes one bounded delivery
+ * pass that also retries whatever was already spooled — as `benchrack run`
+ * does after a run. It prints, and never changes the exit code.
+ */
+static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *results,
+                        const br_suite_t *const *suite_ptrs, const char *results_dir)
+{
+	for (size_t i = 0; i < rack->entry_count; i++) {
+		for (size_t k = 0; k < rack->entries[i].suite_count; k++) {
+			const br_suite_t *suite = suite_ptrs[i * BR_RACK_MAX_SUITES + k];
+			const char *run = results[i].suites[k].run_path;
+			if (suite == NULL || run[0] == '\0' || !suite->file.upload.head.set)
+				continue;
+			bool failed = false;
+			br_cli_upload_enqueue(&suite->file.upload, suite->dir, results_dir, &run, 1,
+			                      &failed);
+		}
+	}
+	br_cli_upload_after_run(NULL, NULL, results_dir, NULL, 0);
+}
+
 /* Every suite and board file of the selected boards, loaded and checked
  * before anything runs (exit 2 on the first bad one); heavy[i] says which
  * boards are emulated here (each needs a core). */
@@ -552,6 +576,7 @@ int br_cli_rack(int argc, char **argv)
 		br_cli_report(&err);
 	else
 		fprintf(stderr, "rack: document written to %s\n", doc);
+	rack_upload(&rack, results, suite_ptrs, o.results_dir);
 	for (size_t i = 0; i < n; i++)
 		br_board_run_free(&runs[i]);
 	free(runs);

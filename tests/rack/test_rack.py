@@ -347,8 +347,44 @@ def case_retry():
         q.wait()
 
 
+def case_upload():
+    """Labs post every run: a rack's runs go to the dashboards their suite
+    names, like `benchrack run`'s (spooled first, never changing the exit code)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "upload"))
+    from servers import Receiver  # noqa: E402
+    rcv = Receiver([(204, {}, b"")])
+    try:
+        s = suite(WORK, "posted", SUITE_ELF, ["empty", "nop1000"], iterations=20)
+        with open(s, "a") as f:
+            f.write("upload:\n  max_total_seconds: 10\n  sinks:\n"
+                    f"    - {{name: hook, kind: webhook, url: 'http://127.0.0.1:{rcv.port}/h'}}\n")
+        r = rack(WORK, "posting", [
+            {"name": "np2-up", "board": "qemu-netduinoplus2", "suites": [s]},
+            {"name": "nd2-up", "board": "qemu-netduino2", "suites": [s]}])
+        p, doc, _ = run_rack(BENCHRACK, r, WORK, timeout=120)
+        check(p.returncode == 0, "the posting rack passes", p.stdout[-800:] + p.stderr[-800:])
+        by = boards_by_name(doc)
+        runs = {}
+        for name in ("np2-up", "nd2-up"):
+            with open(run_path(doc, name), "rb") as f:
+                runs[name] = f.read()
+        bodies = [req["body"] for req in rcv.requests]
+        check(len(rcv.requests) == 2 and all(req["method"] == "POST" for req in rcv.requests),
+              "one POST per board's run", str([(q["method"], q["path"]) for q in rcv.requests]))
+        check(sorted(bodies) == sorted(runs.values()),
+              "each POST body is that board's run record on disk, byte for byte")
+        spool = os.path.join(WORK, "results", "spool")
+        left = [f for f in os.listdir(spool) if f.endswith(".json")] if os.path.isdir(spool) else []
+        check(os.path.isdir(spool) and not left,
+              "the runs went through the spool, and nothing is left there once delivered",
+              str(left))
+        check(all(by[n]["outcome"] == "pass" for n in runs), "both boards pass")
+    finally:
+        rcv.stop()
+
+
 {"parallel": case_parallel, "isolation": case_isolation, "locking": case_locking,
- "retry": case_retry}[CASE]()
+ "retry": case_retry, "upload": case_upload}[CASE]()
 if not FAILED:
     for _ in range(3):  # a server's last files may still be landing
         shutil.rmtree(WORK, ignore_errors=True)
