@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "measure/measure_run.h"
 #include "rack/rack_lock.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 typedef struct br_board_lock {
 	bool held;

@@ -16,8 +16,8 @@
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "rsp/transport.h"
-#include "target/cortex_m.h"
-#include "target/endpoint.h"
+#include "debug/cortex_m.h"
+#include "debug/endpoint.h"
 
 #define PROBE_MAX_DUMPS 16
 #define PROBE_MAX_DUMP_BYTES (16U * 1024U * 1024U)

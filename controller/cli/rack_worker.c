@@ -16,9 +16,9 @@
 #include "rack/board_identity.h"
 #include "rack/rack_lock.h"
 #include "rack/rack_pool.h"
-#include "target/cortex_m.h"
-#include "target/endpoint.h"
-#include "target/server.h"
+#include "debug/cortex_m.h"
+#include "debug/endpoint.h"
+#include "debug/server.h"
 
 #define WORKER_PATH_BYTES 1024U
 #define WORKER_EXIT_REGRESSION 1

@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "config/schema.h"
 #include "measure/counter.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 typedef enum br_board_server_kind {
 	BR_BOARD_SERVER_QEMU,    /* launched: qemu-system-arm -M machine */

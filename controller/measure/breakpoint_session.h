@@ -37,7 +37,7 @@
 #include "measure/counter.h"
 #include "measure/span.h"
 #include "measure/stack_paint.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 typedef struct br_bp_options {
 	const br_counter_state_t *counter; /* started (counter_target.h) */

@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 #include "measure/counter.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 /*
  * Prepares c on the halted target t and fills *state: unless the firmware

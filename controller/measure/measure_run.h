@@ -26,7 +26,7 @@
 #include "measure/span.h"
 #include "measure/stack_region.h"
 #include "measure/stub_batch.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 #define BR_MEASURE_DEFAULT_ITERATIONS 100U
 #define BR_MEASURE_DEFAULT_WARMUP 2U

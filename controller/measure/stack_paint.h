@@ -16,7 +16,7 @@
 
 #include "common/error.h"
 #include "measure/stack_region.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 /* A stack figure that could not be measured. */
 #define BR_STACK_NOT_MEASURED UINT32_MAX

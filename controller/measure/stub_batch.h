@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "elf/elf_file.h"
 #include "measure/counter.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 /* Where the stub's contract lives in one firmware image. */
 typedef struct br_stub_layout {

@@ -7,7 +7,7 @@
 #include "common/xalloc.h"
 #include "elf/elf_build_id.h"
 #include "elf/elf_file.h"
-#include "target/server.h"
+#include "debug/server.h"
 
 #define SUITE_DEFAULT_QEMU "qemu-system-arm"
 #define SUITE_DEFAULT_MACHINE "netduinoplus2"

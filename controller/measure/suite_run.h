@@ -12,7 +12,7 @@
 #include "common/error.h"
 #include "measure/counter.h"
 #include "measure/stub_batch.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 #define BR_SUITE_DEFAULT_ITERATIONS 100U
 #define BR_SUITE_DEFAULT_WARMUP 2U

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 /*
  * Writes the lock name of the hardware ep reaches into out and returns true:

@@ -24,7 +24,7 @@
 
 #include "common/clock.h"
 #include "elf_sym.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 #define HALTS 2000
 #define GDB_HALTS 200

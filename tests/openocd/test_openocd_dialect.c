@@ -15,7 +15,7 @@
 #include "check.h"
 #include "rsp/client.h"
 #include "rsp/crc32.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 #define BUG_READ_BYTES 510U
 

@@ -16,7 +16,7 @@
 #include "check.h"
 #include "elf_sym.h"
 #include "rsp/client.h"
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 #define RUN_PAUSE_NS 200000000L
 #define ALTERNATIONS 40

@@ -1,5 +1,5 @@
 /*
- * Tables for the pure parts of controller/target: the memory-map XML parser
+ * Tables for the pure parts of controller/debug: the memory-map XML parser
  * (good and bad documents), the target-description scanner (register numbers
  * of QEMU's and OpenOCD's descriptions), CPUID and FPB_CTRL decoding, and the
  * flavour table's consistency.
@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "target/cortex_m.h"
-#include "target/flavour.h"
-#include "target/memory_map.h"
-#include "target/tdesc.h"
+#include "debug/cortex_m.h"
+#include "debug/flavour.h"
+#include "debug/memory_map.h"
+#include "debug/tdesc.h"
 
 /* As OpenOCD 0.12 sends it for an STM32F4 (abridged). */
 static const char openocd_map[] =

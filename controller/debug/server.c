@@ -1,4 +1,4 @@
-#include "target/server.h"
+#include "debug/server.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -7,8 +7,8 @@
 
 #include "rsp/hex.h"
 #include "rsp/quote.h"
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 uint32_t br_target_regnum(const br_target_t *t, unsigned i)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "target/target.h"
+#include "debug/target.h"
 
 /* SCB CPUID: [31:24] Implementer, [23:20] Variant, [19:16] Architecture,
  * [15:4] PartNo, [3:0] Revision. */

@@ -1,4 +1,4 @@
-#include "target/flavour.h"
+#include "debug/flavour.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "target/cortex_m.h"
+#include "debug/cortex_m.h"
 
 #include <stddef.h>
 

@@ -24,9 +24,9 @@
 #include "common/error.h"
 #include "rsp/client.h"
 #include "rsp/stop_reply.h"
-#include "target/flavour.h"
-#include "target/memory_map.h"
-#include "target/tdesc.h"
+#include "debug/flavour.h"
+#include "debug/memory_map.h"
+#include "debug/tdesc.h"
 
 #define BR_TARGET_MAX_BREAKPOINTS 16U
 #define BR_TARGET_REG_PC 15U

@@ -1,4 +1,4 @@
-#include "target/xml_attr.h"
+#include "debug/xml_attr.h"
 
 #include <string.h>
 

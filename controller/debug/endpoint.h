@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "target/memory_map.h"
-#include "target/server.h"
-#include "target/target.h"
+#include "debug/memory_map.h"
+#include "debug/server.h"
+#include "debug/target.h"
 
 typedef enum br_endpoint_kind {
 	BR_ENDPOINT_QEMU,    /* launch qemu-system-arm -M machine */

@@ -10,8 +10,8 @@
 #include "rsp/hex.h"
 #include "rsp/packet.h"
 #include "rsp/quote.h"
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 /* Room for "M" or "X", 8 address digits, ',', 8 length digits and ':'. */
 #define TARGET_MEM_HEADER_BYTES 20U

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 /* Thumb instructions: the kind field of Z0/Z1 is 2 (GDB manual, "ARM Breakpoint Kinds"). */
 #define TARGET_THUMB_BREAKPOINT_KIND 2U

@@ -8,8 +8,8 @@
 #include "common/xalloc.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 /* A monitor command may take long (a reset, a flash erase): keepalives from
  * the server stretch this further (rsp/client.h). */

@@ -1,9 +1,9 @@
-#include "target/memory_map.h"
+#include "debug/memory_map.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "target/xml_attr.h"
+#include "debug/xml_attr.h"
 
 void br_memory_map_clear(br_memory_map_t *map)
 {

@@ -4,7 +4,7 @@
 #ifndef BENCHRACK_TARGET_PRIVATE_H
 #define BENCHRACK_TARGET_PRIVATE_H
 
-#include "target/target.h"
+#include "debug/target.h"
 
 /* The halt is over: forget what was known about it. */
 void br_target_forget_halt(br_target_t *t);

@@ -1,11 +1,11 @@
-#include "target/tdesc.h"
+#include "debug/tdesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "target/xml_attr.h"
+#include "debug/xml_attr.h"
 
 void br_tdesc_init(br_tdesc_t *d)
 {

@@ -1,10 +1,10 @@
-#include "target/endpoint.h"
+#include "debug/endpoint.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "rsp/transport.h"
-#include "target/cortex_m.h"
+#include "debug/cortex_m.h"
 
 #define ENDPOINT_CONNECT_TIMEOUT_MS 5000
 

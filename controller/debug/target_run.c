@@ -10,8 +10,8 @@
 #include "rsp/hex.h"
 #include "rsp/quote.h"
 #include "rsp/request.h"
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 /* File-I/O errno values (GDB manual, "Errno Values"), sent in hex. */
 #define FILEIO_EBADF 9U

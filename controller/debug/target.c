@@ -1,7 +1,7 @@
 /*
  * Attaching to a server, the halted state, detaching and killing.
  */
-#include "target/target.h"
+#include "debug/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "common/xalloc.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
-#include "target/target_private.h"
+#include "debug/target_private.h"
 
 /* qXfer reads: a chunk the smallest PacketSize here (QEMU's 4096) carries. */
 #define TARGET_XFER_CHUNK 0x7f0U

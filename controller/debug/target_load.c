@@ -13,8 +13,8 @@
 #include "elf/elf_image.h"
 #include "rsp/crc32.h"
 #include "rsp/quote.h"
-#include "target/target.h"
-#include "target/target_private.h"
+#include "debug/target.h"
+#include "debug/target_private.h"
 
 /* "vFlashWrite:" + 8 address digits + ':' with margin. */
 #define LOAD_FLASH_HEADER_BYTES 24U
