@@ -4,17 +4,8 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "elf/elf_image.h"
-#include "elf/elf_symbols.h"
 
 #define STUB_NS_PER_S 1e9
-
-/* Reads a little-endian uint32_t at byte offset off of buf. */
-static uint32_t le32(const uint8_t *buf, size_t off)
-{
-	return (uint32_t)buf[off] | (uint32_t)buf[off + 1U] << 8 | (uint32_t)buf[off + 2U] << 16 |
-	       (uint32_t)buf[off + 3U] << 24;
-}
 
 static void put_le32(uint8_t *buf, size_t off, uint32_t v)
 {
@@ -22,57 +13,6 @@ static void put_le32(uint8_t *buf, size_t off, uint32_t v)
 	buf[off + 1U] = (uint8_t)(v >> 8);
 	buf[off + 2U] = (uint8_t)(v >> 16);
 	buf[off + 3U] = (uint8_t)(v >> 24);
-}
-
-/* Checks magic, version and size of a control block header (its first 12 bytes). */
-static br_status_t check_header(const uint8_t *header, const char *where, br_error_t *err)
-{
-	uint32_t magic = le32(header, offsetof(br_control_block_t, magic));
-	uint32_t version = le32(header, offsetof(br_control_block_t, version));
-	uint32_t size = le32(header, offsetof(br_control_block_t, size));
-	if (magic != BR_CB_MAGIC)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "%s: control block magic is 0x%08x, expected 0x%08x: "
-				    "the firmware was not built with benchrack's stub",
-				    where, magic, BR_CB_MAGIC);
-	if (version != BR_CB_VERSION || size != BR_CB_SIZE)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "%s: control block version %u (size %u), this benchrack speaks "
-				    "version %u (size %u): rebuild the firmware with this stub/",
-				    where, version, size, BR_CB_VERSION, (unsigned)BR_CB_SIZE);
-	return BR_OK;
-}
-
-br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout,
-				    br_error_t *err)
-{
-	br_elf_symbol_t cb, sync;
-	br_status_t st = br_elf_symbol_find(elf, BR_CONTROL_BLOCK_SYMBOL, &cb, err);
-	if (st != BR_OK)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "%s has no control block (symbol %s): it is not a benchrack "
-				    "suite firmware; measure it with `benchrack measure` instead",
-				    br_elf_path(elf), BR_CONTROL_BLOCK_SYMBOL);
-	st = br_elf_symbol_find(elf, BR_HOST_SYNC_SYMBOL, &sync, err);
-	if (st != BR_OK)
-		return br_error_set(err, BR_ERR_INPUT, "%s has a control block but no %s: "
-				    "rebuild it with benchrack's stub/", br_elf_path(elf),
-				    BR_HOST_SYNC_SYMBOL);
-	if (cb.size != 0 && cb.size != BR_CB_SIZE)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "%s: control block is %u bytes, this benchrack expects %u: "
-				    "rebuild the firmware with this stub/",
-				    br_elf_path(elf), cb.size, (unsigned)BR_CB_SIZE);
-	uint8_t header[BR_CB_OFFSET_BENCH_NAMES];
-	st = br_elf_read_initial(elf, cb.address, header, sizeof(header), err);
-	if (st != BR_OK)
-		return st;
-	st = check_header(header, br_elf_path(elf), err);
-	if (st != BR_OK)
-		return st;
-	layout->control_block = cb.address;
-	layout->host_sync = sync.address;
-	return BR_OK;
 }
 
 /* Resumes and waits for the stub to halt at br_host_sync again. */
@@ -111,29 +51,31 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 	if (st != BR_OK)
 		return br_error_prefix(err, "starting the firmware (waiting for its first %s)",
 				       BR_HOST_SYNC_SYMBOL);
-	uint8_t head[BR_CB_OFFSET_REQUEST];
-	st = br_target_mem_read(target, layout->control_block, head, sizeof(head), err);
+	uint8_t block[BR_CB_SIZE];
+	st = br_target_mem_read(target, layout->control_block, block, sizeof(block), err);
 	if (st != BR_OK)
 		return st;
-	st = check_header(head, "target memory", err);
+	st = br_stub_layout_check_header(block, "target memory", err);
 	if (st != BR_OK)
 		return st;
-	s->bench_count = le32(head, offsetof(br_control_block_t, bench_count));
-	s->max_samples = le32(head, offsetof(br_control_block_t, max_samples));
-	s->samples_address = le32(head, offsetof(br_control_block_t, samples_address));
-	if (s->bench_count > BR_CB_MAX_BENCHES || s->max_samples > BR_CB_MAX_SAMPLES)
+	if (br_stub_le32(block, BR_CB_OFFSET_STATE_ADDRESS) != layout->state ||
+	    br_stub_le32(block, BR_CB_OFFSET_SAMPLES_ADDRESS) != layout->samples_address ||
+	    br_stub_le32(block, BR_CB_OFFSET_MAX_SAMPLES) != layout->max_samples ||
+	    br_stub_le32(block, BR_CB_OFFSET_BENCH_COUNT) != layout->bench_count)
 		return br_error_set(err, BR_ERR_TARGET,
-				    "control block claims %u benches and %u samples: corrupt",
-				    s->bench_count, s->max_samples);
-	memcpy(s->bench_names, head + BR_CB_OFFSET_BENCH_NAMES, sizeof(s->bench_names));
-	for (uint32_t i = 0; i < BR_CB_MAX_BENCHES; i++)
-		s->bench_names[i][BR_CB_NAME_BYTES - 1U] = '\0';
+				    "the control block in target memory (0x%08x) differs from the "
+				    "ELF file's: the board runs another image; load this one",
+				    layout->control_block);
+	s->bench_count = layout->bench_count;
+	s->max_samples = layout->max_samples;
+	s->samples_address = layout->samples_address;
+	memcpy(s->bench_names, layout->bench_names, sizeof(s->bench_names));
 	uint8_t result[sizeof(br_result_t)];
-	st = br_target_mem_read(target, layout->control_block + BR_CB_OFFSET_RESULT, result,
+	st = br_target_mem_read(target, layout->state + BR_CS_OFFSET_RESULT, result,
 				sizeof(result), err);
 	if (st != BR_OK)
 		return st;
-	s->next_seq = le32(result, offsetof(br_result_t, seq)) + 1U;
+	s->next_seq = br_stub_le32(result, offsetof(br_result_t, seq)) + 1U;
 	return BR_OK;
 }
 
@@ -183,7 +125,7 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
 		 counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
 	put_le32(buf, offsetof(br_request_t, argument), req->argument);
 	/* The core is halted: the stub sees the whole request or none of it. */
-	br_status_t st = br_target_mem_write(s->target, s->layout.control_block + BR_CB_OFFSET_REQUEST,
+	br_status_t st = br_target_mem_write(s->target, s->layout.state + BR_CS_OFFSET_REQUEST,
 					     buf, sizeof(buf), err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", s->bench_names[req->bench_index]);
@@ -204,12 +146,12 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
 	uint8_t res[sizeof(br_result_t)];
-	st = br_target_mem_read(s->target, s->layout.control_block + BR_CB_OFFSET_RESULT, res,
+	st = br_target_mem_read(s->target, s->layout.state + BR_CS_OFFSET_RESULT, res,
 				sizeof(res), err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
-	uint32_t got_seq = le32(res, offsetof(br_result_t, seq));
-	uint32_t status = le32(res, offsetof(br_result_t, status));
+	uint32_t got_seq = br_stub_le32(res, offsetof(br_result_t, seq));
+	uint32_t status = br_stub_le32(res, offsetof(br_result_t, status));
 	if (got_seq != seq)
 		return br_error_set(err, BR_ERR_TARGET,
 				    "bench %s: the stub answered request %u, expected %u", name,
@@ -219,12 +161,12 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 				    name, status_reason(status));
 	memset(out, 0, sizeof(*out));
 	out->host_seconds = host_seconds;
-	out->bench_index = le32(res, offsetof(br_result_t, bench_index));
-	out->count = le32(res, offsetof(br_result_t, count));
-	out->stack_bytes = le32(res, offsetof(br_result_t, stack_bytes));
-	out->heap_peak = le32(res, offsetof(br_result_t, heap_peak));
-	out->heap_live = le32(res, offsetof(br_result_t, heap_live));
-	out->heap_allocs = le32(res, offsetof(br_result_t, heap_allocs));
+	out->bench_index = br_stub_le32(res, offsetof(br_result_t, bench_index));
+	out->count = br_stub_le32(res, offsetof(br_result_t, count));
+	out->stack_bytes = br_stub_le32(res, offsetof(br_result_t, stack_bytes));
+	out->heap_peak = br_stub_le32(res, offsetof(br_result_t, heap_peak));
+	out->heap_live = br_stub_le32(res, offsetof(br_result_t, heap_live));
+	out->heap_allocs = br_stub_le32(res, offsetof(br_result_t, heap_allocs));
 	if (out->bench_index != req->bench_index || out->count != req->iterations)
 		return br_error_set(err, BR_ERR_TARGET,
 				    "bench %s: the stub ran bench %u with %u samples, asked for "
@@ -237,7 +179,7 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s: reading samples", name);
 	for (uint32_t i = 0; i < out->count; i++)
-		out->samples[i] = le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
+		out->samples[i] = br_stub_le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
 	return BR_OK;
 }
 

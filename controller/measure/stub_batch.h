@@ -14,13 +14,8 @@
 #include "common/error.h"
 #include "elf/elf_file.h"
 #include "measure/counter.h"
+#include "measure/stub_layout.h"
 #include "debug/target.h"
-
-/* Where the stub's contract lives in one firmware image. */
-typedef struct br_stub_layout {
-	uint32_t control_block;  /* address of br_control_block */
-	uint32_t host_sync;      /* address of br_host_sync (Thumb bit cleared) */
-} br_stub_layout_t;
 
 /* One request to the stub (control_block.h, br_request_t). */
 typedef struct br_stub_request {
@@ -57,18 +52,10 @@ typedef struct br_stub_result {
 
 
 /*
- * Finds the control block and br_host_sync in the ELF and checks, from the
- * file alone, the block's magic, version and size: a firmware without the
- * stub, or built against another version of the contract, is refused before
- * any server starts (BR_ERR_INPUT, saying what to rebuild).
- */
-br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout,
-				    br_error_t *err);
-
-/*
- * Starts a session on a halted target running that firmware: breaks at
- * br_host_sync, resumes from reset, waits (timeout_ms) for the first sync and
- * reads the bench table, checking magic and version again in target memory.
+ * Starts a session on a halted target running that firmware (layout from
+ * br_stub_layout_from_elf, stub_layout.h): breaks at br_host_sync, resumes
+ * from reset, waits (timeout_ms) for the first sync and checks the control
+ * block again in target memory (the same bytes as the file's).
  */
 br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 				 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err);

@@ -8,7 +8,7 @@
 
 void br_heap_alloc_record(const void *ptr, uint32_t bytes)
 {
-	br_result_t *result = &br_control_block.result;
+	br_result_t *result = &br_control_state.result;
 
 	if (ptr == NULL)
 		return;
@@ -20,7 +20,7 @@ void br_heap_alloc_record(const void *ptr, uint32_t bytes)
 
 void br_heap_free_record(const void *ptr, uint32_t bytes)
 {
-	br_result_t *result = &br_control_block.result;
+	br_result_t *result = &br_control_state.result;
 
 	if (ptr == NULL)
 		return;

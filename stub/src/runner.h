@@ -2,10 +2,8 @@
 #ifndef BR_RUNNER_H
 #define BR_RUNNER_H
 
-#include "benchrack/control_block.h"
-
-/* The contract with the host, found by symbol (BR_CONTROL_BLOCK_SYMBOL). */
-extern br_control_block_t br_control_block;
-
+/* The contract with the host (control_block.h): br_control_block (flash, the
+ * host finds it by symbol), br_control_state (RAM) and the sample buffer. */
+#include "benchrack/suite.h"
 
 #endif

@@ -15,7 +15,7 @@ from elfpatch import Elf32  # noqa: E402
 
 BENCHRACK, SUITE = sys.argv[1], sys.argv[2]
 CB_MAGIC = 0x42524342
-CB_VERSION = 1
+CB_VERSION = 2
 failures = 0
 
 

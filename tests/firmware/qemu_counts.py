@@ -3,12 +3,13 @@
 
 Independent of the controller: gdb-multiarch drives a QEMU it starts over a
 pipe (`target remote | qemu ... -gdb stdio`), breaks at br_host_sync, writes
-requests into br_control_block by symbol and reads the results back. On the
+requests into br_control_state by symbol and reads the results back. On the
 emulated board TIM2_CNT advances exactly once per guest instruction
 (`-icount shift=0`), so every count below is exact. Checks:
-  - the header against stub/include/benchrack/control_block.h (magic,
-    version, max_samples; size against the compiled type), and the bench
-    names in the expected order;
+  - the constant control block against stub/include/benchrack/control_block.h
+    (magic, version; size against the compiled type), max_samples against the
+    image's br_ld_sample_count, and the bench names (read through its bench
+    table) in the expected order;
   - every bench: status OK, count, min == max over the samples, a plausible
     stack depth; no heap use, except malloc_free (peak one slot, none live,
     one allocation per iteration) and malloc_leak (one slot live: a leak);
@@ -109,9 +110,10 @@ def gdb_script(args, requests):
              "br_control_block.version, br_control_block.size, sizeof(br_control_block), "
              "br_control_block.bench_count, br_control_block.max_samples"]
     for index in range(len(args.benches)):
-        lines.append(f'printf "NAME {index} %s\\n", br_control_block.bench_names[{index}]')
+        lines.append(f'printf "NAME {index} %s\\n", '
+                     f"((const br_suite_entry_t *)br_control_block.bench_table)[{index}].name")
     for seq, request in enumerate(requests, start=1):
-        block = "br_control_block.request"
+        block = "br_control_state.request"
         lines += [f"set var {block}.bench_index = {request.bench_index}",
                   f"set var {block}.iterations = {request.iterations}",
                   f"set var {block}.warmup = {request.warmup}",
@@ -121,7 +123,7 @@ def gdb_script(args, requests):
                   f"set var {block}.seq = {seq}",
                   "continue",
                   f'printf "RESULT {seq} ' + " ".join(["%u"] * len(RESULT_FIELDS)) + '\\n", '
-                  + ", ".join(f"br_control_block.result.{f}" for f in RESULT_FIELDS)]
+                  + ", ".join(f"br_control_state.result.{f}" for f in RESULT_FIELDS)]
         if 0 < request.iterations <= args.max_samples:
             lines += [f'echo SAMPLES {seq}\\n',
                       f"x/{request.iterations}uw br_control_block.samples_address",
@@ -173,6 +175,17 @@ def parse(output, requests):
         elif fields[0] == "CRC":
             crcs[int(fields[1])] = int(fields[2])
     return header, names, crcs, message
+
+
+def symbol_value(objdump, elf, name):
+    """The value of symbol name in elf's symbol table (`objdump -t`)."""
+    table = subprocess.run([objdump, "-t", elf], check=True, capture_output=True,
+                           text=True).stdout
+    for line in table.splitlines():
+        fields = line.split()
+        if fields and fields[-1] == name:
+            return int(fields[0], 16)
+    raise SystemExit(f"FAIL: {elf} has no symbol {name}")
 
 
 def disassembly(objdump, elf, function):
@@ -296,7 +309,7 @@ def main():
     args = parser.parse_args()
 
     c = contract_constants(args.contract)
-    args.max_samples = c["BR_CB_MAX_SAMPLES"]
+    args.max_samples = symbol_value(args.objdump, args.elf, "br_ld_sample_count")
     not_measured = c["BR_CB_NOT_MEASURED"]
     status_ok = c["BR_CB_STATUS_OK"]
     index = {name: i for i, name in enumerate(args.benches)}

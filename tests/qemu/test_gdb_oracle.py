@@ -20,7 +20,7 @@ from elfpatch import Elf32  # noqa: E402
 BENCHRACK, GDB, OBJDUMP, QEMU, ELF = sys.argv[1:6]
 TIM2_CNT = 0x40000024
 # Offsets of stub/include/benchrack/control_block.h (pinned there by static asserts).
-CB_OFFSET_REQUEST = 32 + 32 * 24
+CB_OFFSET_STATE_ADDRESS = 20  # the request area is at the start of the state it points to
 REQ_SEQ, REQ_BENCH, REQ_ITER, REQ_WARMUP, REQ_COUNTER, REQ_MASK, REQ_FLAGS = range(0, 28, 4)
 NOP1000_INDEX = 1
 
@@ -46,8 +46,9 @@ def counter_reads(insns):
 
 insns = disasm.function(OBJDUMP, ELF, "bench_nop1000")
 read_a, read_b = counter_reads(insns)
-cb, _ = Elf32(ELF).symbol("br_control_block")
-req = cb + CB_OFFSET_REQUEST
+image = Elf32(ELF)
+cb, _ = image.symbol("br_control_block")
+req = image.read_u32(cb + CB_OFFSET_STATE_ADDRESS)
 
 script = f"""
 set pagination off

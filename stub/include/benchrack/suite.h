@@ -1,9 +1,10 @@
 /*
  * benchrack suite table — the list of benches a firmware image offers.
  *
- * The firmware (benches/) defines br_suite[] and br_suite_count, written out
- * by hand in the order the host lists them; the runner copies the names into
- * the control block in that order, and a request's bench_index indexes it.
+ * The firmware (benches/) defines br_suite[], written out by hand in the
+ * order the host lists them, and with BR_SUITE_COUNT_DEFINE the constant
+ * control block (control_block.h) that points the host at it: a request's
+ * bench_index indexes this table, whose names the host reads from flash.
  *
  *	const br_suite_entry_t br_suite[] = {
  *		{"empty", bench_empty},
@@ -25,16 +26,40 @@ typedef struct br_suite_entry {
 	void (*fn)(br_run_t *run);
 } br_suite_entry_t;
 
+_Static_assert(sizeof(br_suite_entry_t) == BR_CB_BENCH_ENTRY_BYTES, "bench table entry layout");
+_Static_assert(__builtin_offsetof(br_suite_entry_t, name) == BR_CB_BENCH_ENTRY_NAME,
+	       "bench table name offset");
+
 /* Defined by the firmware. */
 extern const br_suite_entry_t br_suite[];
-extern const uint32_t br_suite_count;
+/* Defined by BR_SUITE_COUNT_DEFINE: the contract's constant part, in flash. */
+extern const br_control_block_t br_control_block;
+
+/* Defined by the stub (runner.c): the request and result areas, in .bss. */
+extern br_control_state_t br_control_state;
+
+/* Defined by the linker script (stub/link.ld.in): the sample buffer and its
+ * length in samples (an address-valued symbol: use it only as such). A
+ * firmware build chooses the length with -Wl,--defsym=br_ld_sample_count=N. */
+extern uint32_t br_ld_samples[];
+extern const uint8_t br_ld_sample_count[];
 
 #define BR_SUITE_LENGTH(table) (sizeof(table) / sizeof((table)[0]))
 
-/* Define br_suite_count from the table, refusing at compile time a suite the
- * control block cannot describe. */
+/* Define the constant control block for the table (in flash), refusing at
+ * compile time a suite the host cannot describe. Everything in it is known at
+ * link time: nothing is copied to RAM at start-up. */
 #define BR_SUITE_COUNT_DEFINE(table)                                                               \
 	_Static_assert(BR_SUITE_LENGTH(table) <= BR_CB_MAX_BENCHES, "too many benches in suite");  \
-	const uint32_t br_suite_count = BR_SUITE_LENGTH(table)
+	__attribute__((used)) const br_control_block_t br_control_block = {                        \
+	    .magic = BR_CB_MAGIC,                                                                  \
+	    .version = BR_CB_VERSION,                                                              \
+	    .size = (uint32_t)sizeof(br_control_block_t),                                          \
+	    .bench_count = (uint32_t)BR_SUITE_LENGTH(table),                                       \
+	    .bench_table = (uint32_t)(uintptr_t)(table),                                           \
+	    .state_address = (uint32_t)(uintptr_t)&br_control_state,                               \
+	    .max_samples = (uint32_t)(uintptr_t)br_ld_sample_count,                                \
+	    .samples_address = (uint32_t)(uintptr_t)br_ld_samples,                                 \
+	}
 
 #endif
