@@ -116,6 +116,7 @@ static void on_bench_done(void *ctx, const char *name, const br_stub_result_t *r
 	b->heap_peak = r->heap_peak;
 	b->heap_live = r->heap_live;
 	b->heap_allocs = r->heap_allocs;
+	b->halts = r->halts;
 	b->wall_seconds = (double)(br_clock_ms() - k->started_ms) / BOARD_RUN_MS_PER_S;
 	const br_suite_bench_t *sb = suite_bench(k->suite, name);
 	if (sb != NULL) {

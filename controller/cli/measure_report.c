@@ -556,6 +556,11 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	json_samples(j, raw);
 	json_stack(j, r);
 	json_heap(j, raw->stub);
+	br_json_key(j, "halts");
+	if (raw->stub != NULL)
+		br_json_uint(j, raw->stub->halts);
+	else
+		br_json_null(j);
 	br_json_key(j, "wall_seconds");
 	br_json_double(j, raw->wall_seconds);
 }

@@ -102,22 +102,20 @@ static const char *status_reason(uint32_t status)
 	}
 }
 
-br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
-				  br_error_t *err)
+/* Writes the request for the pending bench's next chunk: up to max_samples
+ * of the iterations still wanted, after the bench's own warm-up (every chunk
+ * is a fresh call of the bench, set-up included, so each gets it). */
+static br_status_t chunk_write(br_stub_session_t *s, br_error_t *err)
 {
-	if (req->bench_index >= s->bench_count)
-		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)",
-				    req->bench_index, s->bench_count);
-	if (req->iterations == 0 || req->iterations > s->max_samples)
-		return br_error_set(err, BR_ERR_USAGE,
-				    "%u iterations: the firmware keeps 1 to %u samples per bench",
-				    req->iterations, s->max_samples);
+	const br_stub_request_t *req = &s->pending;
 	const br_counter_t *counter = req->counter;
+	uint32_t left = req->iterations - s->pending_done;
+	uint32_t chunk = left < s->max_samples ? left : s->max_samples;
 	uint8_t buf[sizeof(br_request_t)] = {0};
 	uint32_t seq = s->next_seq++;
 	put_le32(buf, offsetof(br_request_t, seq), seq);
 	put_le32(buf, offsetof(br_request_t, bench_index), req->bench_index);
-	put_le32(buf, offsetof(br_request_t, iterations), req->iterations);
+	put_le32(buf, offsetof(br_request_t, iterations), chunk);
 	put_le32(buf, offsetof(br_request_t, warmup), req->warmup);
 	put_le32(buf, offsetof(br_request_t, counter_address), counter->address);
 	put_le32(buf, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
@@ -129,13 +127,30 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
 					     buf, sizeof(buf), err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", s->bench_names[req->bench_index]);
-	s->pending = *req;
 	s->pending_seq = seq;
+	s->pending_chunk = chunk;
 	return BR_OK;
 }
 
-br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
-				   br_error_t *err)
+br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
+				  br_error_t *err)
+{
+	if (req->bench_index >= s->bench_count)
+		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)",
+				    req->bench_index, s->bench_count);
+	if (req->iterations == 0 || req->iterations > BR_CB_MAX_SAMPLES)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "%u iterations: a bench takes 1 to %u samples", req->iterations,
+				    BR_CB_MAX_SAMPLES);
+	s->pending = *req;
+	s->pending_done = 0;
+	return chunk_write(s, err);
+}
+
+/* Resumes for the chunk written last, waits for br_host_sync and adds the
+ * chunk's result and samples to out (one halt). */
+static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
+				br_error_t *err)
 {
 	const br_stub_request_t *req = &s->pending;
 	const char *name = s->bench_names[req->bench_index];
@@ -145,6 +160,7 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 	double host_seconds = (double)(br_clock_ns() - t0) / STUB_NS_PER_S;
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
+	out->halts++;
 	uint8_t res[sizeof(br_result_t)];
 	st = br_target_mem_read(s->target, s->layout.state + BR_CS_OFFSET_RESULT, res,
 				sizeof(res), err);
@@ -159,28 +175,52 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 	if (status != BR_CB_STATUS_OK)
 		return br_error_set(err, BR_ERR_USAGE, "bench %s: the stub refused the request: %s",
 				    name, status_reason(status));
-	memset(out, 0, sizeof(*out));
-	out->host_seconds = host_seconds;
-	out->bench_index = br_stub_le32(res, offsetof(br_result_t, bench_index));
-	out->count = br_stub_le32(res, offsetof(br_result_t, count));
-	out->stack_bytes = br_stub_le32(res, offsetof(br_result_t, stack_bytes));
-	out->heap_peak = br_stub_le32(res, offsetof(br_result_t, heap_peak));
-	out->heap_live = br_stub_le32(res, offsetof(br_result_t, heap_live));
-	out->heap_allocs = br_stub_le32(res, offsetof(br_result_t, heap_allocs));
-	if (out->bench_index != req->bench_index || out->count != req->iterations)
+	uint32_t bench = br_stub_le32(res, offsetof(br_result_t, bench_index));
+	uint32_t count = br_stub_le32(res, offsetof(br_result_t, count));
+	if (bench != req->bench_index || count != s->pending_chunk)
 		return br_error_set(err, BR_ERR_TARGET,
 				    "bench %s: the stub ran bench %u with %u samples, asked for "
 				    "bench %u with %u",
-				    name, out->bench_index, out->count, req->bench_index,
-				    req->iterations);
+				    name, bench, count, req->bench_index, s->pending_chunk);
+	uint32_t stack = br_stub_le32(res, offsetof(br_result_t, stack_bytes));
+	uint32_t peak = br_stub_le32(res, offsetof(br_result_t, heap_peak));
+	uint32_t live = br_stub_le32(res, offsetof(br_result_t, heap_live));
+	/* Every chunk is one call of the bench: the deepest stack and the
+	 * highest peak and leak of any call, the allocations of all of them. */
+	if (out->stack_bytes != BR_CB_NOT_MEASURED &&
+	    (stack == BR_CB_NOT_MEASURED || stack > out->stack_bytes))
+		out->stack_bytes = stack;
+	if (peak > out->heap_peak)
+		out->heap_peak = peak;
+	if (live > out->heap_live)
+		out->heap_live = live;
+	out->heap_allocs += br_stub_le32(res, offsetof(br_result_t, heap_allocs));
+	if (host_seconds > out->host_seconds)
+		out->host_seconds = host_seconds;
 	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
 	st = br_target_mem_read(s->target, s->samples_address, raw,
-				(size_t)out->count * BR_CB_SAMPLE_BYTES, err);
+				(size_t)count * BR_CB_SAMPLE_BYTES, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s: reading samples", name);
-	for (uint32_t i = 0; i < out->count; i++)
-		out->samples[i] = br_stub_le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
+	for (uint32_t i = 0; i < count; i++)
+		out->samples[out->count + i] = br_stub_le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
+	out->count += count;
+	s->pending_done += count;
 	return BR_OK;
+}
+
+br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
+				   br_error_t *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->bench_index = s->pending.bench_index;
+	br_status_t st = chunk_finish(s, timeout_ms, out, err);
+	while (st == BR_OK && s->pending_done < s->pending.iterations) {
+		st = chunk_write(s, err);
+		if (st == BR_OK)
+			st = chunk_finish(s, timeout_ms, out, err);
+	}
+	return st;
 }
 
 br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *req, int timeout_ms,

@@ -1,8 +1,10 @@
 /*
  * Stub batch mode: the controller side of the control-block protocol of
- * stub/include/benchrack/control_block.h. One halt per bench, never one per
- * sample: write a request, resume, halt at br_host_sync, read the result and
- * all samples in bulk.
+ * stub/include/benchrack/control_block.h. One halt per chunk of the
+ * firmware's sample buffer, never one per sample: write a request, resume,
+ * halt at br_host_sync, read the result and the chunk's samples in bulk; a
+ * bench asked for more samples than the buffer holds is asked again, chunk by
+ * chunk, and the halts it took are counted.
  */
 #ifndef BENCHRACK_MEASURE_STUB_BATCH_H
 #define BENCHRACK_MEASURE_STUB_BATCH_H
@@ -20,7 +22,7 @@
 /* One request to the stub (control_block.h, br_request_t). */
 typedef struct br_stub_request {
 	uint32_t bench_index;
-	uint32_t iterations;     /* samples kept, 1..max_samples */
+	uint32_t iterations;     /* samples kept, 1..BR_CB_MAX_SAMPLES (in chunks of max_samples) */
 	uint32_t warmup;         /* iterations run first and discarded */
 	uint32_t argument;       /* the bench's parameter; 0: its default */
 	const br_counter_t *counter;
@@ -35,7 +37,9 @@ typedef struct br_stub_session {
 	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
 	uint32_t next_seq;
 	br_stub_request_t pending; /* the request written last (br_stub_request_write) */
-	uint32_t pending_seq;
+	uint32_t pending_seq;      /* its current chunk's seq */
+	uint32_t pending_chunk;    /* samples that chunk asks for */
+	uint32_t pending_done;     /* samples collected before that chunk */
 } br_stub_session_t;
 
 /* What one bench produced: raw counter deltas and the stub's other figures. */
@@ -43,11 +47,14 @@ typedef struct br_stub_result {
 	uint32_t bench_index;
 	uint32_t count;
 	uint32_t samples[BR_CB_MAX_SAMPLES];
-	uint32_t stack_bytes;   /* BR_CB_NOT_MEASURED when the paint was overrun */
-	uint32_t heap_peak;
-	uint32_t heap_live;
-	uint32_t heap_allocs;
-	double host_seconds;    /* host time from the resume to the halt at br_host_sync */
+	uint32_t stack_bytes;   /* deepest of any chunk; BR_CB_NOT_MEASURED when a paint was
+	                           overrun */
+	uint32_t heap_peak;     /* highest of any chunk (each chunk is one call of the bench) */
+	uint32_t heap_live;     /* highest left allocated by any chunk */
+	uint32_t heap_allocs;   /* of all chunks, each chunk's warm-up included */
+	uint32_t halts;         /* halts at br_host_sync taken: one per chunk */
+	double host_seconds;    /* longest host time from a resume to the halt at br_host_sync
+	                           (one chunk's) */
 } br_stub_result_t;
 
 
@@ -64,9 +71,10 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 int br_stub_bench_index(const br_stub_session_t *s, const char *name);
 
 /*
- * Runs bench `index` for warmup + iterations iterations with the given
- * counter and waits (timeout_ms) for the stub to come back to br_host_sync;
- * fills out. A bench that never comes back is BR_ERR_TIMEOUT naming it; a
+ * Runs bench `index` for iterations samples with the given counter, in
+ * chunks that fit the firmware's sample buffer (max_samples each; every chunk
+ * is one call of the bench with its own warmup iterations first, and one halt
+ * at br_host_sync), waiting timeout_ms for each; fills out. A bench that never comes back is BR_ERR_TIMEOUT naming it; a
  * request the stub refused is BR_ERR_USAGE with the stub's reason.
  */
 br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
@@ -88,8 +96,9 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
 
 /*
  * The second half: resumes the halted core, waits (timeout_ms) for the stub
- * to reach br_host_sync after the request written last, and fills out with
- * its result and samples (the errors of br_stub_run).
+ * to reach br_host_sync after the request written last, asks for the
+ * remaining chunks if the request was longer than the buffer, and fills out
+ * with the results and samples of all of them (the errors of br_stub_run).
  */
 br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
 				   br_error_t *err);

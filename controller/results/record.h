@@ -70,6 +70,8 @@ typedef struct br_bench_record {
 	double calibration_median;   /* in the counter's unit, included in the figures */
 	char calibration_method[BR_RECORD_TEXT];
 	double wall_seconds;         /* host time the bench took (0: not known) */
+	uint32_t halts;              /* stub mode: halts at br_host_sync the bench took, one per
+	                                chunk of the firmware's sample buffer (0: not known) */
 	br_budgets_t budgets;        /* the limits that applied to it */
 } br_bench_record_t;
 

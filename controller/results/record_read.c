@@ -46,6 +46,7 @@ typedef struct rr_bench {
 	rr_calibration_t calibration;
 	rr_limits_t budgets;
 	br_cfg_number_t wall_seconds;
+	br_cfg_uint_t halts;
 	br_cfg_list_t samples;
 } rr_bench_t;
 
@@ -143,6 +144,8 @@ static const br_cfg_field_t bench_fields[] = {
 	{.key = "budgets", .type = BR_CFG_MAP, .offset = BF(budgets), .map = &limits_map,
 	 .form = "a mapping of limits"},
 	N(wall_seconds),
+	{.key = "halts", .type = BR_CFG_UINT, .offset = BF(halts), .min = 1, .max = READ_U32_MAX,
+	 .form = "a whole number from 1"},
 	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = BF(samples),
 	 .max = READ_U32_MAX, .max_items = READ_MAX_SAMPLES,
 	 .form = "a list of at most 1024 whole numbers"},
@@ -289,6 +292,7 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	copy_text(out->calibration_method, sizeof(out->calibration_method),
 		  &b->calibration.method);
 	out->wall_seconds = b->wall_seconds.value;
+	out->halts = (uint32_t)b->halts.value;
 	out->budgets = budgets_of(&b->budgets);
 	if (b->samples.set && b->samples.count > 0) {
 		out->samples = xcalloc(b->samples.count, sizeof(out->samples[0]));

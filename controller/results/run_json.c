@@ -108,6 +108,10 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 	if (!baseline && b->status == BR_BENCH_MEASURED) {
 		br_json_key(j, "wall_seconds");
 		br_json_double(j, b->wall_seconds);
+		if (b->halts != 0) {
+			br_json_key(j, "halts");
+			br_json_uint(j, b->halts);
+		}
 		if (b->samples != NULL) {
 			br_json_key(j, "samples");
 			br_json_array_begin(j);
