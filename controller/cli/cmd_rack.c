@@ -16,6 +16,7 @@
 
 #include "cli/board_run.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
 #include "cli/output.h"
 #include "cli/rack_worker.h"
 #include "cli/upload_run.h"
@@ -479,7 +480,7 @@ int br_cli_rack(int argc, char **argv)
 	if (br_cli_output_format(o.format, o.output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_rack_t full;
-	if (br_rack_load(o.rack_path, BR_CONFIGS_DIR, &full, &err) != BR_OK)
+	if (br_rack_load(o.rack_path, br_cli_configs_dir(), &full, &err) != BR_OK)
 		return br_cli_report(&err);
 
 	/* the selected boards, as a rack of their own (sharing full's memory) */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "config/upload_config.h"
@@ -35,9 +36,11 @@ static void run_usage(FILE *out, bool check)
 		      "Measures every bench of a suite file (configs/suites/*.yaml) on its boards,\n"
 		      "or every bench of a firmware built with benchrack's stub on the emulated\n"
 		      "board (QEMU netduinoplus2 under -icount: exact instruction counts).\n"
-		      "With no argument: the suite firmware built with this benchrack:\n"
-		      "  " BR_DEFAULT_SUITE_ELF "\n",
+		      "With no argument: the suite firmware built with this benchrack for the\n"
+		      "board (suite-O2-<board>.elf, else suite-O2.elf), here:\n",
 		      out);
+	if (!check)
+		fprintf(out, "  %s\n", br_cli_default_firmware(NULL));
 	fputs("\n"
 	      "Every run is written first to RESULTS/runs/<time>-<board>.json and rewritten\n"
 	      "after each bench, so that an interrupted run keeps what it finished.\n"

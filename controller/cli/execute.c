@@ -7,6 +7,7 @@
 #include "cli/board_run.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "cli/paths.h"
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
@@ -37,7 +38,7 @@ static br_status_t load_boards(const br_cli_settings_t *s, const br_suite_t *sui
 	const char *suite_dir = suite != NULL && suite->dir[0] != '\0' ? suite->dir : ".";
 	snprintf(up, sizeof(up), "%s/../boards", suite_dir);
 	snprintf(here, sizeof(here), "%s/boards", suite_dir);
-	snprintf(repo, sizeof(repo), "%s/boards", BR_CONFIGS_DIR);
+	snprintf(repo, sizeof(repo), "%s/boards", br_cli_configs_dir());
 	const char *suite_dirs[] = {up, here, repo};
 	const char *cli_dirs[] = {repo};
 	size_t wanted = s->board != NULL || suite == NULL ? 1U : suite->file.boards.count;
@@ -176,9 +177,10 @@ int br_cli_execute(const br_cli_settings_t *s)
 	if (have_suite && br_suite_load(s->suite_path, &suite, &err) != BR_OK)
 		return br_cli_report(&err);
 	const br_suite_t *sp = have_suite ? &suite : NULL;
+	/* NULL: each board's own image of this build (cli/paths.h). */
 	const char *elf = s->elf_path != NULL                         ? s->elf_path
 			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
-								      : BR_DEFAULT_SUITE_ELF;
+								      : NULL;
 	size_t wanted = s->board != NULL || !have_suite ? 1U : suite.file.boards.count;
 	if (s->json_path != NULL && wanted > 1U) {
 		br_suite_free(&suite);
@@ -195,7 +197,9 @@ int br_cli_execute(const br_cli_settings_t *s)
 		code = br_cli_report(&err);
 	} else {
 		for (size_t i = 0; i < count; i++)
-			br_board_run_execute(s, sp, elf, &runs[i]);
+			br_board_run_execute(s, sp,
+					     elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name),
+					     &runs[i]);
 		code = finish(s, runs, count);
 		upload_runs(s, sp, runs, count);
 	}

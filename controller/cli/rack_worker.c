@@ -11,6 +11,7 @@
 #include "cli/board_run.h"
 #include "cli/execute.h"
 #include "cli/output.h"
+#include "cli/paths.h"
 #include "common/xalloc.h"
 #include "config/board.h"
 #include "rack/board_identity.h"
@@ -67,9 +68,10 @@ static br_status_t board_load(const br_rack_entry_t *e, br_board_t *board, br_er
 	return BR_OK;
 }
 
-static const char *suite_elf(const br_suite_t *suite)
+static const char *suite_elf(const br_suite_t *suite, const char *board)
 {
-	return suite->firmware_path != NULL ? suite->firmware_path : BR_DEFAULT_SUITE_ELF;
+	return suite->firmware_path != NULL ? suite->firmware_path
+					    : br_cli_default_firmware(board);
 }
 
 /* The health check: reach the board as its file says and identify the core. */
@@ -161,7 +163,7 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 	         run.board.name);
 	if (access(baseline, F_OK) == 0)
 		s.baseline_path = baseline;
-	br_board_run_execute(&s, suite, suite_elf(suite), &run);
+	br_board_run_execute(&s, suite, suite_elf(suite, run.board.name), &run);
 	if (run.has_run_path)
 		snprintf(run_path, BR_RACK_PATH_BYTES, "%s", run.run_path);
 	br_rack_outcome_t out = BR_RACK_PASS;
@@ -242,7 +244,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	br_error_t err;
 	br_error_clear(&err);
 	char name[BR_RACK_LOCK_PATH_BYTES];
-	lock_name(e, e->suite_count > 0 ? suite_elf(suites[0]) : NULL, name, sizeof(name));
+	lock_name(e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL, name, sizeof(name));
 	if (br_rack_lock_acquire(o->lock_dir, name, o->lock_wait_ms, &lock, NULL, &err) != BR_OK) {
 		char flat[BR_RACK_REASON_BYTES];
 		flatten(err.message, flat, sizeof(flat));
@@ -263,7 +265,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 		br_status_t st = BR_OK;
 		for (unsigned a = 0; a <= retries; a++) {
 			br_error_clear(&err);
-			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(suites[0]) : NULL,
+			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL,
 			                &err);
 			if (st == BR_OK || !retryable(st))
 				break;

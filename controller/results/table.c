@@ -185,7 +185,10 @@ void br_table_write(const br_report_t *reports, size_t count, bool colour, FILE 
 		if (!first)
 			fputc('\n', out);
 		first = false;
-		fprintf(out, "board %s, counter %s, unit: %s\n", run->board, run->counter, run->unit);
+		fprintf(out, "board %s, counter %s", run->board, run->counter);
+		if (run->clock_hz != 0)
+			fprintf(out, " at %g MHz", (double)run->clock_hz / 1e6);
+		fprintf(out, ", unit: %s\n", run->unit);
 		if (r->figures)
 			figures(run, width, colour, out);
 		if (r->diff != NULL)

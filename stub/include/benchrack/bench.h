@@ -72,30 +72,42 @@ typedef struct br_loop {
 #define BR_STR(x) BR_STR_(x)
 
 /*
+ * The register class of the counter read's operands. Thumb-1 (ARMv6-M:
+ * Cortex-M0/M0+; ARMv8-M Baseline) encodes `ldr Rt, [Rn]` with low registers
+ * only ("lo register required" from the assembler otherwise): "l" is r0-r7.
+ * Thumb-2 cores keep "r", so their code (and their counts) does not change.
+ */
+#if defined(__thumb__) && !defined(__thumb2__)
+#define BR_ASM_REG "l"
+#else
+#define BR_ASM_REG "r"
+#endif
+
+/*
  * Read the counter register with a single load, as a compiler barrier: the
  * compiler neither moves memory accesses across it nor merges or drops it.
  * Written as an assembler load so that the read is exactly one `ldr` at every
  * optimisation level.
  */
 #define BR_COUNTER_READ(dst, counter)                                                              \
-	__asm__ volatile("ldr %0, [%1]" : "=r"(dst) : "r"(counter) : "memory")
+	__asm__ volatile("ldr %0, [%1]" : "=" BR_ASM_REG(dst) : BR_ASM_REG(counter) : "memory")
 
-/* Start a loop over run's warm-up and measured iterations. */
-static BR_ALWAYS_INLINE br_loop_t br_loop_begin(const br_run_t *run)
+/* Start *loop over run's warm-up and measured iterations; returns loop. Fills
+ * the caller's struct rather than returning one: a returned 32-byte struct is
+ * a memcpy call on Thumb-1 at -O0, and the firmware has no memcpy. */
+static BR_ALWAYS_INLINE br_loop_t *br_loop_begin(br_loop_t *loop, const br_run_t *run)
 {
-	br_loop_t loop;
-
-	loop.counter = (const volatile uint32_t *)(uintptr_t)run->request->counter_address;
-	loop.mask = run->request->counter_mask;
-	loop.negate = (run->request->counter_flags & BR_CB_COUNTER_DOWN) != 0U ? BR_ALL_ONES : 0U;
-	loop.skip = run->request->warmup;
-	loop.next = run->samples;
-	loop.end = run->samples + run->request->iterations;
-	loop.start = 0U;
-	loop.stop = 0U;
+	loop->counter = (const volatile uint32_t *)(uintptr_t)run->request->counter_address;
+	loop->mask = run->request->counter_mask;
+	loop->negate = (run->request->counter_flags & BR_CB_COUNTER_DOWN) != 0U ? BR_ALL_ONES : 0U;
+	loop->skip = run->request->warmup;
+	loop->next = run->samples;
+	loop->end = run->samples + run->request->iterations;
+	loop->start = 0U;
+	loop->stop = 0U;
 	/* The runner serves only requests with iterations >= 1: telling the
 	 * compiler lets it drop the loop's entry test. */
-	if (loop.next == loop.end)
+	if (loop->next == loop->end)
 		__builtin_unreachable();
 	return loop;
 }
@@ -138,8 +150,8 @@ static BR_ALWAYS_INLINE void br_loop_record(br_loop_t *loop)
 #define BR_BENCH_LOOP(run) BR_BENCH_LOOP_(run, BR_CAT(br_loop_done_, __LINE__))
 /* clang-format off */
 #define BR_BENCH_LOOP_(run, done)                                                                  \
-	for (br_loop_t br_loop_ = br_loop_begin(run); br_loop_more(&br_loop_);                     \
-	     br_loop_record(&br_loop_))                                                            \
+	for (br_loop_t br_loop_, *br_loop_p_ = br_loop_begin(&br_loop_, run);                      \
+	     br_loop_more(br_loop_p_); br_loop_record(br_loop_p_))                                 \
 		if (0) {                                                                           \
 		done:;                                                                             \
 		} else                                                                             \
