@@ -237,32 +237,76 @@ br_status_t br_target_step(br_target_t *t, br_error_t *err);
 br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
 
 /*
- * The per-halt fast path: everything one halt needs, then the resume, in one
- * write where the flavour allows (pipelined: no acknowledgement is awaited
- * between them), else one request at a time. In order: read the PC (when
- * read_pc: it checks the halt was where the caller thinks), read read_len
- * (<= 16) bytes at read_address into read_buf (when read_len > 0), remove
- * the breakpoints at remove[0..nremove), insert insert[0..ninsert) (kind
- * AUTO), continue. The caller then calls br_target_wait_stop. The continue
- * must not start from an inserted breakpoint when the server does not step
- * over them: remove the one the core is halted on (alternating two
- * breakpoints) — BR_ERR_USAGE otherwise, before anything is sent.
+ * The per-halt fast path: everything one halt needs, then (unless hold) the
+ * resume, in one write where the flavour allows (pipelined: no
+ * acknowledgement is awaited between them), else one request at a time. In
+ * order: read the PC (when read_pc: it checks the halt was where the caller
+ * thinks; taken from the stop when the target already knows it), read the
+ * core registers regs[0..nregs) into reg_values, read each of reads[0..nreads)
+ * (len <= BR_TARGET_BATCH_READ_MAX bytes), remove the breakpoints at
+ * remove[0..nremove), insert insert[0..ninsert) (kind AUTO), continue. After
+ * a resume the caller calls br_target_wait_stop. The continue must not start
+ * from an inserted breakpoint when the server does not step over them: remove
+ * the one the core is halted on (alternating two breakpoints) — BR_ERR_USAGE
+ * otherwise, before anything is sent.
+ *
+ * Every reply is checked for its shape (a register's 8 hex digits, a read's
+ * 2 * len, "OK"); the values are the caller's to prove (a marker word it
+ * knows, a counter read twice). sent tells whether the requests were written:
+ * an error after that may mean the reply stream is out of step (an extra or
+ * missing reply): br_target_recover puts it back in step, or the session is
+ * over.
  */
+#define BR_TARGET_BATCH_READ_MAX 16U
+#define BR_TARGET_BATCH_READS 4U
+#define BR_TARGET_BATCH_REGS 3U
+
+typedef struct br_target_batch_read {
+	uint32_t address;
+	size_t len;   /* 1 .. BR_TARGET_BATCH_READ_MAX */
+	uint8_t *buf; /* out: len bytes */
+} br_target_batch_read_t;
+
 typedef struct br_target_batch {
 	bool read_pc;
 	uint32_t pc; /* out: the PC of the halt, when read_pc */
-	uint32_t read_address;
-	size_t read_len;
-	uint8_t *read_buf;
+	unsigned regs[BR_TARGET_BATCH_REGS]; /* core register indexes (BR_TARGET_REG_*) */
+	size_t nregs;
+	uint32_t reg_values[BR_TARGET_BATCH_REGS]; /* out */
+	br_target_batch_read_t reads[BR_TARGET_BATCH_READS];
+	size_t nreads;
 	const uint32_t *remove;
 	size_t nremove;
 	const uint32_t *insert;
 	size_t ninsert;
+	bool hold; /* no continue: the core stays halted */
+	bool sent; /* out: the requests were written */
 } br_target_batch_t;
 
-#define BR_TARGET_BATCH_READ_MAX 16U
-
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *batch, br_error_t *err);
+
+/*
+ * Waits up to timeout_ms for the running core's stop like
+ * br_target_wait_stop, but a wait that hears nothing at all is BR_ERR_TIMEOUT
+ * with the session intact (the core still runs): for guard halts, which stop
+ * a long run on the host's schedule.
+ */
+br_status_t br_target_poll_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
+                                br_error_t *err);
+
+/*
+ * Puts a reply stream that fell out of step back in step: stops the core if
+ * it runs (0x03) and takes its stop reply, dropping any other reply before
+ * it; then reads len (8..16) bytes at marker_address, whose contents the
+ * caller knows (expected: a part of the loaded image), and drops every reply
+ * before the one that matches; then removes every breakpoint benchrack
+ * inserted, whatever the server answers (which of them it holds is not
+ * known). Leaves the core halted where it stopped, no breakpoint inserted.
+ * When the stream cannot be put back in step the session is over (the
+ * client's error).
+ */
+br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uint8_t *expected,
+                              size_t len, int timeout_ms, br_error_t *err);
 
 /* ---- target_monitor.c --------------------------------------------------- */
 

@@ -116,15 +116,17 @@ static br_status_t answer_fileio(br_target_t *t, const rsp_stop_reply_t *stop, b
 	return send_resume(t, reply, err);
 }
 
-br_status_t br_target_wait_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
-                                br_error_t *err)
+/* Waits for the stop (poll: silence is BR_ERR_TIMEOUT, session intact). */
+static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop_reply_t *stop,
+                             br_error_t *err)
 {
 	if (stop == NULL)
 		stop = t->stop;
 	for (;;) {
 		const char *payload;
 		size_t len;
-		br_status_t st = rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
+		br_status_t st = poll ? rsp_client_poll(&t->rsp, timeout_ms, &payload, &len, err)
+		                      : rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
 		if (st != BR_OK) {
 			if (st == BR_ERR_TIMEOUT)
 				br_error_prefix(err, "the target did not stop within %d ms",
@@ -166,6 +168,18 @@ br_status_t br_target_wait_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t
 	}
 }
 
+br_status_t br_target_wait_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
+                                br_error_t *err)
+{
+	return wait_stop(t, timeout_ms, false, stop, err);
+}
+
+br_status_t br_target_poll_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
+                                br_error_t *err)
+{
+	return wait_stop(t, timeout_ms, true, stop, err);
+}
+
 /* Whether the core, at pc after the batch's breakpoint changes, would resume
  * from an inserted breakpoint on a server that does not step over them. */
 static bool resumes_on_breakpoint(const br_target_t *t, uint32_t pc)
@@ -177,28 +191,96 @@ static bool resumes_on_breakpoint(const br_target_t *t, uint32_t pc)
 static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
 	br_status_t st = BR_OK;
+	b->sent = true;
 	if (b->read_pc)
 		st = br_target_pc(t, &b->pc, err);
-	if (st == BR_OK && b->read_len > 0)
-		st = br_target_mem_read(t, b->read_address, b->read_buf, b->read_len, err);
+	for (size_t i = 0; st == BR_OK && i < b->nregs; i++)
+		st = br_target_reg_read(t, b->regs[i], &b->reg_values[i], err);
+	for (size_t i = 0; st == BR_OK && i < b->nreads; i++)
+		st = br_target_mem_read(t, b->reads[i].address, b->reads[i].buf, b->reads[i].len,
+		                        err);
 	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
 		st = br_target_breakpoint_remove(t, b->remove[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
 		st = br_target_breakpoint_insert(t, b->insert[i], BR_BREAKPOINT_AUTO, err);
-	if (st == BR_OK && t->pc_known && resumes_on_breakpoint(t, t->pc))
+	if (st != BR_OK || b->hold)
+		return st;
+	if (t->pc_known && resumes_on_breakpoint(t, t->pc))
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "resuming from the inserted breakpoint at 0x%08x would stop "
 		                    "there again: remove it in the batch",
 		                    t->pc);
-	if (st == BR_OK)
-		st = send_resume(t, "c", err);
-	return st;
+	return send_resume(t, "c", err);
+}
+
+/* The breakpoint table as it will be once the batch's changes have run;
+ * kinds[] receives each change's kind, removes first. */
+static void batch_book_breakpoints(br_target_t *t, const br_target_batch_t *b,
+                                   br_breakpoint_kind_t *kinds)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->nremove; i++) {
+		int k = br_target_breakpoint_index(t, b->remove[i] & ~1U);
+		kinds[n++] = k >= 0 ? t->breakpoints[k].kind : BR_BREAKPOINT_SOFTWARE;
+		if (k >= 0)
+			t->breakpoints[k] = t->breakpoints[--t->breakpoint_count];
+	}
+	for (size_t i = 0; i < b->ninsert; i++) {
+		uint32_t a = b->insert[i] & ~1U;
+		kinds[n] = br_target_breakpoint_kind(t, a, BR_BREAKPOINT_AUTO);
+		if (br_target_breakpoint_index(t, a) < 0) {
+			t->breakpoints[t->breakpoint_count].address = a;
+			t->breakpoints[t->breakpoint_count].kind = kinds[n];
+			t->breakpoint_count++;
+		}
+		n++;
+	}
+}
+
+/* Checks and decodes the replies of a pipelined batch (requests[0..n)). */
+static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_pc,
+                                 const char *const *requests, size_t n,
+                                 const rsp_pipeline_reply_t *replies, br_error_t *err)
+{
+	size_t r = 0;
+	br_status_t st = BR_OK;
+	if (ask_pc) {
+		st = br_target_reg_reply(replies[r].text, replies[r].len, BR_TARGET_REG_PC, &b->pc,
+		                         err);
+		r++;
+	}
+	for (size_t i = 0; st == BR_OK && i < b->nregs; i++, r++)
+		st = br_target_reg_reply(replies[r].text, replies[r].len, b->regs[i],
+		                         &b->reg_values[i], err);
+	for (size_t i = 0; st == BR_OK && i < b->nreads; i++, r++)
+		st = br_target_read_reply(replies[r].text, replies[r].len, b->reads[i].address,
+		                          b->reads[i].len, b->reads[i].buf, err);
+	if (st != BR_OK)
+		return st;
+	for (; r < n; r++) {
+		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "pipelined breakpoint change");
+	}
+	if (ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "resumed from the inserted breakpoint at 0x%08x: the core stops "
+		    "there again at once",
+		    b->pc);
+	return BR_OK;
 }
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
-	if (b->read_len > BR_TARGET_BATCH_READ_MAX ||
-	    b->nremove + b->ninsert + 3U > RSP_PIPELINE_MAX)
+	b->sent = false;
+	size_t total = (b->read_pc ? 1U : 0U) + b->nregs + b->nreads + b->nremove + b->ninsert +
+	               (b->hold ? 0U : 1U);
+	bool too_big = b->nregs > BR_TARGET_BATCH_REGS || b->nreads > BR_TARGET_BATCH_READS ||
+	               total == 0 || total > RSP_PIPELINE_MAX;
+	for (size_t i = 0; !too_big && i < b->nreads; i++)
+		too_big = b->reads[i].len == 0 || b->reads[i].len > BR_TARGET_BATCH_READ_MAX;
+	if (too_big)
 		return br_error_set(err, BR_ERR_USAGE, "batch too large");
 	/* Set-up checks before anything is sent. */
 	br_status_t st =
@@ -219,46 +301,25 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	if (ask_pc)
 		snprintf(packets[n++], sizeof(packets[0]), "p%x",
 		         br_target_regnum(t, BR_TARGET_REG_PC));
-	if (b->read_len > 0)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), b->read_address,
-		                      b->read_len);
+	for (size_t i = 0; i < b->nregs; i++)
+		snprintf(packets[n++], sizeof(packets[0]), "p%x", br_target_regnum(t, b->regs[i]));
+	for (size_t i = 0; i < b->nreads; i++)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
+		                      b->reads[i].len);
 	size_t first_bp = n;
-	for (size_t i = 0; i < b->nremove; i++) {
-		int k = br_target_breakpoint_index(t, b->remove[i] & ~1U);
-		kinds[n] = k >= 0 ? t->breakpoints[k].kind : BR_BREAKPOINT_SOFTWARE;
-		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'z', kinds[n],
-		                            b->remove[i] & ~1U);
-		n++;
-	}
-	for (size_t i = 0; i < b->ninsert; i++) {
-		kinds[n] = br_target_breakpoint_kind(t, b->insert[i] & ~1U, BR_BREAKPOINT_AUTO);
-		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'Z', kinds[n],
-		                            b->insert[i] & ~1U);
-		n++;
-	}
-	snprintf(packets[n++], sizeof(packets[0]), "c");
-	for (size_t i = 0; i < n; i++)
-		requests[i] = packets[i];
 
 	/* Bookkeeping first: what the server will hold once the batch has run. */
 	br_target_breakpoint_t saved[BR_TARGET_MAX_BREAKPOINTS];
 	size_t saved_count = t->breakpoint_count;
-	bool pc_known = t->pc_known;
 	memcpy(saved, t->breakpoints, sizeof(saved));
-	for (size_t i = 0; i < b->nremove; i++) {
-		int k = br_target_breakpoint_index(t, b->remove[i] & ~1U);
-		if (k >= 0)
-			t->breakpoints[k] = t->breakpoints[--t->breakpoint_count];
-	}
-	for (size_t i = 0; i < b->ninsert; i++) {
-		uint32_t a = b->insert[i] & ~1U;
-		if (br_target_breakpoint_index(t, a) < 0) {
-			t->breakpoints[t->breakpoint_count].address = a;
-			t->breakpoints[t->breakpoint_count].kind = kinds[first_bp + b->nremove + i];
-			t->breakpoint_count++;
-		}
-	}
-	if (pc_known && resumes_on_breakpoint(t, t->pc)) {
+	batch_book_breakpoints(t, b, kinds + first_bp);
+	for (size_t i = 0; i < b->nremove; i++, n++)
+		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'z', kinds[n],
+		                            b->remove[i] & ~1U);
+	for (size_t i = 0; i < b->ninsert; i++, n++)
+		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'Z', kinds[n],
+		                            b->insert[i] & ~1U);
+	if (!b->hold && t->pc_known && resumes_on_breakpoint(t, t->pc)) {
 		uint32_t pc = t->pc;
 		memcpy(t->breakpoints, saved, sizeof(t->breakpoints));
 		t->breakpoint_count = saved_count;
@@ -267,39 +328,78 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 		                    "there again: remove it in the batch",
 		                    pc);
 	}
+	size_t expect = n;
+	if (!b->hold)
+		snprintf(packets[n++], sizeof(packets[0]), "c");
+	for (size_t i = 0; i < n; i++)
+		requests[i] = packets[i];
 
 	rsp_pipeline_reply_t replies[RSP_PIPELINE_MAX];
-	st = rsp_client_pipeline(&t->rsp, requests, n, true, replies, err);
-	t->running = true;
-	t->stepping = false;
-	br_target_forget_halt(t);
+	b->sent = true;
+	st = rsp_client_pipeline(&t->rsp, requests, n, !b->hold, replies, err);
+	if (!b->hold) {
+		t->running = true;
+		t->stepping = false;
+		br_target_forget_halt(t);
+	}
 	if (st != BR_OK)
 		return st;
-	size_t r = 0;
-	if (ask_pc) {
-		st = br_target_reg_reply(replies[r].text, replies[r].len, BR_TARGET_REG_PC, &b->pc,
-		                         err);
-		r++;
+	return batch_replies(t, b, ask_pc, requests, expect, replies, err);
+}
+
+/* Takes the stop reply of a core that was asked to stop, dropping any other
+ * reply that comes first (the stream is out of step). */
+static br_status_t recover_stop(br_target_t *t, int timeout_ms, br_error_t *err)
+{
+	for (unsigned i = 0; i <= RSP_CLIENT_SYNC_DROP_MAX; i++) {
+		const char *payload;
+		size_t len;
+		br_status_t st = rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
 		if (st != BR_OK)
 			return st;
+		br_error_t ignored;
+		if (rsp_stop_reply_parse(payload, len, t->stop, &ignored) == BR_OK &&
+		    t->stop->kind == RSP_STOP_SIGNAL) {
+			br_target_note_stop(t, t->stop);
+			return BR_OK;
+		}
+		t->rsp.counters.stale_dropped++;
 	}
-	if (b->read_len > 0) {
-		st = br_target_read_reply(replies[r].text, replies[r].len, b->read_address,
-		                          b->read_len, b->read_buf, err);
-		r++;
-		if (st != BR_OK)
-			return st;
+	return br_error_set(err, BR_ERR_PROTOCOL,
+	                    "no stop reply among %u replies after stopping the core",
+	                    RSP_CLIENT_SYNC_DROP_MAX);
+}
+
+br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uint8_t *expected,
+                              size_t len, int timeout_ms, br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	if (t->running) {
+		st = rsp_client_interrupt(&t->rsp, err);
+		if (st == BR_OK)
+			st = recover_stop(t, timeout_ms, err);
 	}
-	for (; r + 1U < n; r++) {
-		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
-		if (st != BR_OK)
-			return br_error_prefix(err, "pipelined breakpoint change");
+	char request[48];
+	char reply[2U * BR_TARGET_BATCH_READ_MAX + 1U];
+	if (st == BR_OK && (len < 8U || len > BR_TARGET_BATCH_READ_MAX))
+		st = br_error_set(err, BR_ERR_USAGE, "a marker of 8 to 16 bytes is needed");
+	if (st == BR_OK) {
+		br_target_read_packet(request, sizeof(request), marker_address, len);
+		rsp_hex_encode(expected, len, reply, sizeof(reply));
+		st = rsp_client_sync(&t->rsp, request, reply, err);
 	}
-	if (ask_pc && resumes_on_breakpoint(t, b->pc))
-		return br_error_set(
-		    err, BR_ERR_USAGE,
-		    "resumed from the inserted breakpoint at 0x%08x: the core stops "
-		    "there again at once",
-		    b->pc);
+	/* Which breakpoints the server holds is not known: remove each. */
+	for (size_t i = 0; st == BR_OK && i < t->breakpoint_count; i++) {
+		char packet[48];
+		const char *r;
+		size_t rlen;
+		br_target_breakpoint_packet(packet, sizeof(packet), 'z', t->breakpoints[i].kind,
+		                            t->breakpoints[i].address);
+		st = rsp_client_transact(&t->rsp, packet, &r, &rlen, err);
+	}
+	if (st != BR_OK)
+		return br_error_prefix(err, "putting the server's replies back in step");
+	t->breakpoint_count = 0;
+	br_target_forget_halt(t);
 	return BR_OK;
 }

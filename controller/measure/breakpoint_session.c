@@ -6,7 +6,6 @@
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "measure/counter_target.h"
-#include "measure/wrap.h"
 
 /* LR values from 0xF0000000 up are EXC_RETURN codes, not return addresses
  * (ARMv7-M Architecture Reference Manual, B1.5.8 "Exception return behavior"). */
@@ -14,11 +13,23 @@
 #define BP_THUMB_BIT 1U
 #define BP_NS_PER_S 1e9
 #define BP_MS_PER_S 1e3
+/* The step off a start breakpoint executes one instruction of the region. */
+#define BP_STEPPED_INSTRUCTIONS 1U
 
 typedef enum bp_phase {
 	BP_WAIT_START, /* for `from`, or the function's entry */
 	BP_WAIT_END,   /* for `to`, or the return address with the call's SP */
 } bp_phase_t;
+
+/* One halt's batch and what it read. */
+typedef struct bp_halt {
+	br_target_batch_t b;
+	br_halt_proof_reads_t proof;
+	uint32_t counter; /* proven */
+	int64_t sent_ns;  /* host time the batch was written */
+	int64_t got_ns;   /* host time its last reply came */
+	uint32_t remove, insert;
+} bp_halt_t;
 
 /* One session in progress. */
 typedef struct bp_run {
@@ -29,12 +40,16 @@ typedef struct bp_run {
 	size_t capacity;
 	bp_phase_t phase;
 	uint32_t end_address; /* `to`, or the return address of the call in progress */
-	uint32_t c0;          /* the counter at the start of the sample in progress */
-	int64_t t0_ns;        /* host time of that read */
+	uint32_t last;        /* the counter at the last proven read of the sample */
+	int64_t last_sent_ns; /* when that read was sent */
+	int64_t t0_sent_ns;   /* when the sample's first read was sent */
 	br_bp_sample_t current;
-	size_t done; /* samples completed, warm-up included */
+	size_t done;   /* samples completed, warm-up included */
+	size_t starts; /* samples begun */
 	bool counting_checked;
+	bool out_of_step;    /* the last error came from replies that did not prove */
 	int64_t deadline_ms; /* when waiting for the current phase's halt gives up */
+	int guard_ms;        /* 0: no guard halts */
 } bp_run_t;
 
 static bool bp_is_range(const bp_run_t *r)
@@ -45,6 +60,11 @@ static bool bp_is_range(const bp_run_t *r)
 static bool bp_is_period(const bp_run_t *r)
 {
 	return bp_is_range(r) && r->span->to.address == r->span->from.address;
+}
+
+static size_t bp_total(const bp_run_t *r)
+{
+	return (size_t)r->o->warmup + r->o->samples;
 }
 
 static void bp_deadline_reset(bp_run_t *r)
@@ -77,6 +97,85 @@ static br_status_t bp_timeout(const bp_run_t *r, br_error_t *err)
 	                    g->to.text, g->to.describe, s, g->from.text);
 }
 
+static br_status_t bp_unexpected(const bp_run_t *r, uint32_t pc, br_error_t *err)
+{
+	return br_error_set(err, BR_ERR_TARGET,
+	                    "the core stopped at 0x%08x, which is not a breakpoint of this "
+	                    "measurement (%s %s): the firmware faulted, or something else "
+	                    "halted it",
+	                    pc, br_span_kind_name(r->span->kind), r->span->from.text);
+}
+
+/* Prepares h: the PC (when asked), regs, the proof reads; no change, no resume. */
+static void halt_init(bp_run_t *r, bp_halt_t *h, bool read_pc)
+{
+	memset(h, 0, sizeof(*h));
+	h->b.read_pc = read_pc;
+	h->b.hold = true;
+	br_halt_proof_add(r->o->proof, r->o->counter, &h->proof, &h->b);
+}
+
+/* Adds a breakpoint swap (either may be 0: none) and the resume to h. */
+static void halt_resume(bp_halt_t *h, uint32_t remove, uint32_t insert)
+{
+	h->remove = remove;
+	h->insert = insert;
+	if (remove != 0) {
+		h->b.remove = &h->remove;
+		h->b.nremove = 1;
+	}
+	if (insert != 0) {
+		h->b.insert = &h->insert;
+		h->b.ninsert = 1;
+	}
+	h->b.hold = false;
+}
+
+/* Sends h and proves its replies. Replies that do not prove, or an error
+ * after the batch went out while the session still works, set out_of_step. */
+static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
+{
+	h->sent_ns = br_clock_ns();
+	br_status_t st = br_target_resume_batch(r->t, &h->b, err);
+	h->got_ns = br_clock_ns();
+	if (st == BR_OK && h->b.nreads > 0 &&
+	    !br_halt_proof_check(r->o->proof, r->o->counter, &h->proof, &h->counter))
+		st = br_error_set(err, BR_ERR_PROTOCOL,
+		                  "a halt's replies did not prove (marker 0x%08x or the two "
+		                  "counter reads differ): the reply stream is out of step",
+		                  r->o->proof->address);
+	if (st != BR_OK && h->b.sent && rsp_client_usable(&r->t->rsp))
+		r->out_of_step = true;
+	return st;
+}
+
+/* A batch of breakpoint changes and the resume only. */
+static br_status_t bp_swap_resume(bp_run_t *r, uint32_t remove, uint32_t insert, br_error_t *err)
+{
+	bp_halt_t h;
+	memset(&h, 0, sizeof(h));
+	halt_resume(&h, remove, insert);
+	return halt_exchange(r, &h, err);
+}
+
+/* Adds the interval from the sample's last proven read to value (read by h)
+ * to the sample in progress, judging it (wrap.h). */
+static void bp_accumulate(bp_run_t *r, const bp_halt_t *h)
+{
+	br_bp_sample_t *s = &r->current;
+	uint32_t d = br_counter_state_delta(r->o->counter, r->last, h->counter);
+	double host = (double)(h->got_ns - r->last_sent_ns) / BP_NS_PER_S;
+	br_wrap_verdict_t v = br_wrap_interval_check(r->o->counter, d, host);
+	if (v == BR_WRAP_POSSIBLE || v == BR_WRAP_TOO_FAST) {
+		if (s->why == BR_WRAP_OK)
+			s->why = v;
+		s->measured = false;
+	}
+	s->ticks += d;
+	r->last = h->counter;
+	r->last_sent_ns = h->sent_ns;
+}
+
 /* Records the finished current sample (unless it is a warm-up one). */
 static void bp_keep(bp_run_t *r)
 {
@@ -91,63 +190,48 @@ static void bp_keep(bp_run_t *r)
 	r->out->samples[r->out->count++] = r->current;
 }
 
-/* Halted where the sample in progress ends: read, check, keep. */
-static br_status_t bp_end_sample(bp_run_t *r, br_error_t *err)
+/* Halted where the sample in progress ends (h proven): finish, check, keep. */
+static br_status_t bp_finish(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
 {
-	uint32_t c1 = 0;
-	br_status_t st = br_counter_read(r->t, r->o->counter, &c1, err);
-	if (st != BR_OK)
-		return st;
-	int64_t t1 = br_clock_ns();
 	br_bp_sample_t *s = &r->current;
-	s->ticks = br_counter_state_delta(r->o->counter, r->c0, c1);
-	s->host_seconds = (double)(t1 - r->t0_ns) / BP_NS_PER_S;
-	s->measured = br_wrap_sample_ok(r->o->counter, s->ticks, s->host_seconds);
+	bp_accumulate(r, h);
+	s->host_seconds = (double)(h->got_ns - r->t0_sent_ns) / BP_NS_PER_S;
 	if (r->o->stack != NULL && s->stack_status == BR_STACK_MEASURED) {
-		st =
+		br_status_t st =
 		    br_stack_scan(r->t, r->o->stack, s->sp, &s->stack_bytes, &s->stack_status, err);
 		if (st != BR_OK)
 			return st;
 	}
 	if (!r->counting_checked) {
 		r->counting_checked = true;
-		if (s->ticks == 0 && s->resume_ticks == 0)
+		if (s->ticks == 0 && (!s->resume_measured || s->resume_ticks == 0))
 			return br_counter_not_counting(
 			    r->o->counter, bp_is_range(r) ? "the region ran" : "the function ran",
 			    err);
 	}
 	bp_keep(r);
 	r->phase = BP_WAIT_START;
-	if (!bp_is_range(r)) {
-		st = br_target_breakpoint_remove(r->t, r->end_address, err);
-		if (st == BR_OK)
-			st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind,
-			                                 err);
-	}
 	bp_deadline_reset(r);
-	return st;
+	return BR_OK;
 }
 
 /*
- * Halted at the start: note SP (and, for a function, the return address),
- * paint, read C0, step off the breakpoint, read Cs, arm the end. *landed is
- * set when the step itself reached the end (a one-instruction region).
+ * Halted at the start (h proven, held): begin a sample — SP and the return
+ * address (function), paint, calibrate (a step) at the first starts — then
+ * swap to the end breakpoint and resume. A loop pass keeps its breakpoint:
+ * it steps off it.
  */
-static br_status_t bp_start_sample(bp_run_t *r, bool restart, bool *landed, br_error_t *err)
+static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32_t lr,
+                            br_error_t *err)
 {
 	br_target_t *t = r->t;
 	uint32_t start = r->span->from.address;
 	memset(&r->current, 0, sizeof(r->current));
+	r->current.measured = true;
 	r->current.stack_bytes = BR_STACK_NOT_MEASURED;
-	br_status_t st = br_target_reg_read(t, BR_TARGET_REG_SP, &r->current.sp, err);
-	if (st != BR_OK)
-		return st;
+	r->current.sp = sp;
 	r->end_address = r->span->to.address;
 	if (!bp_is_range(r)) {
-		uint32_t lr = 0;
-		st = br_target_reg_read(t, BR_TARGET_REG_LR, &lr, err);
-		if (st != BR_OK)
-			return st;
 		if (lr >= BP_EXC_RETURN_MIN)
 			return br_error_set(
 			    err, BR_ERR_TARGET,
@@ -157,109 +241,186 @@ static br_status_t bp_start_sample(bp_run_t *r, bool restart, bool *landed, br_e
 			    r->span->from.text, lr);
 		r->end_address = lr & ~BP_THUMB_BIT;
 	}
-	if (r->o->stack != NULL) {
-		st = br_stack_paint(t, r->o->stack, r->current.sp, &r->current.stack_status, err);
-		if (st != BR_OK)
-			return st;
-	}
-	st = br_counter_read(t, r->o->counter, &r->c0, err);
+	br_status_t st = BR_OK;
+	if (r->o->stack != NULL)
+		st = br_stack_paint(t, r->o->stack, sp, &r->current.stack_status, err);
 	if (st != BR_OK)
 		return st;
-	r->t0_ns = br_clock_ns();
+	r->last = h->counter;
+	r->last_sent_ns = h->sent_ns;
+	r->t0_sent_ns = h->sent_ns;
+	r->starts++;
+	r->phase = BP_WAIT_END;
+	bp_deadline_reset(r);
+	bool step = bp_is_period(r) || r->starts <= BR_BP_CALIBRATION_SAMPLES;
+	if (!step)
+		return bp_swap_resume(r, start, r->end_address, err);
+	/* Off the breakpoint by one step; the counter again (proven) after it. */
 	st = br_target_breakpoint_remove(t, start, err);
 	if (st == BR_OK)
 		st = br_target_step(t, err);
-	uint32_t cs = 0;
-	if (st == BR_OK)
-		st = br_counter_read(t, r->o->counter, &cs, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "stepping off the breakpoint at %s",
 		                       r->span->from.describe);
-	r->current.resume_ticks = br_counter_state_delta(r->o->counter, r->c0, cs);
-	st = br_target_breakpoint_insert(t, bp_is_range(r) ? start : r->end_address, r->o->kind,
-	                                 err);
+	bp_halt_t after;
+	halt_init(r, &after, false);
+	halt_resume(&after, 0, r->end_address);
+	st = halt_exchange(r, &after, err);
 	if (st != BR_OK)
 		return st;
-	r->phase = BP_WAIT_END;
-	if (!restart)
-		bp_deadline_reset(r);
-	uint32_t pc = 0;
-	st = br_target_pc(t, &pc, err);
-	if (st != BR_OK)
-		return st;
-	*landed = pc == r->end_address;
+	r->current.resume_ticks = br_counter_state_delta(r->o->counter, r->last, after.counter);
+	r->current.resume_measured = true;
 	return BR_OK;
 }
 
-/* True when the core halted at the end of the sample in progress. For a
- * function that is the return address with the SP the call started with:
- * a recursive call returning to the same place has a lower SP. */
-static br_status_t bp_at_end(bp_run_t *r, uint32_t pc, bool *at_end, br_error_t *err)
+/* One guard halt while a long sample runs: stop, read (proven), resume. If
+ * the core had just reached the end, the halt is handled as that. */
+static br_status_t bp_guard(bp_run_t *r, bool *at_end, br_error_t *err)
 {
-	*at_end = pc == r->end_address;
-	if (!*at_end || bp_is_range(r))
+	*at_end = false;
+	br_status_t st = br_target_halt(r->t, r->o->timeout_ms, err);
+	if (st != BR_OK)
+		return st;
+	r->out->halts++;
+	r->out->guard_halts++;
+	bp_halt_t h;
+	halt_init(r, &h, true);
+	st = halt_exchange(r, &h, err);
+	if (st != BR_OK)
+		return st;
+	if (h.b.pc == r->end_address) {
+		*at_end = true;
 		return BR_OK;
-	uint32_t sp = 0;
-	br_status_t st = br_target_reg_read(r->t, BR_TARGET_REG_SP, &sp, err);
-	if (st != BR_OK)
-		return st;
-	*at_end = sp == r->current.sp;
-	return BR_OK;
+	}
+	bp_accumulate(r, &h);
+	r->current.guards++;
+	return br_target_resume(r->t, err);
 }
 
-static br_status_t bp_unexpected(const bp_run_t *r, uint32_t pc, int signal, br_error_t *err)
+/* Handles one halt at a breakpoint of the session. */
+static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 {
-	return br_error_set(err, BR_ERR_TARGET,
-	                    "the core stopped at 0x%08x (signal %d), which is not a breakpoint of "
-	                    "this measurement (%s %s): the firmware faulted, or something else "
-	                    "halted it",
-	                    pc, signal, br_span_kind_name(r->span->kind), r->span->from.text);
-}
-
-/* What to do about one halt at pc. Sets *again (with *pc updated) when the
- * step of a new sample already reached its end: handle that without resuming. */
-static br_status_t bp_on_halt(bp_run_t *r, uint32_t *pc, int signal, bool *again, br_error_t *err)
-{
-	*again = false;
 	uint32_t start = r->span->from.address;
-	bool at_end = false;
-	br_status_t st = BR_OK;
-	if (r->phase == BP_WAIT_END) {
-		st = bp_at_end(r, *pc, &at_end, err);
-		if (st != BR_OK)
-			return st;
-		if (at_end) {
-			st = bp_end_sample(r, err);
-			if (st != BR_OK || !bp_is_period(r))
-				return st;
-			/* One pass of a loop: this halt also starts the next sample. */
-		} else if (bp_is_range(r) && *pc == start) {
-			/* `from` again before `to`: the latest start counts. */
-			st = bp_start_sample(r, true, again, err);
-			*pc = r->end_address;
-			return st;
-		} else if (!bp_is_range(r) && *pc == r->end_address) {
-			return BR_OK; /* a deeper call returning to the same place */
-		} else {
-			return bp_unexpected(r, *pc, signal, err);
-		}
-	}
-	if (r->done >= (size_t)r->o->warmup + r->o->samples)
-		return BR_OK;
-	if (*pc == start) {
-		st = bp_start_sample(r, false, again, err);
-		*pc = r->end_address;
+	bool ending = r->phase == BP_WAIT_END;
+	bool last = ending && r->done + 1U >= bp_total(r);
+	bool function = !bp_is_range(r);
+	bp_halt_t h;
+	halt_init(r, &h, true);
+	/* The registers this halt needs: SP for a function's end (its depth) and
+	 * start, LR at a function's start, SP at a start when painting. */
+	if (function || r->o->stack != NULL)
+		h.b.regs[h.b.nregs++] = BR_TARGET_REG_SP;
+	if (function && !ending)
+		h.b.regs[h.b.nregs++] = BR_TARGET_REG_LR;
+	/* The common cases in one write: a range's start (no calibration step,
+	 * no paint) and any end that needs nothing after its reads. */
+	bool fast_start = !ending && !function && r->o->stack == NULL && !bp_is_period(r) &&
+	                  r->starts >= BR_BP_CALIBRATION_SAMPLES;
+	bool fast_end = ending && !last && r->o->stack == NULL && !bp_is_period(r);
+	if (fast_start)
+		halt_resume(&h, start, r->end_address);
+	else if (fast_end)
+		halt_resume(&h, r->end_address, start);
+	br_status_t st = halt_exchange(r, &h, err);
+	if (st != BR_OK)
 		return st;
+	uint32_t expected = ending ? r->end_address : start;
+	if (h.b.pc != expected)
+		return bp_unexpected(r, h.b.pc, err);
+	if (fast_start) {
+		/* bp_begin's work, already done by the batch. */
+		memset(&r->current, 0, sizeof(r->current));
+		r->current.measured = true;
+		r->current.stack_bytes = BR_STACK_NOT_MEASURED;
+		r->last = h.counter;
+		r->last_sent_ns = h.sent_ns;
+		r->t0_sent_ns = h.sent_ns;
+		r->starts++;
+		r->phase = BP_WAIT_END;
+		bp_deadline_reset(r);
+		return BR_OK;
 	}
-	if (bp_is_range(r) && *pc == r->span->to.address)
-		return BR_OK; /* `to` before any `from`: pass over it */
-	return bp_unexpected(r, *pc, signal, err);
+	if (!ending)
+		return bp_begin(r, &h, h.b.reg_values[0], function ? h.b.reg_values[1] : 0, err);
+	if (function && h.b.reg_values[0] != r->current.sp) {
+		/* A deeper call returning to the same place. */
+		if (!fast_end)
+			return br_target_resume(r->t, err);
+		/* Already swapped back to the entry: this call's sample is lost. */
+		r->out->dropped++;
+		r->phase = BP_WAIT_START;
+		return BR_OK;
+	}
+	st = bp_finish(r, &h, err);
+	if (st != BR_OK || fast_end || r->done >= bp_total(r))
+		return st;
+	if (bp_is_period(r)) {
+		/* One pass of a loop: this halt also starts the next sample. */
+		uint32_t sp = r->current.sp;
+		return bp_begin(r, &h, sp, 0, err);
+	}
+	return bp_swap_resume(r, r->end_address, start, err);
+}
+
+/* The reply stream fell out of step: put it back, drop the sample in
+ * progress, and go on from the start breakpoint. */
+static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
+{
+	r->out_of_step = false;
+	r->out->recoveries++;
+	if (r->out->recoveries > BR_BP_RECOVERIES_MAX)
+		return br_error_prefix(err, "the replies fell out of step %zu times; the last time",
+		                       r->out->recoveries);
+	if (r->phase == BP_WAIT_END)
+		r->out->dropped++;
+	r->phase = BP_WAIT_START;
+	const br_halt_proof_t *p = r->o->proof;
+	br_error_t why = *err;
+	br_status_t st = br_target_recover(r->t, p->address, p->bytes, sizeof(p->bytes),
+	                                   r->o->timeout_ms, err);
+	if (st == BR_OK)
+		st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
+	if (st == BR_OK)
+		st = br_target_resume(r->t, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "after '%s'", why.message);
+	bp_deadline_reset(r);
+	return BR_OK;
+}
+
+/*
+ * Waits for the next stop of the running core, within the phase's deadline;
+ * while a sample runs, a guard halt every guard_ms (the core then runs on, or
+ * is halted at the end when it had just got there). Silence until the
+ * deadline is bp_timeout with the session intact (the core still runs).
+ */
+static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
+{
+	int remaining = br_clock_remaining_ms(r->deadline_ms);
+	if (remaining <= 0)
+		return bp_timeout(r, err);
+	bool guard = r->phase == BP_WAIT_END && r->guard_ms > 0 && remaining > r->guard_ms;
+	br_status_t st = br_target_poll_stop(r->t, guard ? r->guard_ms : remaining, NULL, err);
+	bool usable = rsp_client_usable(&r->t->rsp);
+	if (st == BR_ERR_TIMEOUT && usable && guard) {
+		bool at_end = false;
+		return bp_guard(r, &at_end, err);
+	}
+	if (st == BR_ERR_TIMEOUT && usable)
+		return bp_timeout(r, err);
+	if (st != BR_OK && usable)
+		r->out_of_step = true; /* something else came where a stop was due */
+	if (st == BR_OK)
+		r->out->halts++;
+	return st;
 }
 
 /* Removes whatever breakpoints the session left, when the session still works. */
 static void bp_cleanup(bp_run_t *r)
 {
 	if (!rsp_client_usable(&r->t->rsp))
+		return;
+	if (r->t->running && br_target_halt(r->t, r->o->timeout_ms, NULL) != BR_OK)
 		return;
 	br_target_breakpoint_remove(r->t, r->span->from.address, NULL);
 	br_target_breakpoint_remove(r->t, r->span->to.address, NULL);
@@ -273,47 +434,31 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	memset(out, 0, sizeof(*out));
 	if (o->samples == 0)
 		return br_error_set(err, BR_ERR_USAGE, "at least one sample is needed");
+	if (o->proof == NULL)
+		return br_error_set(err, BR_ERR_USAGE, "a breakpoint session needs a proof marker");
 	bp_run_t r = {.t = t, .span = span, .o = o, .out = out, .phase = BP_WAIT_START};
-	size_t total = (size_t)o->warmup + o->samples;
-	/* A range holds both its breakpoints; a function one at a time (its entry,
-	 * or the return address of the call in progress). Too few comparators is
-	 * an error now, not at the first resume. */
+	double guard_s = br_wrap_guard_seconds(o->counter);
+	r.guard_ms = guard_s > 0.0 ? (int)(guard_s * BP_MS_PER_S) : 0;
+	if (guard_s > 0.0 && r.guard_ms < 1)
+		r.guard_ms = 1;
+	/* A range holds one breakpoint at a time, and a function too (its entry,
+	 * or the return address of the call in progress): but both must fit. Too
+	 * few comparators is an error now, not at the first resume. */
 	uint32_t needed[2] = {span->from.address, span->to.address};
 	size_t count = span->kind == BR_SPAN_RANGE && needed[1] != needed[0] ? 2U : 1U;
 	br_status_t st = br_target_breakpoints_check(t, needed, count, o->kind, err);
 	if (st == BR_OK)
 		st = br_target_breakpoint_insert(t, span->from.address, o->kind, err);
-	if (st == BR_OK && span->kind == BR_SPAN_RANGE)
-		st = br_target_breakpoint_insert(t, span->to.address, o->kind, err);
 	int64_t wall0 = br_clock_ns();
 	bp_deadline_reset(&r);
-	while (st == BR_OK && r.done < total) {
-		/* Checked before resuming, not only by the wait: a `from` that keeps
-		 * hitting (restarts keep the deadline) would otherwise go on for
-		 * ever — and the core is still halted here, so the breakpoints can
-		 * be taken out. */
-		if (br_clock_remaining_ms(r.deadline_ms) <= 0) {
-			st = bp_timeout(&r, err);
-			break;
-		}
+	if (st == BR_OK)
 		st = br_target_resume(t, err);
-		if (st != BR_OK)
-			break;
-		/* At least 1 ms: a wait of 0 means the client's default below. */
-		int remaining = br_clock_remaining_ms(r.deadline_ms);
-		rsp_stop_reply_t stop;
-		st = br_target_wait_stop(t, remaining > 0 ? remaining : 1, &stop, err);
-		if (st == BR_ERR_TIMEOUT) {
-			st = bp_timeout(&r, err);
-			break;
-		}
-		out->halts++;
-		uint32_t pc = 0;
-		if (st == BR_OK)
-			st = br_target_pc(t, &pc, err);
-		bool again = true;
-		while (st == BR_OK && again)
-			st = bp_on_halt(&r, &pc, (int)stop.code, &again, err);
+	while (st == BR_OK && r.done < bp_total(&r)) {
+		st = bp_wait(&r, err);
+		if (st == BR_OK && !t->running)
+			st = bp_on_halt(&r, err);
+		if (st != BR_OK && r.out_of_step)
+			st = bp_recover(&r, err);
 	}
 	out->wall_seconds = (double)(br_clock_ns() - wall0) / BP_NS_PER_S;
 	bp_cleanup(&r);

@@ -4,27 +4,38 @@
  * ends, read again; the sample is the difference. Nothing here knows which
  * server is in front of the board: it uses target/ only.
  *
- * Each sample, at the start breakpoint:
- *   1. (function) read LR and SP: the return address and the caller's SP;
- *   2. (stack) paint the stack region below SP;
- *   3. read the counter (C0), remove the breakpoint, step one instruction,
- *      read the counter (Cs): Cs - C0 is this sample's calibration sample,
- *      the cost of resuming from a breakpoint (DESIGN.md: "measured by
- *      calibration and reported, never hidden");
- *   4. re-insert the start breakpoint (range) or insert one at the return
- *      address (function), continue;
- *   5. at the end breakpoint (function: the return address, with the SP the
- *      call started with; a recursive call's own returns do not count), read
- *      the counter (C1): the sample is C1 - C0, in the counter's period;
- *      (stack) scan the region.
- * A range whose `to` equals its `from` measures one pass of a loop: each
- * halt ends one sample and starts the next. A range whose `from` hits again
- * before `to` starts its sample again (the latest `from` counts); `to`
- * hitting before any `from` is passed over.
+ * Every halt is one write (br_target_resume_batch): the reads it needs, the
+ * breakpoint changes and the continue, pipelined. No step where two
+ * breakpoints alternate: a range holds one breakpoint at a time — at `from`
+ * the batch removes `from` and inserts `to`, at `to` the reverse. A function
+ * needs one round trip more at its entry, to learn LR (the return address)
+ * and SP, before the return breakpoint goes in; its end is the return
+ * address with the SP the call started with. A loop pass (`to` equal to
+ * `from`) steps off its one breakpoint at every halt.
+ *
+ * Proof: every halt's reads are the counter, a marker word of the loaded
+ * image (its value known in advance) and the counter again. A halt counts
+ * only when the marker matches and both counter reads agree; otherwise the
+ * reply stream is out of step (an extra reply, a missing one, a value
+ * changed on the way): the sample in progress is dropped, the stream is put
+ * back in step (br_target_recover) and the session goes on from the start
+ * breakpoint — at most BR_BP_RECOVERIES_MAX times, then it ends. No figure
+ * read since the last proven halt is kept.
+ *
+ * Counters of any length: while a sample runs longer than half the
+ * counter's period at its maximum rate (measure/wrap.h), guard halts (0x03,
+ * the proven reads, continue) split it into intervals each shorter than a
+ * period, and the sample is their 64-bit sum. An interval whose host time
+ * could still hide a period, or that counted faster than the counter can,
+ * makes its sample "not measured" with the reason — never a number.
+ *
+ * Calibration: at the first BR_BP_CALIBRATION_SAMPLES starts the session
+ * steps one instruction off the start breakpoint and reads the counter
+ * again: that step less its one instruction is what resuming from a halt
+ * costs (calibration.h).
  *
  * The first completed sample (warm-up included) checks that the counter
- * advances; a sample whose host time could hide a wrap (measure/wrap.h) is
- * kept as "not measured".
+ * advances.
  */
 #ifndef BENCHRACK_MEASURE_BREAKPOINT_SESSION_H
 #define BENCHRACK_MEASURE_BREAKPOINT_SESSION_H
@@ -35,8 +46,10 @@
 
 #include "common/error.h"
 #include "measure/counter.h"
+#include "measure/halt_proof.h"
 #include "measure/span.h"
 #include "measure/stack_paint.h"
+#include "measure/wrap.h"
 #include "debug/target.h"
 
 typedef struct br_bp_options {
@@ -46,13 +59,22 @@ typedef struct br_bp_options {
 	int timeout_ms;                    /* the longest wait for a sample's start, then its end */
 	br_breakpoint_kind_t kind;         /* of every breakpoint the session inserts */
 	const br_stack_region_t *stack;    /* NULL: the stack is not measured */
+	const br_halt_proof_t *proof;      /* the marker every halt reads (halt_proof.h) */
 } br_bp_options_t;
 
+/* Out-of-step reply streams put back in step before the session gives up. */
+#define BR_BP_RECOVERIES_MAX 3U
+/* Starts at which the resume cost is measured (a step off the breakpoint). */
+#define BR_BP_CALIBRATION_SAMPLES 5U
+
 typedef struct br_bp_sample {
-	uint32_t ticks;        /* C1 - C0: the region, raw */
+	uint64_t ticks;        /* C1 - C0 (through every guard read): the region, raw */
 	uint32_t resume_ticks; /* Cs - C0: one step off the start breakpoint (calibration) */
-	bool measured;         /* false: host_seconds could hide a wrap; ticks mean nothing */
-	double host_seconds;   /* host time between the reads of C0 and C1 */
+	bool resume_measured;  /* resume_ticks was taken (the first starts only) */
+	bool measured;         /* false: ticks mean nothing; why says why */
+	br_wrap_verdict_t why; /* BR_WRAP_OK, or the first interval that failed */
+	uint32_t guards;       /* guard halts inside the sample */
+	double host_seconds;   /* host time from sending C0's read to receiving C1 */
 	uint32_t sp;           /* SP at the start */
 	uint32_t stack_bytes;  /* SP at the start minus the deepest byte written, or
 	                          BR_STACK_NOT_MEASURED (stack_status says why) */
@@ -63,6 +85,9 @@ typedef struct br_bp_result {
 	br_bp_sample_t *samples; /* count entries (warm-up excluded), owned */
 	size_t count;
 	size_t halts;        /* every stop of the core, passed-over ones included */
+	size_t guard_halts;  /* of them, guard halts (long samples) */
+	size_t recoveries;   /* out-of-step reply streams put back in step */
+	size_t dropped;      /* samples begun and not kept (a recovery, a deeper return) */
 	double wall_seconds; /* host time from the first resume to the last halt */
 } br_bp_result_t;
 

@@ -20,7 +20,7 @@ void br_calibration_from_resume(const br_bp_sample_t *samples, size_t n, br_cali
 	out->method = BR_CALIBRATION_RESUME;
 	out->samples = xcalloc(n == 0 ? 1U : n, sizeof(out->samples[0]));
 	for (size_t i = 0; i < n; i++) {
-		if (!samples[i].measured)
+		if (!samples[i].measured || !samples[i].resume_measured)
 			continue;
 		uint32_t r = samples[i].resume_ticks;
 		out->samples[out->count++] = r > CALIBRATION_STEPPED_INSTRUCTIONS

@@ -2,10 +2,11 @@
  * Calibration: the cost of measuring nothing, measured in the same run and
  * shown beside every result, which is shown raw and net of it (DESIGN.md:
  * "the cost of that is measured by calibration and reported, never hidden").
- *   - Breakpoint mode: every sample steps off its start breakpoint
- *     (breakpoint_session.h); the ticks of that step, less the one
+ *   - Breakpoint mode: the first samples of a session step off their start
+ *     breakpoint (breakpoint_session.h: BR_BP_CALIBRATION_SAMPLES, every
+ *     sample of a loop pass); the ticks of that step, less the one
  *     instruction it executes (part of the region), are what resuming from a
- *     breakpoint adds. On QEMU's instruction counter that is exactly 0. On a
+ *     halt adds. On QEMU's instruction counter that is exactly 0. On a
  *     cycle counter the stepped instruction costs at least one cycle: the
  *     figure is then an upper bound (not verified on hardware here).
  *   - Stub batch mode: the empty bench's samples, the loop's own overhead
@@ -37,8 +38,9 @@ typedef struct br_calibration {
 } br_calibration_t;
 
 /*
- * Fills *out from a breakpoint session's measured samples: resume_ticks - 1
- * each (never below 0). Samples not measured (a possible wrap) are left out.
+ * Fills *out from a breakpoint session's measured samples that stepped off
+ * their start (resume_measured): resume_ticks - 1 each (never below 0).
+ * Samples not measured are left out.
  */
 void br_calibration_from_resume(const br_bp_sample_t *samples, size_t n, br_calibration_t *out);
 

@@ -107,14 +107,17 @@ void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsi
 	out->width_bits = width_bits;
 	out->counts_down = counts_down;
 	out->clock_hz = clock_hz;
+	out->max_rate_hz = clock_hz;
 	out->unit = "ticks";
 }
 
 void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 {
 	br_counter_mmio(out, "tim2", STM32F4_TIM2_CNT, COUNTER_FULL_WIDTH, false, clock_hz);
-	if (clock_hz == 0)
+	if (clock_hz == 0) {
 		out->unit = "instructions (QEMU icount)";
+		out->max_rate_hz = BR_COUNTER_QEMU_MAX_IPS;
+	}
 	counter_enable_add(out, STM32F4_RCC_APB1ENR, STM32F4_RCC_APB1ENR_TIM2EN,
 			   STM32F4_RCC_APB1ENR_TIM2EN);
 	counter_enable_add(out, STM32F4_TIM2_CR1, STM32F4_TIM_CR1_CEN, STM32F4_TIM_CR1_CEN);

@@ -105,6 +105,8 @@ static br_status_t read_elf(const br_measure_options_t *o, br_measure_raw_t *out
 		                 "%s is a stub firmware: its code runs only when the host asks for "
 		                 "a bench; add --bench NAME",
 		                 o->elf_path);
+	if (st == BR_OK && (o->from != NULL || o->function != NULL))
+		st = br_halt_proof_from_elf(elf, o->elf_path, &out->proof, err);
 	if (st == BR_OK && o->from != NULL)
 		st = br_span_range(elf, o->from, o->to, &out->span, err);
 	else if (st == BR_OK && o->function != NULL)
@@ -140,7 +142,8 @@ static void keep_stub_samples(br_measure_raw_t *out, const br_stub_result_t *r, 
 	out->count = r->count;
 	out->ticks = xcalloc(r->count, sizeof(out->ticks[0]));
 	out->measured = xcalloc(r->count, sizeof(out->measured[0]));
-	memcpy(out->ticks, r->samples, r->count * sizeof(out->ticks[0]));
+	for (uint32_t i = 0; i < r->count; i++)
+		out->ticks[i] = r->samples[i];
 	br_wrap_batch_check(&out->counter, r->samples, r->count, r->host_seconds, out->measured);
 	out->wall_seconds = wall;
 }
@@ -169,6 +172,7 @@ static br_status_t run_breakpoints(const br_measure_options_t *o, br_target_t *t
 	    .timeout_ms = o->timeout_ms,
 	    .kind = o->breakpoint_kind,
 	    .stack = out->stack_painted ? &out->stack_region : NULL,
+	    .proof = &out->proof,
 	};
 	br_status_t st = br_bp_session_run(t, &out->span, &bo, &out->bp, err);
 	keep_bp_samples(out);

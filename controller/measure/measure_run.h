@@ -86,11 +86,12 @@ typedef struct br_measure_raw {
 	br_counter_state_t counter; /* as started on the target */
 	/* Every mode: count samples (warm-up excluded), raw, with whether each
 	 * is measured (false: its host time could hide a wrap). Owned. */
-	uint32_t *ticks;
+	uint64_t *ticks;
 	bool *measured;
 	size_t count;
 	br_calibration_t calibration;
 	br_bp_result_t bp;  /* breakpoint mode: per-sample details (stack) */
+	br_halt_proof_t proof; /* breakpoint mode: the image's marker every halt reads */
 	bool stack_painted; /* breakpoint mode painted stack_region */
 	br_stack_region_t stack_region;
 	br_stub_result_t *stub; /* a bench ran: its result (stack, heap); owned */

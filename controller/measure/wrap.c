@@ -19,3 +19,40 @@ size_t br_wrap_batch_check(const br_counter_state_t *state, const uint32_t *samp
 		measured[i] = ok;
 	return ok ? 0 : n;
 }
+
+br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64_t ticks,
+                                         double host_seconds)
+{
+	double rate = (double)state->counter.max_rate_hz;
+	if (rate <= 0.0)
+		return BR_WRAP_UNKNOWN;
+	double possible = host_seconds * rate;
+	if ((double)ticks > possible)
+		return BR_WRAP_TOO_FAST;
+	if ((double)ticks + (double)state->period <= possible)
+		return BR_WRAP_POSSIBLE;
+	return BR_WRAP_OK;
+}
+
+double br_wrap_guard_seconds(const br_counter_state_t *state)
+{
+	if (state->counter.max_rate_hz == 0 || state->period == 0)
+		return 0.0;
+	return (double)state->period / (double)state->counter.max_rate_hz / 2.0;
+}
+
+const char *br_wrap_verdict_text(br_wrap_verdict_t v)
+{
+	switch (v) {
+	case BR_WRAP_POSSIBLE:
+		return "the host time between two reads could hide a whole counter period";
+	case BR_WRAP_TOO_FAST:
+		return "the counter advanced faster than it can count (it went backwards, or a "
+		       "read was wrong)";
+	case BR_WRAP_UNKNOWN:
+		return "the counter's rate is not known, so a wrap cannot be told";
+	case BR_WRAP_OK:
+		break;
+	}
+	return "";
+}

@@ -36,4 +36,33 @@ bool br_wrap_sample_ok(const br_counter_state_t *state, uint64_t ticks, double h
 size_t br_wrap_batch_check(const br_counter_state_t *state, const uint32_t *samples, size_t n,
                            double host_seconds, bool *measured);
 
+/* What an interval between two proven counter reads can be trusted for. */
+typedef enum br_wrap_verdict {
+	BR_WRAP_OK,       /* exactly the ticks read */
+	BR_WRAP_POSSIBLE, /* the host time allows a whole period more: not measured */
+	BR_WRAP_TOO_FAST, /* more ticks than the counter can make in the host time: a
+	                     counter that went backwards or a read that is wrong */
+	BR_WRAP_UNKNOWN,  /* the counter's rate is not known: cannot be checked */
+} br_wrap_verdict_t;
+
+/*
+ * Judges ticks counted between two reads at most host_seconds apart (the
+ * host time from sending the first read to receiving the second: an upper
+ * bound of the target's) against the counter's max_rate_hz: more than
+ * host_seconds * rate is BR_WRAP_TOO_FAST; ticks + period within it is
+ * BR_WRAP_POSSIBLE; otherwise BR_WRAP_OK.
+ */
+br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64_t ticks,
+                                         double host_seconds);
+
+/*
+ * How often a long interval needs a guard read so that no interval between
+ * two reads can hold a whole period: half the period at max_rate_hz, in
+ * seconds; 0 when the rate is not known.
+ */
+double br_wrap_guard_seconds(const br_counter_state_t *state);
+
+/* One line saying why a verdict is not a figure ("" for BR_WRAP_OK). */
+const char *br_wrap_verdict_text(br_wrap_verdict_t v);
+
 #endif

@@ -28,6 +28,7 @@ typedef struct client_wait {
 	int64_t window;        /* resend a silent request at this time; 0: never */
 	int timeout_ms;
 	bool ack_reply;      /* acknowledge the packet (ack mode) */
+	bool poll;           /* only a begun packet ends the window (not a '+') */
 	bool window_expired; /* out: the window passed in silence */
 	bool damaged;        /* out: no-ack mode, the reply was damaged */
 } client_wait_t;
@@ -273,6 +274,8 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 				continue; /* a server never sends this; nothing to answer */
 			}
 		}
+		if (w->poll)
+			heard = rsp_decoder_in_frame(&c->decoder);
 		int64_t now = br_clock_ms();
 		int64_t until = w->deadline;
 		if (w->window != 0 && !heard && w->window < until)
@@ -401,6 +404,63 @@ br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **pay
 	*payload = c->reply;
 	*len = c->reply_len;
 	return BR_OK;
+}
+
+br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
+                            br_error_t *err)
+{
+	br_status_t st = client_check(c, err);
+	if (st != BR_OK)
+		return st;
+	client_wait_t w;
+	client_wait_init(c, &w, 0);
+	/* Silence until the window is the caller's answer, not a lost reply. */
+	int64_t now = br_clock_ms();
+	w.window = now + (timeout_ms > 0 ? timeout_ms : 1);
+	w.deadline = w.window + w.timeout_ms;
+	w.hard_deadline = w.deadline + (int64_t)w.timeout_ms * RSP_CLIENT_BUSY_FACTOR;
+	w.poll = true;
+	st = client_wait_packet(c, &w, err);
+	if (st == BR_ERR_TIMEOUT && w.window_expired && !c->broken)
+		return st;
+	if (st != BR_OK)
+		return client_fail(c, err);
+	*payload = c->reply;
+	*len = c->reply_len;
+	return BR_OK;
+}
+
+br_status_t rsp_client_sync(rsp_client_t *c, const char *request, const char *expected,
+                            br_error_t *err)
+{
+	br_status_t st = client_check(c, err);
+	if (st != BR_OK)
+		return st;
+	c->counters.resyncs++;
+	c->stale = 0;
+	c->unacked = 0;
+	st = client_frame(c, request, strlen(request), err);
+	if (st == BR_OK)
+		st = client_write_tx(c, true, err);
+	if (st != BR_OK)
+		return client_fail(c, err);
+	size_t want = strlen(expected);
+	for (unsigned i = 0; i <= RSP_CLIENT_SYNC_DROP_MAX; i++) {
+		client_wait_t w;
+		client_wait_init(c, &w, 0);
+		st = client_wait_packet(c, &w, err);
+		if (st != BR_OK) {
+			br_error_prefix(err, "putting the replies back in step");
+			return client_fail(c, err);
+		}
+		if (c->reply_len == want && memcmp(c->reply, expected, want) == 0)
+			return BR_OK;
+		c->counters.stale_dropped++;
+	}
+	br_error_set(err, BR_ERR_PROTOCOL,
+	             "%s: lost step with the server (no marker reply after %u others)",
+	             c->transport.peer, RSP_CLIENT_SYNC_DROP_MAX);
+	return client_fail(c, err);
 }
 
 br_status_t rsp_client_request(rsp_client_t *c, const void *payload, size_t len, int timeout_ms,

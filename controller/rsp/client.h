@@ -48,6 +48,8 @@
 #define RSP_CLIENT_MAX_REPLY 65536U
 /* The largest reply one pipelined request may have (a register, a counter). */
 #define RSP_PIPELINE_REPLY_MAX 64U
+/* The most unaccounted replies rsp_client_sync drops before its own. */
+#define RSP_CLIENT_SYNC_DROP_MAX 16U
 /* The most requests one pipeline carries. */
 #define RSP_PIPELINE_MAX 8U
 
@@ -134,6 +136,27 @@ br_status_t rsp_client_send(rsp_client_t *c, const void *payload, size_t len, br
  */
 br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
                                br_error_t *err);
+
+/*
+ * rsp_client_receive for a wait that may rightly hear nothing (a target that
+ * runs on): when not one byte arrives within timeout_ms, BR_ERR_TIMEOUT with
+ * the session intact. Once a packet has begun, the client's own timeout
+ * applies and its expiry ends the session as in rsp_client_receive.
+ */
+br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
+                            br_error_t *err);
+
+/*
+ * Puts the reply stream back in step after replies the caller could not
+ * account for (an extra one, a missing one): sends request (NUL-terminated,
+ * never resent) and drops every reply until one equal to expected, at most
+ * RSP_CLIENT_SYNC_DROP_MAX of them (counted in stale_dropped). A request
+ * whose reply nothing else can produce — a read of known bytes, of a length
+ * no other request used — makes the reply after it the next request's own.
+ * Failure ends the session.
+ */
+br_status_t rsp_client_sync(rsp_client_t *c, const char *request, const char *expected,
+                            br_error_t *err);
 
 /*
  * One request and its reply: sends len bytes of payload, waits up to

@@ -160,9 +160,8 @@ int main(int argc, char **argv)
 			uint8_t buf[4];
 			uint32_t rm = here, in = next;
 			br_target_batch_t batch = {.read_pc = true,
-			                           .read_address = count,
-			                           .read_len = 4,
-			                           .read_buf = buf,
+			                           .reads = {{count, 4, buf}},
+			                           .nreads = 1,
 			                           .remove = &rm,
 			                           .nremove = 1,
 			                           .insert = &in,

@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 		uint32_t here = at_a ? a : b, next = at_a ? b : a;
 		uint8_t buf[4];
 		br_target_batch_t batch = {
-		    .read_pc = true, .read_address = count_addr, .read_len = 4, .read_buf = buf};
+		    .read_pc = true, .reads = {{count_addr, 4, buf}}, .nreads = 1};
 		uint32_t rm = here, in = next;
 		if (i > 0) {
 			batch.remove = &rm;

@@ -17,6 +17,7 @@ static void test_resume(void)
 	const bool measured[] = {true, true, true, true, false};
 	for (size_t i = 0; i < 5; i++) {
 		s[i].resume_ticks = resume[i];
+		s[i].resume_measured = true;
 		s[i].measured = measured[i];
 	}
 	br_calibration_t c;
