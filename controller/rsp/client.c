@@ -390,15 +390,15 @@ br_status_t rsp_client_send(rsp_client_t *c, const void *payload, size_t len, br
 	return client_send_request(c, payload, len, err);
 }
 
-br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
-                               br_error_t *err)
+/* Waits as w says for the next packet and hands out its payload. A poll's
+ * silent window is BR_ERR_TIMEOUT with the session intact; any other failure
+ * ends the session. */
+static br_status_t client_receive(rsp_client_t *c, client_wait_t *w, const char **payload,
+                                  size_t *len, br_error_t *err)
 {
-	br_status_t st = client_check(c, err);
-	if (st != BR_OK)
+	br_status_t st = client_wait_packet(c, w, err);
+	if (st == BR_ERR_TIMEOUT && w->poll && w->window_expired && !c->broken)
 		return st;
-	client_wait_t w;
-	client_wait_init(c, &w, timeout_ms);
-	st = client_wait_packet(c, &w, err);
 	if (st != BR_OK)
 		return client_fail(c, err);
 	*payload = c->reply;
@@ -406,28 +406,36 @@ br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **pay
 	return BR_OK;
 }
 
-br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
-                            br_error_t *err)
+/* The next packet: within timeout_ms, or for a poll, silence until then is
+ * BR_ERR_TIMEOUT with the session intact (a begun packet gets the client's
+ * own timeout). */
+static br_status_t client_next(rsp_client_t *c, int timeout_ms, bool poll, const char **payload,
+                               size_t *len, br_error_t *err)
 {
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
 	client_wait_t w;
-	client_wait_init(c, &w, 0);
-	/* Silence until the window is the caller's answer, not a lost reply. */
-	int64_t now = br_clock_ms();
-	w.window = now + (timeout_ms > 0 ? timeout_ms : 1);
-	w.deadline = w.window + w.timeout_ms;
-	w.hard_deadline = w.deadline + (int64_t)w.timeout_ms * RSP_CLIENT_BUSY_FACTOR;
-	w.poll = true;
-	st = client_wait_packet(c, &w, err);
-	if (st == BR_ERR_TIMEOUT && w.window_expired && !c->broken)
-		return st;
-	if (st != BR_OK)
-		return client_fail(c, err);
-	*payload = c->reply;
-	*len = c->reply_len;
-	return BR_OK;
+	client_wait_init(c, &w, poll ? 0 : timeout_ms);
+	if (poll) {
+		w.window = br_clock_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+		w.deadline = w.window + w.timeout_ms;
+		w.hard_deadline = w.deadline + (int64_t)w.timeout_ms * RSP_CLIENT_BUSY_FACTOR;
+		w.poll = true;
+	}
+	return client_receive(c, &w, payload, len, err);
+}
+
+br_status_t rsp_client_receive(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
+                               br_error_t *err)
+{
+	return client_next(c, timeout_ms, false, payload, len, err);
+}
+
+br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payload, size_t *len,
+                            br_error_t *err)
+{
+	return client_next(c, timeout_ms, true, payload, len, err);
 }
 
 br_status_t rsp_client_sync(rsp_client_t *c, const char *request, const char *expected,
