@@ -38,19 +38,12 @@ void br_board_lock_give(br_board_lock_t *bl)
 	bl->held = false;
 }
 
-br_status_t br_board_lock_measure(const br_measure_options_t *opts, br_measure_raw_t *out,
-				  br_error_t *err)
+br_status_t br_board_lock_fn(void *ctx, const br_endpoint_t *ep, bool take, br_error_t *err)
 {
-	br_endpoint_t ep;
-	char host[BR_MEASURE_HOST_BYTES];
-	br_status_t st = br_measure_endpoint(opts, &ep, host, sizeof(host), err);
-	if (st != BR_OK)
-		return st;
-	br_board_lock_t lock;
-	st = br_board_lock_take(&ep, &lock, err);
-	if (st != BR_OK)
-		return st;
-	st = br_measure_run(opts, out, err);
-	br_board_lock_give(&lock);
-	return st;
+	br_board_lock_t *bl = ctx;
+	if (!take) {
+		br_board_lock_give(bl);
+		return BR_OK;
+	}
+	return br_board_lock_take(ep, bl, err);
 }

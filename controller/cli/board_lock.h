@@ -11,7 +11,6 @@
 #include <stdbool.h>
 
 #include "common/error.h"
-#include "measure/measure_run.h"
 #include "rack/rack_lock.h"
 #include "debug/endpoint.h"
 
@@ -34,8 +33,8 @@ br_status_t br_board_lock_take(const br_endpoint_t *ep, br_board_lock_t *bl, br_
 /* Releases what br_board_lock_take took (nothing for QEMU). */
 void br_board_lock_give(br_board_lock_t *bl);
 
-/* br_measure_run with the lock of the board opts reaches held throughout. */
-br_status_t br_board_lock_measure(const br_measure_options_t *opts, br_measure_raw_t *out,
-				  br_error_t *err);
+/* A br_run_lock_fn (run/board_run.h) with ctx a br_board_lock_t: takes the
+ * lock of the board ep reaches (take true) or gives it back. */
+br_status_t br_board_lock_fn(void *ctx, const br_endpoint_t *ep, bool take, br_error_t *err);
 
 #endif

@@ -16,9 +16,14 @@
 #include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/measure_report.h"
+#include "cli/paths.h"
+#include "config/board.h"
+#include "config/board_locate.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
 #include "measure/measure_run.h"
+#include "run/board_target.h"
+#include "run/run_measure.h"
 
 #define MEASURE_MAX_COUNT 100000000ULL
 #define MEASURE_MAX_TIMEOUT_S 86400ULL
@@ -30,7 +35,7 @@ static void measure_usage(FILE *out)
 	fputs("usage: benchrack measure ELF WHAT [options]\n"
 	      "\n"
 	      "Measures any firmware through the debug port, on QEMU's netduinoplus2 unless\n"
-	      "--remote names a running gdbserver. WHAT is one of:\n"
+	      "--board names a board file or --remote a running gdbserver. WHAT is one of:\n"
 	      "  --from X --to Y      each pass from X to Y, each a function, an address\n"
 	      "                       (0x...) or FILE:LINE; X equal to Y: one pass of a loop\n"
 	      "  --function NAME      each call of NAME, from its entry to its return\n"
@@ -60,8 +65,14 @@ static void measure_usage(FILE *out)
 	      "      --json FILE      also write the result as JSON\n"
 	      "      --qemu PROGRAM   the QEMU to launch (default qemu-system-arm)\n"
 	      "      --machine NAME   its machine (default netduinoplus2)\n"
-	      "      --remote HOST:PORT  a running gdbserver, firmware already loaded\n"
+	      "  -b, --board B        the board (a name in configs/boards or a board file):\n"
+	      "                       its server, counter and memory; the ELF is loaded over\n"
+	      "                       the debug port as its load: key says\n"
+	      "      --remote HOST:PORT  a running gdbserver (the ELF loaded there when it\n"
+	      "                       differs, see --load)\n"
 	      "      --flavour NAME   that server's kind (qemu, openocd, ...; default generic)\n"
+	      "      --load POLICY    always, if-different (default for a board benchrack did\n"
+	      "                       not launch) or never\n"
 	      "      --timeout SEC    the longest wait for one breakpoint (default 10)\n"
 	      "  -h, --help           this text\n"
 	      "\n"
@@ -112,6 +123,9 @@ typedef struct measure_cli {
 	const char *bench_elf;
 	const char *empty_elf;
 	const char *json_path;
+	const char *board;   /* --board, or NULL */
+	const char *load;    /* --load, or NULL */
+	br_board_t board_file; /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
 
 /* bench-<name>-<rest> next to a suite-<rest> or bench-<other>-<rest> image. */
@@ -191,6 +205,7 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 		OPT_REMOTE,
 		OPT_FLAVOUR,
 		OPT_TIMEOUT,
+		OPT_LOAD,
 	};
 	static const struct option longopts[] = {
 	    {"from", required_argument, NULL, OPT_FROM},
@@ -215,6 +230,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	    {"remote", required_argument, NULL, OPT_REMOTE},
 	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
 	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"board", required_argument, NULL, 'b'},
+	    {"load", required_argument, NULL, OPT_LOAD},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -223,7 +240,7 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	br_error_t err;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:b:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FROM:
 			o->from = optarg;
@@ -313,6 +330,12 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 				return 2;
 			o->timeout_ms = (int)v * MEASURE_MS_PER_S;
 			break;
+		case 'b':
+			m->board = optarg;
+			break;
+		case OPT_LOAD:
+			m->load = optarg;
+			break;
 		case 'h':
 			measure_usage(stdout);
 			return 0;
@@ -323,6 +346,11 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	}
 	if (argc - optind != 1)
 		return measure_bad("give exactly one firmware ELF");
+	if (m->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
+		return measure_bad("--board says where the board is: leave out --remote and --machine");
+	if (m->load != NULL && strcmp(m->load, "always") != 0 &&
+	    strcmp(m->load, "if-different") != 0 && strcmp(m->load, "never") != 0)
+		return measure_bad("--load takes always, if-different or never");
 	o->elf_path = argv[optind];
 	if (m->counter_spec != NULL || m->clock_hz != 0) {
 		br_error_clear(&err);
@@ -332,6 +360,55 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 		o->counter = &m->counter;
 	}
 	return -1;
+}
+
+static br_board_load_t load_policy(const char *name)
+{
+	if (name == NULL)
+		return BR_BOARD_LOAD_DEFAULT;
+	if (strcmp(name, "always") == 0)
+		return BR_BOARD_LOAD_ALWAYS;
+	return strcmp(name, "never") == 0 ? BR_BOARD_LOAD_NEVER : BR_BOARD_LOAD_IF_DIFFERENT;
+}
+
+/* The measurement, through the runner, on the board --board names or the
+ * one the link options describe, with the board's lock held throughout. */
+static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_error_t *err)
+{
+	br_measure_options_t *o = &m->opts;
+	br_endpoint_t ep;
+	char host[BR_MEASURE_HOST_BYTES];
+	br_board_t *board = &m->board_file;
+	br_board_load_t load = load_policy(m->load);
+	br_status_t st;
+	if (m->board != NULL) {
+		char path[MEASURE_PATH_BYTES], dir[MEASURE_PATH_BYTES];
+		snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
+		const char *dirs[] = {dir};
+		st = br_board_locate(m->board, "", dirs, 1, path, sizeof(path), err);
+		if (st == BR_OK)
+			st = br_board_load(path, board, err);
+		if (st == BR_OK)
+			st = br_board_endpoint(board, o->elf_path, &ep, err);
+		if (st == BR_OK && o->link.qemu_program != NULL)
+			ep.qemu.program = o->link.qemu_program;
+		if (st == BR_OK && m->counter_spec == NULL && m->clock_hz == 0) {
+			br_board_counter(board, &m->counter);
+			o->counter = &m->counter;
+		}
+		if (m->load == NULL)
+			load = board->load;
+	} else {
+		st = br_measure_endpoint(o, &ep, host, sizeof(host), err);
+	}
+	br_board_lock_t lock;
+	if (st == BR_OK)
+		st = br_board_lock_take(&ep, &lock, err);
+	if (st == BR_OK) {
+		st = br_run_measure(o, &ep, load, raw, err);
+		br_board_lock_give(&lock);
+	}
+	return st;
 }
 
 int br_cli_measure(int argc, char **argv)
@@ -353,7 +430,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&raw, 0, sizeof(raw));
 	br_status_t st = BR_OK;
 	if (!sizes_only)
-		st = br_board_lock_measure(o, &raw, &err);
+		st = measure_take(&m, &raw, &err);
 	br_error_t failure = err;
 
 	br_measure_report_t r;
@@ -390,6 +467,8 @@ int br_cli_measure(int argc, char **argv)
 	}
 	free(r.symbols);
 	br_measure_raw_free(&raw);
+	if (m.board != NULL)
+		br_board_free(&m.board_file);
 	if (st != BR_OK)
 		return br_cli_report(&failure);
 	return 0;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/board_run.h"
+#include "run/board_run.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
 #include "cli/output.h"
@@ -32,6 +32,7 @@
 #define RACK_MAX_ONLY 16U
 #define RACK_MAX_SECONDS 86400UL
 #define RACK_MAX_PARALLEL 256UL
+#define RACK_MAX_ITERATIONS 1024UL
 #define RACK_DEFAULT_RESULTS "results"
 #define RACK_PROBE_TIMEOUT_MS 5000
 #define RACK_MS_PER_S 1000
@@ -53,6 +54,7 @@ typedef struct rack_options {
 	const char *qemu_program;
 	int timeout_s;
 	int board_timeout_s;
+	uint32_t iterations; /* -n (0: the suites') */
 	bool probe;
 } rack_options_t;
 
@@ -90,6 +92,8 @@ static void rack_usage(FILE *out)
 	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
 	      "                        D/racks/<rack>.json\n"
 	      "      --qemu PROGRAM    the QEMU to launch\n"
+	      "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
+	      "                        suite's)\n"
 	      "      --timeout SEC     how long one bench may run (default: the suite's)\n"
 	      "      --board-timeout SEC  stop a board's worker after this long (default: none)\n"
 	      "      --no-probe        skip the health check\n"
@@ -140,6 +144,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 	    {"document", required_argument, NULL, OPT_DOCUMENT},
 	    {"qemu", required_argument, NULL, OPT_QEMU},
 	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"iterations", required_argument, NULL, 'n'},
 	    {"board-timeout", required_argument, NULL, OPT_BOARD_TIMEOUT},
 	    {"no-probe", no_argument, NULL, OPT_NO_PROBE},
 	    {"help", no_argument, NULL, 'h'},
@@ -148,7 +153,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 	unsigned long v = 0;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:f:o:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ONLY:
 			if (o->only_count == RACK_MAX_ONLY) {
@@ -191,6 +196,12 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			if (parse_seconds("--timeout", optarg, RACK_MAX_SECONDS, &v) != 0 || v == 0)
 				return 2;
 			o->timeout_s = (int)v;
+			break;
+		case 'n':
+			if (parse_seconds("--iterations", optarg, RACK_MAX_ITERATIONS, &v) != 0 ||
+			    v == 0)
+				return 2;
+			o->iterations = (uint32_t)v;
 			break;
 		case OPT_BOARD_TIMEOUT:
 			if (parse_seconds("--board-timeout", optarg, RACK_MAX_SECONDS, &v) != 0)
@@ -329,7 +340,7 @@ static size_t collect(const rack_options_t *o, const br_rack_t *rack,
 			         rack->entries[i].name.value);
 			snprintf(baseline, sizeof(baseline), "%s/baselines/%s.json", o->results_dir,
 			         run->board.name);
-			br_cli_settings_t set;
+			br_run_settings_t set;
 			memset(&set, 0, sizeof(set));
 			set.check = true;
 			set.results_dir = results_dir;
@@ -529,6 +540,7 @@ int br_cli_rack(int argc, char **argv)
 	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
 	    .qemu_program = o.qemu_program,
 	    .timeout_s = o.timeout_s,
+	    .iterations = o.iterations,
 	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
 	    .probe = o.probe,
 	};

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/board_run.h"
+#include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/paths.h"
@@ -167,8 +167,43 @@ static void free_runs(br_board_run_t *runs, size_t count)
 	free(runs);
 }
 
-int br_cli_execute(const br_cli_settings_t *s)
+static void on_progress(void *ctx, unsigned index, unsigned count, const char *name)
 {
+	(void)ctx;
+	br_cli_progress(index, count, name);
+}
+
+static void on_progress_done(void *ctx)
+{
+	(void)ctx;
+	br_cli_progress_done();
+}
+
+static void on_notice(void *ctx, const char *text)
+{
+	(void)ctx;
+	fprintf(stderr, "benchrack: %s\n", text);
+}
+
+void br_cli_settings_callbacks(br_cli_settings_t *s)
+{
+	s->progress = on_progress;
+	s->progress_done = on_progress_done;
+	s->firmware_output = br_cli_firmware_output;
+	s->load_progress = br_cli_load_progress;
+	s->notice = on_notice;
+}
+
+int br_cli_execute(const br_cli_settings_t *given)
+{
+	br_cli_settings_t settings = *given;
+	br_cli_settings_t *s = &settings;
+	br_cli_settings_callbacks(s);
+	br_board_lock_t desk_lock;
+	if (s->lock == NULL) {
+		s->lock = br_board_lock_fn;
+		s->lock_ctx = &desk_lock;
+	}
 	br_error_t err;
 	br_error_clear(&err);
 	br_suite_t suite;

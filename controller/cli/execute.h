@@ -11,28 +11,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/upload_config.h"
+#include "run/board_run.h"
 
-typedef struct br_cli_settings {
-	bool check;                /* enforce budgets and regressions through the exit code */
-	const char *suite_path;    /* NULL: every bench of one firmware, no suite */
-	const char *elf_path;      /* the firmware (ELF argument or --firmware), or NULL */
-	const char *board;         /* --board: instead of the suite's boards */
-	const char *results_dir;   /* where runs/ and baselines/ are */
-	const char *format;        /* --format, or NULL */
-	const char *output;        /* --output, or NULL (stdout) */
-	const char *json_path;     /* --json: the run record, also here */
-	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
-	const char *qemu_program;  /* --qemu */
-	const char *commit;        /* --commit */
-	bool write_baseline;
-	bool iterations_set, warmup_set;
-	uint32_t iterations, warmup;
-	int timeout_s;             /* 0: the suite's */
-	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
-} br_cli_settings_t;
+/* The settings of run and check: the runner's own (run/board_run.h). */
+typedef br_run_settings_t br_cli_settings_t;
 
-/* Runs everything settings describe; returns the process exit code. */
+/*
+ * Runs everything settings describe (the callbacks of s are set here: the
+ * progress line, firmware output and notices on stderr, the desk's board
+ * lock); returns the process exit code.
+ */
 int br_cli_execute(const br_cli_settings_t *settings);
+
+/* Sets the callbacks of s that print (progress, firmware output, a load's
+ * progress, notices) to the command line's. */
+void br_cli_settings_callbacks(br_cli_settings_t *s);
 
 #endif

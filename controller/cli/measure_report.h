@@ -1,6 +1,6 @@
 /*
- * What `benchrack measure` shows: the measurement's raw samples turned into
- * figures (statistics), written as the terminal report or as JSON. Every
+ * What `benchrack measure` shows: the figures run/measure_figures.h made of
+ * the measurement, written as the terminal report or as JSON. Every
  * figure carries its unit and the clock it came from; a figure that could
  * not be measured says so instead of standing as a number.
  */
@@ -12,42 +12,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
-#include "measure/bench_size.h"
-#include "measure/measure_run.h"
-#include "stats/summary.h"
-
-typedef struct br_measure_report {
-	const char *elf_path;
-	const br_measure_raw_t *raw; /* NULL: sizes only, nothing was run */
-	/* Counter samples. */
-	size_t measured, not_measured;
-	double worst_host_seconds; /* the longest interval among samples not measured */
-	bool summarized;           /* measured > 0 */
-	br_summary_t raw_summary;
-	br_summary_t net_summary; /* raw less the calibration's median */
-	bool calibrated;
-	br_summary_t calibration;
-	/* Stack: per sample in breakpoint mode, per bench in stub mode. */
-	bool stack_reported;
-	size_t stack_measured;       /* samples (breakpoint mode) with a figure */
-	size_t stack_missing;        /* samples without one */
-	br_stack_status_t stack_why; /* why the first missing one is missing */
-	br_summary_t stack;          /* over stack_measured samples */
-	/* Sizes. */
-	br_elf_sizes_t sizes;
-	bool bench_size_known;
-	br_bench_size_t bench_size;
-	const char *bench_elf, *empty_elf;
-	bool symbols_shown;
-	br_size_symbol_t *symbols; /* owned by the caller */
-	size_t symbol_count;
-} br_measure_report_t;
-
-/*
- * Fills the figures of r (counts, summaries, calibration, stack) from
- * r->raw. Returns BR_OK or the statistics' error.
- */
-br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err);
+#include "run/measure_figures.h"
 
 /* Writes the terminal report of r to out. */
 void br_measure_report_print(const br_measure_report_t *r, FILE *out);

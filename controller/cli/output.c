@@ -48,6 +48,16 @@ void br_cli_progress(unsigned index, unsigned count, const char *name)
 	progress_showing = true;
 }
 
+void br_cli_load_progress(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	if (progress_sink != NULL || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[Kloading: %zu of %zu bytes", done, total);
+	fflush(stderr);
+	progress_showing = true;
+}
+
 void br_cli_progress_done(void)
 {
 	if (!progress_showing)

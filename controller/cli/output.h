@@ -46,6 +46,10 @@ void br_cli_progress(unsigned index, unsigned count, const char *name);
 typedef void (*br_cli_progress_fn)(void *ctx, unsigned index, unsigned count, const char *name);
 void br_cli_progress_sink(br_cli_progress_fn fn, void *ctx);
 
+/* A long load's progress, "loading: N of M bytes" on stderr, rewritten in
+ * place; only on a TTY (a br_image_progress_fn). */
+void br_cli_load_progress(void *ctx, size_t done, size_t total);
+
 /* Clears the progress line, if one is showing. */
 void br_cli_progress_done(void);
 

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/board_run.h"
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "cli/paths.h"
@@ -19,7 +18,8 @@
 #include "rack/rack_pool.h"
 #include "debug/cortex_m.h"
 #include "debug/endpoint.h"
-#include "debug/server.h"
+#include "run/board_run.h"
+#include "run/board_target.h"
 
 #define WORKER_PATH_BYTES 1024U
 #define WORKER_EXIT_REGRESSION 1
@@ -60,12 +60,25 @@ static br_status_t board_load(const br_rack_entry_t *e, br_board_t *board, br_er
 		replace(&srv->serial, e->serial.value);
 	if (e->device.set)
 		replace(&srv->device, e->device.value);
-	if (e->remote.set && board->server_kind == BR_BOARD_SERVER_REMOTE) {
-		replace(&srv->host, e->remote_host);
-		srv->port.value = e->remote_port;
-		srv->port.set = true;
-	}
 	return BR_OK;
+}
+
+/* The settings every run of entry e starts from: a board reached at a
+ * `remote:` host:port is handed to the runner as that endpoint. */
+static void base_settings(const br_rack_worker_options_t *o, const br_rack_entry_t *e,
+                          br_run_settings_t *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->qemu_program = o->qemu_program;
+	s->timeout_s = o->timeout_s;
+	if (o->iterations > 0) {
+		s->iterations_set = true;
+		s->iterations = o->iterations;
+	}
+	if (e->remote.set) {
+		s->remote_host = e->remote_host;
+		s->remote_port = e->remote_port;
+	}
 }
 
 static const char *suite_elf(const br_suite_t *suite, const char *board)
@@ -83,10 +96,10 @@ static br_status_t probe_once(const br_rack_worker_options_t *o, const br_rack_e
 	if (st != BR_OK)
 		return st;
 	br_endpoint_t ep;
-	st = br_board_endpoint(&board, elf, &ep, err);
+	br_run_settings_t s;
+	base_settings(o, e, &s);
+	st = br_board_run_endpoint(&s, &board, elf, &ep, err);
 	if (st == BR_OK) {
-		if (o->qemu_program != NULL)
-			ep.qemu.program = o->qemu_program;
 		ep.timeout_ms = o->probe_timeout_ms;
 		br_session_t session;
 		st = br_session_open(&ep, &session, err);
@@ -108,7 +121,8 @@ static br_status_t probe_once(const br_rack_worker_options_t *o, const br_rack_e
  * serial, host:port, device), shared with `probe` and `measure` at a desk
  * (cli/board_lock.h), or, for an emulated board, the rack entry's name.
  */
-static void lock_name(const br_rack_entry_t *e, const char *elf, char *out, size_t cap)
+static void lock_name(const br_rack_worker_options_t *o, const br_rack_entry_t *e, const char *elf,
+                      char *out, size_t cap)
 {
 	snprintf(out, cap, "%s", e->name.value);
 	br_board_t board;
@@ -117,7 +131,9 @@ static void lock_name(const br_rack_entry_t *e, const char *elf, char *out, size
 		return;
 	br_endpoint_t ep;
 	char identity[BR_RACK_LOCK_PATH_BYTES];
-	if (br_board_endpoint(&board, elf, &ep, &err) == BR_OK &&
+	br_run_settings_t s;
+	base_settings(o, e, &s);
+	if (br_board_run_endpoint(&s, &board, elf, &ep, &err) == BR_OK &&
 	    br_board_identity(&ep, identity, sizeof(identity)))
 		snprintf(out, cap, "%s", identity);
 	br_board_free(&board);
@@ -143,12 +159,11 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 	char results[WORKER_PATH_BYTES], baseline[WORKER_PATH_BYTES];
 	snprintf(results, sizeof(results), "%s/racks/%s", o->results_dir, e->name.value);
 	br_cli_settings_t s;
-	memset(&s, 0, sizeof(s));
+	base_settings(o, e, &s);
+	br_cli_settings_callbacks(&s);
 	s.check = true;
 	s.suite_path = suite->path;
 	s.results_dir = results;
-	s.qemu_program = o->qemu_program;
-	s.timeout_s = o->timeout_s;
 	br_board_run_t run;
 	memset(&run, 0, sizeof(run));
 	br_error_t err;
@@ -232,11 +247,6 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	redirect_output(o, e);
 	br_cli_progress_sink(on_progress, &fd);
 	br_rack_pool_emit(fd, "started\t%" PRId64, br_rack_lock_now_ms());
-	/* a QEMU board reached at host:port: its QEMU already runs there (-S) */
-	if (e->remote.set)
-		setenv(BR_SERVER_REMOTE_ENV, e->remote.value, 1);
-	else
-		unsetenv(BR_SERVER_REMOTE_ENV);
 	unsigned retries = e->retries.set ? (unsigned)e->retries.value : o->rack->retries;
 
 	br_rack_pool_emit(fd, "state\tlocking");
@@ -244,7 +254,8 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	br_error_t err;
 	br_error_clear(&err);
 	char name[BR_RACK_LOCK_PATH_BYTES];
-	lock_name(e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL, name, sizeof(name));
+	lock_name(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL, name,
+	          sizeof(name));
 	if (br_rack_lock_acquire(o->lock_dir, name, o->lock_wait_ms, &lock, NULL, &err) != BR_OK) {
 		char flat[BR_RACK_REASON_BYTES];
 		flatten(err.message, flat, sizeof(flat));

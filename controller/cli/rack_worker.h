@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config/rack.h"
 #include "config/suite.h"
@@ -24,6 +25,7 @@ typedef struct br_rack_worker_options {
 	int lock_wait_ms;
 	const char *qemu_program; /* --qemu, or NULL */
 	int timeout_s;            /* per bench (0: the suite's) */
+	uint32_t iterations;      /* -n: measured iterations per bench (0: the suite's) */
 	int probe_timeout_ms;
 	bool probe; /* the health check first */
 } br_rack_worker_options_t;

@@ -18,6 +18,7 @@ static const char *const cores[] = {"cortex-m0", "cortex-m0plus", "cortex-m3",
 static const char *const counter_kinds[] = {"dwt", "systick", "tim2", "mmio", NULL};
 static const char *const directions[] = {"up", "down", NULL};
 static const char *const region_kinds[] = {"flash", "ram", NULL};
+static const char *const load_names[] = {"always", "if-different", "never", NULL};
 
 /* FPB instruction comparators per core (ARMv6-M: 4; Cortex-M3/M4: 6; M7, M33: 8). */
 static const unsigned core_breakpoints[] = {4U, 4U, 6U, 6U, 8U, 8U};
@@ -35,7 +36,7 @@ static const br_cfg_field_t server_qemu[] = {
 	{.key = "machine", .type = BR_CFG_STRING, .offset = S(machine), .required = true,
 	 .form = "a QEMU machine name, e.g. netduinoplus2"},
 	{.key = "args", .type = BR_CFG_LIST, .element = BR_CFG_STRING, .offset = S(args),
-	 .max_items = BR_SERVER_MAX_EXTRA_ARGS,
+	 .max_items = BR_BOARD_MAX_SERVER_ARGS,
 	 .form = "a list of at most 16 extra QEMU arguments, e.g. [-d, guest_errors]"},
 };
 
@@ -49,7 +50,7 @@ static const br_cfg_field_t server_openocd[] = {
 	{.key = "serial", .type = BR_CFG_STRING, .offset = S(serial),
 	 .form = "the probe's serial number, as `adapter serial` takes it"},
 	{.key = "args", .type = BR_CFG_LIST, .element = BR_CFG_STRING, .offset = S(args),
-	 .max_items = BR_SERVER_MAX_EXTRA_ARGS,
+	 .max_items = BR_BOARD_MAX_SERVER_ARGS,
 	 .form = "a list of at most 16 extra OpenOCD arguments"},
 };
 
@@ -184,6 +185,9 @@ static const br_cfg_field_t board_fields[] = {
 	 .form = "a mapping with origin and length"},
 	{.key = "hardware_breakpoints", .type = BR_CFG_UINT, .offset = B(hardware_breakpoints),
 	 .min = 1, .max = 64, .form = "the number of FPB comparators, e.g. 6"},
+	{.key = "load", .type = BR_CFG_ENUM, .offset = B(load), .names = load_names,
+	 .form = "always, if-different or never: whether benchrack writes the image over the "
+		 "debug port (default: if-different, never for a QEMU it launches with the image)"},
 };
 
 static const br_cfg_map_t board_map = {
@@ -287,14 +291,12 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 			    (unsigned long long)origin, (unsigned long long)(origin + length));
 }
 
-/* The counter the board names, built by measure/counter.h (one place for
- * every address and enable write); the checks a board file can fail first. */
-static br_status_t make_counter(const char *file, br_board_t *b, br_error_t *err)
+/* The checks a board's counter can fail (run/board_target.h builds it). */
+static br_status_t check_counter(const char *file, br_board_t *b, br_error_t *err)
 {
 	const br_board_file_t *f = &b->file;
 	const br_board_counter_t *c = &f->counter;
 	br_board_counter_kind_t kind = (br_board_counter_kind_t)c->kind.value;
-	uint64_t clock_hz = f->clock_hz.set ? f->clock_hz.value : 0U;
 	bool needs_clock = kind == BR_BOARD_COUNTER_DWT || kind == BR_BOARD_COUNTER_SYSTICK;
 	if (kind == BR_BOARD_COUNTER_DWT &&
 	    (b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS))
@@ -307,24 +309,8 @@ static br_status_t make_counter(const char *file, br_board_t *b, br_error_t *err
 				    "board lacks required key 'clock_hz' for a %s counter; expected "
 				    "clock_hz: the core clock in Hz, e.g. 180000000",
 				    counter_kinds[kind]);
-	switch (kind) {
-	case BR_BOARD_COUNTER_DWT:
-		br_counter_dwt(&b->counter, clock_hz, b->core == BR_BOARD_CORE_M7);
-		break;
-	case BR_BOARD_COUNTER_SYSTICK:
-		br_counter_systick(&b->counter, clock_hz);
-		break;
-	case BR_BOARD_COUNTER_TIM2:
-		br_counter_tim2(&b->counter, clock_hz);
-		break;
-	case BR_BOARD_COUNTER_MMIO:
-		br_counter_mmio(&b->counter, c->name.value, (uint32_t)c->address.value,
-				c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,
-				c->direction.set && c->direction.value == 1U, clock_hz);
-		break;
-	}
-	if (c->unit.set)
-		b->counter.unit = c->unit.value;
+	b->counter_kind = kind;
+	b->clock_hz = f->clock_hz.set ? f->clock_hz.value : 0U;
 	return BR_OK;
 }
 
@@ -350,7 +336,8 @@ static br_status_t check_board(br_board_t *b, br_error_t *err)
 		b->server_args[i] = ((const br_cfg_string_t *)br_cfg_item(
 					     &f->server.args, sizeof(br_cfg_string_t), i))
 					    ->value;
-	br_status_t st = make_counter(file, b, err);
+	b->load = f->load.set ? (br_board_load_t)f->load.value : BR_BOARD_LOAD_DEFAULT;
+	br_status_t st = check_counter(file, b, err);
 	if (st == BR_OK)
 		st = check_memory(file, f, err);
 	if (st == BR_OK)
@@ -404,54 +391,22 @@ void br_board_free(br_board_t *board)
 	memset(board, 0, sizeof(*board));
 }
 
-br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
-			      br_error_t *err)
+const char *br_board_load_name(br_board_load_t load)
 {
-	const br_board_server_t *s = &board->file.server;
-	br_endpoint_init(ep);
-	ep->flavour = br_board_flavour_name(board);
-	switch (board->server_kind) {
-	case BR_BOARD_SERVER_QEMU:
-		ep->kind = BR_ENDPOINT_QEMU;
-		if (s->program.set)
-			ep->qemu.program = s->program.value;
-		ep->qemu.machine = s->machine.value;
-		ep->qemu.kernel = elf_path;
-		ep->qemu.extra_args = board->server_args;
-		ep->qemu.extra_arg_count = board->server_arg_count;
-		break;
-	case BR_BOARD_SERVER_OPENOCD:
-		ep->kind = BR_ENDPOINT_OPENOCD;
-		if (s->program.set)
-			ep->openocd.program = s->program.value;
-		ep->openocd.interface_cfg = s->interface.value;
-		ep->openocd.target_cfg = s->target.value;
-		ep->openocd.serial = s->serial.value;
-		ep->openocd.extra_args = board->server_args;
-		ep->openocd.extra_arg_count = board->server_arg_count;
-		break;
-	case BR_BOARD_SERVER_REMOTE:
-		ep->kind = BR_ENDPOINT_REMOTE;
-		ep->host = s->host.value;
-		ep->port = (uint16_t)s->port.value;
-		break;
-	case BR_BOARD_SERVER_SERIAL:
-		ep->kind = BR_ENDPOINT_SERIAL;
-		ep->device = s->device.value;
-		break;
-	}
-	for (size_t i = 0; i < board->file.memory.count; i++) {
-		const br_board_region_t *r = region(&board->file, i);
-		br_region_kind_t kind =
-			r->kind.value == BR_BOARD_REGION_FLASH ? BR_REGION_FLASH : BR_REGION_RAM;
-		br_status_t st = br_memory_map_add(&ep->memory_map, (uint32_t)r->origin.value,
-						   (uint32_t)r->length.value, kind, 0, err);
-		if (st != BR_OK)
-			return br_error_prefix(err, "board %s, memory region %s", board->name,
-					       r->name.value);
-	}
-	ep->hw_breakpoints = board->hardware_breakpoints;
-	return BR_OK;
+	return load == BR_BOARD_LOAD_DEFAULT ? "default" : load_names[load];
+}
+
+const char *br_board_counter_name(const br_board_t *board)
+{
+	const br_board_counter_t *c = &board->file.counter;
+	if (board->counter_kind == BR_BOARD_COUNTER_MMIO)
+		return c->name.value;
+	return counter_kinds[board->counter_kind];
+}
+
+const br_board_region_t *br_board_region(const br_board_t *board, size_t i)
+{
+	return region(&board->file, i);
 }
 
 const char *br_board_flavour_name(const br_board_t *board)

@@ -2,8 +2,9 @@
  * A board file (configs/boards/NAME.yaml): what is in front of the board
  * (the gdbserver and how to reach it), the core, the counter and its clock,
  * and the memory regions that decide the breakpoint kind and the default
- * stack region. Loaded and checked here; the counter is built by
- * measure/counter.h, which holds every counter's addresses and enable writes.
+ * stack region, and whether benchrack loads the image over the debug port.
+ * Loaded and checked here; plain data only (a leaf: the counter and the way
+ * to reach the board are built from it by run/board_target.h).
  */
 #ifndef BENCHRACK_CONFIG_BOARD_H
 #define BENCHRACK_CONFIG_BOARD_H
@@ -14,8 +15,9 @@
 
 #include "common/error.h"
 #include "config/schema.h"
-#include "measure/counter.h"
-#include "debug/endpoint.h"
+
+/* The most extra arguments a board adds to a launched server's command line. */
+#define BR_BOARD_MAX_SERVER_ARGS 16U
 
 typedef enum br_board_server_kind {
 	BR_BOARD_SERVER_QEMU,    /* launched: qemu-system-arm -M machine */
@@ -44,6 +46,15 @@ typedef enum br_board_region_kind {
 	BR_BOARD_REGION_FLASH, /* hardware breakpoints only */
 	BR_BOARD_REGION_RAM,   /* software breakpoints; the stack lives here */
 } br_board_region_kind_t;
+
+/* Whether the image is written to the board over the debug port. */
+typedef enum br_board_load {
+	BR_BOARD_LOAD_ALWAYS,       /* write and verify every time */
+	BR_BOARD_LOAD_IF_DIFFERENT, /* compare first; write and verify only when it differs */
+	BR_BOARD_LOAD_NEVER,        /* the image is already there: trust it */
+	BR_BOARD_LOAD_DEFAULT,      /* not given: never when benchrack launched the server
+	                               with the image (QEMU -kernel), else if-different */
+} br_board_load_t;
 
 typedef struct br_board_server {
 	br_cfg_section_t head;
@@ -95,6 +106,7 @@ typedef struct br_board_file {
 	br_cfg_list_t memory;      /* br_board_region_t */
 	br_board_stack_t stack;
 	br_cfg_uint_t hardware_breakpoints;
+	br_cfg_enum_t load;        /* br_board_load_t */
 } br_board_file_t;
 
 #define BR_BOARD_DEFAULT_STACK_BYTES 8192U
@@ -106,7 +118,9 @@ typedef struct br_board {
 	const char *name;          /* file.name */
 	br_board_server_kind_t server_kind;
 	br_board_core_t core;
-	br_counter_t counter;      /* from measure/counter.h; name and unit may point into file */
+	br_board_counter_kind_t counter_kind;
+	uint64_t clock_hz;         /* 0 when not given */
+	br_board_load_t load;      /* as written, or BR_BOARD_LOAD_DEFAULT */
 	uint32_t stack_origin, stack_length;
 	unsigned hardware_breakpoints;
 	const char **server_args;  /* the server's extra arguments (owned array, file's text) */
@@ -145,16 +159,14 @@ const char *br_board_flavour_name(const br_board_t *board);
  */
 void br_board_describe_server(const br_board_t *board, char *buf, size_t cap);
 
-/*
- * Fills *ep to reach the board as its file says (target/endpoint.h): the
- * server kind and flavour, QEMU's machine and arguments with elf_path as the
- * kernel, OpenOCD's scripts, probe serial and arguments, host and port, the
- * serial device, the memory regions and the comparator count. ep's strings
- * point into board (and elf_path): board must outlive it. BR_ERR_INPUT when
- * the memory map cannot hold the regions.
- */
-br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
-			      br_error_t *err);
+/* "always", "if-different", "never", "default". */
+const char *br_board_load_name(br_board_load_t load);
+
+/* The counter's name as records show it: the mmio counter's own, else its kind. */
+const char *br_board_counter_name(const br_board_t *board);
+
+/* Region i of the board's memory list (0 <= i < file.memory.count). */
+const br_board_region_t *br_board_region(const br_board_t *board, size_t i);
 
 /* The schema of a board file, for tools that list the keys. */
 const br_cfg_map_t *br_board_schema(void);

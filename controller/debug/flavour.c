@@ -20,6 +20,8 @@ static const br_flavour_t flavours[] = {
             .name = "qemu",
             .description = "QEMU gdbstub",
             .reset_command = "system_reset",
+            .reset_halt_command = "system_reset",
+            .reset_applies_on_resume = true,
             .max_read_bytes = QEMU_MAX_READ_BYTES,
             .steps_over_breakpoints = false,
             .question_clears_breakpoints = true,
@@ -37,6 +39,7 @@ static const br_flavour_t flavours[] = {
             .name = "openocd",
             .description = "OpenOCD gdb server",
             .reset_command = "reset halt",
+            .reset_halt_command = "reset halt",
             .broken_reply_chars = OPENOCD_BROKEN_REPLY_CHARS,
             .steps_over_breakpoints = false,
             .registers_need_target_xml = false,
@@ -49,6 +52,9 @@ static const br_flavour_t flavours[] = {
             .name = "jlink",
             .description = "SEGGER J-Link GDB server",
             .reset_command = "reset",
+            /* J-Link GDB Server manual (UM08001), "monitor reset": resets and
+             * halts the target (the default reset strategy). */
+            .reset_halt_command = "reset",
             .steps_over_breakpoints = false,
             .limits_hardware_breakpoints = true,
             .writes_peripherals = true,
@@ -59,6 +65,8 @@ static const br_flavour_t flavours[] = {
             .name = "pyocd",
             .description = "pyOCD gdb server",
             .reset_command = "reset halt",
+            /* pyOCD's gdbserver monitor commands: "reset halt". */
+            .reset_halt_command = "reset halt",
             .steps_over_breakpoints = false,
             .limits_hardware_breakpoints = true,
             .writes_peripherals = true,

@@ -20,6 +20,14 @@ typedef struct br_flavour {
 	/* Monitor command (qRcmd) that resets the core and leaves it halted; NULL
 	 * when the server has none (reset is then refused, not guessed). */
 	const char *reset_command;
+	/* Reset and halt (debug/reset_halt.c): the monitor command that resets
+	 * the core and leaves it halted at its reset vector; NULL: the generic
+	 * ARMv7-M path (DEMCR.VC_CORERESET, then AIRCR.SYSRESETREQ). */
+	const char *reset_halt_command;
+	/* The reset command takes effect only when the core next runs (QEMU's
+	 * system_reset): the registers still show the old PC right after it, so
+	 * SP, PC and xPSR are written from the image's vector table too. */
+	bool reset_applies_on_resume;
 	/* Monitor command that must run before attaching (Black Magic Probe scans
 	 * for the target: "swdp_scan"), then vAttach;1; NULL for none. */
 	const char *scan_command;

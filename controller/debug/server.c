@@ -163,22 +163,6 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 	return st;
 }
 
-/* BR_SERVER_REMOTE_ENV: attach to a running QEMU instead of launching one. */
-static br_status_t attach_remote_qemu(const char *hostport, br_server_t *server,
-                                      rsp_transport_t *transport, br_error_t *err)
-{
-	char host[256];
-	uint16_t port = 0;
-	br_status_t st = rsp_transport_parse_hostport(hostport, host, sizeof(host), &port, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "%s", BR_SERVER_REMOTE_ENV);
-	snprintf(server->name, sizeof(server->name), "QEMU at %.21s", hostport);
-	server->attached = true;
-	server->port = port;
-	return rsp_transport_tcp_connect_retry(transport, host, port, BR_SERVER_READY_TIMEOUT_MS,
-	                                       NULL, NULL, err);
-}
-
 static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port,
                                 server_cmdline_t *cl, br_error_t *err)
 {
@@ -223,9 +207,6 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
                                   rsp_transport_t *transport, br_error_t *err)
 {
 	memset(server, 0, sizeof(*server));
-	const char *remote = getenv(BR_SERVER_REMOTE_ENV);
-	if (remote != NULL && remote[0] != '\0')
-		return attach_remote_qemu(remote, server, transport, err);
 	char path[512];
 	if (!br_server_find_program(opts->program, path, sizeof(path)))
 		return br_error_set(err, BR_ERR_INFRA,
@@ -290,8 +271,6 @@ br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server
 
 bool br_server_alive(br_server_t *server)
 {
-	if (server->attached)
-		return true; /* not ours to watch */
 	if (server->pid == 0 || server->exited)
 		return false;
 	int status = 0;
@@ -309,6 +288,19 @@ static int server_alive_cb(void *ctx)
 	return br_server_alive(ctx) ? 1 : 0;
 }
 
+/* The first "Error: ..." line of a log tail (lines joined by " | "), so that
+ * a short message leads with the server's own reason; "" when none. */
+static void first_error_line(const char *tail, char *out, size_t cap)
+{
+	out[0] = '\0';
+	const char *e = strstr(tail, "Error:");
+	if (e == NULL || cap == 0)
+		return;
+	const char *end = strstr(e, " | ");
+	size_t n = end != NULL ? (size_t)(end - e) : strlen(e);
+	snprintf(out, cap, "%.*s", (int)n, e);
+}
+
 br_status_t br_server_connect(br_server_t *server, rsp_transport_t *transport, br_error_t *err)
 {
 	br_status_t st = rsp_transport_tcp_connect_retry(transport, BR_SERVER_HOST, server->port,
@@ -318,6 +310,13 @@ br_status_t br_server_connect(br_server_t *server, rsp_transport_t *transport, b
 		return BR_OK;
 	char tail[BR_SERVER_STDERR_TAIL];
 	br_server_log_tail(server, tail, sizeof(tail));
+	char reason[BR_SERVER_STDERR_TAIL];
+	first_error_line(tail, reason, sizeof(reason));
+	if (!br_server_alive(server) && reason[0] != '\0')
+		return br_error_set(err, BR_ERR_INFRA,
+		                    "%s exited before accepting a connection, saying \"%s\" (its "
+		                    "output: %s)",
+		                    server->name, reason, tail);
 	if (!br_server_alive(server))
 		return br_error_set(err, BR_ERR_INFRA,
 		                    "%s exited before accepting a connection: %s", server->name,

@@ -28,16 +28,7 @@ typedef struct br_server {
 	char log_path[256]; /* the server's stderr and stdout */
 	int exit_status;    /* as waitpid reports it, once exited */
 	bool exited;
-	bool attached; /* not launched: BR_SERVER_REMOTE_ENV named a running one */
 } br_server_t;
-
-/*
- * Developer hook: when this environment variable holds HOST:PORT,
- * br_server_launch_qemu connects to a QEMU already running there instead of
- * launching one (tests put a fault-injecting proxy in between; the QEMU must
- * have been started halted, -S, with the same firmware).
- */
-#define BR_SERVER_REMOTE_ENV "BENCHRACK_QEMU_REMOTE"
 
 typedef struct br_qemu_options {
 	const char *program;           /* qemu-system-arm, a name on PATH or a path */
@@ -63,7 +54,7 @@ typedef struct br_openocd_options {
  * loaded by -kernel. A missing program is BR_ERR_INFRA naming the package to
  * install. Readiness is proven by connecting: on success *transport is that
  * connection (QEMU's gdbstub serves one client), and the server runs until
- * br_server_stop. With BR_SERVER_REMOTE_ENV set, connects there instead.
+ * br_server_stop.
  */
 br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
                                   rsp_transport_t *transport, br_error_t *err);

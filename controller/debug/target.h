@@ -345,6 +345,14 @@ typedef struct br_target_load_report {
 br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_report_t *report,
                            br_error_t *err);
 
+/* Progress of a load: bytes written so far, of total. */
+typedef void (*br_target_load_progress_fn)(void *ctx, size_t done, size_t total);
+
+/* br_target_load, calling progress (when not NULL) after each segment piece. */
+br_status_t br_target_load_progress(br_target_t *t, const char *path,
+                                    br_target_load_progress_fn progress, void *progress_ctx,
+                                    br_target_load_report_t *report, br_error_t *err);
+
 /*
  * Checks that target memory holds the ELF's loadable segments: qCRC where
  * the server offers it, read-back and compare elsewhere. A difference is

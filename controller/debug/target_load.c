@@ -124,6 +124,9 @@ typedef struct load_pass {
 	br_target_t *t;
 	br_target_load_report_t *rep;
 	bool flash_open;
+	br_target_load_progress_fn progress; /* may be NULL */
+	void *progress_ctx;
+	size_t total; /* bytes the whole load writes */
 } load_pass_t;
 
 typedef br_status_t (*segment_fn_t)(load_pass_t *pass, const br_elf_segment_t *seg,
@@ -155,13 +158,30 @@ static br_status_t load_segment(load_pass_t *pass, const br_elf_segment_t *seg, 
 		st = load_piece(pass->t, seg->paddr + done, seg->data + done, n, &pass->flash_open,
 		                pass->rep, err);
 		done += n;
+		if (st == BR_OK && pass->progress != NULL)
+			pass->progress(pass->progress_ctx, pass->rep->bytes + done, pass->total);
 	}
 	pass->rep->bytes += seg->filesz;
 	return st;
 }
 
+/* Adds a segment's size to the load's total. */
+static br_status_t count_segment(load_pass_t *pass, const br_elf_segment_t *seg, br_error_t *err)
+{
+	(void)err;
+	pass->total += seg->filesz;
+	return BR_OK;
+}
+
 br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_report_t *report,
                            br_error_t *err)
+{
+	return br_target_load_progress(t, path, NULL, NULL, report, err);
+}
+
+br_status_t br_target_load_progress(br_target_t *t, const char *path,
+                                    br_target_load_progress_fn progress, void *progress_ctx,
+                                    br_target_load_report_t *report, br_error_t *err)
 {
 	br_target_load_report_t local;
 	br_target_load_report_t *rep = report != NULL ? report : &local;
@@ -170,7 +190,8 @@ br_status_t br_target_load(br_target_t *t, const char *path, br_target_load_repo
 	br_status_t st = br_elf_open(path, &elf, err);
 	if (st != BR_OK)
 		return st;
-	load_pass_t pass = {.t = t, .rep = rep, .flash_open = false};
+	load_pass_t pass = {.t = t, .rep = rep, .progress = progress, .progress_ctx = progress_ctx};
+	(void)segments_each(elf, count_segment, &pass, err);
 	st = segments_each(elf, load_segment, &pass, err);
 	if (st == BR_OK && pass.flash_open)
 		st = flash_request(t, "vFlashDone", strlen("vFlashDone"),

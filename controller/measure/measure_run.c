@@ -9,7 +9,6 @@
 #include "elf/elf_file.h"
 #include "elf/elf_symbols.h"
 #include "measure/counter_target.h"
-#include "measure/wrap.h"
 #include "rsp/transport.h"
 
 #define MEASURE_NS_PER_S 1e9
@@ -122,29 +121,18 @@ static br_status_t read_elf(const br_measure_options_t *o, br_measure_raw_t *out
 	return st;
 }
 
-/* A bench whose every sample is zero ran under a counter that does not count. */
-static br_status_t check_counting(const br_counter_state_t *counter, const br_stub_result_t *r,
-                                  const char *bench, br_error_t *err)
-{
-	for (uint32_t i = 0; i < r->count; i++) {
-		if (r->samples[i] != 0)
-			return BR_OK;
-	}
-	char what[BR_CB_NAME_BYTES + 16U];
-	snprintf(what, sizeof(what), "bench %s ran", bench);
-	return br_counter_not_counting(counter, what, err);
-}
-
-/* Copies a stub result's samples into the raw arrays, with the wrap check;
- * wall is the host time the request took, from writing it to reading back. */
+/* Copies a stub result's samples into the raw arrays, each marked measured
+ * (run/ applies the wrap check to the batch, with r->host_seconds); wall is
+ * the host time the request took, from writing it to reading back. */
 static void keep_stub_samples(br_measure_raw_t *out, const br_stub_result_t *r, double wall)
 {
 	out->count = r->count;
-	out->ticks = xcalloc(r->count, sizeof(out->ticks[0]));
-	out->measured = xcalloc(r->count, sizeof(out->measured[0]));
-	for (uint32_t i = 0; i < r->count; i++)
+	out->ticks = xcalloc(r->count == 0 ? 1U : r->count, sizeof(out->ticks[0]));
+	out->measured = xcalloc(r->count == 0 ? 1U : r->count, sizeof(out->measured[0]));
+	for (uint32_t i = 0; i < r->count; i++) {
 		out->ticks[i] = r->samples[i];
-	br_wrap_batch_check(&out->counter, r->samples, r->count, r->host_seconds, out->measured);
+		out->measured[i] = true;
+	}
 	out->wall_seconds = wall;
 }
 
@@ -220,9 +208,6 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 		cal.bench_index = (uint32_t)empty;
 		cal.argument = 0;
 		st = br_stub_run_request(&session, &cal, o->timeout_ms, out->stub, err);
-		if (st == BR_OK)
-			st = check_counting(&out->counter, out->stub, BR_CALIBRATION_EMPTY_BENCH,
-			                    err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "calibrating");
 		br_calibration_from_stub(out->stub, &out->calibration);
@@ -231,49 +216,32 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 	st = br_stub_run_request(&session, &req, o->timeout_ms, out->stub, err);
 	double wall = (double)(br_clock_ns() - t0) / MEASURE_NS_PER_S;
 	if (st == BR_OK)
-		st = check_counting(&out->counter, out->stub, o->bench, err);
-	if (st == BR_OK)
 		keep_stub_samples(out, out->stub, wall);
 	return st;
 }
 
-br_status_t br_measure_run(const br_measure_options_t *opts, br_measure_raw_t *out, br_error_t *err)
+br_status_t br_measure_prepare(const br_measure_options_t *opts, br_measure_raw_t *out,
+                               br_stub_layout_t *layout, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
+	memset(layout, 0, sizeof(*layout));
 	br_calibration_none(&out->calibration);
 	br_status_t st = check_options(opts, err);
 	if (st != BR_OK)
 		return st;
 	out->mode =
 	    opts->from != NULL || opts->function != NULL ? BR_MEASURE_BREAKPOINT : BR_MEASURE_STUB;
-	br_stub_layout_t layout;
-	memset(&layout, 0, sizeof(layout));
-	st = read_elf(opts, out, &layout, err);
-	if (st != BR_OK)
-		return st;
+	return read_elf(opts, out, layout, err);
+}
 
-	br_endpoint_t ep;
-	char host[BR_MEASURE_HOST_BYTES];
-	st = br_measure_endpoint(opts, &ep, host, sizeof(host), err);
-	if (st != BR_OK)
-		return st;
-	br_session_t session;
-	st = br_session_open(&ep, &session, err);
-	snprintf(out->server, sizeof(out->server), "%s", session.description);
-	if (st != BR_OK)
-		return st;
-	session.target.output = opts->link.output;
-	session.target.output_ctx = opts->link.output_ctx;
-	st = br_counter_start(&session.target, opts->counter, &out->counter, err);
-	if (st == BR_OK && opts->bench != NULL)
-		st = run_bench(opts, &layout, &session.target, out, err);
-	else if (st == BR_OK)
-		st = run_breakpoints(opts, &session.target, out, err);
-	if (st != BR_OK)
-		br_session_explain(&session, err);
-	/* A launched server goes; a board behind a running one runs on. */
-	br_session_close(&session, session.server.pid == 0);
-	return st;
+br_status_t br_measure_take(const br_measure_options_t *opts, const br_stub_layout_t *layout,
+                            br_target_t *target, const br_counter_state_t *counter,
+                            br_measure_raw_t *out, br_error_t *err)
+{
+	out->counter = *counter;
+	if (opts->bench != NULL)
+		return run_bench(opts, layout, target, out, err);
+	return run_breakpoints(opts, target, out, err);
 }
 
 void br_measure_raw_free(br_measure_raw_t *raw)

@@ -1,7 +1,7 @@
 /*
  * One measurement as `benchrack measure` asks for it: check the ELF, resolve
- * what to measure, open the debug connection (target/endpoint.h), start the
- * counter, and take the samples in one of three ways:
+ * what to measure, and, on a target run/runner.h opened (loaded, reset,
+ * counter started), take the samples in one of three ways:
  *   - a breakpoint session on any firmware (a range or a function);
  *   - a stub bench in batch mode (the stub's empty bench calibrates it);
  *   - a breakpoint session inside a stub bench: the stub runs the bench, the
@@ -119,18 +119,28 @@ br_status_t br_measure_endpoint(const br_measure_options_t *opts, br_endpoint_t 
                                 size_t host_cap, br_error_t *err);
 
 /*
- * Takes the measurement opts describes into *out (free with
- * br_measure_raw_free, also after an error: what finished before is kept).
- * Usage errors (a bad combination, an unknown bench or symbol, a stub
- * firmware without --bench) come before anything starts; then the errors of
- * target/endpoint.h, counter_target.h, breakpoint_session.h and
- * stub_batch.h. A launched server is stopped afterwards; a running one is
- * detached from (the board runs on).
+ * Before any server starts: checks the combination of options (BR_ERR_USAGE)
+ * and reads what the ELF says (sizes, build-id, the span or the stub's
+ * layout, the stack region) into *out and *layout. Free out with
+ * br_measure_raw_free, also after an error.
  */
-br_status_t br_measure_run(const br_measure_options_t *opts, br_measure_raw_t *out,
-                           br_error_t *err);
+br_status_t br_measure_prepare(const br_measure_options_t *opts, br_measure_raw_t *out,
+                               br_stub_layout_t *layout, br_error_t *err);
 
-/* Frees what br_measure_run allocated. */
+/*
+ * Takes the samples on target (running the ELF, halted at its reset vector,
+ * counter as started there): a breakpoint session, a stub bench in batch
+ * mode, or a breakpoint session inside a bench. Every sample comes back
+ * marked measured as far as this layer can tell (a breakpoint session's own
+ * per-halt wrap check); whether the counter counted at all, and the batch's
+ * wrap check, are run/'s (run/run_checks.h). Errors: breakpoint_session.h,
+ * stub_batch.h; what finished before is kept in out.
+ */
+br_status_t br_measure_take(const br_measure_options_t *opts, const br_stub_layout_t *layout,
+                            br_target_t *target, const br_counter_state_t *counter,
+                            br_measure_raw_t *out, br_error_t *err);
+
+/* Frees what br_measure_prepare and br_measure_take allocated. */
 void br_measure_raw_free(br_measure_raw_t *raw);
 
 #endif

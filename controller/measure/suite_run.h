@@ -1,7 +1,10 @@
 /*
- * Measures every bench of a suite firmware on the emulated board: opens and
- * checks the ELF, launches QEMU, runs the stub batch protocol bench by bench
- * and hands back raw samples. No statistics here: data flows forward.
+ * The benches of a suite firmware, in stub batch mode, on a target that runs
+ * that firmware and is halted at its reset vector (run/runner.h gets it
+ * there, on any board): the stub session is opened once, then each bench
+ * runs with its own iterations and warm-up and hands back raw samples. No
+ * statistics and no judgement of the samples here: run/ applies the
+ * counting and wrap checks (data flows forward).
  */
 #ifndef BENCHRACK_MEASURE_SUITE_RUN_H
 #define BENCHRACK_MEASURE_SUITE_RUN_H
@@ -19,53 +22,44 @@
 #define BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS 30000
 #define BR_SUITE_DEFAULT_START_TIMEOUT_MS 10000
 
-typedef struct br_suite_options {
-	const char *elf_path;
-	const char *qemu_program;   /* "qemu-system-arm" unless named */
-	const char *machine;        /* "netduinoplus2" */
-	const br_counter_t *counter;
+/* One bench to run: its name in the firmware's table and its counts. */
+typedef struct br_suite_bench_request {
+	const char *name;
 	uint32_t iterations;
 	uint32_t warmup;
+} br_suite_bench_request_t;
+
+typedef struct br_suite_options {
+	const char *elf_path;        /* for messages */
+	const br_stub_layout_t *layout;
+	const br_counter_t *counter; /* as started on the target */
+	/* The benches, in this order; NULL: every bench of the firmware, in
+	 * its own order, with default_iterations and default_warmup. A name
+	 * the firmware lacks is BR_ERR_INPUT before any bench runs. */
+	const br_suite_bench_request_t *benches;
+	size_t bench_count;
+	uint32_t default_iterations, default_warmup;
 	int bench_timeout_ms;
 	/* Called before each bench (may be NULL): index, count, name. */
 	void (*progress)(void *ctx, unsigned index, unsigned count, const char *name);
 	void *progress_ctx;
-	br_target_output_fn output; /* what the firmware prints (may be NULL) */
-	void *output_ctx;
-	/* Called after each bench that finished (may be NULL), with its name and
-	 * raw result (valid during the call only), so that results can be kept
-	 * as they come: whatever happens to the run later, they flow forward. */
-	void (*bench_done)(void *ctx, const char *name, const br_stub_result_t *result);
+	/* Called after each bench that finished, with its name, the request
+	 * it ran under and its raw result (valid during the call only); a
+	 * status other than BR_OK (err filled) ends the suite there. */
+	br_status_t (*bench_done)(void *ctx, const br_suite_bench_request_t *bench,
+				  const br_stub_result_t *result, br_error_t *err);
 	void *bench_done_ctx;
-	/* The benches to run, by name, in this order; NULL: every bench of the
-	 * firmware, in its own order. A name the firmware lacks is BR_ERR_INPUT. */
-	const char *const *benches;
-	size_t bench_count;
-	/* Extra QEMU arguments (a board's), or NULL. */
-	const char *const *qemu_args;
-	size_t qemu_arg_count;
 } br_suite_options_t;
 
-typedef struct br_suite_raw {
-	size_t count;                              /* benches measured */
-	char names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES];
-	br_stub_result_t *results;                 /* count entries, owned */
-	char build_id[96];
-	char server[96];                           /* what served the board */
-} br_suite_raw_t;
-
-/* Sets the defaults above in opts (elf_path NULL, counter QEMU's TIM2). */
+/* Sets the defaults above in opts. */
 void br_suite_options_default(br_suite_options_t *opts);
 
 /*
- * Runs the whole suite as described. On error, out holds the benches that
- * finished before it (out->count of them) and err says which failed and why.
- * A counter that never advanced is BR_ERR_TARGET: no figure from it is kept.
+ * Runs the benches as described on target (halted at the firmware's reset
+ * vector). Returns BR_OK, or the first error (a bench that did not come
+ * back, a server that went away, what bench_done returned) naming the bench.
  */
-br_status_t br_suite_measure(const br_suite_options_t *opts, br_suite_raw_t *out,
+br_status_t br_suite_measure(const br_suite_options_t *opts, br_target_t *target,
 			     br_error_t *err);
-
-/* Frees what br_suite_measure allocated. */
-void br_suite_raw_free(br_suite_raw_t *raw);
 
 #endif

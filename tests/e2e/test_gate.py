@@ -15,8 +15,8 @@
   finished ones kept;
 - entries for unmodified firmware (an ELF with function or from/to) are
   measured at breakpoints beside the stub's benches, with their calibration;
-  where breakpoint mode cannot run yet they are "not run", never a number,
-  and check cannot pass them (exit 3); a board whose server cannot run the
+  on a board that cannot be reached (OpenOCD with no probe) they are "not
+  run", never a number, and run and check exit 3 quoting OpenOCD; a board whose server cannot run the
   suite firmware yet is an infrastructure error.
 
 usage: test_gate.py BENCHRACK GATE_ELF SLOWER_ELF PLAIN_ELF
@@ -248,27 +248,30 @@ with tempfile.TemporaryDirectory() as tmp:
             f"a heap budget on unmodified firmware cannot be shown to hold: exit 1 (got {rc})",
             err)
 
-    # Where breakpoint mode cannot run yet: not run, never a number.
+    # A board that cannot be reached (OpenOCD launched, no probe here): the
+    # entry is not run, never a number; run and check exit 3 quoting OpenOCD.
     remote_suite = os.path.join(tmp, "nucleo-elf.yaml")
     with open(remote_suite, "w", encoding="utf-8") as f:
         f.write(f"name: nucleo\nboards: [nucleo-f446re]\nbenches:\n"
                 f"  - {{name: fixed_calls, elf: {PLAIN}, function: plain_fixed}}\n")
     rc, out, err = run(BENCHRACK, ["run", remote_suite] + base)
-    c.check(rc == 0 and re.search(r"fixed_calls\s+not run: breakpoint mode not available on a "
-                                  r"launched OpenOCD yet", out),
-            f"run reports the entry as not run (got {rc})", out + err)
+    c.check(rc == 3 and re.search(r"fixed_calls\s+not run: openocd", out) and
+            "Error: open failed" in err,
+            f"run reports the entry as not run, quoting OpenOCD: exit 3 (got {rc})", out + err)
     r = load(runs_in(results)[-1])
     c.check(r["benches"][0]["status"] == "not_run" and "median" not in r["benches"][0],
             "the record has no figure for it")
     rc, out, err = run(BENCHRACK, ["check", remote_suite] + base)
-    c.check(rc == 3 and "fixed_calls: not run: breakpoint mode not available" in err,
+    c.check(rc == 3 and "Error: open failed" in err,
             f"check cannot pass what it could not measure: exit 3 (got {rc})", err)
 
-    # 10. A board whose server benchrack cannot launch yet.
+    # 10. The suite firmware on a board behind OpenOCD with no probe: OpenOCD is
+    # reached, and its own reason is quoted (exit 3), for run and check alike.
     nucleo = write_suite(os.path.join(tmp, "nucleo.yaml"), GATE, ["empty"])
-    rc, out, err = run(BENCHRACK, ["run", nucleo, "--board", "nucleo-f446re"] + base)
-    c.check(rc == 3 and "server kind openocd is not supported yet for the suite firmware's "
-            "benches" in err, f"an OpenOCD board is an infrastructure error for now (got {rc})",
-            err)
+    for cmd in ("run", "check"):
+        rc, out, err = run(BENCHRACK, [cmd, nucleo, "--board", "nucleo-f446re"] + base)
+        c.check(rc == 3 and "Error: open failed" in err and "not supported" not in err,
+                f"{cmd} on an OpenOCD board without a probe: exit 3 quoting OpenOCD (got {rc})",
+                err)
 
 sys.exit(c.finish())

@@ -40,8 +40,9 @@ static void fuzz_board(const uint8_t *data, size_t size)
 		return;
 	}
 	fuzz_require(b.name != NULL && strcmp(b.name, "fuzz") == 0, "name is the file's");
-	fuzz_require(b.counter.width_bits >= 1 && b.counter.width_bits <= 32, "width");
-	fuzz_require(b.counter.unit != NULL && b.counter.name != NULL, "counter names");
+	fuzz_require(b.counter_kind <= BR_BOARD_COUNTER_MMIO, "counter kind");
+	fuzz_require(br_board_counter_name(&b) != NULL, "counter name");
+	fuzz_require(b.load <= BR_BOARD_LOAD_DEFAULT, "load policy");
 	fuzz_require(b.stack_length >= 4, "stack length");
 	fuzz_require((uint64_t)b.stack_origin + b.stack_length <= 0x100000000ULL, "stack in range");
 	fuzz_require(b.hardware_breakpoints >= 1, "breakpoints");

@@ -2,8 +2,10 @@
 """Fault injection: `benchrack run` through faultproxy.py to a real QEMU.
 
 For each kind of fault, QEMU is started halted with the suite firmware, the
-proxy sits between it and benchrack (attached through the developer hook
-BENCHRACK_QEMU_REMOTE), and the run must give the table of the clean run
+proxy sits between it and benchrack (a board file whose server is the
+proxy's port: `server: {kind: remote, ..., flavour: qemu}`, `load: never`),
+and the run must give the table of the clean run (the same QEMU reached
+directly)
 exactly, or fail with exit code 3 and a message within its time bound —
 never another table (a wrong number), never a hang. Prints how many faults
 of each kind were injected and survived.
@@ -11,8 +13,10 @@ of each kind were injected and survived.
 usage: test_faults.py BENCHRACK QEMU SUITE_ELF
 """
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -35,18 +39,36 @@ CASES = [
 ]
 
 
-def run(port=None, timeout=120):
-    env = dict(os.environ)
-    if port is not None:
-        env["BENCHRACK_QEMU_REMOTE"] = f"127.0.0.1:{port}"
+BOARD = """name: faulty
+core: cortex-m4
+server: {{kind: remote, host: 127.0.0.1, port: {port}, flavour: qemu}}
+counter: {{kind: tim2}}
+load: never
+memory:
+  - {{name: flash, kind: flash, origin: 0x08000000, length: 1M}}
+  - {{name: sram, kind: ram, origin: 0x20000000, length: 128K}}
+"""
+WORK = tempfile.mkdtemp(prefix="benchrack-faults-")
+
+
+def run(port, timeout=120):
+    board = os.path.join(WORK, "faulty.yaml")
+    with open(board, "w") as f:
+        f.write(BOARD.format(port=port))
     t0 = time.monotonic()
-    p = subprocess.run([BENCHRACK, "run", "-n", ITERATIONS, "--timeout", "3", ELF],
-                       capture_output=True, text=True, timeout=timeout, env=env)
+    p = subprocess.run([BENCHRACK, "run", "-n", ITERATIONS, "--timeout", "3", "--board", board,
+                        "--results-dir", WORK, ELF],
+                       capture_output=True, text=True, timeout=timeout)
     return p, time.monotonic() - t0
 
 
 def main():
-    clean, _ = run()
+    qemu, qport = start_qemu(QEMU, ELF)
+    try:
+        clean, _ = run(qport)
+    finally:
+        qemu.kill()
+        qemu.wait()
     if clean.returncode != 0 or not clean.stdout.strip():
         print(clean.stdout, clean.stderr)
         sys.exit("the clean run failed")
@@ -85,4 +107,7 @@ def main():
     sys.exit(1 if failures else 0)
 
 
-main()
+try:
+    main()
+finally:
+    shutil.rmtree(WORK, ignore_errors=True)

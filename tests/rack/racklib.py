@@ -92,7 +92,6 @@ def run_rack(benchrack, rack_path, workdir, *extra, timeout=240, lock_dir=None, 
             "--lock-dir", lock_dir or os.path.join(workdir, "locks"), "--document", doc,
             *extra]
     e = dict(os.environ if env is None else env)
-    e.pop("BENCHRACK_QEMU_REMOTE", None)
     if background:
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=e)

@@ -1,7 +1,8 @@
 /*
  * Unit tests of controller/config: what scalars mean, the YAML tree's marks
  * and refusals, and board and suite files good and bad, each bad one with the
- * exact message it must give (file:line:col: what; expected form).
+ * exact message it must give (file:line:col: what; expected form); and what
+ * run/board_target.h builds from a board (its counter and endpoint).
  */
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "config/scalar.h"
 #include "config/suite.h"
 #include "config/yaml_tree.h"
+#include "run/board_target.h"
 
 static void test_scalars(void)
 {
@@ -151,9 +153,12 @@ static void test_boards(void)
 	br_error_clear(&err);
 	CHECK_MSG(board(BOARD_OK, &b, &err) == BR_OK, "%s", err.message);
 	CHECK(b.server_kind == BR_BOARD_SERVER_QEMU && strcmp(b.name, "b") == 0);
-	CHECK(b.counter.kind == BR_COUNTER_MMIO && b.counter.address == 0x40000024U);
-	CHECK(b.counter.width_bits == 32 && !b.counter.counts_down && b.counter.clock_hz == 0);
-	CHECK(strcmp(b.counter.unit, "ticks") == 0);
+	CHECK(b.load == BR_BOARD_LOAD_DEFAULT);
+	br_counter_t counter;
+	br_board_counter(&b, &counter);
+	CHECK(counter.kind == BR_COUNTER_MMIO && counter.address == 0x40000024U);
+	CHECK(counter.width_bits == 32 && !counter.counts_down && counter.clock_hz == 0);
+	CHECK(strcmp(counter.unit, "ticks") == 0);
 	CHECK(b.stack_origin == 0x20000000U + 128U * 1024U - 8192U && b.stack_length == 8192U);
 	CHECK(b.hardware_breakpoints == 6);
 	char server[128];
@@ -172,15 +177,17 @@ static void test_boards(void)
 
 	const char *dwt = "name: b\ncore: cortex-m7\nclock_hz: 216000000\n"
 			  "server: {kind: remote, host: lab, port: 3333, flavour: openocd}\n"
-			  "counter: {kind: dwt}\n"
+			  "counter: {kind: dwt}\nload: always\n"
 			  "memory:\n  - {name: f, kind: flash, origin: 0, length: 1M}\n"
 			  "  - {name: r, kind: ram, origin: 0x20000000, length: 64K}\n";
 	CHECK_MSG(board(dwt, &b, &err) == BR_OK, "%s", err.message);
-	CHECK(b.counter.kind == BR_COUNTER_DWT && b.counter.clock_hz == 216000000U);
+	br_board_counter(&b, &counter);
+	CHECK(b.load == BR_BOARD_LOAD_ALWAYS);
+	CHECK(counter.kind == BR_COUNTER_DWT && counter.clock_hz == 216000000U);
 	CHECK(b.hardware_breakpoints == 8 && b.server_kind == BR_BOARD_SERVER_REMOTE);
 	br_board_describe_server(&b, server, sizeof(server));
 	CHECK(strcmp(server, "openocd at lab:3333") == 0);
-	CHECK(b.counter.enable_count > 0 && strcmp(b.counter.unit, "cycles") == 0);
+	CHECK(counter.enable_count > 0 && strcmp(counter.unit, "cycles") == 0);
 	CHECK(br_board_endpoint(&b, NULL, &ep, &err) == BR_OK);
 	CHECK(ep.kind == BR_ENDPOINT_REMOTE && strcmp(ep.host, "lab") == 0 && ep.port == 3333);
 	CHECK(strcmp(ep.flavour, "openocd") == 0 && ep.hw_breakpoints == 8);
@@ -194,11 +201,11 @@ static void test_boards(void)
 		{"- a\n", "dir/b.yaml:1:1: the file holds a list; expected a board mapping (key: value lines)"},
 		{BOARD_OK "colour: red\n",
 		 "dir/b.yaml:8:1: unknown key 'colour' in board; expected one of: name, description, "
-		 "core, server, counter, clock_hz, memory, stack, hardware_breakpoints"},
+		 "core, server, counter, clock_hz, memory, stack, hardware_breakpoints, load"},
 		{BOARD_OK "stak: {length: 1K}\n",
 		 "dir/b.yaml:8:1: unknown key 'stak' in board (did you mean 'stack'?); expected one of: "
 		 "name, description, core, server, counter, clock_hz, memory, stack, "
-		 "hardware_breakpoints"},
+		 "hardware_breakpoints, load"},
 		{"name: b\ncore: cortex-m4\n",
 		 "dir/b.yaml:1:1: board lacks required key 'server'; expected server: a mapping with "
 		 "kind: qemu|openocd|remote|serial and its keys"},

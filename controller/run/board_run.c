@@ -1,34 +1,66 @@
-#include "cli/board_run.h"
+#include "run/board_run.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/elf_entry.h"
-#include "cli/output.h"
-#include "cli/provenance.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "measure/calibration.h"
 #include "measure/suite_run.h"
 #include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
-#include "measure/calibration.h"
+#include "run/board_target.h"
+#include "run/elf_entry.h"
+#include "run/provenance.h"
+#include "run/run_checks.h"
+#include "run/runner.h"
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
 
 /* What the per-bench callback needs to keep results as they come. */
 typedef struct keeper {
+	const br_run_settings_t *s;
 	const br_suite_t *suite; /* NULL without a suite file */
 	br_board_run_t *run;
-	uint32_t warmup;
+	const br_counter_state_t *counter; /* as started on the board */
+	bool counted;       /* any sample of any bench was not zero */
+	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
-	unsigned offset, total; /* progress across groups */
 	bool save_failed;
 	br_error_t save_error;
 } keeper_t;
+
+static void progress(const br_run_settings_t *s, unsigned index, unsigned count, const char *name)
+{
+	if (s->progress != NULL)
+		s->progress(s->progress_ctx, index, count, name);
+}
+
+static void progress_done(const br_run_settings_t *s)
+{
+	if (s->progress_done != NULL)
+		s->progress_done(s->progress_ctx);
+}
+
+static void notice(const br_run_settings_t *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void notice(const br_run_settings_t *s, const char *fmt, ...)
+{
+	if (s->notice == NULL)
+		return;
+	char text[BR_ERROR_MESSAGE_BYTES];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	s->notice(s->notice_ctx, text);
+}
 
 static br_limit_t limit_of(const br_cfg_uint_t *u)
 {
@@ -67,7 +99,7 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 {
 	keeper_t *k = ctx;
 	k->started_ms = br_clock_ms();
-	br_cli_progress(k->offset + index, k->total != 0 ? k->total : count, name);
+	progress(k->s, index, count, name);
 }
 
 /*
@@ -97,16 +129,22 @@ static void apply_stub_calibration(br_run_record_t *rec)
 	}
 }
 
-/* A bench finished: its statistics go into the record, and the record to disk. */
-static void on_bench_done(void *ctx, const char *name, const br_stub_result_t *r)
+/* A bench finished: the wrap check, then its statistics go into the record,
+ * and the record to disk; whether the counter counted at all is judged over
+ * the whole run (run_checks.h). */
+static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
+				 const br_stub_result_t *r, br_error_t *err)
 {
 	keeper_t *k = ctx;
+	(void)err;
+	k->counted = k->counted || br_run_any_counted(r->samples, r->count);
+	k->sampled += r->count;
 	br_bench_record_t *b = br_run_record_add_bench(&k->run->record);
-	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->name, sizeof(b->name), "%s", req->name);
 	snprintf(b->mode, sizeof(b->mode), "stub");
 	b->status = BR_BENCH_MEASURED;
 	b->n = r->count;
-	b->warmup = k->warmup;
+	b->warmup = req->warmup;
 	b->samples = xcalloc(r->count == 0 ? 1U : r->count, sizeof(b->samples[0]));
 	memcpy(b->samples, r->samples, r->count * sizeof(b->samples[0]));
 	bool watermark = k->suite == NULL || k->suite->stack_watermark;
@@ -118,115 +156,125 @@ static void on_bench_done(void *ctx, const char *name, const br_stub_result_t *r
 	b->heap_allocs = r->heap_allocs;
 	b->halts = r->halts;
 	b->wall_seconds = (double)(br_clock_ms() - k->started_ms) / BOARD_RUN_MS_PER_S;
-	const br_suite_bench_t *sb = suite_bench(k->suite, name);
+	const br_suite_bench_t *sb = suite_bench(k->suite, req->name);
 	if (sb != NULL) {
 		br_suite_budgets_t budgets = br_suite_bench_budgets(k->suite, sb);
 		b->budgets = budgets_of(&budgets);
 		b->budgets.max_text_bytes.set = false;
 	}
+	bool *measured = xcalloc(r->count == 0 ? 1U : r->count, sizeof(bool));
+	size_t lost = br_run_check_wrap(k->counter, r->samples, r->count, r->host_seconds, measured);
+	free(measured);
 	double *values = xcalloc(r->count == 0 ? 1U : r->count, sizeof(double));
 	for (uint32_t i = 0; i < r->count; i++)
 		values[i] = (double)r->samples[i];
-	br_error_t err;
-	if (br_stats_summarize(values, r->count, &b->summary, &err) != BR_OK) {
+	br_error_t why;
+	if (lost > 0) {
 		b->status = BR_BENCH_NOT_RUN;
-		snprintf(b->reason, sizeof(b->reason), "no samples: %.200s", err.message);
+		snprintf(b->reason, sizeof(b->reason),
+			 "not measured: the batch took %.3f s of host time, enough for counter %s to "
+			 "wrap unseen (use a wider or slower counter, or fewer iterations)",
+			 r->host_seconds, k->counter->counter.name);
+	} else if (br_stats_summarize(values, r->count, &b->summary, &why) != BR_OK) {
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason), "no samples: %.200s", why.message);
 	}
 	free(values);
 	apply_stub_calibration(&k->run->record);
 	keep(k);
+	return BR_OK;
 }
 
-/* The stub benches of the suite in order, grouped where iterations and
- * warm-up agree, each group measured in one session. */
-static br_status_t measure_stub_benches(const br_cli_settings_t *s, const br_suite_t *suite,
+/* The iterations and warm-up of a suite's stub bench (settings first). */
+static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const br_suite_t *suite,
+					      const br_suite_bench_t *b)
+{
+	br_suite_bench_request_t req = {
+		.name = b->name.value,
+		.iterations = b->iterations.set ? (uint32_t)b->iterations.value : suite->iterations,
+		.warmup = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value : suite->warmup,
+	};
+	if (s->iterations_set)
+		req.iterations = s->iterations;
+	if (s->warmup_set)
+		req.warmup = s->warmup;
+	return req;
+}
+
+/* The stub benches of the suite in order (every bench of the firmware
+ * without a suite), on one runner: the firmware loaded once. */
+static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
 					br_board_run_t *run, br_error_t *err)
 {
-	const br_board_t *board = &run->board;
-	br_suite_options_t opts;
-	br_suite_options_default(&opts);
-	opts.elf_path = run->record.elf_path;
-	const br_board_server_t *server = &board->file.server;
-	opts.qemu_program = s->qemu_program != NULL ? s->qemu_program
-			    : server->program.set    ? server->program.value
-						     : opts.qemu_program;
-	opts.machine = server->machine.value;
-	opts.qemu_args = board->server_args;
-	opts.qemu_arg_count = board->server_arg_count;
-	opts.counter = &board->counter;
-	opts.output = br_cli_firmware_output;
-	if (suite != NULL)
-		opts.bench_timeout_ms = (int)suite->timeout_seconds * BOARD_RUN_MS_PER_S;
-	if (s->timeout_s > 0)
-		opts.bench_timeout_ms = s->timeout_s * BOARD_RUN_MS_PER_S;
-
-	keeper_t k = {.suite = suite, .run = run};
-	opts.progress = on_progress;
-	opts.progress_ctx = &k;
-	opts.bench_done = on_bench_done;
-	opts.bench_done_ctx = &k;
+	br_elf_t *elf = NULL;
+	br_stub_layout_t layout;
+	br_status_t st = br_elf_open(run->record.elf_path, &elf, err);
+	if (st != BR_OK)
+		return st;
+	st = br_stub_layout_from_elf(elf, &layout, err);
+	br_elf_close(elf);
+	if (st != BR_OK)
+		return st;
 
 	size_t room = suite != NULL ? suite->bench_count + 1U : 1U;
-	const char **names = xcalloc(room, sizeof(char *));
-	const br_suite_bench_t **stub = xcalloc(room, sizeof(*stub));
-	size_t stub_count = 0;
+	br_suite_bench_request_t *reqs = xcalloc(room, sizeof(*reqs));
+	size_t count = 0;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
-		if (suite->benches[i].kind != BR_SUITE_ENTRY_STUB)
-			continue;
-		stub[stub_count] = &suite->benches[i];
-		names[stub_count++] = suite->benches[i].name.value;
+		if (suite->benches[i].kind == BR_SUITE_ENTRY_STUB)
+			reqs[count++] = bench_request(s, suite, &suite->benches[i]);
 	}
-	k.total = (unsigned)stub_count;
-
-	br_status_t st = BR_OK;
-	size_t next = 0;
-	do {
-		uint32_t iterations = suite != NULL ? suite->iterations : BR_SUITE_DEFAULT_ITERATIONS;
-		uint32_t warmup = suite != NULL ? suite->warmup : BR_SUITE_DEFAULT_WARMUP;
-		size_t end = next;
-		if (suite != NULL) {
-			/* the longest run of benches with the same settings from next */
-			uint32_t group_iter = 0, group_warm = 0;
-			for (; end < stub_count; end++) {
-				const br_suite_bench_t *b = stub[end];
-				uint32_t it = b->iterations.set ? (uint32_t)b->iterations.value
-								: iterations;
-				uint32_t wu = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value
-								 : warmup;
-				if (end > next && (it != group_iter || wu != group_warm))
-					break;
-				group_iter = it;
-				group_warm = wu;
-			}
-			iterations = group_iter;
-			warmup = group_warm;
-			opts.benches = names + next;
-			opts.bench_count = end - next;
-			if (opts.bench_count == 0)
-				break;
-		}
+	br_endpoint_t ep;
+	br_counter_t counter;
+	br_board_counter(&run->board, &counter);
+	st = br_board_run_endpoint(s, &run->board, run->record.elf_path, &ep, err);
+	br_runner_options_t ro = {
+		.endpoint = &ep,
+		.elf_path = run->record.elf_path,
+		.load = run->board.load,
+		.counter = &counter,
+		.output = s->firmware_output,
+		.output_ctx = s->firmware_output_ctx,
+		.load_progress = s->load_progress,
+		.load_progress_ctx = s->load_progress_ctx,
+	};
+	br_runner_t runner;
+	if (st == BR_OK)
+		st = br_runner_open(&ro, &runner, err);
+	if (st == BR_OK) {
+		keeper_t k = {.s = s, .suite = suite, .run = run, .counter = &runner.counter};
+		br_suite_options_t opts;
+		br_suite_options_default(&opts);
+		opts.elf_path = run->record.elf_path;
+		opts.layout = &layout;
+		opts.counter = &runner.counter.counter;
+		opts.benches = suite != NULL ? reqs : NULL;
+		opts.bench_count = count;
 		if (s->iterations_set)
-			iterations = s->iterations;
+			opts.default_iterations = s->iterations;
 		if (s->warmup_set)
-			warmup = s->warmup;
-		opts.iterations = iterations;
-		opts.warmup = warmup;
-		k.warmup = warmup;
-		k.offset = (unsigned)next;
-		if (suite == NULL)
-			k.total = 0;
-		br_suite_raw_t raw;
-		st = br_suite_measure(&opts, &raw, err);
-		br_suite_raw_free(&raw);
-		next = end;
-	} while (st == BR_OK && suite != NULL && next < stub_count);
-	br_cli_progress_done();
-	free(names);
-	free(stub);
-	if (st == BR_OK && k.save_failed) {
-		*err = k.save_error;
-		st = k.save_error.status;
+			opts.default_warmup = s->warmup;
+		if (suite != NULL)
+			opts.bench_timeout_ms = (int)suite->timeout_seconds * BOARD_RUN_MS_PER_S;
+		if (s->timeout_s > 0)
+			opts.bench_timeout_ms = s->timeout_s * BOARD_RUN_MS_PER_S;
+		opts.progress = on_progress;
+		opts.progress_ctx = &k;
+		opts.bench_done = on_bench_done;
+		opts.bench_done_ctx = &k;
+		st = br_suite_measure(&opts, br_runner_target(&runner), err);
+		if (st == BR_OK)
+			st = br_run_check_counting(&runner.counter, k.counted, k.sampled,
+						   "any bench ran", err);
+		if (st != BR_OK)
+			br_runner_explain(&runner, err);
+		br_runner_close(&runner);
+		if (st == BR_OK && k.save_failed) {
+			*err = k.save_error;
+			st = k.save_error.status;
+		}
 	}
+	progress_done(s);
+	free(reqs);
 	return st;
 }
 
@@ -250,7 +298,7 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 
 /* Entries that measure unmodified firmware, in suite order, each kept on
  * disk as soon as it is done. */
-static br_status_t measure_elf_entries(const br_cli_settings_t *s, const br_suite_t *suite,
+static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suite_t *suite,
 				       br_board_run_t *run, br_error_t *err)
 {
 	size_t total = 0, done = 0;
@@ -260,7 +308,7 @@ static br_status_t measure_elf_entries(const br_cli_settings_t *s, const br_suit
 		const br_suite_bench_t *sb = &suite->benches[i];
 		if (sb->kind == BR_SUITE_ENTRY_STUB)
 			continue;
-		br_cli_progress((unsigned)done++, (unsigned)total, sb->name.value);
+		progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
 		br_bench_record_t *b = br_run_record_add_bench(&run->record);
 		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
 		snprintf(b->mode, sizeof(b->mode), "%s",
@@ -270,10 +318,10 @@ static br_status_t measure_elf_entries(const br_cli_settings_t *s, const br_suit
 		b->budgets = budgets_of(&budgets);
 		b->budgets.max_text_bytes.set = false;
 		br_elf_entry_options_t o = {
+			.settings = s,
 			.board = &run->board,
 			.suite = suite,
 			.entry = sb,
-			.qemu_program = s->qemu_program,
 			.iterations = s->iterations_set      ? s->iterations
 				      : sb->iterations.set ? (uint32_t)sb->iterations.value
 							   : suite->iterations,
@@ -299,7 +347,7 @@ static br_status_t measure_elf_entries(const br_cli_settings_t *s, const br_suit
 			return sst;
 		}
 	}
-	br_cli_progress_done();
+	progress_done(s);
 	return BR_OK;
 }
 
@@ -311,9 +359,11 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 	rec->status = BR_RECORD_RUNNING;
 	snprintf(rec->board, sizeof(rec->board), "%s", board->name);
 	br_board_describe_server(board, rec->server, sizeof(rec->server));
-	snprintf(rec->counter, sizeof(rec->counter), "%s", board->counter.name);
-	snprintf(rec->unit, sizeof(rec->unit), "%s", board->counter.unit);
-	rec->clock_hz = board->counter.clock_hz;
+	br_counter_t counter;
+	br_board_counter(board, &counter);
+	snprintf(rec->counter, sizeof(rec->counter), "%s", counter.name);
+	snprintf(rec->unit, sizeof(rec->unit), "%s", counter.unit);
+	rec->clock_hz = counter.clock_hz;
 	rec->regression_percent =
 		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
 	if (suite != NULL) {
@@ -332,29 +382,38 @@ static void run_failed(br_board_run_t *run, const br_error_t *err)
 	snprintf(run->record.error, sizeof(run->record.error), "%s", err->message);
 }
 
-/* The suite firmware's benches (stub batch mode: QEMU boards for now), then
- * the entries that measure unmodified firmware (breakpoint mode). */
-static br_status_t measure_board(const br_cli_settings_t *s, const br_suite_t *suite,
+/* The suite firmware's benches (stub batch mode), then the entries that
+ * measure unmodified firmware (breakpoint mode), on any board. */
+static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *suite,
 				 br_board_run_t *run, br_error_t *err)
 {
 	bool any_stub = suite == NULL;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
 		any_stub = any_stub || suite->benches[i].kind == BR_SUITE_ENTRY_STUB;
-	if (any_stub && run->board.server_kind != BR_BOARD_SERVER_QEMU)
-		return br_error_set(err, BR_ERR_INFRA,
-				    "board %s: server kind %s is not supported yet for the suite "
-				    "firmware's benches (this benchrack runs them on QEMU boards "
-				    "only): run on a qemu board",
-				    run->board.name,
-				    br_board_server_kind_name(run->board.server_kind));
 	br_status_t st = any_stub ? measure_stub_benches(s, suite, run, err) : BR_OK;
 	if (st == BR_OK)
 		st = measure_elf_entries(s, suite, run, err);
 	return st;
 }
 
+br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
+				  const char *elf, br_endpoint_t *ep, br_error_t *err)
+{
+	br_status_t st = br_board_endpoint(board, elf, ep, err);
+	if (st != BR_OK)
+		return st;
+	if (s->qemu_program != NULL)
+		ep->qemu.program = s->qemu_program;
+	if (s->remote_host != NULL) {
+		ep->kind = BR_ENDPOINT_REMOTE;
+		ep->host = s->remote_host;
+		ep->port = s->remote_port;
+	}
+	return BR_OK;
+}
+
 /* Compare with the baseline (when there is one) and apply the gate. */
-static br_status_t gate_board(const br_cli_settings_t *s, br_board_run_t *run, br_error_t *err)
+static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
 	br_status_t st = BR_OK;
 	if (s->baseline_path != NULL)
@@ -385,21 +444,19 @@ static br_status_t gate_board(const br_cli_settings_t *s, br_board_run_t *run, b
 	return BR_OK;
 }
 
-br_status_t br_board_run_gate(const br_cli_settings_t *s, br_board_run_t *run, br_error_t *err)
+br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
 	return gate_board(s, run, err);
 }
 
-static void write_baseline(const br_cli_settings_t *s, br_board_run_t *run)
+static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 {
 	if (run->record.status != BR_RECORD_COMPLETE) {
-		fprintf(stderr, "benchrack: %s: baseline not written: the run did not complete\n",
-			run->board.name);
+		notice(s, "%s: baseline not written: the run did not complete", run->board.name);
 		return;
 	}
 	if (run->gated && (run->gate.failures > 0 || run->gate.not_run > 0)) {
-		fprintf(stderr, "benchrack: %s: baseline not written: check failed\n",
-			run->board.name);
+		notice(s, "%s: baseline not written: check failed", run->board.name);
 		return;
 	}
 	char path[BR_BOARD_RUN_PATH_BYTES];
@@ -416,16 +473,16 @@ static void write_baseline(const br_cli_settings_t *s, br_board_run_t *run)
 		run->failure = err;
 		return;
 	}
-	fprintf(stderr, "benchrack: %s: baseline written to %s\n", run->board.name, path);
+	notice(s, "%s: baseline written to %s", run->board.name, path);
 }
 
-void br_board_run_execute(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
+void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
 			  br_board_run_t *run)
 {
 	br_error_t err;
 	br_error_clear(&err);
 	run->status = BR_OK;
-	br_status_t st = br_cli_provenance_fill(&run->record, elf, s->commit, &err);
+	br_status_t st = br_run_provenance_fill(&run->record, elf, s->commit, &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;

@@ -1,14 +1,15 @@
 /*
  * A suite entry that measures unmodified firmware (an ELF with from/to or
  * function): the measurement engine's breakpoint mode (measure/measure_run.h)
- * on the suite's board, summarized the way `benchrack measure` summarizes it
- * (cli/measure_report.h), kept as one bench record: the raw figures with the
+ * through the runner on the suite's board, whatever its kind (the ELF loaded
+ * over the debug port as the board says), summarized the way `benchrack
+ * measure` summarizes it (run/measure_figures.h), kept as one bench record: the raw figures with the
  * calibration (what measuring itself costs) beside them, the deepest stack
  * when painted, and "not run" with the reason when a figure cannot be stood
  * behind.
  */
-#ifndef BENCHRACK_CLI_ELF_ENTRY_H
-#define BENCHRACK_CLI_ELF_ENTRY_H
+#ifndef BENCHRACK_RUN_ELF_ENTRY_H
+#define BENCHRACK_RUN_ELF_ENTRY_H
 
 #include <stdint.h>
 
@@ -16,22 +17,23 @@
 #include "config/board.h"
 #include "config/suite.h"
 #include "results/record.h"
+#include "run/board_run.h"
 
 typedef struct br_elf_entry_options {
+	const br_run_settings_t *settings; /* the board's endpoint, callbacks, lock */
 	const br_board_t *board;
 	const br_suite_t *suite;
 	const br_suite_bench_t *entry;
-	const char *qemu_program;   /* overrides the board's, or NULL */
 	uint32_t iterations, warmup;
 	int timeout_ms;
 } br_elf_entry_options_t;
 
 /*
  * Measures o->entry into out (its name, mode, elf and budgets already set by
- * the caller). Boards benchrack cannot reach for breakpoint mode yet
- * (launched OpenOCD, serial probes) and samples that may hide a counter wrap
- * leave out NOT_RUN with the reason and return BR_OK; the engine's errors
- * (a symbol not in the ELF, a server that died) are returned as they are.
+ * the caller). Samples that may hide a counter wrap leave out NOT_RUN with
+ * the reason and return BR_OK; the engine's errors (a symbol not in the
+ * ELF, a server that died, a region that did not finish) are returned as
+ * they are.
  */
 br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_record_t *out,
 				 br_error_t *err);

@@ -1,17 +1,14 @@
-#include "cli/elf_entry.h"
-
-#include "cli/board_lock.h"
+#include "run/elf_entry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/measure_report.h"
-#include "cli/output.h"
 #include "common/xalloc.h"
 #include "measure/measure_run.h"
-
-#define ELF_ENTRY_REMOTE_BYTES 320U
+#include "run/board_target.h"
+#include "run/measure_figures.h"
+#include "run/run_measure.h"
 
 static void not_run(br_bench_record_t *out, const char *why)
 {
@@ -44,7 +41,9 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 				 br_error_t *err)
 {
 	const br_board_t *board = o->board;
-	const br_board_server_t *server = &board->file.server;
+	const br_run_settings_t *s = o->settings;
+	br_counter_t counter;
+	br_board_counter(board, &counter);
 	br_measure_options_t m;
 	br_measure_options_default(&m);
 	m.elf_path = o->entry->elf_path;
@@ -53,7 +52,7 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	m.function = o->entry->function.value;
 	m.iterations = o->iterations;
 	m.warmup = o->warmup;
-	m.counter = &board->counter;
+	m.counter = &counter;
 	m.stack = o->suite->stack_watermark;
 	br_stack_region_t region;
 	if (board->file.stack.head.set) {
@@ -65,35 +64,23 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	m.breakpoint_kind = BR_BREAKPOINT_AUTO;
 	if (o->timeout_ms > 0)
 		m.timeout_ms = o->timeout_ms;
-	m.link.output = br_cli_firmware_output;
+	m.link.output = s->firmware_output;
+	m.link.output_ctx = s->firmware_output_ctx;
 
-	char remote[ELF_ENTRY_REMOTE_BYTES];
-	switch (board->server_kind) {
-	case BR_BOARD_SERVER_QEMU:
-		m.link.qemu_program = o->qemu_program != NULL ? o->qemu_program
-				      : server->program.set   ? server->program.value
-							      : m.link.qemu_program;
-		m.link.machine = server->machine.value;
-		m.link.qemu_args = board->server_args;
-		m.link.qemu_arg_count = board->server_arg_count;
-		break;
-	case BR_BOARD_SERVER_REMOTE:
-		snprintf(remote, sizeof(remote), "%s:%llu", server->host.value,
-			 (unsigned long long)server->port.value);
-		m.link.remote = remote;
-		m.link.flavour = br_board_flavour_name(board);
-		break;
-	case BR_BOARD_SERVER_OPENOCD:
-	case BR_BOARD_SERVER_SERIAL:
-		not_run(out, board->server_kind == BR_BOARD_SERVER_OPENOCD
-				     ? "breakpoint mode not available on a launched OpenOCD yet"
-				     : "breakpoint mode not available on a serial probe yet");
-		return BR_OK;
+	br_endpoint_t ep;
+	br_status_t st = br_board_run_endpoint(s, board, m.elf_path, &ep, err);
+	if (st != BR_OK)
+		return st;
+	if (s->lock != NULL) {
+		st = s->lock(s->lock_ctx, &ep, true, err);
+		if (st != BR_OK)
+			return st;
 	}
-
 	br_measure_raw_t raw;
 	memset(&raw, 0, sizeof(raw));
-	br_status_t st = br_board_lock_measure(&m, &raw, err);
+	st = br_run_measure(&m, &ep, board->load, &raw, err);
+	if (s->lock != NULL)
+		(void)s->lock(s->lock_ctx, &ep, false, NULL);
 	if (st == BR_OK) {
 		br_measure_report_t r;
 		memset(&r, 0, sizeof(r));

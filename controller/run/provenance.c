@@ -1,4 +1,4 @@
-#include "cli/provenance.h"
+#include "run/provenance.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,7 +98,7 @@ static void git_commit(const char *elf_path, char *out, size_t cap)
 	}
 }
 
-br_status_t br_cli_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
+br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
 				   br_error_t *err)
 {
 	br_elf_t *elf = NULL;

@@ -4,8 +4,8 @@
  * from .comment, the git commit it was built from where known), this
  * benchrack and the host, and the time.
  */
-#ifndef BENCHRACK_CLI_PROVENANCE_H
-#define BENCHRACK_CLI_PROVENANCE_H
+#ifndef BENCHRACK_RUN_PROVENANCE_H
+#define BENCHRACK_RUN_PROVENANCE_H
 
 #include "common/error.h"
 #include "results/record.h"
@@ -17,7 +17,7 @@
  * tracked files differ), else "". An ELF that cannot be opened is the ELF
  * layer's BR_ERR_INPUT.
  */
-br_status_t br_cli_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
+br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
 				   br_error_t *err);
 
 #endif

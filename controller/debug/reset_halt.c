@@ -1,0 +1,99 @@
+#include "debug/reset_halt.h"
+
+#include <stdbool.h>
+
+#include "common/clock.h"
+#include "debug/target_private.h"
+
+/* ARMv7-M ARM C1.6.2, C1.6.5, B3.2.6. */
+#define DHCSR_ADDRESS 0xE000EDF0U
+#define DHCSR_S_HALT (1U << 17)
+#define DHCSR_C_DEBUGEN (1U << 0)
+#define DEMCR_ADDRESS 0xE000EDFCU
+#define DEMCR_VC_CORERESET (1U << 0)
+#define AIRCR_ADDRESS 0xE000ED0CU
+#define AIRCR_VECTKEY 0x05FA0000U
+#define AIRCR_SYSRESETREQ (1U << 2)
+#define XPSR_THUMB (1U << 24)
+#define THUMB_BIT 1U
+#define RESET_HALT_WAIT_MS 2000
+#define RESET_TEXT_BYTES 512U
+
+/* The generic path: vector catch on reset, a system reset request, and the
+ * halt awaited in DHCSR; the vector catch is cleared again afterwards. A
+ * core whose DHCSR shows no debugger (C_DEBUGEN clear: an emulator that
+ * does not model the debug registers) is not reset this way: *by_vector
+ * says that SP and PC must be written from the vector table instead. */
+static br_status_t reset_generic(br_target_t *t, bool *by_vector, br_error_t *err)
+{
+	uint32_t dhcsr = 0;
+	br_status_t st = br_target_read_u32(t, DHCSR_ADDRESS, &dhcsr, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "reading DHCSR");
+	*by_vector = (dhcsr & DHCSR_C_DEBUGEN) == 0U;
+	if (*by_vector)
+		return BR_OK;
+	uint32_t demcr = 0;
+	st = br_target_read_u32(t, DEMCR_ADDRESS, &demcr, err);
+	if (st == BR_OK)
+		st = br_target_write_u32(t, DEMCR_ADDRESS, demcr | DEMCR_VC_CORERESET, err);
+	if (st == BR_OK)
+		st = br_target_write_u32(t, AIRCR_ADDRESS, AIRCR_VECTKEY | AIRCR_SYSRESETREQ, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "resetting through AIRCR.SYSRESETREQ");
+	int64_t deadline = br_clock_ms() + RESET_HALT_WAIT_MS;
+	do {
+		st = br_target_read_u32(t, DHCSR_ADDRESS, &dhcsr, err);
+	} while (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U && br_clock_ms() < deadline);
+	if (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U)
+		st = br_error_set(err, BR_ERR_TARGET,
+				  "the core did not halt at its reset vector within %d ms "
+				  "(DHCSR 0x%08x): vector catch is not working through this server",
+				  RESET_HALT_WAIT_MS, dhcsr);
+	if (st == BR_OK)
+		st = br_target_write_u32(t, DEMCR_ADDRESS, demcr & ~DEMCR_VC_CORERESET, err);
+	return st;
+}
+
+br_status_t br_target_reset_halt(br_target_t *t, const br_reset_vector_t *vec, br_error_t *err)
+{
+	const br_flavour_t *f = t->flavour;
+	bool by_vector = f->reset_applies_on_resume;
+	br_status_t st = br_target_breakpoint_remove_all(t, err);
+	if (st != BR_OK)
+		return st;
+	if (f->reset_halt_command != NULL) {
+		char text[RESET_TEXT_BYTES];
+		st = br_target_monitor(t, f->reset_halt_command, text, sizeof(text), err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "monitor %s", f->reset_halt_command);
+	} else {
+		st = reset_generic(t, &by_vector, err);
+		if (st != BR_OK)
+			return st;
+	}
+	br_target_forget_halt(t);
+	if (by_vector) {
+		st = br_target_reg_write(t, BR_TARGET_REG_SP, vec->sp, err);
+		if (st == BR_OK)
+			st = br_target_reg_write(t, BR_TARGET_REG_PC, vec->pc & ~THUMB_BIT, err);
+		if (st == BR_OK)
+			st = br_target_reg_write(t, BR_TARGET_REG_XPSR, XPSR_THUMB, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "writing SP and PC from the vector table");
+		br_target_forget_halt(t);
+	}
+	uint32_t sp = 0, pc = 0;
+	st = br_target_reg_read(t, BR_TARGET_REG_SP, &sp, err);
+	if (st == BR_OK)
+		st = br_target_reg_read(t, BR_TARGET_REG_PC, &pc, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "reading SP and PC after the reset");
+	if (sp != vec->sp || pc != (vec->pc & ~THUMB_BIT))
+		return br_error_set(err, BR_ERR_TARGET,
+				    "after the reset the core is at PC 0x%08x with SP 0x%08x, but the "
+				    "image's vector table says PC 0x%08x, SP 0x%08x: the reset did not "
+				    "start this image (is it at the boot address?)",
+				    pc, sp, vec->pc & ~THUMB_BIT, vec->sp);
+	return BR_OK;
+}

@@ -1,0 +1,116 @@
+/*
+ * One board's share of `benchrack run`, `check` and a rack worker, through
+ * the runner (run/runner.h) whatever the board: its run record written first
+ * (results/runs), the suite firmware loaded and its benches measured in stub
+ * batch mode, then each entry for unmodified firmware at breakpoints, every
+ * bench kept on disk as it finishes; samples become statistics and records
+ * here, then, for check, the comparison with the board's baseline and the
+ * gate; and the baseline written when asked. Never prints: progress,
+ * firmware output and notices go through the callbacks in the settings.
+ */
+#ifndef BENCHRACK_RUN_BOARD_RUN_H
+#define BENCHRACK_RUN_BOARD_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "config/board.h"
+#include "config/suite.h"
+#include "config/upload_config.h"
+#include "debug/endpoint.h"
+#include "debug/target.h"
+#include "results/diff.h"
+#include "results/gate.h"
+#include "results/record.h"
+#include "run/image_load.h"
+
+#define BR_BOARD_RUN_PATH_BYTES 1024U
+
+/* Takes (take true) or gives back the lock of the board ep reaches, for the
+ * time the runner uses it; NULL when the caller holds it already. */
+typedef br_status_t (*br_run_lock_fn)(void *ctx, const br_endpoint_t *ep, bool take,
+				      br_error_t *err);
+
+typedef struct br_run_settings {
+	bool check;                /* enforce budgets and regressions through the exit code */
+	const char *suite_path;    /* NULL: every bench of one firmware, no suite */
+	const char *elf_path;      /* the firmware (ELF argument or --firmware), or NULL */
+	const char *board;         /* --board: instead of the suite's boards */
+	const char *results_dir;   /* where runs/ and baselines/ are */
+	const char *format;        /* --format, or NULL */
+	const char *output;        /* --output, or NULL (stdout) */
+	const char *json_path;     /* --json: the run record, also here */
+	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
+	const char *qemu_program;  /* --qemu */
+	const char *commit;        /* --commit */
+	bool write_baseline;
+	bool iterations_set, warmup_set;
+	uint32_t iterations, warmup;
+	int timeout_s;             /* 0: the suite's */
+	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
+	/* A gdbserver at host:port that serves this board instead of what its
+	 * file says (a rack's `remote:`); NULL: the board file's server. */
+	const char *remote_host;
+	uint16_t remote_port;
+	/* Callbacks (each may be NULL). */
+	void (*progress)(void *ctx, unsigned index, unsigned count, const char *name);
+	void (*progress_done)(void *ctx);
+	void *progress_ctx;
+	br_target_output_fn firmware_output; /* what the firmware prints */
+	void *firmware_output_ctx;
+	br_image_progress_fn load_progress;  /* a long load's bytes written */
+	void *load_progress_ctx;
+	void (*notice)(void *ctx, const char *text); /* one line for the user */
+	void *notice_ctx;
+	br_run_lock_fn lock;
+	void *lock_ctx;
+} br_run_settings_t;
+
+/* One board's work and what came of it. */
+typedef struct br_board_run {
+	br_board_t board;               /* loaded by the caller */
+	br_run_record_t record;
+	char run_path[BR_BOARD_RUN_PATH_BYTES];
+	bool has_run_path;              /* the record is on disk there */
+	char baseline_path[BR_BOARD_RUN_PATH_BYTES];
+	bool compared;                  /* diff holds the comparison with the baseline */
+	br_diff_t diff;
+	bool gated;                     /* gate holds check's findings */
+	br_gate_t gate;
+	br_status_t status;             /* BR_OK, or what stopped it (failure says why) */
+	br_error_t failure;
+	/* A bench or region that did not finish within its timeout on a board
+	 * that still answered: a test failure (exit 1), never retried. */
+	bool bench_timed_out;
+} br_board_run_t;
+
+/*
+ * Does everything for run->board with settings s, suite (NULL for a
+ * firmware without a suite file) and the suite firmware elf. Never prints
+ * the error: run->status and run->failure say it; a run that started is on
+ * disk whatever happened.
+ */
+void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
+			  br_board_run_t *run);
+
+/*
+ * Compares run->record (measured, or read back from its run file) with the
+ * board's baseline, as check does (settings s: results_dir, baseline_path),
+ * and applies the gate: run->diff, run->gate. BR_ERR_INPUT for a baseline
+ * that cannot be read or does not fit.
+ */
+br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err);
+
+/*
+ * The endpoint that reaches run->board for the image elf under settings s
+ * (the board file's server, or s->remote_host:port with the board's
+ * flavour), with s->qemu_program applied. Strings point into the board.
+ */
+br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
+				  const char *elf, br_endpoint_t *ep, br_error_t *err);
+
+/* Frees what the run and its board hold. */
+void br_board_run_free(br_board_run_t *run);
+
+#endif

@@ -1,0 +1,81 @@
+#include "run/board_target.h"
+
+#include <string.h>
+
+_Static_assert(BR_BOARD_MAX_SERVER_ARGS == BR_SERVER_MAX_EXTRA_ARGS,
+	       "a board's server arguments must fit the server's command line");
+
+#define BOARD_FULL_BITS 32U
+
+void br_board_counter(const br_board_t *board, br_counter_t *out)
+{
+	const br_board_counter_t *c = &board->file.counter;
+	switch (board->counter_kind) {
+	case BR_BOARD_COUNTER_DWT:
+		br_counter_dwt(out, board->clock_hz, board->core == BR_BOARD_CORE_M7);
+		break;
+	case BR_BOARD_COUNTER_SYSTICK:
+		br_counter_systick(out, board->clock_hz);
+		break;
+	case BR_BOARD_COUNTER_TIM2:
+		br_counter_tim2(out, board->clock_hz);
+		break;
+	case BR_BOARD_COUNTER_MMIO:
+		br_counter_mmio(out, c->name.value, (uint32_t)c->address.value,
+				c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,
+				c->direction.set && c->direction.value == 1U, board->clock_hz);
+		break;
+	}
+	if (c->unit.set)
+		out->unit = c->unit.value;
+}
+
+br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
+			      br_error_t *err)
+{
+	const br_board_server_t *s = &board->file.server;
+	br_endpoint_init(ep);
+	ep->flavour = br_board_flavour_name(board);
+	switch (board->server_kind) {
+	case BR_BOARD_SERVER_QEMU:
+		ep->kind = BR_ENDPOINT_QEMU;
+		if (s->program.set)
+			ep->qemu.program = s->program.value;
+		ep->qemu.machine = s->machine.value;
+		ep->qemu.kernel = elf_path;
+		ep->qemu.extra_args = board->server_args;
+		ep->qemu.extra_arg_count = board->server_arg_count;
+		break;
+	case BR_BOARD_SERVER_OPENOCD:
+		ep->kind = BR_ENDPOINT_OPENOCD;
+		if (s->program.set)
+			ep->openocd.program = s->program.value;
+		ep->openocd.interface_cfg = s->interface.value;
+		ep->openocd.target_cfg = s->target.value;
+		ep->openocd.serial = s->serial.value;
+		ep->openocd.extra_args = board->server_args;
+		ep->openocd.extra_arg_count = board->server_arg_count;
+		break;
+	case BR_BOARD_SERVER_REMOTE:
+		ep->kind = BR_ENDPOINT_REMOTE;
+		ep->host = s->host.value;
+		ep->port = (uint16_t)s->port.value;
+		break;
+	case BR_BOARD_SERVER_SERIAL:
+		ep->kind = BR_ENDPOINT_SERIAL;
+		ep->device = s->device.value;
+		break;
+	}
+	for (size_t i = 0; i < board->file.memory.count; i++) {
+		const br_board_region_t *r = br_board_region(board, i);
+		br_region_kind_t kind =
+			r->kind.value == BR_BOARD_REGION_FLASH ? BR_REGION_FLASH : BR_REGION_RAM;
+		br_status_t st = br_memory_map_add(&ep->memory_map, (uint32_t)r->origin.value,
+						   (uint32_t)r->length.value, kind, 0, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "board %s, memory region %s", board->name,
+					       r->name.value);
+	}
+	ep->hw_breakpoints = board->hardware_breakpoints;
+	return BR_OK;
+}

@@ -1,0 +1,32 @@
+/*
+ * A board file (config/board.h, plain data) turned into what the layers
+ * below take: its counter (measure/counter.h) and the endpoint that reaches
+ * it (debug/endpoint.h). One place for both, so that config/ stays a leaf.
+ */
+#ifndef BENCHRACK_RUN_BOARD_TARGET_H
+#define BENCHRACK_RUN_BOARD_TARGET_H
+
+#include "common/error.h"
+#include "config/board.h"
+#include "debug/endpoint.h"
+#include "measure/counter.h"
+
+/*
+ * Fills *out with the counter board names (dwt, systick, tim2 or an mmio
+ * register) at its clock, with the board file's unit when it gives one.
+ * Text in *out points into board: board must outlive it.
+ */
+void br_board_counter(const br_board_t *board, br_counter_t *out);
+
+/*
+ * Fills *ep to reach the board as its file says: the server kind and
+ * flavour, QEMU's machine and arguments with elf_path as the kernel,
+ * OpenOCD's scripts, probe serial and arguments, host and port, the serial
+ * device, the memory regions and the comparator count. ep's strings point
+ * into board (and elf_path): board must outlive it. BR_ERR_INPUT when the
+ * memory map cannot hold the regions.
+ */
+br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
+			      br_error_t *err);
+
+#endif

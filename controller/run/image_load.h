@@ -1,0 +1,53 @@
+/*
+ * The image on a board benchrack did not launch with it, by policy
+ * (config/board.h `load:`): `always` writes and verifies it; `if-different`
+ * compares first (qCRC where the server offers it, else a read-back of the
+ * loadable segments) and writes only when it differs; `never` trusts what
+ * is there. Writing goes through vFlashErase/vFlashWrite/vFlashDone where the
+ * server's memory map has flash, memory writes (X, else M) elsewhere
+ * (debug/target.h, br_target_load). The vector table (SP, PC) comes from the
+ * image too, for the reset check.
+ */
+#ifndef BENCHRACK_RUN_IMAGE_LOAD_H
+#define BENCHRACK_RUN_IMAGE_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/error.h"
+#include "config/board.h"
+#include "debug/reset_halt.h"
+#include "debug/target.h"
+
+/* Progress of a long load: bytes written so far of total. */
+typedef void (*br_image_progress_fn)(void *ctx, size_t done, size_t total);
+
+typedef struct br_image_load_result {
+	br_board_load_t policy; /* as applied (never DEFAULT) */
+	bool compared;          /* if-different looked first */
+	bool matched;           /* ... and the image was already there */
+	bool written;
+	br_target_load_report_t report; /* what writing and verifying did */
+} br_image_load_result_t;
+
+/*
+ * Applies policy (not DEFAULT) for the ELF at path on the halted target t.
+ * A target whose memory still differs after writing is BR_ERR_INFRA naming
+ * the first differing address (or segment, with qCRC). out is filled as far
+ * as it got.
+ */
+br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t policy,
+			  br_image_progress_fn progress, void *progress_ctx,
+			  br_image_load_result_t *out, br_error_t *err);
+
+/*
+ * Reads the image's reset vector: the first two words of its lowest-addressed
+ * loadable segment (where a Cortex-M's vector table is at reset).
+ * BR_ERR_INPUT when the image has no such segment.
+ */
+br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_error_t *err);
+
+/* "always", "if-different", "never". */
+const char *br_image_policy_name(br_board_load_t policy);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * A measurement's raw samples (measure/measure_run.h) turned into figures:
+ * statistics of the measured samples, raw and net of the calibration, the
+ * stack per sample or per bench, and the sizes. Shared by `benchrack
+ * measure` (cli/measure_report.h prints it) and the suite's breakpoint
+ * entries (run/elf_entry.h keeps it as a bench record): one summary, one
+ * place. Every figure carries its unit; a sample that could not be measured
+ * is counted as such, never as a number.
+ */
+#ifndef BENCHRACK_RUN_MEASURE_FIGURES_H
+#define BENCHRACK_RUN_MEASURE_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/error.h"
+#include "measure/bench_size.h"
+#include "measure/measure_run.h"
+#include "stats/summary.h"
+
+typedef struct br_measure_report {
+	const char *elf_path;
+	const br_measure_raw_t *raw; /* NULL: sizes only, nothing was run */
+	/* Counter samples. */
+	size_t measured, not_measured;
+	double worst_host_seconds; /* the longest interval among samples not measured */
+	bool summarized;           /* measured > 0 */
+	br_summary_t raw_summary;
+	br_summary_t net_summary; /* raw less the calibration's median */
+	bool calibrated;
+	br_summary_t calibration;
+	/* Stack: per sample in breakpoint mode, per bench in stub mode. */
+	bool stack_reported;
+	size_t stack_measured;       /* samples (breakpoint mode) with a figure */
+	size_t stack_missing;        /* samples without one */
+	br_stack_status_t stack_why; /* why the first missing one is missing */
+	br_summary_t stack;          /* over stack_measured samples */
+	/* Sizes. */
+	br_elf_sizes_t sizes;
+	bool bench_size_known;
+	br_bench_size_t bench_size;
+	const char *bench_elf, *empty_elf;
+	bool symbols_shown;
+	br_size_symbol_t *symbols; /* owned by the caller */
+	size_t symbol_count;
+} br_measure_report_t;
+
+/*
+ * Fills the figures of r (counts, summaries, calibration, stack) from
+ * r->raw. Returns BR_OK or the statistics' error.
+ */
+br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err);
+
+#endif

@@ -1,0 +1,60 @@
+#include "run/run_measure.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "run/run_checks.h"
+#include "run/runner.h"
+
+#define RUN_MEASURE_WHAT_BYTES 96U
+
+/* The counting check on every sample, then the batch wrap check (stub mode;
+ * a breakpoint session checked each halt's host time itself). */
+static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
+{
+	char what[RUN_MEASURE_WHAT_BYTES];
+	if (out->mode == BR_MEASURE_STUB)
+		snprintf(what, sizeof(what), "bench %s ran", out->bench);
+	else
+		snprintf(what, sizeof(what), "the region ran");
+	bool counted = false;
+	for (size_t i = 0; i < out->count && !counted; i++)
+		counted = out->ticks[i] != 0;
+	br_status_t st = br_run_check_counting(&out->counter, counted, out->count, what, err);
+	if (st == BR_OK && out->mode == BR_MEASURE_STUB && out->stub != NULL)
+		(void)br_run_check_wrap(&out->counter, out->stub->samples, out->stub->count,
+					out->stub->host_seconds, out->measured);
+	return st;
+}
+
+br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
+			   br_board_load_t load, br_measure_raw_t *out, br_error_t *err)
+{
+	br_stub_layout_t layout;
+	br_status_t st = br_measure_prepare(opts, out, &layout, err);
+	if (st != BR_OK)
+		return st;
+	br_endpoint_t here = *ep;
+	if (here.kind == BR_ENDPOINT_QEMU && here.qemu.kernel == NULL)
+		here.qemu.kernel = opts->elf_path;
+	br_runner_options_t ro = {
+		.endpoint = &here,
+		.elf_path = opts->elf_path,
+		.load = load,
+		.counter = opts->counter,
+		.output = opts->link.output,
+		.output_ctx = opts->link.output_ctx,
+	};
+	br_runner_t runner;
+	st = br_runner_open(&ro, &runner, err);
+	snprintf(out->server, sizeof(out->server), "%s", runner.server);
+	if (st != BR_OK)
+		return st;
+	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
+	if (st == BR_OK)
+		st = check_samples(out, err);
+	if (st != BR_OK)
+		br_runner_explain(&runner, err);
+	br_runner_close(&runner);
+	return st;
+}

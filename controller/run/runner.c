@@ -1,0 +1,96 @@
+#include "run/runner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "measure/counter_target.h"
+
+/* Benchrack launched QEMU with this very image as its kernel: nothing to
+ * load, and the core is already halted at the image's reset vector. */
+static bool launched_with_image(const br_runner_options_t *o)
+{
+	const br_endpoint_t *ep = o->endpoint;
+	return ep->kind == BR_ENDPOINT_QEMU && ep->qemu.kernel != NULL &&
+	       strcmp(ep->qemu.kernel, o->elf_path) == 0;
+}
+
+static br_board_load_t policy_of(const br_runner_options_t *o)
+{
+	if (o->load != BR_BOARD_LOAD_DEFAULT)
+		return o->load;
+	return launched_with_image(o) ? BR_BOARD_LOAD_NEVER : BR_BOARD_LOAD_IF_DIFFERENT;
+}
+
+/* Load, reset and halt, start the counter: everything after the connection. */
+static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_error_t *err)
+{
+	br_target_t *t = &r->session.target;
+	t->output = o->output;
+	t->output_ctx = o->output_ctx;
+	br_reset_vector_t vec;
+	br_status_t st = BR_OK;
+	bool fresh = launched_with_image(o);
+	if (!fresh)
+		st = br_image_reset_vector(o->elf_path, &vec, err);
+	if (st == BR_OK)
+		st = br_image_load(t, o->elf_path, policy_of(o), o->load_progress,
+				   o->load_progress_ctx, &r->load, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
+				       br_image_policy_name(policy_of(o)));
+	if (!fresh) {
+		st = br_target_reset_halt(t, &vec, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "resetting %s", r->server);
+	}
+	const br_counter_t *c = o->counter != NULL ? o->counter : br_counter_qemu_tim2();
+	/* A server whose debugger writes leave peripherals alone (QEMU) gets no
+	 * enable writes: they would change nothing, and a peripheral the machine
+	 * does not model (netduino2's RCC) faults even on the read before them.
+	 * Whether it counts is checked on the samples all the same. */
+	if (!t->flavour->writes_peripherals) {
+		br_counter_state_init(&r->counter, c);
+		return BR_OK;
+	}
+	st = br_counter_start(t, c, &r->counter, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "starting counter %s", c->name);
+	return BR_OK;
+}
+
+br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_error_t *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->endpoint = *o->endpoint;
+	br_status_t st = br_session_open(&r->endpoint, &r->session, err);
+	snprintf(r->server, sizeof(r->server), "%s", r->session.description);
+	if (st != BR_OK)
+		return st;
+	r->open = true;
+	st = prepare(o, r, err);
+	if (st != BR_OK) {
+		br_runner_explain(r, err);
+		br_runner_close(r);
+	}
+	return st;
+}
+
+br_target_t *br_runner_target(br_runner_t *r)
+{
+	return &r->session.target;
+}
+
+void br_runner_explain(br_runner_t *r, br_error_t *err)
+{
+	if (r->open)
+		br_session_explain(&r->session, err);
+}
+
+void br_runner_close(br_runner_t *r)
+{
+	if (!r->open)
+		return;
+	/* A launched server goes; a board behind a running one runs on. */
+	br_session_close(&r->session, r->session.server.pid == 0);
+	r->open = false;
+}
