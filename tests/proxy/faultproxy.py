@@ -12,6 +12,13 @@ bytes both ways, injecting one kind of fault at a time:
             server only right before a '$', when the target is halted)
   close     the connection closed in the middle of a server reply
   stall     the server's replies held back for a while, once (`stall_s`)
+  flipwrite one data byte of the first memory write (M) changed in flight,
+            with the checksum made right again: a silent corruption only
+            verification can catch (`flipped_address` says where)
+  pass      nothing changed: the proxy only counts (`writes`)
+
+Whatever the mode, the client's memory-write packets (M, X, vFlashWrite) are
+counted in `Proxy.writes`.
 
 Faults are counted per kind in `Proxy.injected`. Used by test_faults.py;
 standard library only.
@@ -71,6 +78,8 @@ class Proxy:
         self.packets = {"c2s": 0, "s2c": 0}
         self.stalled = False
         self.closed = False
+        self.writes = 0
+        self.flipped_address = None
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -86,6 +95,13 @@ class Proxy:
         if kind == "packet":
             self.packets[direction] += 1
             n = self.packets[direction]
+            if direction == "c2s" and tok[1:2] in (b"M", b"X") or tok.startswith(b"$vFlashWrite"):
+                self.writes += 1
+        if (m == "flipwrite" and kind == "packet" and direction == "c2s"
+                and tok.startswith(b"$M") and self.flipped_address is None):
+            flipped = self._flip(tok)
+            if flipped is not None:
+                return [flipped]
         if m == "corrupt" and kind == "packet" and n % self.every == 2:
             self.injected += 1
             body = bytearray(tok)
@@ -106,6 +122,22 @@ class Proxy:
                 self.injected += 1
             return [bytes([b]) for b in tok]
         return [tok]
+
+    def _flip(self, tok):
+        """The M packet tok with one data byte changed and a correct checksum,
+        or None when it carries no data."""
+        body = tok[1:tok.rindex(b"#")].decode("ascii")
+        head, _, data = body.partition(":")
+        addr, _, length = head[1:].partition(",")
+        if len(data) < 2:
+            return None
+        k = min(len(data) // 2 - 1, 5)
+        old = int(data[2 * k:2 * k + 2], 16)
+        data = data[:2 * k] + "%02x" % (old ^ 0x5A) + data[2 * k + 2:]
+        self.flipped_address = int(addr, 16) + k
+        self.injected += 1
+        payload = ("M%s,%s:%s" % (addr, length, data)).encode("ascii")
+        return b"$" + payload + b"#%02x" % (sum(payload) % 256)
 
     def _send(self, sock, chunks):
         for c in chunks:

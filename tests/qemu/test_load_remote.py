@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The image loaded over the debug port, on a board benchrack did not launch:
+a QEMU started halted (-S) with another, idle image (fw_loop.elf), reached as
+a remote gdbserver through a board file (`server: {kind: remote, host:
+127.0.0.1, port: P, flavour: qemu}`).
+
+- `load: always`: `benchrack run configs/suites/default.yaml --board FILE`
+  exits 0 with exactly the launched path's counts (empty 1, nop1000 1001,
+  crc32_64 655, crc32_256 2575 — and every other bench equal too);
+- `benchrack measure PLAIN --board FILE --from X --to Y` on unmodified
+  firmware equals the launched path;
+- `load: if-different` on a QEMU that already holds the image writes nothing
+  (the proxy counts the memory-write packets: 0; with `load: always` through
+  the same proxy, the peer figure, they are many);
+- a write corrupted in flight (faultproxy.py's flipwrite: one data byte
+  changed, checksum made right) is caught by verification: exit 3, naming
+  the address the proxy changed.
+
+usage: test_load_remote.py BENCHRACK QEMU SUITE_YAML SUITE_ELF PLAIN_ELF IDLE_ELF MARKERS_C
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "proxy"))
+import disasm  # noqa: E402
+from faultproxy import Proxy  # noqa: E402
+from measure_cli import Checks  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
+
+BENCHRACK, QEMU, SUITE_YAML, SUITE, PLAIN, IDLE, MARKERS = sys.argv[1:8]
+TIMEOUT_S = 120
+BOARD = """name: {name}
+core: cortex-m4
+server: {{kind: remote, host: 127.0.0.1, port: {port}, flavour: qemu}}
+counter: {{kind: tim2}}
+load: {load}
+memory:
+  - {{name: flash, kind: flash, origin: 0x08000000, length: 1M}}
+  - {{name: sram, kind: ram, origin: 0x20000000, length: 128K}}
+"""
+WORK = tempfile.mkdtemp(prefix="benchrack-load-")
+c = Checks()
+
+
+def board_file(name, port, load):
+    path = os.path.join(WORK, name + ".yaml")
+    with open(path, "w") as f:
+        f.write(BOARD.format(name=name, port=port, load=load))
+    return path
+
+
+def benchrack(*args):
+    p = subprocess.run([BENCHRACK, *args, "--results-dir", os.path.join(WORK, "results")]
+                       if args[0] in ("run", "check") else [BENCHRACK, *args],
+                       capture_output=True, text=True, timeout=TIMEOUT_S)
+    return p.returncode, p.stdout, p.stderr
+
+
+def medians(json_path):
+    with open(json_path) as f:
+        rec = json.load(f)
+    return {b["name"]: (b["median"], b["min"], b["max"], b["stack_bytes"], b["heap"])
+            for b in rec["benches"] if b["status"] == "measured"}
+
+
+class Qemu:
+    """A QEMU halted at reset with elf, killed on leaving."""
+
+    def __init__(self, elf):
+        self.proc, self.port = start_qemu(QEMU, elf)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def measure_json(elf, *args):
+    path = os.path.join(WORK, "m.json")
+    if os.path.exists(path):
+        os.unlink(path)
+    rc, out, err = benchrack("measure", elf, *args, "--json", path)
+    res = None
+    if os.path.exists(path):
+        with open(path) as f:
+            res = json.load(f)
+    return rc, out, err, res
+
+
+def main():
+    # The launched path: the peer every figure is compared with.
+    launched_json = os.path.join(WORK, "launched.json")
+    rc, out, err = benchrack("run", SUITE_YAML, "--firmware", SUITE, "--json", launched_json)
+    c.check(rc == 0, f"launched: run exits 0 (got {rc})")
+    launched = medians(launched_json) if rc == 0 else {}
+
+    # 1. load: always onto a QEMU holding an idle image.
+    with Qemu(IDLE) as q:
+        board = board_file("remote-always", q.port, "always")
+        remote_json = os.path.join(WORK, "remote.json")
+        rc, out, err = benchrack("run", SUITE_YAML, "--firmware", SUITE, "--board", board,
+                                 "--json", remote_json)
+        c.show(out, err)
+        c.check(rc == 0, f"remote, load: always: run exits 0 (got {rc})")
+        remote = medians(remote_json) if rc == 0 else {}
+        for name, want in (("empty", 1), ("nop1000", 1001), ("crc32_64", 655),
+                           ("crc32_256", 2575)):
+            got = remote.get(name, ())[:3]
+            c.check(got == (want, want, want),
+                    f"remote {name}: median/min/max {got} == {want} exactly")
+        c.check(remote == launched and len(remote) >= 4,
+                f"every bench equals the launched path ({len(remote)} benches)")
+
+    # 2. measure --from/--to on unmodified firmware: equal to the launched path.
+    line_from = disasm.marker_line(MARKERS, "marker: from")
+    line_to = disasm.marker_line(MARKERS, "marker: to")
+    span = ["--from", f"plain_markers.c:{line_from}", "--to", f"plain_markers.c:{line_to}",
+            "-n", "20"]
+    rc, out, err, peer = measure_json(PLAIN, *span)
+    c.check(rc == 0, f"launched: measure exits 0 (got {rc})")
+    with Qemu(IDLE) as q:
+        board = board_file("remote-measure", q.port, "always")
+        rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        c.show(out, err)
+        c.check(rc == 0, f"remote, load: always: measure --from/--to exits 0 (got {rc})")
+        c.check(res is not None and peer is not None and res["raw"] == peer["raw"],
+                f"measure over the debug port equals the launched path: "
+                f"{res and res['raw'].get('median')} == {peer and peer['raw'].get('median')}")
+
+    # 3. if-different: the image is already there: nothing written. The peer:
+    # load: always through the same kind of proxy writes many packets.
+    with Qemu(PLAIN) as q:
+        proxy = Proxy(q.port, "pass")
+        try:
+            board = board_file("remote-same", proxy.port, "if-different")
+            rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        finally:
+            proxy.close()
+        c.show(out, err)
+        c.check(rc == 0 and res is not None and res["raw"] == peer["raw"],
+                f"if-different, image there: exit 0 and the same figures (got {rc})")
+        c.check(proxy.writes == 0, f"if-different wrote nothing: {proxy.writes} write packets")
+    with Qemu(PLAIN) as q:
+        proxy = Proxy(q.port, "pass")
+        try:
+            board = board_file("remote-again", proxy.port, "always")
+            rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        finally:
+            proxy.close()
+        c.check(rc == 0 and proxy.writes > 0,
+                f"peer: load: always writes it again: {proxy.writes} write packets (exit {rc})")
+    with Qemu(IDLE) as q:
+        proxy = Proxy(q.port, "pass")
+        try:
+            board = board_file("remote-differs", proxy.port, "if-different")
+            rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        finally:
+            proxy.close()
+        c.check(rc == 0 and proxy.writes > 0 and res["raw"] == peer["raw"],
+                f"if-different on another image writes it ({proxy.writes} write packets) and "
+                f"measures the same (exit {rc})")
+
+    # 4. A write corrupted in flight: verification catches it, exit 3, naming the address.
+    with Qemu(IDLE) as q:
+        proxy = Proxy(q.port, "flipwrite")
+        try:
+            board = board_file("remote-flip", proxy.port, "always")
+            rc, out, err = benchrack("run", SUITE_YAML, "--firmware", SUITE, "--board", board)
+        finally:
+            proxy.close()
+        c.show(out, err)
+        where = proxy.flipped_address
+        c.check(where is not None, f"the proxy changed the byte at {where and hex(where)}")
+        named = re.search(r"differs from the ELF at (0x[0-9a-f]{8})", err)
+        c.check(rc == 3 and named is not None and where is not None
+                and int(named.group(1), 16) == where,
+                f"corrupted write caught: exit {rc}, naming {named and named.group(1)}")
+        c.check("Table" not in out and "crc32_64" not in out,
+                "no figure printed from a board whose image did not arrive intact")
+
+
+try:
+    main()
+finally:
+    shutil.rmtree(WORK, ignore_errors=True)
+sys.exit(c.finish())
