@@ -37,6 +37,10 @@ int br_cli_upload(int argc, char **argv);
  * Returns the exit code (1 any regression, else 3 any infrastructure error). */
 int br_cli_rack(int argc, char **argv);
 
+/* `benchrack report -o REPORT.html [options]`: one self-contained HTML page
+ * from run records, baselines and rack documents. Returns the exit code. */
+int br_cli_report_page(int argc, char **argv);
+
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);
 

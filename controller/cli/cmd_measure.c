@@ -128,23 +128,6 @@ typedef struct measure_cli {
 	br_board_t board_file; /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
 
-/* bench-<name>-<rest> next to a suite-<rest> or bench-<other>-<rest> image. */
-static bool sibling_image(const char *elf, const char *bench, char *out, size_t cap)
-{
-	const char *slash = strrchr(elf, '/');
-	const char *base = slash != NULL ? slash + 1 : elf;
-	int dir_len = slash != NULL ? (int)(base - elf) : 0;
-	const char *rest = NULL;
-	if (strncmp(base, "suite-", strlen("suite-")) == 0)
-		rest = base + strlen("suite-");
-	else if (strncmp(base, "bench-", strlen("bench-")) == 0)
-		rest = strrchr(base, '-') != NULL ? strrchr(base, '-') + 1 : NULL;
-	if (rest == NULL)
-		return false;
-	int n = snprintf(out, cap, "%.*sbench-%s-%s", dir_len, elf, bench, rest);
-	return n > 0 && (size_t)n < cap && access(out, R_OK) == 0;
-}
-
 /* The size figures: the ELF's own; a bench's delta; the breakdown. */
 static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char *bench_buf,
                                  char *empty_buf, br_error_t *err)
@@ -153,9 +136,9 @@ static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char 
 	r->bench_elf = m->bench_elf;
 	r->empty_elf = m->empty_elf;
 	if (bench != NULL && r->bench_elf == NULL &&
-	    sibling_image(m->opts.elf_path, bench, bench_buf, MEASURE_PATH_BYTES))
+	    br_bench_size_sibling(m->opts.elf_path, bench, bench_buf, MEASURE_PATH_BYTES))
 		r->bench_elf = bench_buf;
-	if (r->empty_elf == NULL && sibling_image(m->opts.elf_path, BR_CALIBRATION_EMPTY_BENCH,
+	if (r->empty_elf == NULL && br_bench_size_sibling(m->opts.elf_path, BR_CALIBRATION_EMPTY_BENCH,
 	                                          empty_buf, MEASURE_PATH_BYTES))
 		r->empty_elf = empty_buf;
 	/* Without --bench, the ELF itself is the bench's image when an empty one

@@ -30,6 +30,9 @@ static void usage(FILE *out)
 	      "  rack RACK.yaml [--only TAG]\n"
 	      "                 run suites on every board of a lab rack at once: locked,\n"
 	      "                 health-checked, retried; JUnit and LAVA outputs\n"
+	      "  report -o REPORT.html\n"
+	      "                 one self-contained HTML page of the run history, baselines\n"
+	      "                 and racks, with charts\n"
 	      "\n"
 	      "  benchrack COMMAND --help   options of one command\n"
 	      "  benchrack --version        the version\n"
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
 		return br_cli_upload(argc - 1, argv + 1);
 	if (strcmp(cmd, "rack") == 0)
 		return br_cli_rack(argc - 1, argv + 1);
+	if (strcmp(cmd, "report") == 0)
+		return br_cli_report_page(argc - 1, argv + 1);
 	fprintf(stderr, "benchrack: unknown command '%s'; try 'benchrack --help'\n", cmd);
 	return 2;
 }

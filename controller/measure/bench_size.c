@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/xalloc.h"
 #include "elf/elf_file.h"
@@ -95,4 +96,20 @@ br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
 	br_elf_close(empty);
 	br_elf_close(bench);
 	return BR_OK;
+}
+
+bool br_bench_size_sibling(const char *elf, const char *bench, char *out, size_t cap)
+{
+	const char *slash = strrchr(elf, '/');
+	const char *base = slash != NULL ? slash + 1 : elf;
+	int dir_len = slash != NULL ? (int)(base - elf) : 0;
+	const char *rest = NULL;
+	if (strncmp(base, "suite-", strlen("suite-")) == 0)
+		rest = base + strlen("suite-");
+	else if (strncmp(base, "bench-", strlen("bench-")) == 0)
+		rest = strrchr(base, '-') != NULL ? strrchr(base, '-') + 1 : NULL;
+	if (rest == NULL)
+		return false;
+	int n = snprintf(out, cap, "%.*sbench-%s-%s", dir_len, elf, bench, rest);
+	return n > 0 && (size_t)n < cap && access(out, R_OK) == 0;
 }

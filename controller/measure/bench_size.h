@@ -8,6 +8,7 @@
 #ifndef BENCHRACK_MEASURE_BENCH_SIZE_H
 #define BENCHRACK_MEASURE_BENCH_SIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,14 @@ typedef struct br_size_symbol {
 	uint32_t size;       /* bytes in the bench's image */
 	uint32_t empty_size; /* bytes in the empty image (0: not there) */
 } br_size_symbol_t;
+
+/*
+ * The image of bench built the same way as elf: bench-<bench>-<rest> in
+ * elf's folder, for an elf named suite-<rest> or bench-<other>-<rest> (the
+ * benches/ build writes them side by side). Writes it into out and returns
+ * true when that file is there and readable; false otherwise.
+ */
+bool br_bench_size_sibling(const char *elf, const char *bench, char *out, size_t cap);
 
 /* The text/data/bss of the ELF at path (elf/elf_sizes.h). Errors: the ELF's. */
 br_status_t br_bench_size_elf(const char *path, br_elf_sizes_t *out, br_error_t *err);

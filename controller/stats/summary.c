@@ -101,13 +101,17 @@ br_status_t br_stats_summarize(const double *samples, size_t n, br_summary_t *ou
 		sorted[i] = fabs(sorted[i] - s.median);
 	qsort(sorted, n, sizeof(*sorted), stats_compare_doubles);
 	s.mad = br_stats_percentile_sorted(sorted, n, 50.0);
-	double limit = BR_STATS_OUTLIER_MADS * s.mad;
 	for (size_t i = 0; i < n; i++) {
-		if (sorted[i] > limit)
+		if (br_stats_is_outlier(&s, samples[i]))
 			s.outliers++;
 	}
 
 	free(sorted);
 	*out = s;
 	return BR_OK;
+}
+
+bool br_stats_is_outlier(const br_summary_t *s, double x)
+{
+	return fabs(x - s->median) > BR_STATS_OUTLIER_MADS * s->mad;
 }

@@ -6,6 +6,7 @@
 #ifndef BENCHRACK_STATS_SUMMARY_H
 #define BENCHRACK_STATS_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/error.h"
@@ -45,6 +46,13 @@ typedef struct br_summary {
  * not a finite number (NaN or infinity), leaving *out untouched.
  */
 br_status_t br_stats_summarize(const double *samples, size_t n, br_summary_t *out, br_error_t *err);
+
+/*
+ * True when x is an outlier of the samples s summarizes: |x - median| >
+ * BR_STATS_OUTLIER_MADS * mad (with mad == 0, any x other than the median).
+ * br_stats_summarize counts outliers with this very test.
+ */
+bool br_stats_is_outlier(const br_summary_t *s, double x);
 
 /*
  * The p-th percentile (p in percent, 0..100) of n values sorted ascending,

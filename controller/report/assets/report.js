@@ -1,0 +1,671 @@
+/*
+ * benchrack report: draws the page from the JSON in script#benchrack-data
+ * (controller/report/README.md describes it) with Chart.js, and flame graphs
+ * with d3. Every figure shown is one the controller wrote into that JSON:
+ * this script bins, lays out and colours, it never computes a verdict, a
+ * percentile or a change. Text from the records only ever goes into the page
+ * as text (textContent), never as markup.
+ */
+(function () {
+	'use strict';
+
+	var data = JSON.parse(document.getElementById('benchrack-data').textContent);
+	var state = { charts: [], errors: [] };
+	window.benchrackReport = state;
+
+	/* Okabe & Ito's palette: tells apart under the common colour-vision deficiencies. */
+	var OI = {
+		black: '#000000', orange: '#E69F00', sky: '#56B4E9', green: '#009E73',
+		yellow: '#F0E442', blue: '#0072B2', vermillion: '#D55E00', purple: '#CC79A7',
+	};
+	var SERIES = [OI.blue, OI.orange, OI.green, OI.purple, OI.sky, OI.vermillion, OI.black];
+	/* Dashes as a second cue beside colour, one per series. */
+	var DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3], [10, 2], [4, 4]];
+
+	Chart.defaults.animation = false;
+	Chart.defaults.maintainAspectRatio = false;
+	Chart.defaults.responsive = true;
+	Chart.defaults.font.family = 'system-ui, "DejaVu Sans", sans-serif';
+	Chart.defaults.color = '#1b1b1b';
+
+	function el(tag, attrs) {
+		var node = document.createElement(tag);
+		if (attrs) {
+			Object.keys(attrs).forEach(function (k) {
+				if (k === 'text') node.textContent = attrs[k];
+				else if (k === 'cls') node.className = attrs[k];
+				else node.setAttribute(k, attrs[k]);
+			});
+		}
+		for (var i = 2; i < arguments.length; i++) {
+			var c = arguments[i];
+			if (c === null || c === undefined) continue;
+			node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+		}
+		return node;
+	}
+
+	function alpha(hex, a) {
+		var v = parseInt(hex.slice(1), 16);
+		return 'rgba(' + (v >> 16) + ',' + ((v >> 8) & 255) + ',' + (v & 255) + ',' + a + ')';
+	}
+
+	function fmt(v) {
+		if (v === null || v === undefined) return '—';
+		if (typeof v !== 'number') return String(v);
+		if (Number.isInteger(v)) return v.toLocaleString('en-US');
+		return v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+	}
+
+	function short(s, n) {
+		if (!s) return '';
+		return s.length > n ? s.slice(0, n) : s;
+	}
+
+	/* "2026-12-01T00:10:00Z" -> "12-01 00:10" */
+	function when(ts) {
+		var m = /^\d{4}-(\d\d-\d\d)T(\d\d:\d\d)/.exec(ts || '');
+		return m ? m[1] + ' ' + m[2] : (ts || '?');
+	}
+
+	function seriesKey(run) {
+		return run.board + (run.suite ? ' · ' + run.suite : '');
+	}
+
+	function runLabel(run) {
+		return when(run.timestamp) + (run.commit ? ' ' + short(run.commit, 8) : '');
+	}
+
+	/* The same on two lines, for a category axis: time above, commit below. */
+	function runTick(run) {
+		return [when(run.timestamp), run.commit ? short(run.commit, 8) : 'no commit'];
+	}
+
+	function unitOf(run) { return run.unit || 'ticks'; }
+
+	var runsById = {};
+	data.runs.forEach(function (r) { runsById[r.id] = r; });
+	var baselinesById = {};
+	data.baselines.forEach(function (b) { baselinesById[b.id] = b; });
+
+	function benchOf(rec, name) {
+		for (var i = 0; i < rec.benches.length; i++)
+			if (rec.benches[i].name === name) return rec.benches[i];
+		return null;
+	}
+
+	/* The series of runs: one per board and suite, oldest first (runs come sorted). */
+	var series = [];
+	var seriesByKey = {};
+	data.runs.forEach(function (r) {
+		var k = seriesKey(r);
+		if (!seriesByKey[k]) {
+			seriesByKey[k] = { key: k, board: r.board, runs: [], colour: SERIES[series.length % SERIES.length],
+				dash: DASHES[series.length % DASHES.length] };
+			series.push(seriesByKey[k]);
+		}
+		seriesByKey[k].runs.push(r);
+	});
+	function baselineFor(board) {
+		for (var i = 0; i < data.baselines.length; i++)
+			if (data.baselines[i].board === board) return data.baselines[i];
+		return null;
+	}
+
+	/* Bench names in the order the suites list them, first seen first. */
+	var benchNames = [];
+	data.runs.forEach(function (r) {
+		r.benches.forEach(function (b) {
+			if (benchNames.indexOf(b.name) < 0) benchNames.push(b.name);
+		});
+	});
+
+	var main = document.getElementById('report');
+	main.textContent = '';
+	var nav = document.getElementById('contents');
+
+	function section(id, title, intro) {
+		var s = el('section', { id: id }, el('h2', { text: title }));
+		if (intro) s.appendChild(el('p', { cls: 'note', text: intro }));
+		main.appendChild(s);
+		nav.appendChild(el('a', { href: '#' + id, text: title }));
+		return s;
+	}
+
+	function figure(kind, attrs, caption, tall) {
+		var canvas = el('canvas', { role: 'img', 'aria-label': caption });
+		var f = el('figure', { cls: 'chart', 'data-kind': kind },
+			el('div', { cls: 'canvas-box' + (tall ? ' tall' : '') }, canvas),
+			el('figcaption', { text: caption }));
+		Object.keys(attrs || {}).forEach(function (k) { f.setAttribute('data-' + k, attrs[k]); });
+		return { figure: f, canvas: canvas };
+	}
+
+	function chart(canvas, config) {
+		var c = new Chart(canvas.getContext('2d'), config);
+		state.charts.push(c);
+		return c;
+	}
+
+	function axis(title, extra) {
+		var a = { title: { display: true, text: title }, grid: { color: '#e3e3e3' } };
+		Object.keys(extra || {}).forEach(function (k) { a[k] = extra[k]; });
+		return a;
+	}
+
+	function guard(name, fn) {
+		try {
+			fn();
+		} catch (e) {
+			state.errors.push(name + ': ' + e);
+			console.error('benchrack report: ' + name + ': ' + (e && e.stack ? e.stack : e));
+			main.appendChild(el('p', { cls: 'warning', text: 'The ' + name + ' section could not be drawn: ' + e }));
+		}
+	}
+
+	/* ---------------------------------------------------------------- header */
+	function header() {
+		var boards = {};
+		data.runs.forEach(function (r) { boards[r.board] = true; });
+		var sub = data.runs.length + ' run' + (data.runs.length === 1 ? '' : 's') + ' of ' +
+			benchNames.length + ' bench' + (benchNames.length === 1 ? '' : 'es') + ' on ' +
+			Object.keys(boards).length + ' board' + (Object.keys(boards).length === 1 ? '' : 's');
+		if (data.racks.length) sub += ', ' + data.racks.length + ' rack' + (data.racks.length === 1 ? '' : 's');
+		sub += '; written ' + data.generated + ' by benchrack ' + data.benchrack_version + '.';
+		document.getElementById('subtitle').textContent = sub;
+		var title = 'benchrack report';
+		if (series.length === 1) title += ' — ' + series[0].key;
+		document.title = title;
+		document.querySelector('header h1').textContent = title;
+		if (data.warnings.length) {
+			var w = el('div', { cls: 'warning', id: 'warnings' }, el('strong', { text: 'Left out of this report:' }));
+			var ul = el('ul');
+			data.warnings.forEach(function (t) { ul.appendChild(el('li', { cls: 'reason', text: t })); });
+			w.appendChild(ul);
+			main.appendChild(w);
+		}
+		document.getElementById('footer').appendChild(el('p', { cls: 'note',
+			text: 'Charts: Chart.js' + (data.profiles.length ? ' and d3' : '') +
+				' (inlined). Colours: Okabe–Ito. Every figure is in the counter\'s unit named on its axis; lower is better for all of them.' }));
+	}
+
+	/* ---------------------------------------------------- latest vs baseline */
+	var CHANGE_CLASS = { worse: 'worse', better: 'better', equal: 'equal', 'not distinguishable': 'nd' };
+
+	function comparison() {
+		if (!data.latest.length) return;
+		var s = section('comparison', 'Latest run against the baseline',
+			'Per bench and metric: the baseline, the latest run, the change and its verdict ("not distinguishable" when the p10–p90 bands overlap by more than the medians differ), the budget, and what the gate found.');
+		data.latest.forEach(function (l) {
+			var run = runsById[l.run];
+			var base = l.baseline === null ? null : baselinesById[l.baseline];
+			var card = el('div', { cls: 'card', 'data-kind': 'comparison', 'data-run': String(l.run) });
+			card.appendChild(el('h3', {}, seriesKey(run) + ' ',
+				el('span', { cls: 'badge ' + l.verdict, text: l.verdict.toUpperCase() })));
+			card.appendChild(el('p', { cls: 'note' }, 'run ',
+				el('a', { href: '#run-' + run.id, text: runLabel(run) }),
+				base ? ' against baseline ' + base.file : ' — no baseline for this board: budgets only',
+				l.gate_checked ? '' : ' (not gated)'));
+			var t = el('table', { cls: 'comparison' });
+			t.appendChild(el('thead', {}, el('tr', {},
+				el('th', { text: 'bench' }), el('th', { text: 'metric' }), el('th', { text: 'baseline' }),
+				el('th', { text: 'latest' }), el('th', { text: 'change' }), el('th', { text: 'verdict' }),
+				el('th', { text: 'budget' }), el('th', { text: 'gate' }))));
+			var tb = el('tbody');
+			l.rows.forEach(function (r) {
+				var cls = CHANGE_CLASS[r.change] || '';
+				var tr = el('tr', { cls: cls });
+				tr.appendChild(el('td', { text: r.bench }));
+				tr.appendChild(el('td', { text: r.metric }));
+				tr.appendChild(el('td', { cls: 'num', text: fmt(r.old) }));
+				tr.appendChild(el('td', { cls: 'num' + (r.finding ? ' fail' : ''), text: fmt(r.new) }));
+				tr.appendChild(el('td', { cls: 'num', text: r.change_text }));
+				var mark = r.change === 'worse' ? '▲ ' : r.change === 'better' ? '▼ ' : '';
+				tr.appendChild(el('td', { cls: 'verdict ' + cls, text: mark + r.change }));
+				tr.appendChild(el('td', { cls: 'num', text: r.budget === null ? '—' : fmt(r.budget) }));
+				tr.appendChild(el('td', { cls: r.finding ? 'fail' : '', text: r.finding ? r.finding.kind + ': ' + r.finding.message : 'ok' }));
+				tb.appendChild(tr);
+			});
+			t.appendChild(tb);
+			card.appendChild(el('div', { cls: 'table-wrap' }, t));
+			var other = l.findings.filter(function (f) {
+				return !l.rows.some(function (r) { return r.finding && r.finding.message === f.message; });
+			});
+			if (other.length) {
+				var ul = el('ul', { cls: 'findings' });
+				other.forEach(function (f) { ul.appendChild(el('li', { cls: 'reason', text: f.kind + ': ' + f.message })); });
+				card.appendChild(ul);
+			}
+			s.appendChild(card);
+		});
+	}
+
+	/* ------------------------------------------------------- per bench trend */
+	/* A dataset's name: the series only matters when there are several. */
+	function seriesLabel(se, what) {
+		return series.length > 1 ? se.key + ' ' + what : what;
+	}
+
+	function historyChart(name) {
+		var labels = [];
+		var runIds = [];
+		data.runs.forEach(function (r) {
+			var b = benchOf(r, name);
+			if (b && b.status === 'measured') { labels.push(runTick(r)); runIds.push(r.id); }
+		});
+		var datasets = [];
+		var unit = null;
+		series.forEach(function (se) {
+			var med = [], lo = [], hi = [];
+			var any = false;
+			runIds.forEach(function (id) {
+				var r = runsById[id];
+				var b = seriesKey(r) === se.key ? benchOf(r, name) : null;
+				if (b && b.status === 'measured') {
+					any = true; unit = unit || unitOf(r);
+					med.push({ x: runLabel(r), y: b.median, run: r.id });
+					lo.push(b.p10); hi.push(b.p90);
+				} else { med.push(null); lo.push(null); hi.push(null); }
+			});
+			if (!any) return;
+			datasets.push({ label: seriesLabel(se, 'p10'), data: lo, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
+				fill: false, spanGaps: true, borderColor: alpha(se.colour, 0.3), band: true });
+			datasets.push({ label: seriesLabel(se, 'p10–p90'), data: hi, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
+				fill: '-1', spanGaps: true, backgroundColor: alpha(se.colour, 0.22), borderColor: alpha(se.colour, 0.3), band: true });
+			datasets.push({ label: seriesLabel(se, 'median'), data: med.map(function (p) { return p ? p.y : null; }), runs: med,
+				borderColor: se.colour, backgroundColor: se.colour, borderDash: se.dash, spanGaps: true,
+				pointRadius: 3, pointHoverRadius: 6, borderWidth: 2, tension: 0 });
+			var base = baselineFor(se.board);
+			var bb = base ? benchOf(base, name) : null;
+			if (bb && bb.median !== null) {
+				datasets.push({ label: series.length > 1 ? 'baseline ' + se.board : 'baseline', data: runIds.map(function () { return bb.median; }),
+					borderColor: OI.black, borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHitRadius: 0, fill: false });
+			}
+		});
+		var f = figure('history', { bench: name },
+			'Median per iteration over the runs, with the p10–p90 band and the baseline (dashed black). Click a point for its run: commit, build-id, board.');
+		chart(f.canvas, {
+			type: 'line',
+			data: { labels: labels, datasets: datasets },
+			options: {
+				interaction: { mode: 'nearest', intersect: true },
+				plugins: {
+					legend: { labels: { boxWidth: 14, filter: function (item, d) { return !/(^| )p10$/.test(d.datasets[item.datasetIndex].label); } } },
+					tooltip: { filter: function (item) { return !!item.dataset.runs; },
+						callbacks: {
+							label: function (ctx) {
+								var p = ctx.dataset.runs[ctx.dataIndex];
+								var r = runsById[p.run];
+								var b = benchOf(r, name);
+								return [r.board + ': median ' + fmt(b.median) + ' ' + unitOf(r) + ' (p10 ' + fmt(b.p10) + ', p90 ' + fmt(b.p90) + ')',
+									'commit ' + (r.commit || 'unknown') + ', build-id ' + short(r.build_id || 'none', 16),
+									r.timestamp + ' — click to open the run'];
+							},
+						} },
+				},
+				onClick: function (evt, els, c) {
+					for (var i = 0; i < els.length; i++) {
+						var ds = c.data.datasets[els[i].datasetIndex];
+						if (ds.runs && ds.runs[els[i].index]) {
+							window.location.hash = '#run-' + ds.runs[els[i].index].run;
+							return;
+						}
+					}
+				},
+				scales: {
+					x: axis('run (UTC time, commit)', { ticks: { maxRotation: 0, autoSkip: true } }),
+					y: axis('median (' + (unit || 'ticks') + ')'),
+				},
+			},
+		});
+		return f.figure;
+	}
+
+	function distributionChart(name, latest) {
+		var run = runsById[latest.run];
+		var s = null;
+		for (var i = 0; i < latest.samples.length; i++)
+			if (latest.samples[i].bench === name) s = latest.samples[i];
+		if (!s || !s.values.length) return null;
+		var out = {};
+		s.outliers.forEach(function (i) { out[i] = true; });
+		/* Bins span the samples that are not outliers, so their spread shows; an
+		 * outlier beyond them gets a bin of its own at either end. */
+		var body = s.values.filter(function (v, i) { return !out[i]; });
+		if (!body.length) body = s.values;
+		var min = Math.min.apply(null, body), max = Math.max.apply(null, body);
+		var nb = Math.max(1, Math.min(30, Math.ceil(Math.sqrt(body.length))));
+		var width = max > min ? Math.max(1, Math.ceil((max - min + 1) / nb)) : 1;
+		nb = Math.floor((max - min) / width) + 1;
+		var below = s.values.filter(function (v) { return v < min; });
+		var above = s.values.filter(function (v) { return v > max; });
+		var first = below.length ? 1 : 0;
+		var total = nb + first + (above.length ? 1 : 0);
+		var kept = new Array(total).fill(0), marked = new Array(total).fill(0);
+		s.values.forEach(function (v, i) {
+			var k = v < min ? 0 : v > max ? total - 1 : first + Math.floor((v - min) / width);
+			if (out[i]) marked[k]++; else kept[k]++;
+		});
+		var labels = [];
+		function range(lo, hi) { return lo === hi ? fmt(lo) : fmt(lo) + '–' + fmt(hi); }
+		if (below.length) labels.push(range(Math.min.apply(null, below), Math.max.apply(null, below)));
+		for (var k = 0; k < nb; k++) {
+			var lo = min + k * width;
+			labels.push(range(lo, lo + width - 1));
+		}
+		if (above.length) labels.push(range(Math.min.apply(null, above), Math.max.apply(null, above)));
+		var f = figure('distribution', { bench: name, run: String(run.id) },
+			'Samples of the latest run (' + seriesKey(run) + ', n = ' + s.values.length + '); outliers (farther than 5 MADs from the median) in vermillion, outlined, in bins of their own when beyond the rest.');
+		chart(f.canvas, {
+			type: 'bar',
+			data: { labels: labels, datasets: [
+				{ label: 'samples', data: kept, backgroundColor: OI.blue, stack: 's' },
+				{ label: 'outliers (' + s.outliers.length + ')', data: marked, backgroundColor: OI.vermillion,
+					borderColor: OI.black, borderWidth: 1, stack: 's' },
+			] },
+			options: {
+				plugins: { legend: { labels: { boxWidth: 14 } } },
+				scales: {
+					x: axis('count per iteration (' + unitOf(run) + ')', { stacked: true, ticks: { maxRotation: 45, autoSkip: true } }),
+					y: axis('samples (number)', { stacked: true, beginAtZero: true, ticks: { precision: 0 } }),
+				},
+			},
+		});
+		return f.figure;
+	}
+
+	function trends() {
+		if (!benchNames.length) return;
+		var s = section('benches', 'Benches',
+			'Per bench: the median over the run history with its p10–p90 band and the baseline, and how the latest run\'s samples spread.');
+		var cards = el('div', { cls: 'cards' });
+		s.appendChild(cards);
+		benchNames.forEach(function (name) {
+			var card = el('div', { cls: 'card bench', id: 'bench-' + name.replace(/[^A-Za-z0-9_-]/g, '_'), 'data-bench': name });
+			card.appendChild(el('h3', { cls: 'bench-name', text: name }));
+			var pair = el('div', { cls: 'pair' });
+			pair.appendChild(historyChart(name));
+			var any = false;
+			data.latest.forEach(function (l) {
+				var d = distributionChart(name, l);
+				if (d && !any) { pair.appendChild(d); any = true; }
+				else if (d) card.appendChild(d);
+			});
+			if (!any) pair.appendChild(el('p', { cls: 'note', text: 'No samples in the latest run (not run, or a baseline only).' }));
+			card.appendChild(pair);
+			data.latest.forEach(function (l) {
+				var b = benchOf(runsById[l.run], name);
+				if (b && b.status !== 'measured')
+					card.appendChild(el('p', { cls: 'warning reason', text: seriesKey(runsById[l.run]) + ': not run: ' + b.reason }));
+			});
+			cards.appendChild(card);
+		});
+	}
+
+	/* -------------------------------------------------------- sizes, memory */
+	function budgetLine(label, values) {
+		return { type: 'line', label: label, data: values, showLine: false, borderColor: OI.black,
+			backgroundColor: OI.black, pointStyle: 'line', pointRadius: 14, pointBorderWidth: 3, pointHoverRadius: 16 };
+	}
+
+	function memoryChart(kind, l, title, pick, budgetKey, caption) {
+		var run = runsById[l.run];
+		var names = [], values = [], budgets = [], colours = [];
+		run.benches.forEach(function (b) {
+			names.push(b.name);
+			var v = b.status === 'measured' ? pick(b) : null;
+			var lim = b.budgets[budgetKey];
+			values.push(v);
+			budgets.push(lim === null ? null : lim);
+			colours.push(v !== null && lim !== null && v > lim ? OI.vermillion : OI.sky);
+		});
+		var f = figure(kind, { run: String(run.id) }, caption + ' (' + seriesKey(run) + ', latest run). Black marks: the budget; a bar over it is vermillion.');
+		var ds = [{ label: title, data: values, backgroundColor: colours, borderColor: OI.black, borderWidth: 0.5 }];
+		if (budgets.some(function (b) { return b !== null; })) ds.push(budgetLine('budget', budgets));
+		chart(f.canvas, {
+			type: 'bar',
+			data: { labels: names, datasets: ds },
+			options: {
+				plugins: { legend: { labels: { boxWidth: 14 } } },
+				scales: { x: axis('bench', { ticks: { maxRotation: 60, autoSkip: false } }),
+					y: axis(title + ' (bytes)', { beginAtZero: true }) },
+			},
+		});
+		return f.figure;
+	}
+
+	function sizeHistory(se) {
+		var labels = [], text = [], dat = [], bss = [], limit = [];
+		se.runs.forEach(function (r) {
+			labels.push(runTick(r));
+			text.push(r.text_bytes); dat.push(r.data_bytes); bss.push(r.bss_bytes);
+			limit.push(r.max_text_bytes);
+		});
+		var f = figure('sizes', { series: se.key }, 'Firmware text, data and bss over the runs (' + se.key + '); dashed black: the text budget.');
+		var ds = [
+			{ label: 'text', data: text, borderColor: OI.blue, backgroundColor: OI.blue, pointRadius: 2 },
+			{ label: 'data', data: dat, borderColor: OI.orange, backgroundColor: OI.orange, borderDash: [6, 3], pointRadius: 2 },
+			{ label: 'bss', data: bss, borderColor: OI.green, backgroundColor: OI.green, borderDash: [2, 2], pointRadius: 2 },
+		];
+		if (limit.some(function (v) { return v !== null; }))
+			ds.push({ label: 'max_text_bytes', data: limit, borderColor: OI.black, borderDash: [5, 4], pointRadius: 0, borderWidth: 1.5 });
+		chart(f.canvas, {
+			type: 'line',
+			data: { labels: labels, datasets: ds },
+			options: {
+				plugins: { legend: { labels: { boxWidth: 14 } } },
+				scales: { x: axis('run (UTC time, commit)', { ticks: { maxRotation: 0, autoSkip: true } }),
+					y: axis('size (bytes)', { beginAtZero: true }) },
+			},
+		});
+		return f.figure;
+	}
+
+	function symbolsTable(l) {
+		if (!l.symbols || !l.symbols.length) return null;
+		var t = el('table', { cls: 'symbols' }, el('thead', {}, el('tr', {},
+			el('th', { text: 'function or object' }), el('th', { text: 'kind' }), el('th', { text: 'size (bytes)' }))));
+		var tb = el('tbody');
+		l.symbols.forEach(function (s) {
+			tb.appendChild(el('tr', {}, el('td', { cls: 'mono', text: s.name }), el('td', { text: s.kind }),
+				el('td', { cls: 'num', text: fmt(s.size) })));
+		});
+		t.appendChild(tb);
+		return el('div', { cls: 'table-wrap' }, el('h3', { text: 'Biggest functions and objects (' + seriesKey(runsById[l.run]) + ')' }), t);
+	}
+
+	function benchTextChart(l) {
+		if (!l.bench_text || !l.bench_text.length) return null;
+		var run = runsById[l.run];
+		var f = figure('bench-text', { run: String(run.id) }, 'Text each bench adds over the empty bench (' + seriesKey(run) + '); dashed black: max_text_bytes does not apply per bench.');
+		chart(f.canvas, {
+			type: 'bar',
+			data: { labels: l.bench_text.map(function (b) { return b.bench; }),
+				datasets: [{ label: 'text over the empty bench', data: l.bench_text.map(function (b) { return b.text; }), backgroundColor: OI.blue }] },
+			options: { scales: { x: axis('bench', { ticks: { maxRotation: 60, autoSkip: false } }), y: axis('text (bytes)', { beginAtZero: true }) } },
+		});
+		return f.figure;
+	}
+
+	function sizes() {
+		if (!data.runs.length) return;
+		var s = section('sizes', 'Sizes, stack and heap',
+			'Flash and RAM the firmware takes, and per bench the deepest stack and the heap peak, against their budgets.');
+		var cards = el('div', { cls: 'cards' });
+		s.appendChild(cards);
+		series.forEach(function (se) { cards.appendChild(el('div', { cls: 'card' }, sizeHistory(se))); });
+		data.latest.forEach(function (l) {
+			var bt = benchTextChart(l);
+			if (bt) cards.appendChild(el('div', { cls: 'card' }, bt));
+			cards.appendChild(el('div', { cls: 'card' }, memoryChart('stack', l, 'deepest stack', function (b) { return b.stack_bytes; },
+				'max_stack_bytes', 'Deepest stack per bench')));
+			cards.appendChild(el('div', { cls: 'card' }, memoryChart('heap', l, 'heap peak', function (b) { return b.heap ? b.heap.peak_bytes : null; },
+				'max_heap_bytes', 'Heap peak per bench')));
+			var st = symbolsTable(l);
+			if (st) cards.appendChild(el('div', { cls: 'card' }, st));
+		});
+	}
+
+	/* ----------------------------------------------------------------- racks */
+	var OUTCOME_TEXT = { pass: 'pass', regression: 'regression', infra: 'infrastructure error', 'not-run': 'not run' };
+
+	function reasonsList(board) {
+		var items = [];
+		if (board.health.probed && !board.health.healthy) items.push('health check: ' + board.health.reason);
+		if (!board.health.probed && board.health.reason) items.push('health check: ' + board.health.reason);
+		board.health.failed_attempts.forEach(function (r, i) { items.push('health check attempt ' + (i + 1) + ': ' + r); });
+		board.suites.forEach(function (su) {
+			if (su.outcome !== 'pass' && su.reason) items.push(su.suite + ': ' + su.reason);
+			su.failed_attempts.forEach(function (r, i) { items.push(su.suite + ' attempt ' + (i + 1) + ': ' + r); });
+		});
+		return items;
+	}
+
+	function matrixTable(rack, m) {
+		var t = el('table', { cls: 'matrix', 'data-kind': 'matrix', 'data-suite': m.suite });
+		var head = el('tr', {}, el('th', { text: 'board \\ bench' }));
+		m.benches.forEach(function (b) { head.appendChild(el('th', { text: b })); });
+		t.appendChild(el('thead', {}, head,
+			(function () {
+				var tr = el('tr', {}, el('th', { text: 'rack median (' + m.unit + ')' }));
+				m.rack_median.forEach(function (v) { tr.appendChild(el('td', { cls: 'num', text: fmt(v) })); });
+				return tr;
+			})()));
+		var tb = el('tbody');
+		m.rows.forEach(function (row) {
+			var tr = el('tr', { cls: row.off ? 'off-board' : '', 'data-board': row.board });
+			tr.appendChild(el('th', { text: row.board + (row.off ? ' — off' : '') }));
+			row.cells.forEach(function (c) {
+				if (c.ratio === null) { tr.appendChild(el('td', { cls: 'cell', text: '—' })); return; }
+				var pct = (c.ratio - 1) * 100;
+				var td = el('td', { cls: 'cell' + (c.off ? ' off' : ''), title: fmt(c.median) + ' ' + m.unit });
+				td.textContent = fmt(c.median) + ' (' + (pct > 0 ? '+' : '') + pct.toFixed(1) + '%)';
+				/* Blue below the rack median, orange above: a diverging pair that survives colour-blindness. */
+				var a = Math.min(1, Math.abs(pct) / Math.max(1, 4 * m.off_percent));
+				td.style.background = pct > 0 ? alpha(OI.orange, 0.15 + 0.7 * a) : pct < 0 ? alpha(OI.sky, 0.15 + 0.7 * a) : '#f0f0f0';
+				tr.appendChild(td);
+			});
+			tb.appendChild(tr);
+		});
+		t.appendChild(tb);
+		return t;
+	}
+
+	function racks() {
+		if (!data.racks.length) return;
+		var s = section('racks', 'Racks',
+			'Per rack: each board\'s outcome, why a board failed, and a board × bench matrix of medians against the rack\'s median (a board is off when a bench differs from the rack median by more than the suite\'s regression limit).');
+		data.racks.forEach(function (rack) {
+			var card = el('div', { cls: 'card rack', 'data-rack': rack.name });
+			card.appendChild(el('h3', {}, 'rack ' + rack.name + ' ', el('span', { cls: 'note', text: '(' + rack.file + ', exit ' + rack.exit_code + ')' })));
+			var t = el('table', { cls: 'boards' }, el('thead', {}, el('tr', {},
+				el('th', { text: 'board' }), el('th', { text: 'outcome' }), el('th', { text: 'health' }), el('th', { text: 'suites' }), el('th', { text: 'reasons' }))));
+			var tb = el('tbody');
+			rack.boards.forEach(function (b) {
+				var reasons = reasonsList(b);
+				var ul = el('ul', { cls: 'reasons' });
+				reasons.forEach(function (r) { ul.appendChild(el('li', { cls: 'reason', text: r })); });
+				var suites = el('span');
+				b.suites.forEach(function (su, i) {
+					if (i) suites.appendChild(document.createTextNode(', '));
+					var label = su.suite.replace(/^.*\//, '') + ': ' + (OUTCOME_TEXT[su.outcome] || su.outcome);
+					suites.appendChild(su.run_id !== null ? el('a', { href: '#run-' + su.run_id, text: label }) : el('span', { text: label }));
+				});
+				tb.appendChild(el('tr', { 'data-board': b.name, 'data-outcome': b.outcome },
+					el('th', { text: b.name }),
+					el('td', {}, el('span', { cls: 'badge ' + b.outcome, text: OUTCOME_TEXT[b.outcome] || b.outcome })),
+					el('td', { text: !b.health.probed ? 'not probed' : b.health.healthy ? 'healthy' : 'unhealthy' }),
+					el('td', {}, suites),
+					el('td', {}, reasons.length ? ul : el('span', { cls: 'note', text: '—' }))));
+			});
+			t.appendChild(tb);
+			card.appendChild(el('div', { cls: 'table-wrap' }, t));
+			rack.matrices.forEach(function (m) {
+				card.appendChild(el('h3', { text: 'Medians against the rack median: ' + m.suite + ' (' + m.unit + ')' }));
+				card.appendChild(el('div', { cls: 'table-wrap' }, matrixTable(rack, m)));
+				card.appendChild(el('p', { cls: 'note', text: 'Cells: the board\'s median and its difference from the rack median; outlined: off by more than ' + m.off_percent + ' %.' }));
+			});
+			if (!rack.matrices.length)
+				card.appendChild(el('p', { cls: 'note', text: 'No board of this rack has a readable run record: no matrix.' }));
+			s.appendChild(card);
+		});
+	}
+
+	/* -------------------------------------------------------------- profiles */
+	function flame(p) {
+		var f = el('figure', { cls: 'chart', 'data-kind': 'flame', 'data-profile': p.name });
+		var box = el('div', { cls: 'flame' });
+		f.appendChild(box);
+		f.appendChild(el('figcaption', { text: 'Flame graph of ' + p.name + ': width is ' + p.unit + ' (total ' + fmt(p.total) + '), depth is the call stack, root at the bottom. Hover for a frame\'s figures.' }));
+		var width = Math.max(320, Math.min(1360, main.clientWidth - 40));
+		var rowH = 18;
+		var root = d3.hierarchy(p.root, function (d) { return d.children; })
+			.sum(function (d) { return d.self; })
+			.sort(function (a, b) { return b.value - a.value; });
+		var depth = root.height + 1;
+		var height = depth * rowH + 30;
+		d3.partition().size([width, depth * rowH]).padding(0)(root);
+		var palette = [OI.orange, OI.yellow, OI.sky, OI.green, OI.purple];
+		var svg = d3.select(box).append('svg').attr('width', width).attr('height', height)
+			.attr('role', 'img').attr('aria-label', 'flame graph of ' + p.name);
+		var g = svg.selectAll('g').data(root.descendants()).enter().append('g')
+			.attr('transform', function (d) { return 'translate(' + d.x0 + ',' + (depth * rowH - d.y1) + ')'; });
+		g.append('rect')
+			.attr('width', function (d) { return Math.max(0, d.x1 - d.x0); })
+			.attr('height', rowH - 1)
+			.attr('fill', function (d) { return palette[(d.data.name.length + d.depth) % palette.length]; });
+		g.append('title').text(function (d) {
+			return d.data.name + ': ' + fmt(d.value) + ' ' + p.unit + ' (' + (100 * d.value / root.value).toFixed(1) + ' %), self ' + fmt(d.data.self);
+		});
+		g.append('text').attr('x', 3).attr('y', rowH - 5)
+			.text(function (d) {
+				var w = d.x1 - d.x0;
+				var n = Math.floor((w - 6) / 6.6);
+				return n < 3 ? '' : d.data.name.length > n ? d.data.name.slice(0, n - 1) + '…' : d.data.name;
+			});
+		svg.append('text').attr('x', 0).attr('y', height - 6).attr('class', 'axis')
+			.text('0 … ' + fmt(root.value) + ' ' + p.unit + ' (x) · call depth (y)');
+		return f;
+	}
+
+	function profiles() {
+		if (!data.profiles.length) return;
+		var s = section('profiles', 'Profiles', 'Where the time went, per profile given with --profile.');
+		data.profiles.forEach(function (p) {
+			s.appendChild(el('div', { cls: 'card' }, el('h3', { text: p.name }), flame(p)));
+		});
+	}
+
+	/* ------------------------------------------------------------------ runs */
+	function runsTable() {
+		if (!data.runs.length) return;
+		var s = section('runs', 'Runs', 'Every run in this report, oldest first; the charts\' points link here.');
+		var t = el('table', { cls: 'runs' }, el('thead', {}, el('tr', {},
+			el('th', { text: 'time (UTC)' }), el('th', { text: 'board' }), el('th', { text: 'suite' }),
+			el('th', { text: 'status' }), el('th', { text: 'commit' }), el('th', { text: 'build-id' }),
+			el('th', { text: 'counter, unit' }), el('th', { text: 'record' }))));
+		var tb = el('tbody');
+		data.runs.forEach(function (r) {
+			tb.appendChild(el('tr', { id: 'run-' + r.id },
+				el('td', { cls: 'mono', text: r.timestamp }), el('td', { text: r.board }), el('td', { text: r.suite || '—' }),
+				el('td', { text: r.status + (r.error ? ': ' + r.error : '') }),
+				el('td', { cls: 'mono', text: r.commit || 'unknown' }), el('td', { cls: 'mono', text: short(r.build_id, 16) || 'none' }),
+				el('td', { text: r.counter + ', ' + unitOf(r) }), el('td', { cls: 'mono', text: r.file })));
+		});
+		t.appendChild(tb);
+		s.appendChild(el('div', { cls: 'table-wrap' }, t));
+	}
+
+	guard('header', header);
+	guard('comparison', comparison);
+	guard('benches', trends);
+	guard('sizes', sizes);
+	guard('racks', racks);
+	guard('profiles', profiles);
+	guard('runs', runsTable);
+	if (!main.children.length) main.appendChild(el('p', { cls: 'warning', text: 'Nothing to show: no run record, rack document or profile was found.' }));
+
+	/* Paper is narrower than the screen: redraw the charts at its width. */
+	window.addEventListener('beforeprint', function () { state.charts.forEach(function (c) { c.resize(); }); });
+	document.documentElement.setAttribute('data-rendered', state.errors.length ? 'errors' : 'ok');
+})();

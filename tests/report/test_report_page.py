@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""`benchrack report` renders in Debian's headless Chromium (issue 14):
+a results folder of several runs and a baseline becomes one page that
+- fetches nothing (no http(s) source or link; opened from file:// with the
+  network off, the page asks for no URL but itself),
+- runs without a script error, console error or warning,
+- names every bench, and draws at least one chart of each kind,
+- embeds data equal to the run records, and draws those values,
+- and leaves screenshots (wide, narrow, print) in the build folder for a
+  person to look at.
+
+usage: test_report_page.py BENCHRACK BUILD_DIR CHART_JS SCHEMA
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FETCH = re.compile(r'''(?:\b(?:src|href|action|poster|srcset)\s*=\s*["']?\s*|url\(\s*["']?\s*|@import\s+["']?|fetch\(\s*["']|open\(\s*["'][A-Z]+["']\s*,\s*["'])https?://''', re.I)
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL: ' + what)
+    return cond
+
+
+def main():
+    benchrack, build_dir, chart_js, schema = sys.argv[1:5]
+    tmp = tempfile.mkdtemp(prefix='benchrack-report-')
+    results = os.path.join(tmp, 'results')
+    subprocess.run([sys.executable, os.path.join(HERE, 'gen_records.py'), results, '--runs', '6',
+                    '--benches', '5', '--schema', schema], check=True)
+    page = os.path.join(build_dir, 'report-page.html')
+    p = subprocess.run([benchrack, 'report', '--results-dir', results, '-o', page],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, 'benchrack report exits 0 (got %d: %s)' % (p.returncode, p.stderr))
+    html = open(page, encoding='utf-8').read()
+
+    # Nothing to fetch: no http(s) source or link anywhere, and outside the
+    # inlined library (whose licence comment names its home page) no http(s) at all.
+    check(not FETCH.search(html), 'no http(s) source or link to fetch: %s' %
+          (FETCH.search(html).group(0) if FETCH.search(html) else ''))
+    lib = open(chart_js, encoding='utf-8').read()
+    check(lib in html, 'Chart.js is inlined whole')
+    own = html.replace(lib, '')
+    check('http://' not in own and 'https://' not in own,
+          'no http:// or https:// in the page outside the inlined library')
+    check("default-src 'none'" in html, 'a Content-Security-Policy forbids every fetch')
+    check(os.path.getsize(page) < 2 * 1024 * 1024, 'the page is under 2 MB')
+
+    records = {}
+    for name in sorted(os.listdir(os.path.join(results, 'runs'))):
+        path = os.path.join(results, 'runs', name)
+        records[path] = json.load(open(path))
+    baseline = json.load(open(os.path.join(results, 'baselines', 'sim-board.json')))
+    bench_names = [b['name'] for b in next(iter(records.values()))['benches']]
+
+    with cdp.Browser(width=1280, height=900) as b:
+        b.network_off()
+        url = b.open(page)
+        check(b.eval('document.documentElement.dataset.rendered') == 'ok',
+              'the page script ran to its end without a section failing')
+        problems = b.problems()
+        check(problems == [], 'no script error, console error or warning: %s' % problems)
+        others = [u for u in b.requests() if u != url]
+        check(others == [], 'the page asked for nothing but itself: %s' % others)
+
+        data = b.eval('JSON.parse(document.getElementById("benchrack-data").textContent)')
+        # The embedded data equals the run records.
+        by_file = {r['file']: r for r in data['runs']}
+        check(sorted(by_file) == sorted(records), 'every run record is in the page, once')
+        stamps = [r['timestamp'] for r in data['runs']]
+        check(stamps == sorted(stamps), 'runs come oldest first')
+        for path, rec in records.items():
+            got = by_file.get(path)
+            if not check(got is not None, '%s in the page' % path):
+                continue
+            for key, want in (('timestamp', rec['timestamp']), ('board', rec['board']),
+                              ('suite', rec['suite']), ('unit', rec['counter']['unit']),
+                              ('commit', rec['firmware']['git_commit']),
+                              ('build_id', rec['firmware']['build_id']),
+                              ('text_bytes', rec['firmware']['text_bytes']),
+                              ('max_text_bytes', rec['budgets']['max_text_bytes'])):
+                check(got[key] == want, '%s: %s is %r, the record says %r' % (path, key, got[key], want))
+            for rb, gb in zip(rec['benches'], got['benches']):
+                for key in ('name', 'n', 'median', 'p10', 'p90', 'min', 'max', 'mad', 'outliers',
+                            'stack_bytes', 'heap'):
+                    check(gb[key] == rb[key], '%s %s: %s is %r, the record says %r' %
+                          (path, rb['name'], key, gb[key], rb[key]))
+                check(gb['budgets']['max_stack_bytes'] == rb['budgets']['max_stack_bytes'],
+                      '%s %s: the stack budget' % (path, rb['name']))
+        latest_path = sorted(records)[-1]
+        latest = records[latest_path]
+        check(len(data['latest']) == 1 and data['runs'][data['latest'][0]['run']]['file'] == latest_path,
+              'the latest run is the newest record')
+        lt = data['latest'][0]
+        for rb in latest['benches']:
+            s = [x for x in lt['samples'] if x['bench'] == rb['name']]
+            if not check(len(s) == 1, 'samples of %s embedded' % rb['name']):
+                continue
+            check(s[0]['values'] == rb['samples'], '%s: embedded samples equal the record\'s' % rb['name'])
+            want = [i for i, v in enumerate(rb['samples']) if abs(v - rb['median']) > 5 * rb['mad']]
+            check(s[0]['outliers'] == want and len(want) == rb['outliers'],
+                  '%s: outliers marked are those the record counts (%s vs %s)' % (rb['name'], s[0]['outliers'], want))
+        worse = [r for r in lt['rows'] if r['change'] == 'worse']
+        check(any(r['bench'] == bench_names[0] for r in worse),
+              'the regressed bench is "worse" against the baseline: %s' % worse)
+        check(lt['verdict'] == 'fail', 'the latest run fails the gate (verdict %s)' % lt['verdict'])
+        check(data['baselines'][0]['benches'][0]['median'] == baseline['benches'][0]['median'],
+              'the baseline is embedded as recorded')
+
+        # Every bench named; at least one chart of each kind, drawn.
+        named = b.eval('[...document.querySelectorAll(".bench-name")].map(e => e.textContent)')
+        check(named == bench_names, 'every bench has its card, in suite order: %s' % named)
+        table = b.eval('[...document.querySelectorAll("table.comparison td:first-child")].map(e => e.textContent)')
+        for n in bench_names:
+            check(n in table, '%s is in the comparison table' % n)
+        kinds = b.eval('''(() => { const k = {};
+            document.querySelectorAll("[data-kind]").forEach(f => {
+              const c = f.querySelector("canvas");
+              const drawn = c ? !!Chart.getChart(c) : f.querySelectorAll("td, rect").length > 0;
+              k[f.dataset.kind] = (k[f.dataset.kind] || 0) + (drawn ? 1 : 0); });
+            return k; })()''')
+        for kind, least in (('history', len(bench_names)), ('distribution', len(bench_names)),
+                            ('comparison', 1), ('sizes', 1), ('stack', 1), ('heap', 1)):
+            check(kinds.get(kind, 0) >= least, 'at least %d %s chart(s) drawn (found %s)' %
+                  (least, kind, kinds.get(kind, 0)))
+        axes = b.eval('''window.benchrackReport.charts.map(c => Object.values(c.scales)
+            .map(s => s.options.title && s.options.title.display ? s.options.title.text : ""))''')
+        check(all(t for chart in axes for t in chart), 'every axis of every chart has a title: %s' % axes)
+        unit_axes = b.eval('''window.benchrackReport.charts.map(c => c.scales.y.options.title.text)''')
+        check(all('(' in t and ')' in t for t in unit_axes), 'every value axis names its unit: %s' % unit_axes)
+        # The drawn values are the records': the history's medians, the histogram's total.
+        for i, n in enumerate(bench_names):
+            drawn = b.eval('''(() => { const f = document.querySelector('figure[data-kind="history"][data-bench="%s"]');
+                const c = Chart.getChart(f.querySelector("canvas"));
+                return c.data.datasets.filter(d => /(^| )median$/.test(d.label))[0].data; })()''' % n)
+            want = [rec['benches'][i]['median'] for _, rec in sorted(records.items())]
+            check(drawn == want, '%s: the history draws the records\' medians (%s vs %s)' % (n, drawn, want))
+            total = b.eval('''(() => { const f = document.querySelector('figure[data-kind="distribution"][data-bench="%s"]');
+                const c = Chart.getChart(f.querySelector("canvas"));
+                return c.data.datasets.map(d => d.data.reduce((a, v) => a + v, 0)); })()''' % n)
+            lb = latest['benches'][i]
+            check(total == [lb['n'] - lb['outliers'], lb['outliers']],
+                  '%s: the histogram holds every sample, outliers apart (%s)' % (n, total))
+        b.screenshot(os.path.join(build_dir, 'report-page.png'))
+        # Narrow: a phone-sized window keeps the page inside it.
+        b.call('Emulation.setDeviceMetricsOverride', width=420, height=900, deviceScaleFactor=1, mobile=False)
+        deadline = time.monotonic() + 5  # charts follow their boxes on the next frames
+        while True:
+            overflow = b.eval('document.documentElement.scrollWidth - window.innerWidth')
+            if overflow <= 1 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        check(overflow <= 1, 'nothing sticks out of a 420 px window (by %s px)' % overflow)
+        b.screenshot(os.path.join(build_dir, 'report-page-narrow.png'))
+        # Print: the print style applies and the page prints without errors.
+        b.call('Emulation.setDeviceMetricsOverride', width=1280, height=900, deviceScaleFactor=1, mobile=False)
+        b.call('Emulation.setEmulatedMedia', media='print')
+        check(b.eval('getComputedStyle(document.getElementById("contents")).display') == 'none',
+              'the print style applies (contents hidden on paper)')
+        pdf = b.call('Page.printToPDF', printBackground=True)
+        check(len(pdf.get('data', '')) > 1000, 'the page prints to PDF')
+        b.screenshot(os.path.join(build_dir, 'report-page-print.png'))
+        check(b.problems() == [], 'no error after resizing and printing: %s' % b.problems())
+
+    print('screenshots: %s/report-page{,-narrow,-print}.png' % build_dir)
+    print('%d checks failed' % len(failures) if failures else 'all checks passed')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
