@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "config/yaml_tree.h"
 #include "results/diff.h"
 #include "results/gate.h"
 #include "results/record.h"
@@ -106,6 +107,7 @@ typedef struct br_page_matrix {
 } br_page_matrix_t;
 
 typedef struct br_page_rack {
+	br_yaml_doc_t doc; /* the document as read: embedded in the page as it is */
 	char name[BR_RECORD_NAME];
 	char path[BR_PAGE_PATH_BYTES];
 	int exit_code;

@@ -170,12 +170,11 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->path, sizeof(out->path), "%s", path);
-	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_load(path, &doc, err);
+	br_status_t st = br_yaml_load(path, &out->doc, err);
 	if (st != BR_OK)
 		return st;
 	rack_reader_t r = {path, err};
-	const br_yaml_node_t *root = doc.root, *boards;
+	const br_yaml_node_t *root = out->doc.root, *boards;
 	char kind[16];
 	double exit_code = 0;
 	if (root == NULL || root->kind != BR_YAML_MAPPING)
@@ -201,7 +200,6 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 			st = board_read(page, &r, boards->children[i], &out->boards[i]);
 		}
 	}
-	br_yaml_doc_free(&doc);
 	if (st != BR_OK)
 		br_page_rack_free(out);
 	return st;
@@ -236,6 +234,7 @@ void br_page_rack_free(br_page_rack_t *rack)
 	for (size_t i = 0; i < rack->matrix_count; i++)
 		matrix_free(&rack->matrices[i]);
 	free(rack->matrices);
+	br_yaml_doc_free(&rack->doc);
 	memset(rack, 0, sizeof(*rack));
 }
 

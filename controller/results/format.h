@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results/json_writer.h"
 #include "results/report.h"
 
 typedef void (*br_format_write_fn)(const br_report_t *reports, size_t count, FILE *out);
@@ -26,6 +27,11 @@ const br_format_t *br_format_find(const char *name);
 /* {"schema_version", "kind": "report", "verdict", "runs": [record + comparison + gate]},
  * valid against results/schema/benchrack.schema.json. */
 void br_format_json_write(const br_report_t *reports, size_t count, FILE *out);
+
+/* The "comparison" and "gate" keys of one report as --format json writes
+ * them, into the object j has open (the HTML report embeds them too). */
+void br_format_json_comparison(br_json_t *j, const br_report_t *r);
+void br_format_json_gate(br_json_t *j, const br_report_t *r);
 
 /* RFC 4180 CSV: one row per board, bench and metric, with a header row. */
 void br_format_csv_write(const br_report_t *reports, size_t count, FILE *out);

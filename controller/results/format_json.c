@@ -3,7 +3,7 @@
 #include "results/json_writer.h"
 #include "results/run_json.h"
 
-static void write_comparison(br_json_t *j, const br_report_t *r)
+void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 {
 	br_json_key(j, "comparison");
 	if (r->diff == NULL) {
@@ -45,7 +45,7 @@ static void write_comparison(br_json_t *j, const br_report_t *r)
 	br_json_object_end(j);
 }
 
-static void write_gate(br_json_t *j, const br_report_t *r)
+void br_format_json_gate(br_json_t *j, const br_report_t *r)
 {
 	br_json_key(j, "gate");
 	if (r->gate == NULL) {
@@ -99,8 +99,8 @@ void br_format_json_write(const br_report_t *reports, size_t count, FILE *out)
 			br_json_string(&j, reports[i].run_path);
 		else
 			br_json_null(&j);
-		write_comparison(&j, &reports[i]);
-		write_gate(&j, &reports[i]);
+		br_format_json_comparison(&j, &reports[i]);
+		br_format_json_gate(&j, &reports[i]);
 		br_json_object_end(&j);
 	}
 	br_json_array_end(&j);

@@ -73,15 +73,18 @@
 	}
 
 	function runLabel(run) {
-		return when(run.timestamp) + (run.commit ? ' ' + short(run.commit, 8) : '');
+		return when(run.timestamp) + (commitOf(run) ? ' ' + short(commitOf(run), 8) : '');
 	}
 
 	/* The same on two lines, for a category axis: time above, commit below. */
 	function runTick(run) {
-		return [when(run.timestamp), run.commit ? short(run.commit, 8) : 'no commit'];
+		return [when(run.timestamp), commitOf(run) ? short(commitOf(run), 8) : 'no commit'];
 	}
 
-	function unitOf(run) { return run.unit || 'ticks'; }
+	function unitOf(run) { return run.counter.unit || 'ticks'; }
+	function commitOf(run) { return run.firmware.git_commit; }
+	function buildIdOf(run) { return run.firmware.build_id; }
+	function budget(obj, key) { return obj && obj[key] !== undefined ? obj[key] : null; }
 
 	var runsById = {};
 	data.runs.forEach(function (r) { runsById[r.id] = r; });
@@ -192,6 +195,36 @@
 	/* ---------------------------------------------------- latest vs baseline */
 	var CHANGE_CLASS = { worse: 'worse', better: 'better', equal: 'equal', 'not distinguishable': 'nd' };
 
+	/* The budget a row's metric answers to (metric names: results/diff.h). */
+	function rowBudget(run, row) {
+		if (row.metric === 'text_bytes') return budget(run.budgets, 'max_text_bytes');
+		var b = benchOf(run, row.bench);
+		if (!b) return null;
+		if (row.metric === 'stack_bytes') return budget(b.budgets, 'max_stack_bytes');
+		if (row.metric === 'heap_peak_bytes') return budget(b.budgets, 'max_heap_bytes');
+		return budget(b.budgets, 'max_cycles_per_iteration');
+	}
+
+	/* Without a baseline: each figure of the run, so budgets and findings still show. */
+	function plainRows(run) {
+		var rows = [];
+		var count = unitOf(run).split(' ')[0];
+		run.benches.forEach(function (b) {
+			var m = b.status === 'measured';
+			rows.push({ bench: b.name, metric: count, old: null, new: m ? b.median : null });
+			rows.push({ bench: b.name, metric: 'stack_bytes', old: null, new: m ? b.stack_bytes : null });
+			if (b.heap) rows.push({ bench: b.name, metric: 'heap_peak_bytes', old: null, new: m ? b.heap.peak_bytes : null });
+		});
+		rows.push({ bench: '(firmware)', metric: 'text_bytes', old: null, new: run.firmware.text_bytes });
+		rows.forEach(function (r) { r.change_percent = null; r.verdict = r.new === null ? 'not measured' : 'no baseline'; });
+		return rows;
+	}
+
+	function percentText(p) {
+		if (p === null || p === undefined) return '—';
+		return (p > 0 ? '+' : '') + p.toFixed(1) + '%';
+	}
+
 	function comparison() {
 		if (!data.latest.length) return;
 		var s = section('comparison', 'Latest run against the baseline',
@@ -199,20 +232,26 @@
 		data.latest.forEach(function (l) {
 			var run = runsById[l.run];
 			var base = l.baseline === null ? null : baselinesById[l.baseline];
+			var findings = l.gate ? l.gate.findings : [];
+			var rows = (l.comparison ? l.comparison.rows : plainRows(run)).map(function (r) {
+				var f = findings.filter(function (x) { return x.bench === r.bench && x.metric === r.metric; });
+				return { bench: r.bench, metric: r.metric, old: r.old, new: r.new, change: r.verdict,
+					change_text: percentText(r.change_percent), budget: rowBudget(run, r), finding: f.length ? f[0] : null };
+			});
 			var card = el('div', { cls: 'card', 'data-kind': 'comparison', 'data-run': String(l.run) });
 			card.appendChild(el('h3', {}, seriesKey(run) + ' ',
 				el('span', { cls: 'badge ' + l.verdict, text: l.verdict.toUpperCase() })));
 			card.appendChild(el('p', { cls: 'note' }, 'run ',
 				el('a', { href: '#run-' + run.id, text: runLabel(run) }),
 				base ? ' against baseline ' + base.file : ' — no baseline for this board: budgets only',
-				l.gate_checked ? '' : ' (not gated)'));
+				l.gate ? '' : ' (not gated)'));
 			var t = el('table', { cls: 'comparison' });
 			t.appendChild(el('thead', {}, el('tr', {},
 				el('th', { text: 'bench' }), el('th', { text: 'metric' }), el('th', { text: 'baseline' }),
 				el('th', { text: 'latest' }), el('th', { text: 'change' }), el('th', { text: 'verdict' }),
 				el('th', { text: 'budget' }), el('th', { text: 'gate' }))));
 			var tb = el('tbody');
-			l.rows.forEach(function (r) {
+			rows.forEach(function (r) {
 				var cls = CHANGE_CLASS[r.change] || '';
 				var tr = el('tr', { cls: cls });
 				tr.appendChild(el('td', { text: r.bench }));
@@ -228,8 +267,8 @@
 			});
 			t.appendChild(tb);
 			card.appendChild(el('div', { cls: 'table-wrap' }, t));
-			var other = l.findings.filter(function (f) {
-				return !l.rows.some(function (r) { return r.finding && r.finding.message === f.message; });
+			var other = findings.filter(function (f) {
+				return !rows.some(function (r) { return r.finding && r.finding.message === f.message; });
 			});
 			if (other.length) {
 				var ul = el('ul', { cls: 'findings' });
@@ -298,7 +337,7 @@
 								var r = runsById[p.run];
 								var b = benchOf(r, name);
 								return [r.board + ': median ' + fmt(b.median) + ' ' + unitOf(r) + ' (p10 ' + fmt(b.p10) + ', p90 ' + fmt(b.p90) + ')',
-									'commit ' + (r.commit || 'unknown') + ', build-id ' + short(r.build_id || 'none', 16),
+									'commit ' + (commitOf(r) || 'unknown') + ', build-id ' + short(buildIdOf(r) || 'none', 16),
 									r.timestamp + ' — click to open the run'];
 							},
 						} },
@@ -323,10 +362,10 @@
 
 	function distributionChart(name, latest) {
 		var run = runsById[latest.run];
-		var s = null;
-		for (var i = 0; i < latest.samples.length; i++)
-			if (latest.samples[i].bench === name) s = latest.samples[i];
-		if (!s || !s.values.length) return null;
+		var b = benchOf(run, name);
+		if (!b || !b.samples || !b.samples.length) return null;
+		var s = { values: b.samples, outliers: [] };
+		latest.outliers.forEach(function (o) { if (o.bench === name) s.outliers = o.indices; });
 		var out = {};
 		s.outliers.forEach(function (i) { out[i] = true; });
 		/* Bins span the samples that are not outliers, so their spread shows; an
@@ -414,7 +453,7 @@
 		run.benches.forEach(function (b) {
 			names.push(b.name);
 			var v = b.status === 'measured' ? pick(b) : null;
-			var lim = b.budgets[budgetKey];
+			var lim = budget(b.budgets, budgetKey);
 			values.push(v);
 			budgets.push(lim === null ? null : lim);
 			colours.push(v !== null && lim !== null && v > lim ? OI.vermillion : OI.sky);
@@ -438,8 +477,8 @@
 		var labels = [], text = [], dat = [], bss = [], limit = [];
 		se.runs.forEach(function (r) {
 			labels.push(runTick(r));
-			text.push(r.text_bytes); dat.push(r.data_bytes); bss.push(r.bss_bytes);
-			limit.push(r.max_text_bytes);
+			text.push(r.firmware.text_bytes); dat.push(r.firmware.data_bytes); bss.push(r.firmware.bss_bytes);
+			limit.push(budget(r.budgets, 'max_text_bytes'));
 		});
 		var f = figure('sizes', { series: se.key }, 'Firmware text, data and bss over the runs (' + se.key + '); dashed black: the text budget.');
 		var ds = [
@@ -477,7 +516,7 @@
 	function benchTextChart(l) {
 		if (!l.bench_text || !l.bench_text.length) return null;
 		var run = runsById[l.run];
-		var f = figure('bench-text', { run: String(run.id) }, 'Text each bench adds over the empty bench (' + seriesKey(run) + '); dashed black: max_text_bytes does not apply per bench.');
+		var f = figure('bench-text', { run: String(run.id) }, 'Text each bench adds to the firmware over the empty bench (' + seriesKey(run) + ', latest run).');
 		chart(f.canvas, {
 			type: 'bar',
 			data: { labels: l.bench_text.map(function (b) { return b.bench; }),
@@ -555,13 +594,16 @@
 		if (!data.racks.length) return;
 		var s = section('racks', 'Racks',
 			'Per rack: each board\'s outcome, why a board failed, and a board × bench matrix of medians against the rack\'s median (a board is off when a bench differs from the rack median by more than the suite\'s regression limit).');
+		var runByFile = {};
+		data.runs.forEach(function (r) { runByFile[r.file] = r.id; });
 		data.racks.forEach(function (rack) {
-			var card = el('div', { cls: 'card rack', 'data-rack': rack.name });
-			card.appendChild(el('h3', {}, 'rack ' + rack.name + ' ', el('span', { cls: 'note', text: '(' + rack.file + ', exit ' + rack.exit_code + ')' })));
+			var doc = rack.document;
+			var card = el('div', { cls: 'card rack', 'data-rack': doc.name });
+			card.appendChild(el('h3', {}, 'rack ' + doc.name + ' ', el('span', { cls: 'note', text: '(' + rack.file + ', exit ' + doc.exit_code + ')' })));
 			var t = el('table', { cls: 'boards' }, el('thead', {}, el('tr', {},
 				el('th', { text: 'board' }), el('th', { text: 'outcome' }), el('th', { text: 'health' }), el('th', { text: 'suites' }), el('th', { text: 'reasons' }))));
 			var tb = el('tbody');
-			rack.boards.forEach(function (b) {
+			doc.boards.forEach(function (b) {
 				var reasons = reasonsList(b);
 				var ul = el('ul', { cls: 'reasons' });
 				reasons.forEach(function (r) { ul.appendChild(el('li', { cls: 'reason', text: r })); });
@@ -569,7 +611,8 @@
 				b.suites.forEach(function (su, i) {
 					if (i) suites.appendChild(document.createTextNode(', '));
 					var label = su.suite.replace(/^.*\//, '') + ': ' + (OUTCOME_TEXT[su.outcome] || su.outcome);
-					suites.appendChild(su.run_id !== null ? el('a', { href: '#run-' + su.run_id, text: label }) : el('span', { text: label }));
+					var id = su.run !== null && runByFile[su.run] !== undefined ? runByFile[su.run] : null;
+					suites.appendChild(id !== null ? el('a', { href: '#run-' + id, text: label }) : el('span', { text: label }));
 				});
 				tb.appendChild(el('tr', { 'data-board': b.name, 'data-outcome': b.outcome },
 					el('th', { text: b.name }),
@@ -649,8 +692,8 @@
 			tb.appendChild(el('tr', { id: 'run-' + r.id },
 				el('td', { cls: 'mono', text: r.timestamp }), el('td', { text: r.board }), el('td', { text: r.suite || '—' }),
 				el('td', { text: r.status + (r.error ? ': ' + r.error : '') }),
-				el('td', { cls: 'mono', text: r.commit || 'unknown' }), el('td', { cls: 'mono', text: short(r.build_id, 16) || 'none' }),
-				el('td', { text: r.counter + ', ' + unitOf(r) }), el('td', { cls: 'mono', text: r.file })));
+				el('td', { cls: 'mono', text: commitOf(r) || 'unknown' }), el('td', { cls: 'mono', text: short(buildIdOf(r), 16) || 'none' }),
+				el('td', { text: r.counter.name + ', ' + unitOf(r) }), el('td', { cls: 'mono', text: r.file })));
 		});
 		t.appendChild(tb);
 		s.appendChild(el('div', { cls: 'table-wrap' }, t));
