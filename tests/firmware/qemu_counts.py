@@ -20,12 +20,15 @@ emulated board TIM2_CNT advances exactly once per guest instruction
   - crc32_ieee_update computes CRC-32/IEEE (compared with Python's zlib on the
     image's own input bytes);
   - a down-counter and a 24-bit mask negate and mask the deltas;
-  - invalid requests get BAD_BENCH, BAD_COUNT, NO_COUNTER and run nothing.
+  - invalid requests get BAD_BENCH, BAD_COUNT, NO_COUNTER and run nothing;
+  - the stub's own stack: from the top of the stack region down to the SP at
+    which the runner calls a bench (gdb stops at bench_empty's first
+    instruction) is within --stub-stack-budget bytes.
 
 Usage: qemu_counts.py --gdb GDB --qemu QEMU --machine M --objdump OBJDUMP
                       --contract control_block.h --heap-pool heap_pool.h
                       --counter-address ADDR
-                      --stack-size BYTES
+                      --stack-size BYTES --stub-stack-budget BYTES
                       --benches empty,nop1000,crc32_64,crc32_256 SUITE_ELF
 Exit status 0 when every check holds, 1 otherwise.
 """
@@ -38,6 +41,9 @@ import subprocess
 import sys
 import tempfile
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from objdump_symbols import symbol_value  # noqa: E402
 
 RESULT_FIELDS = ("seq", "status", "bench_index", "count", "stack_bytes",
                  "heap_peak", "heap_live", "heap_allocs")
@@ -75,6 +81,7 @@ class Request:
         self.flags = flags
         self.result = None
         self.samples = []
+        self.stop_at = None  # a function to stop at once on the way (its first instruction)
 
 
 def size_bytes(text):
@@ -120,8 +127,12 @@ def gdb_script(args, requests):
                   f"set var {block}.counter_address = {request.address}",
                   f"set var {block}.counter_mask = {request.mask}",
                   f"set var {block}.counter_flags = {request.flags}",
-                  f"set var {block}.seq = {seq}",
-                  "continue",
+                  f"set var {block}.seq = {seq}"]
+        if request.stop_at is not None:
+            lines += [f"tbreak *{request.stop_at}", "continue",
+                      'printf "STUBSTACK %u\\n", '
+                      "(unsigned int)&br_ld_stack_top - (unsigned int)$sp"]
+        lines += ["continue",
                   f'printf "RESULT {seq} ' + " ".join(["%u"] * len(RESULT_FIELDS)) + '\\n", '
                   + ", ".join(f"br_control_state.result.{f}" for f in RESULT_FIELDS)]
         if 0 < request.iterations <= args.max_samples:
@@ -145,6 +156,7 @@ def examine_values(lines):
 def parse(output, requests):
     """Fill requests from gdb's output; return (header, names, crcs, input bytes)."""
     header, names, crcs, message = None, {}, {}, []
+    header_extra = {}
     block, block_lines = None, []
     for line in output.splitlines():
         if block is not None:
@@ -161,7 +173,9 @@ def parse(output, requests):
         fields = line.split()
         if not fields:
             continue
-        if fields[0] == "HEADER":
+        if fields[0] == "STUBSTACK":
+            header_extra["stub_stack"] = int(fields[1])
+        elif fields[0] == "HEADER":
             header = [int(v) for v in fields[1:]]
         elif fields[0] == "NAME":
             names[int(fields[1])] = fields[2] if len(fields) > 2 else ""
@@ -174,18 +188,7 @@ def parse(output, requests):
             block = "INPUT"
         elif fields[0] == "CRC":
             crcs[int(fields[1])] = int(fields[2])
-    return header, names, crcs, message
-
-
-def symbol_value(objdump, elf, name):
-    """The value of symbol name in elf's symbol table (`objdump -t`)."""
-    table = subprocess.run([objdump, "-t", elf], check=True, capture_output=True,
-                           text=True).stdout
-    for line in table.splitlines():
-        fields = line.split()
-        if fields and fields[-1] == name:
-            return int(fields[0], 16)
-    raise SystemExit(f"FAIL: {elf} has no symbol {name}")
+    return header, names, crcs, message, header_extra
 
 
 def disassembly(objdump, elf, function):
@@ -303,6 +306,8 @@ def main():
     parser.add_argument("--counter-address", required=True, type=lambda v: int(v, 0))
     parser.add_argument("--stack-size", required=True, type=size_bytes,
                         help="bytes, or with a K or M suffix as in a linker script")
+    parser.add_argument("--stub-stack-budget", required=True, type=int,
+                        help="bytes the runner's own frames may take below the stack top")
     parser.add_argument("--benches", required=True, type=lambda v: v.split(","),
                         help="the suite's bench names, in suite order")
     parser.add_argument("elf")
@@ -310,6 +315,8 @@ def main():
 
     c = contract_constants(args.contract)
     args.max_samples = symbol_value(args.objdump, args.elf, "br_ld_sample_count")
+    if args.max_samples is None:
+        raise SystemExit(f"FAIL: {args.elf} has no br_ld_sample_count: not built with the stub")
     not_measured = c["BR_CB_NOT_MEASURED"]
     status_ok = c["BR_CB_STATUS_OK"]
     index = {name: i for i, name in enumerate(args.benches)}
@@ -319,6 +326,7 @@ def main():
     counter = args.counter_address
     empty_index = index["empty"]
     benches = [Request(name, index[name], ITERATIONS, address=counter) for name in args.benches]
+    benches[empty_index].stop_at = "bench_empty"
     no_warmup = Request("empty, no warm-up, max samples", empty_index, args.max_samples,
                         warmup=0, address=counter)
     down = Request("empty as a down-counter", empty_index, ITERATIONS, address=counter,
@@ -340,12 +348,16 @@ def main():
         script.write(gdb_script(args, requests))
         script.flush()
         stdout, stderr = run_gdb(args.gdb, script.name)
-    header, names, crcs, message = parse(stdout, requests)
+    header, names, crcs, message, extra = parse(stdout, requests)
     checker = Checker()
     if not checker.check(header is not None, f"{args.elf}: control block header read"):
         print(stdout + stderr)
         return 1
 
+    stub_stack = extra.get("stub_stack")
+    checker.check(stub_stack is not None and stub_stack <= args.stub_stack_budget,
+                  f"the stub's own stack at a bench call: {stub_stack} bytes "
+                  f"(budget {args.stub_stack_budget})")
     magic, version, size, type_size, bench_count, max_samples = header
     checker.check(magic == c["BR_CB_MAGIC"], f"magic {magic:#x}")
     checker.check(version == c["BR_CB_VERSION"], f"version {version}")

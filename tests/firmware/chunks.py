@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Batch mode in chunks: the default suite, run with `-n 100` on a suite image
+whose sample buffer holds only 16 samples, gives exactly the counts of the
+committed baseline, and the run record says how many halts each bench took.
+
+Runs `benchrack run SUITE --firmware ELF -n 100` (QEMU netduinoplus2 under
+-icount: exact counts) and checks, for every bench of the baseline
+(results/baselines/qemu-netduinoplus2.json: the suite image with the default
+buffer, first recorded with the former 1024-sample buffer, one halt a bench):
+  - n is 100, and median, min and max equal the baseline's median (on QEMU
+    every sample of a bench is the same exact count);
+  - the stack depth and the heap's peak and live bytes equal the baseline's;
+  - `halts` is ceil(100 / buffer) — the buffer read from the image's
+    br_ld_sample_count — in the --json output and in the run record that
+    benchrack wrote under --results-dir.
+
+Usage: chunks.py --benchrack B --objdump OBJDUMP --suite SUITE.yaml
+                 --baseline BASELINE.json ELF
+"""
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from objdump_symbols import finish, symbol_value  # noqa: E402
+
+ITERATIONS = 100
+RUN_TIMEOUT_S = 120
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--benchrack", required=True)
+    parser.add_argument("--objdump", required=True)
+    parser.add_argument("--suite", required=True)
+    parser.add_argument("--baseline", required=True)
+    parser.add_argument("elf")
+    args = parser.parse_args()
+
+    buffer = symbol_value(args.objdump, args.elf, "br_ld_sample_count")
+    if buffer is None:
+        raise SystemExit(f"FAIL: {args.elf} has no br_ld_sample_count: not built with the stub")
+    halts = -(-ITERATIONS // buffer)
+    print(f"{args.elf}: a {buffer}-sample buffer; -n {ITERATIONS} takes {halts} halts a bench")
+    if halts < 2:
+        raise SystemExit(f"FAIL: a {buffer}-sample buffer needs no chunks for {ITERATIONS}")
+    with open(args.baseline, encoding="utf-8") as f:
+        baseline = {b["name"]: b for b in json.load(f)["benches"] if b["mode"] == "stub"}
+
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        run = subprocess.run([args.benchrack, "run", args.suite, "--firmware", args.elf,
+                              "-n", str(ITERATIONS), "--results-dir", tmp, "--json", out],
+                             capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        print(run.stdout + run.stderr)
+        if run.returncode != 0:
+            raise SystemExit(f"FAIL: benchrack run exited {run.returncode}")
+        records = glob.glob(os.path.join(tmp, "runs", "*.json"))
+        if len(records) != 1:
+            raise SystemExit(f"FAIL: expected one run record, found {records}")
+        documents = {}
+        for label, path in (("--json", out), ("run record", records[0])):
+            with open(path, encoding="utf-8") as f:
+                documents[label] = {b["name"]: b for b in json.load(f)["benches"]}
+
+    got = documents["--json"]
+    for name, want in baseline.items():
+        bench = got.get(name)
+        if bench is None:
+            failures.append(f"{name}: not in the run")
+            continue
+        figures = (bench["n"], bench["median"], bench["min"], bench["max"])
+        expected = (ITERATIONS, want["median"], want["median"], want["median"])
+        print(f"{name}: n/median/min/max {figures}, baseline {expected}; "
+              f"stack {bench['stack_bytes']} (baseline {want['stack_bytes']}); "
+              f"heap {bench['heap']['peak_bytes']}/{bench['heap']['live_bytes']}")
+        if figures != expected:
+            failures.append(f"{name}: n/median/min/max {figures}, expected {expected}")
+        if bench["stack_bytes"] != want["stack_bytes"]:
+            failures.append(f"{name}: stack {bench['stack_bytes']} != {want['stack_bytes']}")
+        heap = (bench["heap"]["peak_bytes"], bench["heap"]["live_bytes"])
+        want_heap = (want["heap"]["peak_bytes"], want["heap"]["live_bytes"])
+        if heap != want_heap:
+            failures.append(f"{name}: heap peak/live {heap} != {want_heap}")
+    for label, benches in documents.items():
+        for name, bench in benches.items():
+            if bench.get("halts") != halts:
+                failures.append(f"{label}: {name} took {bench.get('halts')} halts, "
+                                f"expected {halts}")
+    return finish(failures,
+                  f"{len(baseline)} benches exact in chunks of {buffer}, {halts} halts each")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

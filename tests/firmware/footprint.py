@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The stub's footprint: what the empty image costs in flash and in RAM.
+
+For each empty image given (bench-empty-O<level>.elf: the stub and an empty
+bench, built at every optimisation level, and for every core that is built),
+reads the section headers (`objdump -h`) and checks:
+  - flash, everything the image stores in flash — every section with file
+    contents that is loaded (CONTENTS, ALLOC, LOAD: the vector table, code,
+    read-only data, the build-id note and .data's load image) — fits
+    FLASH_BUDGET bytes, at the levels of FLASH_LEVELS (-O2 and -Os; the others
+    are printed);
+  - RAM of the stub, every writable allocated section (.data, .bss) except
+    the sample buffer (.br_samples), fits RAM_BUDGET bytes, at every level;
+  - the sample buffer is exactly br_ld_sample_count samples of 4 bytes;
+  - .data is empty: nothing is copied from flash to RAM at reset.
+The stack is not counted: its region belongs to the firmware's linker script.
+
+Usage: footprint.py --objdump OBJDUMP EMPTY_ELF...
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from objdump_symbols import finish, symbol_value  # noqa: E402
+
+FLASH_BUDGET = 640       # bytes, vectors included
+FLASH_LEVELS = ("2", "s")
+RAM_BUDGET = 128         # bytes, the sample buffer excluded
+SAMPLE_BYTES = 4
+SAMPLE_SECTION = ".br_samples"
+
+# objdump -h: "  1 .text  000001a0  08000040  08000040  00001040  2**2", then the flags.
+SECTION = re.compile(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s")
+LEVEL = re.compile(r"-O(\w+)\.elf$")
+
+
+def sections(objdump, elf):
+    """[(name, size, flags)] of elf's section headers."""
+    lines = subprocess.run([objdump, "-h", elf], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        match = SECTION.match(line)
+        if match and i + 1 < len(lines):
+            flags = {f.strip() for f in lines[i + 1].split(",")}
+            found.append((match.group(1), int(match.group(2), 16), flags))
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--objdump", required=True)
+    parser.add_argument("elfs", nargs="+")
+    args = parser.parse_args()
+
+    failures = []
+    for elf in args.elfs:
+        found = sections(args.objdump, elf)
+        flash = [(n, s) for n, s, f in found if {"CONTENTS", "ALLOC", "LOAD"} <= f]
+        ram = [(n, s) for n, s, f in found
+               if "ALLOC" in f and "READONLY" not in f and n != SAMPLE_SECTION]
+        buffer = sum(s for n, s, _ in found if n == SAMPLE_SECTION)
+        data = sum(s for n, s, _ in found if n == ".data")
+        flash_bytes = sum(s for _, s in flash)
+        ram_bytes = sum(s for _, s in ram)
+        level = LEVEL.search(elf)
+        level = level.group(1) if level else "?"
+        checked = level in FLASH_LEVELS
+        print(f"{elf}: flash {flash_bytes} bytes ("
+              + ", ".join(f"{n} {s}" for n, s in flash) + ")"
+              + (f", budget {FLASH_BUDGET}" if checked else ", printed only")
+              + f"; RAM {ram_bytes} bytes (" + ", ".join(f"{n} {s}" for n, s in ram)
+              + f"), budget {RAM_BUDGET}; sample buffer {buffer} bytes")
+        if checked and flash_bytes > FLASH_BUDGET:
+            failures.append(f"{elf}: flash {flash_bytes} > {FLASH_BUDGET} bytes")
+        if ram_bytes > RAM_BUDGET:
+            failures.append(f"{elf}: RAM {ram_bytes} > {RAM_BUDGET} bytes")
+        if data != 0:
+            failures.append(f"{elf}: .data holds {data} bytes, copied from flash at reset")
+        count = symbol_value(args.objdump, elf, "br_ld_sample_count")
+        if count is None or buffer != count * SAMPLE_BYTES:
+            failures.append(f"{elf}: sample buffer {buffer} bytes, br_ld_sample_count {count}")
+    return finish(failures, f"{len(args.elfs)} images within the footprint")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
