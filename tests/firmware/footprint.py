@@ -35,7 +35,7 @@ SAMPLE_SECTION = ".br_samples"
 
 # objdump -h: "  1 .text  000001a0  08000040  08000040  00001040  2**2", then the flags.
 SECTION = re.compile(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s")
-LEVEL = re.compile(r"-O(\w+)\.elf$")
+LEVEL = re.compile(r"-O([0-3sgz]|fast)(?:-[\w.+-]+)?\.elf$")  # -O<level>[-<board>].elf
 
 
 def sections(objdump, elf):
