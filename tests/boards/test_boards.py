@@ -23,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from measure_cli import Checks  # noqa: E402
+
 NOP1000_INSTRUCTIONS = 1000
 NS_PER_INSTRUCTION = 1e-9  # QEMU -icount shift=0
 ITERATIONS = "20"
@@ -30,13 +33,8 @@ ITERATIONS = "20"
 
 def main(argv):
     benchrack, primary, boards = argv[1], argv[2], argv[3:]
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
-        return ok
+    checks = Checks()
+    check = checks.check
 
     with tempfile.TemporaryDirectory() as tmp:
         for board in boards:
@@ -75,8 +73,7 @@ def main(argv):
                 check(abs(net - expected) <= 1,
                       f"{board}: nop1000 - empty = {net} ticks at {mhz} "
                       f"(1000 instructions imply {expected:g})")
-    print(f"{len(failures)} failed")
-    return 1 if failures else 0
+    return checks.finish()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Make a man page from `benchrack [COMMAND] --help`, through scdoc.
+
+The command's --help text is the one source of its man page: this turns it
+into scdoc markup (NAME, SYNOPSIS, DESCRIPTION and one section per heading of
+the help text, such as OPTIONS and EXIT STATUS), appends the scdoc file given
+with --extra (sections written by hand, e.g. FILES), and runs scdoc to write
+the roff page. The help text's layout decides the structure:
+  - "usage: benchrack ..." is the synopsis;
+  - an unindented line ending in ":" is a heading ("options:" -> OPTIONS);
+  - a line indented 1-8 columns starts an item: its term, then after a gap
+    of two or more spaces its description; deeper lines continue it;
+  - other lines are paragraphs.
+
+Usage: help2man.py --benchrack EXE [--command CMD] --scdoc SCDOC
+                   [--extra FILE.scd] --output PAGE.1
+Exit status 0, or 1 with the reason on stderr.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+HEADINGS = {"options": "OPTIONS", "commands": "COMMANDS", "exit codes": "EXIT STATUS",
+            "exit": "EXIT STATUS"}
+ITEM_MAX_INDENT = 8
+ITEM = re.compile(r"^(\S.*?)(?:\s{2,}(\S.*))?$")
+
+
+def escape(text):
+    """scdoc's inline markup characters, taken literally."""
+    return re.sub(r"([\\*_])", r"\\\1", text)
+
+
+def convert(help_text, page, command):
+    lines = help_text.rstrip("\n").split("\n")
+    if not lines or not lines[0].startswith("usage: "):
+        raise ValueError("the help text does not start with 'usage: '")
+    synopsis = lines[0][len("usage: "):]
+    out = [f"{page}(1)", ""]
+    body = []          # (kind, data): ("p", [lines]) | ("item", [term, [desc]]) | ("h", name)
+    paragraph = None
+    item = None
+    for line in lines[1:]:
+        if not line.strip():
+            paragraph = item = None
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        text = line.strip()
+        if indent == 0:
+            item = None
+            m = re.match(r"^([a-z][a-z ]*):\s*(.*)$", text)
+            if m and m.group(1) in HEADINGS:
+                body.append(("h", HEADINGS[m.group(1)]))
+                paragraph = None
+                if m.group(2):
+                    paragraph = [m.group(2)]
+                    body.append(("p", paragraph))
+                continue
+            if paragraph is None:
+                paragraph = []
+                body.append(("p", paragraph))
+            paragraph.append(text)
+        elif indent <= ITEM_MAX_INDENT:
+            m = ITEM.match(text)
+            item = [m.group(1), [m.group(2)] if m.group(2) else []]
+            body.append(("item", item))
+            paragraph = None
+        elif item is not None:
+            item[1].append(text)
+        else:
+            if paragraph is None:
+                paragraph = []
+                body.append(("p", paragraph))
+            paragraph.append(text)
+
+    # NAME: the first sentence of the first paragraph.
+    first = next((" ".join(d) for k, d in body if k == "p"), "")
+    summary = re.split(r"(?<=[.:;])\s", first, maxsplit=1)[0].rstrip(".:;")
+    if not summary:
+        summary = "measure firmware on Cortex-M through the debug port"
+    summary = summary[0].lower() + summary[1:]
+    name = "benchrack " + command if command else "benchrack"
+    out += ["# NAME", "", f"{name} - {escape(summary)}", "",
+            "# SYNOPSIS", "", escape(synopsis), "", "# DESCRIPTION", ""]
+    for kind, data in body:
+        if kind == "h":
+            out += [f"# {data}", ""]
+        elif kind == "p":
+            out += [escape(" ".join(data)), ""]
+        else:
+            term, desc = data
+            out.append(f"*{escape(term)}*")
+            if desc:
+                out.append("\t" + escape(" ".join(desc)))
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--benchrack", required=True)
+    parser.add_argument("--command", default="")
+    parser.add_argument("--scdoc", required=True)
+    parser.add_argument("--extra")
+    parser.add_argument("--output", required=True)
+    args = parser.parse_args()
+    argv = [args.benchrack] + ([args.command] if args.command else []) + ["--help"]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    if proc.returncode != 0:
+        print(f"help2man: {' '.join(argv)} exited {proc.returncode}: {proc.stderr}",
+              file=sys.stderr)
+        return 1
+    page = "benchrack-" + args.command if args.command else "benchrack"
+    try:
+        text = convert(proc.stdout, page, args.command)
+    except ValueError as e:
+        print(f"help2man: {' '.join(argv)}: {e}", file=sys.stderr)
+        return 1
+    if args.extra:
+        with open(args.extra, encoding="utf-8") as f:
+            text += "\n" + f.read()
+    roff = subprocess.run([args.scdoc], input=text, capture_output=True, text=True, timeout=30)
+    if roff.returncode != 0:
+        print(f"help2man: scdoc refused the page for {page}: {roff.stderr}", file=sys.stderr)
+        return 1
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(roff.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

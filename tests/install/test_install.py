@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""`meson install --destdir D` as a user gets it, then a user's firmware built
+against what was installed and measured by the installed benchrack.
+
+Checks:
+  - D holds bin/benchrack, a man page per command (roff, from scdoc), the
+    bash completion, the stub's headers, pkg-config file and CMake package,
+    the shipped board files and the default suite image;
+  - the installed benchrack's default firmware is under D, not in the build
+    tree (no build-machine path is its default);
+  - `pkg-config --cflags --libs benchrack-stub` works on D (and picks another
+    core's library with --define-variable=core=...);
+  - examples/cmake-firmware configures (toolchain file, CMAKE_PREFIX_PATH=D),
+    builds, and `benchrack run` measures its ELF on QEMU netduinoplus2: exit 0,
+    every bench measured and exact (min == max), the ELF's build-id in the
+    record, and fir_64 - fir_32 a whole number of 32 equal per-sample costs;
+  - the Make snippet builds the same sources into an ELF benchrack runs.
+
+Usage: test_install.py BUILD_DIR PREFIX SOURCE_DIR COMMAND...
+(COMMAND: the subcommands that must have man pages)
+Exit status 0 when every check holds, 1 otherwise.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from measure_cli import Checks  # noqa: E402
+
+CHECKS = Checks()
+check = CHECKS.check
+
+
+def run(argv, **kw):
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, **kw)
+    if proc.returncode != 0:
+        print(f"$ {' '.join(argv)}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def measure(benchrack, elf, tmp, name):
+    out = os.path.join(tmp, name + ".json")
+    proc = run([benchrack, "run", elf, "--board", "qemu-netduinoplus2", "-n", "20",
+                "--results-dir", os.path.join(tmp, "results"), "--json", out])
+    if not check(proc.returncode == 0, f"{name}: benchrack run exit {proc.returncode}"):
+        return None
+    print(proc.stdout)
+    return json.load(open(out))
+
+
+def main(argv):
+    build, prefix, source, commands = argv[1], argv[2], argv[3], argv[4:]
+    with tempfile.TemporaryDirectory() as tmp:
+        destdir = os.path.join(tmp, "D")
+        proc = run(["meson", "install", "-C", build, "--destdir", destdir, "--no-rebuild",
+                    "--quiet"])
+        if not check(proc.returncode == 0, "meson install --destdir"):
+            return 1
+        root = destdir + prefix
+        lib = next((d for d in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"))
+                    if os.path.isdir(os.path.join(root, d, "pkgconfig"))), "lib")
+        benchrack = os.path.join(root, "bin", "benchrack")
+        expected = [os.path.join(root, "bin", "benchrack"),
+                    os.path.join(root, "share", "bash-completion", "completions", "benchrack"),
+                    os.path.join(root, "include", "benchrack", "bench.h"),
+                    os.path.join(root, "include", "benchrack", "suite.h"),
+                    os.path.join(root, lib, "pkgconfig", "benchrack-stub.pc"),
+                    os.path.join(root, lib, "cmake", "benchrack_stub",
+                                 "benchrack_stub-config.cmake"),
+                    os.path.join(root, "share", "benchrack", "stub", "benchrack-stub.mk"),
+                    os.path.join(root, "share", "benchrack", "stub", "link.ld.in"),
+                    os.path.join(root, "share", "benchrack", "configs", "boards",
+                                 "qemu-netduinoplus2.yaml"),
+                    os.path.join(root, "share", "benchrack", "firmware", "suite-O2.elf")]
+        for page in ["benchrack"] + ["benchrack-" + c for c in commands]:
+            expected.append(os.path.join(root, "share", "man", "man1", page + ".1"))
+        for path in expected:
+            check(os.path.isfile(path), "installed " + os.path.relpath(path, destdir))
+        for page in ["benchrack"] + ["benchrack-" + c for c in commands]:
+            path = os.path.join(root, "share", "man", "man1", page + ".1")
+            if os.path.isfile(path):
+                text = open(path).read()
+                check(".TH" in text and ".SH OPTIONS" in text or page == "benchrack",
+                      f"{page}.1 is a roff page with OPTIONS")
+        check(os.access(benchrack, os.X_OK), "bin/benchrack is executable")
+
+        proc = run([benchrack, "run", "--help"])
+        default = proc.stdout.split("here:\n", 1)[-1].strip().split("\n")[0]
+        check(os.path.realpath(default).startswith(os.path.realpath(root)) and
+              not os.path.realpath(default).startswith(os.path.realpath(build)),
+              f"installed default firmware {default} is under D, not the build tree")
+
+        env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, lib, "pkgconfig"))
+        proc = run(["pkg-config", "--cflags", "--libs", "benchrack-stub"], env=env)
+        flags = proc.stdout.split()
+        check(proc.returncode == 0 and "-lbenchrack-stub-cortex-m4" in flags and
+              any(f.startswith("-I") and os.path.isfile(os.path.join(f[2:], "benchrack",
+                                                                     "bench.h"))
+                  for f in flags),
+              f"pkg-config --cflags --libs benchrack-stub: {proc.stdout.strip()}")
+        for f in flags:
+            if f.startswith("-L"):
+                check(os.path.isfile(os.path.join(f[2:], "libbenchrack-stub-cortex-m4.a")),
+                      "pkg-config's -L holds the library")
+        proc = run(["pkg-config", "--define-variable=core=cortex-m0", "--libs",
+                    "benchrack-stub"], env=env)
+        check("-lbenchrack-stub-cortex-m0" in proc.stdout.split(),
+              "pkg-config --define-variable=core=cortex-m0 picks the M0 library")
+
+        example = os.path.join(source, "examples", "cmake-firmware")
+        cm = os.path.join(tmp, "cmake-build")
+        proc = run(["cmake", "-S", example, "-B", cm,
+                    "-DCMAKE_TOOLCHAIN_FILE=" + os.path.join(example,
+                                                             "arm-none-eabi-cortex-m4.cmake"),
+                    "-DCMAKE_PREFIX_PATH=" + root])
+        if check(proc.returncode == 0, "cmake configures the example against D"):
+            proc = run(["cmake", "--build", cm])
+            elf = os.path.join(cm, "firmware.elf")
+            if check(proc.returncode == 0 and os.path.isfile(elf), "cmake builds firmware.elf"):
+                record = measure(benchrack, elf, tmp, "cmake-firmware")
+                if record is not None:
+                    benches = {b["name"]: b for b in record["benches"]}
+                    check(sorted(benches) == ["empty", "fir_32", "fir_64"],
+                          f"benches {sorted(benches)}")
+                    check(all(b["status"] == "measured" and b["min"] == b["max"]
+                              for b in benches.values()), "every bench measured, exact")
+                    build_id = run(["arm-none-eabi-readelf", "-n", elf]).stdout
+                    check(record["firmware"]["build_id"] in build_id,
+                          "the record's build-id is the example ELF's")
+                    if {"fir_32", "fir_64"} <= set(benches):
+                        step = benches["fir_64"]["median"] - benches["fir_32"]["median"]
+                        check(step > 0 and step % 32 == 0,
+                              f"fir_64 - fir_32 = {step} = 32 samples x {step / 32:g}")
+
+        stub_dir = os.path.join(root, "share", "benchrack", "stub")
+        mk = os.path.join(tmp, "make-firmware")
+        os.makedirs(mk)
+        with open(os.path.join(mk, "Makefile"), "w") as f:
+            f.write(f"""BENCHRACK_STUB_COUNTER := tim2
+BENCHRACK_FLASH_ORIGIN := 0x08000000
+BENCHRACK_FLASH_LENGTH := 1M
+BENCHRACK_RAM_ORIGIN := 0x20000000
+BENCHRACK_RAM_LENGTH := 128K
+BENCHRACK_STACK_SIZE := 8K
+include {stub_dir}/benchrack-stub.mk
+ARCH := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
+fw.elf: {example}/src/fir.c {example}/src/benches.c $(BENCHRACK_STUB_SRCS) $(BENCHRACK_STUB_LD)
+\tarm-none-eabi-gcc $(ARCH) -O2 $(BENCHRACK_STUB_CFLAGS) -nostdlib -nostartfiles \\
+\t  -Wl,--gc-sections -T$(BENCHRACK_STUB_LD) -o $@ $(filter %.c,$^)
+""")
+        proc = run(["make", "-C", mk])
+        if check(proc.returncode == 0, "the Make snippet builds fw.elf"):
+            record = measure(benchrack, os.path.join(mk, "fw.elf"), tmp, "make-firmware")
+            if record is not None:
+                check([b["name"] for b in record["benches"]] == ["empty", "fir_32", "fir_64"]
+                      and all(b["min"] == b["max"] for b in record["benches"]),
+                      "make-firmware: every bench measured, exact")
+    return CHECKS.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
