@@ -326,8 +326,12 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 	for (size_t i = 0; i < raw->bp.count; i++)
 		br_json_double(j, raw->bp.samples[i].host_seconds);
 	br_json_array_end(j);
-	br_json_key(j, "halts");
-	br_json_uint(j, raw->bp.halts);
+	br_json_key(j, "guard_halts");
+	br_json_uint(j, raw->bp.guard_halts);
+	br_json_key(j, "recoveries");
+	br_json_uint(j, raw->bp.recoveries);
+	br_json_key(j, "dropped");
+	br_json_uint(j, raw->bp.dropped);
 }
 
 static void json_stack(br_json_t *j, const br_measure_report_t *r)
@@ -476,7 +480,9 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	json_stack(j, r);
 	json_heap(j, raw->stub);
 	br_json_key(j, "halts");
-	if (raw->stub != NULL)
+	if (raw->mode == BR_MEASURE_BREAKPOINT)
+		br_json_uint(j, raw->bp.halts);
+	else if (raw->stub != NULL)
 		br_json_uint(j, raw->stub->halts);
 	else
 		br_json_null(j);

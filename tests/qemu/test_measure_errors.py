@@ -5,7 +5,8 @@
 - a wrapped interval: plain_long runs more than 2^24 instructions (exactly
   N x its loop's instructions plus a few, from its disassembly, on TIM2's 32
   bits); seen through a 24-bit view of the same counter declared at 100 MHz,
-  guard halts (more often than half its period) make the same figure, exactly;
+  guard halts (more often than half its period) make the same figure, exactly
+  (or, when a loaded host delays one past the period, "not measured");
   through an 8-bit view no guard halt can come often enough: its sample is
   "not measured" (host time could hide a wrap), exit 3; the 24-bit view
   measures a short function fine;
@@ -65,8 +66,15 @@ c.check(count is not None and count >= 1 << VIEW_BITS, f"{count} >= 2^{VIEW_BITS
 rc, out, err, res = measure(BENCHRACK, PLAIN, "--function", "plain_long", "-n", "1", "-w", "0",
                             "--counter", VIEW, "--clock-hz", VIEW_HZ)
 c.show(out, err)
-c.check(rc == 0 and res is not None and count is not None and res["samples"] == [count],
-        f"through the 24-bit view with guard halts: {res and res['samples']} == [{count}]")
+# Exact, or (a loaded host let a guard halt come later than the period
+# allows) not measured: never another number.
+exact = rc == 0 and res is not None and count is not None and res["samples"] == [count]
+refused = rc == 3 and res is not None and res["samples"] == [None] and res["not_measured"] == 1
+c.check(exact or refused,
+        f"through the 24-bit view with guard halts: {res and res['samples']} is [{count}] or "
+        f"not measured ({'exact' if exact else 'not measured' if refused else 'neither'})")
+c.check(res is not None and res.get("guard_halts", 0) > 0,
+        f"guard halts came ({res and res.get('guard_halts')})")
 c.check(res is not None and res["counter"]["period"] == 1 << VIEW_BITS
         and abs(res["counter"]["wrap_seconds"] - (1 << VIEW_BITS) / int(VIEW_HZ)) < 1e-9,
         "the wrap period is known from width and clock, and reported")

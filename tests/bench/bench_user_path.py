@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Benchmark of the user's path: `benchrack measure ELF --from A --to B` and
+`benchrack measure ELF --function F`, end to end as a user runs them, per
+halt, against peers measured in the same run on the same QEMU build:
+
+- gdb-multiarch scripting the same break/continue/read loop (each halt
+  timed inside gdb's Python; mean, like the slope);
+- the floor: a bare continue -> stop round trip (bench_halt, a lean client
+  on benchrack's target layer; mean over 2000 halts).
+
+benchrack's figure is the slope between two sample counts (N1 and N2), so
+everything that does not depend on the number of halts (start-up, attach,
+image check) cancels: (time(N2) - time(N1)) / (halts(N2) - halts(N1)). The
+controller's CPU time per halt is the same slope of its user + system time
+(getrusage through wait4; benchrack attaches with --remote to a QEMU this
+script starts, so QEMU's own time is not in it). Rounds are interleaved and
+each figure is the median over the rounds. Every run's samples must all be
+the same non-zero count (the region is exact on QEMU).
+
+Goals (issue 11): --from/--to at least 10x faster per halt than gdb's script
+and at most 1.5x the floor; --function at most 2x the floor; CPU at most
+50 us per halt. Exit 1 when one is missed.
+
+usage: bench_user_path.py BENCHRACK QEMU GDB FW_LOOP_ELF BENCH_HALT
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from qemu_gdbstub import start_qemu  # noqa: E402
+
+BENCHRACK, QEMU, GDB, ELF, BENCH_HALT = sys.argv[1:6]
+N1, N2 = 100, 2100
+ROUNDS = 3
+GDB_HALTS = 200
+GOAL_VS_GDB = 10.0
+GOAL_RANGE_VS_FLOOR = 1.5
+GOAL_FUNCTION_VS_FLOOR = 2.0
+GOAL_CPU_US = 50.0
+WHAT = {
+    "range": ["--from", "br_loop_marker_a", "--to", "br_loop_marker_b"],
+    "function": ["--function", "br_loop_marker_a"],
+}
+
+
+def benchrack(port, what, n):
+    """(wall s, cpu s, halts, samples) of one `benchrack measure` run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.json")
+        log = os.path.join(tmp, "log")
+        with open(log, "w+", encoding="utf-8") as out:
+            t0 = time.monotonic()
+            p = subprocess.Popen([BENCHRACK, "measure", ELF, *WHAT[what], "-n", str(n),
+                                  "-w", "0", "--remote", f"127.0.0.1:{port}",
+                                  "--flavour", "qemu", "--json", path],
+                                 stdout=out, stderr=subprocess.STDOUT)
+            _, status, ru = os.wait4(p.pid, 0)
+            wall = time.monotonic() - t0
+            p.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            text = out.read()
+        if p.returncode != 0 or not os.path.exists(path):
+            sys.exit(f"benchrack measure {what} -n {n} exited {p.returncode}:\n{text}")
+        with open(path, encoding="utf-8") as f:
+            res = json.load(f)
+    return wall, ru.ru_utime + ru.ru_stime, res["halts"], res["samples"]
+
+
+def floor():
+    out = subprocess.run([BENCH_HALT, QEMU, ELF], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    m = re.search(r"FLOOR_US (\S+) (\S+)", out)
+    cpu = re.search(r"FLOOR_CPU_US (\S+)", out)
+    return float(m.group(1)), float(m.group(2)), float(cpu.group(1))
+
+
+def gdb_per_halt():
+    """gdb-multiarch drives its own QEMU through the same loop: µs per halt (mean)."""
+    script = f"""set pagination off
+set confirm off
+target remote | {QEMU} -M netduinoplus2 -icount shift=0 -display none -monitor none -serial null -S -gdb stdio -kernel {ELF}
+break br_loop_marker_a
+break br_loop_marker_b
+continue
+python
+import time
+ts = []
+for i in range({GDB_HALTS}):
+    t0 = time.monotonic()
+    gdb.execute('continue', to_string=True)
+    gdb.execute('output br_loop_count', to_string=True)
+    ts.append(time.monotonic() - t0)
+print('GDB_US_PER_HALT %f' % (sum(ts) / len(ts) * 1e6))
+end
+kill
+"""
+    with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
+        f.write(script)
+    try:
+        out = subprocess.run([GDB, "-nx", "-batch", "-x", f.name, ELF], capture_output=True,
+                             text=True, timeout=120).stdout
+    finally:
+        os.unlink(f.name)
+    m = re.search(r"GDB_US_PER_HALT (\S+)", out)
+    return float(m.group(1)) if m else None
+
+
+def main():
+    qemu, port = start_qemu(QEMU, ELF)
+    figures = {k: [] for k in ("floor_cpu", "floor_mean", "floor_median", "gdb", "range", "function",
+                               "range_cpu", "function_cpu")}
+    exact = {}
+    try:
+        for _ in range(ROUNDS):
+            fm, fmed, fcpu = floor()
+            figures["floor_cpu"].append(fcpu)
+            figures["floor_mean"].append(fm)
+            figures["floor_median"].append(fmed)
+            figures["gdb"].append(gdb_per_halt())
+            for what in ("range", "function"):
+                w1, c1, h1, s1 = benchrack(port, what, N1)
+                w2, c2, h2, s2 = benchrack(port, what, N2)
+                figures[what].append(1e6 * (w2 - w1) / (h2 - h1))
+                figures[what + "_cpu"].append(1e6 * (c2 - c1) / (h2 - h1))
+                values = set(s1) | set(s2)
+                exact.setdefault(what, set()).update(values)
+    finally:
+        qemu.kill()
+        qemu.wait()
+    med = {k: statistics.median(v) for k, v in figures.items() if None not in v}
+    failures = []
+    for what, values in exact.items():
+        if len(values) != 1 or next(iter(values)) in (None, 0):
+            failures.append(f"{what}: samples not one exact count: {sorted(map(str, values))}")
+    print(f"per halt, QEMU netduinoplus2 (-icount shift=0), loopback, median of {ROUNDS} rounds;"
+          f" benchrack = slope between -n {N1} and -n {N2}:")
+    print(f"  floor: bare continue -> stop       {med['floor_mean']:8.1f} us mean "
+          f"({med['floor_median']:.1f} median) [rounds: "
+          + ", ".join(f"{x:.1f}" for x in figures["floor_mean"]) + "]")
+    print(f"    its client's CPU (with the untimed z/Z round trips) {med['floor_cpu']:.1f} us")
+    gdb = med.get("gdb")
+    print(f"  gdb-multiarch script (mean)        {gdb if gdb else float('nan'):8.1f} us")
+    for what in ("range", "function"):
+        label = "measure --from/--to" if what == "range" else "measure --function "
+        print(f"  benchrack {label}        {med[what]:8.1f} us  [rounds: "
+              + ", ".join(f"{x:.1f}" for x in figures[what]) + "]")
+        print(f"    controller CPU                   {med[what + '_cpu']:8.1f} us "
+              f"(goal <= {GOAL_CPU_US:.0f})")
+        print(f"    vs floor                         {med[what] / med['floor_mean']:8.2f}x "
+              f"(goal <= {GOAL_RANGE_VS_FLOOR if what == 'range' else GOAL_FUNCTION_VS_FLOOR}x)")
+        if med[what + "_cpu"] > GOAL_CPU_US:
+            failures.append(f"{what}: CPU {med[what + '_cpu']:.1f} us per halt > {GOAL_CPU_US}")
+    vs_gdb = gdb / med["range"] if gdb else 0.0
+    print(f"  gdb / benchrack --from/--to        {vs_gdb:8.1f}x (goal >= {GOAL_VS_GDB:.0f}x)")
+    print(f"  exact counts: " + ", ".join(f"{w} {sorted(v)}" for w, v in exact.items()))
+    if vs_gdb < GOAL_VS_GDB:
+        failures.append(f"range: {vs_gdb:.1f}x gdb < {GOAL_VS_GDB}x")
+    if med["range"] / med["floor_mean"] > GOAL_RANGE_VS_FLOOR:
+        failures.append(f"range: {med['range'] / med['floor_mean']:.2f}x floor")
+    if med["function"] / med["floor_mean"] > GOAL_FUNCTION_VS_FLOOR:
+        failures.append(f"function: {med['function'] / med['floor_mean']:.2f}x floor")
+    for f in failures:
+        print("GOAL MISSED " + f)
+    print("goals met" if not failures else f"{len(failures)} goal(s) missed")
+    sys.exit(1 if failures else 0)
+
+
+main()
