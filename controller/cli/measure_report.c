@@ -326,12 +326,17 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 	for (size_t i = 0; i < raw->bp.count; i++)
 		br_json_double(j, raw->bp.samples[i].host_seconds);
 	br_json_array_end(j);
-	br_json_key(j, "guard_halts");
-	br_json_uint(j, raw->bp.guard_halts);
-	br_json_key(j, "recoveries");
-	br_json_uint(j, raw->bp.recoveries);
-	br_json_key(j, "dropped");
-	br_json_uint(j, raw->bp.dropped);
+	/* What the session did besides the samples (breakpoint_session.h). */
+	const struct {
+		const char *key;
+		size_t value;
+	} counts[] = {{"guard_halts", raw->bp.guard_halts},
+	              {"recoveries", raw->bp.recoveries},
+	              {"dropped", raw->bp.dropped}};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		br_json_key(j, counts[i].key);
+		br_json_uint(j, counts[i].value);
+	}
 }
 
 static void json_stack(br_json_t *j, const br_measure_report_t *r)
