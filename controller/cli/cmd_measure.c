@@ -388,7 +388,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	if (st == BR_OK)
 		st = br_board_lock_take(&ep, &lock, err);
 	if (st == BR_OK) {
-		st = br_run_measure(o, &ep, load, raw, err);
+		st = br_run_measure(o, &ep, load, false, raw, err);
 		br_board_lock_give(&lock);
 	}
 	return st;

@@ -13,7 +13,11 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
 #include "common/clock.h"
+#include "config/board.h"
+#include "config/board_locate.h"
+#include "run/board_target.h"
 #include "common/xalloc.h"
 #include "rsp/transport.h"
 #include "debug/cortex_m.h"
@@ -38,6 +42,8 @@ typedef struct probe_options {
 	long run_ms; /* -1: do not run */
 	bool quiet;  /* --dump only: no report */
 	bool kind_given;
+	const char *board; /* --board: where the board is, from its file */
+	br_board_t board_file;
 } probe_options_t;
 
 static void probe_usage(FILE *out)
@@ -50,6 +56,8 @@ static void probe_usage(FILE *out)
 	    "Exit 0: healthy; 3: not (no server, no core, unreadable memory).\n"
 	    "\n"
 	    "where (default: QEMU netduinoplus2, launched):\n"
+	    "  -B, --board B                a board file (a name in configs/boards or a path):\n"
+	    "                               its server, memory map and comparator count\n"
 	    "      --qemu-machine M         launch QEMU -M M (with --kernel ELF, --qemu PROG,\n"
 	    "                               --semihosting)\n"
 	    "      --openocd-interface CFG  launch OpenOCD with -f CFG (and --openocd-target CFG,\n"
@@ -113,6 +121,7 @@ static void set_kind(probe_options_t *o, br_endpoint_kind_t kind)
 static int probe_parse(int argc, char **argv, probe_options_t *o)
 {
 	static const struct option longopts[] = {
+	    {"board", required_argument, NULL, 'W'},
 	    {"qemu-machine", required_argument, NULL, 'M'},
 	    {"kernel", required_argument, NULL, 'k'},
 	    {"qemu", required_argument, NULL, 'q'},
@@ -173,6 +182,9 @@ static int probe_parse(int argc, char **argv, probe_options_t *o)
 				return probe_bad("--remote takes HOST:PORT, not", optarg);
 			o->ep.host = o->host;
 			break;
+		case 'W':
+			o->board = optarg;
+			break;
 		case 'd':
 			set_kind(o, BR_ENDPOINT_SERIAL);
 			o->ep.device = optarg;
@@ -224,6 +236,10 @@ static int probe_parse(int argc, char **argv, probe_options_t *o)
 	}
 	if (optind < argc)
 		return probe_bad("unexpected argument", argv[optind]);
+	if (o->board != NULL && o->kind_given)
+		return probe_bad("--board says where the board is; leave out the other 'where' "
+		                 "options with",
+		                 o->board);
 	if (o->ep.kind == BR_ENDPOINT_OPENOCD && o->ep.openocd.interface_cfg == NULL)
 		return probe_bad("OpenOCD needs --openocd-interface CFG; got only",
 		                 o->ep.openocd.target_cfg);
@@ -373,6 +389,26 @@ static br_status_t probe_run(br_target_t *t, long run_ms, br_error_t *err)
 	}
 }
 
+/* The endpoint --board names (the --kernel, --qemu and --timeout given
+ * still apply); the board file stays loaded in o for as long as ep is used. */
+static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
+{
+	char path[1024], dir[1024];
+	snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
+	const char *dirs[] = {dir};
+	br_status_t st = br_board_locate(o->board, "", dirs, 1, path, sizeof(path), err);
+	if (st == BR_OK)
+		st = br_board_load(path, &o->board_file, err);
+	if (st != BR_OK)
+		return st;
+	br_endpoint_t given = o->ep;
+	st = br_board_endpoint(&o->board_file, given.qemu.kernel, &o->ep, err);
+	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
+		o->ep.qemu.program = given.qemu.program;
+	o->ep.timeout_ms = given.timeout_ms;
+	return st;
+}
+
 int br_cli_probe(int argc, char **argv)
 {
 	probe_options_t o;
@@ -384,14 +420,20 @@ int br_cli_probe(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	br_error_t err;
 	br_error_clear(&err);
-	br_board_lock_t lock;
-	br_status_t st = br_board_lock_take(&o.ep, &lock, &err);
+	br_status_t st = o.board != NULL ? probe_board_endpoint(&o, &err) : BR_OK;
 	if (st != BR_OK)
 		return br_cli_report(&err);
+	br_board_lock_t lock;
+	st = br_board_lock_take(&o.ep, &lock, &err);
+	if (st != BR_OK) {
+		br_board_free(&o.board_file);
+		return br_cli_report(&err);
+	}
 	br_session_t s;
 	st = br_session_open(&o.ep, &s, &err);
 	if (st != BR_OK) {
 		br_board_lock_give(&lock);
+		br_board_free(&o.board_file);
 		return br_cli_report(&err);
 	}
 	bool quiet = o.quiet && (o.dump_count > 0 || o.run_ms > 0);
@@ -406,6 +448,7 @@ int br_cli_probe(int argc, char **argv)
 	bool exited = s.target.exited;
 	br_session_close(&s, st == BR_OK && !exited);
 	br_board_lock_give(&lock);
+	br_board_free(&o.board_file);
 	if (st != BR_OK) {
 		if (!quiet)
 			printf("health:     NOT HEALTHY\n");

@@ -63,11 +63,13 @@ static br_status_t load_boards(const br_cli_settings_t *s, const br_suite_t *sui
 }
 
 /* The exit status of all boards together: a configuration or input error
- * first (someone must fix a file), then infrastructure, then the gate. */
+ * first (someone must fix a file), then infrastructure, then a bench that
+ * did not finish on a board that answers (a test failure), then the gate. */
 static br_status_t overall(const br_board_run_t *runs, size_t count)
 {
-	static const br_status_t order[] = {BR_ERR_USAGE, BR_ERR_INPUT, BR_ERR_INFRA,
-					    BR_ERR_TIMEOUT, BR_ERR_PROTOCOL, BR_ERR_TARGET};
+	static const br_status_t order[] = {BR_ERR_USAGE,    BR_ERR_INPUT,    BR_ERR_INFRA,
+					    BR_ERR_TIMEOUT,  BR_ERR_PROTOCOL, BR_ERR_TARGET,
+					    BR_ERR_REGRESSION};
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
 		for (size_t i = 0; i < count; i++) {
 			if (runs[i].status == order[o])

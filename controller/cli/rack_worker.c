@@ -183,7 +183,12 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 		snprintf(run_path, BR_RACK_PATH_BYTES, "%s", run.run_path);
 	br_rack_outcome_t out = BR_RACK_PASS;
 	reason[0] = '\0';
-	if (run.status != BR_OK) {
+	if (run.status == BR_ERR_REGRESSION) {
+		/* a bench that did not finish on a board that answers: the
+		 * firmware's fault, never retried */
+		flatten(run.failure.message, reason, BR_RACK_REASON_BYTES);
+		out = BR_RACK_REGRESSION;
+	} else if (run.status != BR_OK) {
 		flatten(run.failure.message, reason, BR_RACK_REASON_BYTES);
 		*retry = retryable(run.status);
 		out = BR_RACK_INFRA;

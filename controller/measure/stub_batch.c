@@ -22,7 +22,9 @@ static br_status_t run_to_sync(br_stub_session_t *s, int timeout_ms, br_error_t 
 	if (st != BR_OK)
 		return st;
 	rsp_stop_reply_t stop;
-	st = br_target_wait_stop(s->target, timeout_ms, &stop, err);
+	/* Silence is a timeout with the session intact: whoever called can still
+	 * ask whether the board answers (a slow bench is not a dead board). */
+	st = br_target_poll_stop(s->target, timeout_ms, &stop, err);
 	if (st != BR_OK)
 		return st;
 	uint32_t pc = 0;

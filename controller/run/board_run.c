@@ -28,6 +28,7 @@ typedef struct keeper {
 	const br_suite_t *suite; /* NULL without a suite file */
 	br_board_run_t *run;
 	const br_counter_state_t *counter; /* as started on the board */
+	const char *current; /* the bench running now */
 	bool counted;       /* any sample of any bench was not zero */
 	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
@@ -99,6 +100,7 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 {
 	keeper_t *k = ctx;
 	k->started_ms = br_clock_ms();
+	k->current = name;
 	progress(k->s, index, count, name);
 }
 
@@ -201,6 +203,25 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
 	return req;
 }
 
+/* A bench that did not come back within its timeout (run_checks.h): on a
+ * board that answers, a test failure kept as the bench's record. */
+static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const char *bench,
+				    int timeout_ms, br_error_t *err)
+{
+	char what[BR_CB_NAME_BYTES + 16U];
+	snprintf(what, sizeof(what), "bench %s", bench);
+	br_status_t st = br_run_classify_timeout(br_runner_target(runner), what, timeout_ms, err);
+	if (st != BR_ERR_REGRESSION)
+		return st;
+	br_bench_record_t *b = br_run_record_add_bench(&run->record);
+	snprintf(b->name, sizeof(b->name), "%s", bench);
+	snprintf(b->mode, sizeof(b->mode), "stub");
+	b->status = BR_BENCH_NOT_RUN;
+	snprintf(b->reason, sizeof(b->reason), "%.250s", err->message + strlen(what) + 1U);
+	run->bench_timed_out = true;
+	return st;
+}
+
 /* The stub benches of the suite in order (every bench of the firmware
  * without a suite), on one runner: the firmware loaded once. */
 static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
@@ -262,6 +283,8 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		opts.bench_done = on_bench_done;
 		opts.bench_done_ctx = &k;
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
+		if (st == BR_ERR_TIMEOUT && k.current != NULL)
+			st = classify_timeout(&runner, run, k.current, opts.bench_timeout_ms, err);
 		if (st == BR_OK)
 			st = br_run_check_counting(&runner.counter, k.counted, k.sampled,
 						   "any bench ran", err);

@@ -1,5 +1,7 @@
 #include "run/run_checks.h"
 
+#include <stdio.h>
+
 #include "measure/counter_target.h"
 #include "measure/wrap.h"
 
@@ -24,4 +26,28 @@ size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *sample
 			 double host_seconds, bool *measured)
 {
 	return br_wrap_batch_check(state, samples, n, host_seconds, measured);
+}
+
+br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
+				    br_error_t *err)
+{
+	if (!rsp_client_usable(&t->rsp))
+		return err->status;
+	br_error_t why;
+	br_error_clear(&why);
+	uint32_t pc = 0;
+	br_status_t st = br_target_halt(t, BR_RUN_HALT_PROBE_MS, &why);
+	if (st == BR_OK)
+		st = br_target_pc(t, &pc, &why);
+	if (st != BR_OK)
+		return br_error_prefix(err, "(and the board did not answer an interrupt: %.200s)",
+				       why.message);
+	int seconds = (timeout_ms + 999) / 1000;
+	char was[BR_ERROR_MESSAGE_BYTES / 2U];
+	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
+	return br_error_set(err, BR_ERR_REGRESSION,
+			    "%s did not finish within %d s (the board answers: interrupted at PC "
+			    "0x%08x): a test failure, not an infrastructure error; fix the firmware, "
+			    "or raise the timeout if it is only slow (%s)",
+			    what, seconds, pc, was);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "debug/target.h"
 #include "measure/counter.h"
 
 /* True when any of the n samples is not zero. */
@@ -34,5 +35,20 @@ br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted,
  */
 size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *samples, size_t n,
 			 double host_seconds, bool *measured);
+
+/* How long a board that still answers takes to stop on an interrupt. */
+#define BR_RUN_HALT_PROBE_MS 2000
+
+/*
+ * After `what` (a bench, a region) did not finish within timeout_ms on t
+ * (err says so, BR_ERR_TIMEOUT): asks whether the board still answers — the
+ * 0x03 interrupt stops it and its PC reads. Then the firmware is at fault:
+ * BR_ERR_REGRESSION (exit 1, a test failure, never retried), err saying
+ * "WHAT did not finish within N s (the board answers: ...)". Otherwise the
+ * timeout stands (BR_ERR_TIMEOUT, exit 3), err saying the interrupt went
+ * unanswered too.
+ */
+br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
+				    br_error_t *err);
 
 #endif

@@ -28,7 +28,8 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 }
 
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, br_measure_raw_t *out, br_error_t *err)
+			   br_board_load_t load, bool timeout_is_failure, br_measure_raw_t *out,
+			   br_error_t *err)
 {
 	br_stub_layout_t layout;
 	br_status_t st = br_measure_prepare(opts, out, &layout, err);
@@ -51,6 +52,10 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	if (st != BR_OK)
 		return st;
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
+	if (st == BR_ERR_TIMEOUT && timeout_is_failure)
+		st = br_run_classify_timeout(br_runner_target(&runner),
+					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
+					     opts->timeout_ms, err);
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)

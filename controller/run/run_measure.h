@@ -8,6 +8,8 @@
 #ifndef BENCHRACK_RUN_RUN_MEASURE_H
 #define BENCHRACK_RUN_RUN_MEASURE_H
 
+#include <stdbool.h>
+
 #include "common/error.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
@@ -19,9 +21,12 @@
  * into *out (free with br_measure_raw_free, also after an error: what
  * finished before is kept). Usage errors come before anything starts.
  * A counter that never advanced is BR_ERR_TARGET; samples whose host time
- * could hide a wrap come back marked not measured.
+ * could hide a wrap come back marked not measured. With timeout_is_failure
+ * (a suite's entry), a region that did not finish on a board that still
+ * answers is BR_ERR_REGRESSION (run/run_checks.h), else the timeout stands.
  */
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, br_measure_raw_t *out, br_error_t *err);
+			   br_board_load_t load, bool timeout_is_failure, br_measure_raw_t *out,
+			   br_error_t *err);
 
 #endif

@@ -11,7 +11,8 @@
 - every run first writes results/runs/<time>-<board>.json with provenance
   (build-id as readelf sees it, toolchain, commit, board, server, counter);
 - SIGKILL in the middle of a suite leaves every finished bench on disk,
-  readable by diff; a bench that never returns times out with exit 3 and the
+  readable by diff; a bench that never returns on a board that answers is a
+  test failure: exit 1 from run and check, "did not finish within N s", the
   finished ones kept;
 - entries for unmodified firmware (an ELF with function or from/to) are
   measured at breakpoints beside the stub's benches, with their calibration;
@@ -211,19 +212,25 @@ with tempfile.TemporaryDirectory() as tmp:
                 is not None, "benchrack diff reads the interrupted run", out + err)
         c.check("unfinished run (running)" in err, "diff notes it is unfinished", err)
 
-    # A bench that never returns: the timeout is an infrastructure error (3),
-    # and what finished before it is kept.
+    # A bench that never returns on a board that answers: a test failure
+    # (exit 1, "did not finish within N s"), and what finished before it is kept.
     stalled = write_suite(os.path.join(tmp, "stalled.yaml"), GATE, ["empty", "stall"],
                           timeout_seconds=1)
     stall_results = os.path.join(tmp, "stall-results")
     rc, out, err = run(BENCHRACK, ["run", stalled, "--results-dir", stall_results])
-    c.check(rc == 3, f"a bench that never returns exits 3 (got {rc})", err)
+    c.check(rc == 1 and "stall did not finish within 1 s (the board answers" in err,
+            f"a bench that never returns: run exits 1, did not finish within 1 s (got {rc})", err)
     files = runs_in(stall_results)
     if c.check(len(files) == 1, "its run record is on disk"):
         r = load(files[0])
         c.check(r["status"] == "failed" and "stall" in (r["error"] or "") and
-                [b["name"] for b in r["benches"]] == ["empty"],
-                "failed, saying which bench, with the finished one kept", str(r)[:400])
+                [b["name"] for b in r["benches"]] == ["empty", "stall"] and
+                r["benches"][1]["status"] == "not_run" and
+                "did not finish within 1 s" in (r["benches"][1]["reason"] or ""),
+                "failed, saying which bench and why, with the finished one kept", str(r)[:400])
+    rc, out, err = run(BENCHRACK, ["check", stalled, "--results-dir", stall_results])
+    c.check(rc == 1 and "did not finish within 1 s" in err,
+            f"check: the same bench is a test failure, exit 1 (got {rc})", err)
 
     # 9. Unmodified firmware entries: measured at breakpoints, in suite order.
     elf_suite = write_suite(os.path.join(tmp, "elf.yaml"), GATE,

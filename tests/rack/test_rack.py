@@ -10,8 +10,10 @@ CASE is one of:
              and the LAVA lines match their syntax
   isolation  one rack with a board whose server never answers, one whose
              QEMU is killed mid-suite, one whose firmware hangs, and two
-             good boards: three infrastructure errors with their reasons
-             within their timeouts, the good boards complete and exact
+             good boards: two infrastructure errors with their reasons
+             within their timeouts (retried), the hanging firmware a test
+             failure ("did not finish within 2 s", exit 1, not retried), the
+             good boards complete and exact
   locking    two racks over an overlapping board never hold it at once
              (lock history and documents), a busy board is not run, a
              stale lock of a dead owner is taken over and said so
@@ -155,7 +157,8 @@ def case_isolation():
     ]
     r = rack(WORK, "isolation", entries, retries=1)
     p, doc, secs = run_rack(BENCHRACK, r, WORK, "--board-timeout", "90", timeout=180)
-    check(p.returncode == 3, "isolation: exit 3 (infrastructure errors, no regression)",
+    check(p.returncode == 1, "isolation: exit 1 (a bench that never finished on a board that "
+          "answers is a test failure, beside the infrastructure errors)",
           p.stdout[-1500:] + p.stderr[-1500:])
     by = boards_by_name(doc)
     for name in ("good-a", "good-b"):
@@ -164,8 +167,7 @@ def case_isolation():
     ref_np2 = alone("qemu-netduinoplus2", good)
     check(figures(run_path(doc, "good-a")) == ref_np2, "good-a: figures equal the board alone")
     for name, words in (("dead", ["unhealthy", "connect"]),
-                        ("killed", ["closed the connection"]),
-                        ("hangs", ["stall"])):
+                        ("killed", ["closed the connection"])):
         b = by[name]
         s = b["suites"][0]
         check(b["outcome"] == "infra" and s["outcome"] == "infra",
@@ -179,7 +181,12 @@ def case_isolation():
     check(by["killed"]["suites"][0]["attempts"] == 2 and
           len(by["killed"]["suites"][0]["failed_attempts"]) == 1,
           "killed: retried once, the first attempt's reason kept", str(by["killed"]))
-    check(by["hangs"]["suites"][0]["attempts"] == 2, "hangs: retried once")
+    hangs = by["hangs"]["suites"][0]
+    check(by["hangs"]["outcome"] == "regression" and hangs["outcome"] == "regression",
+          "hangs: a test failure, not an infrastructure error", str(by["hangs"]))
+    check("stall did not finish within 2 s" in hangs["reason"],
+          "hangs: the reason says which bench did not finish within its timeout", hangs["reason"])
+    check(hangs["attempts"] == 1, f"hangs: not retried ({hangs['attempts']} attempt)")
     # within their timeouts: hang 2 s per attempt, killer 1.5 s per attempt (+ start-up)
     for name, bound in (("dead", 30), ("killed", 20), ("hangs", 20)):
         took = (by[name]["ended_ms"] - by[name]["started_ms"]) / 1000
@@ -190,8 +197,10 @@ def case_isolation():
         f = figures(killed_run)
         check(f.get("nop1000", (None,))[0] == "measured",
               "killed: benches finished before the kill are kept", str(f.keys()))
-    check("infrastructure error" in p.stdout and "2 pass" in p.stdout,
-          "the summary shows both the passes and the infrastructure errors", p.stdout[-800:])
+    check("infrastructure error" in p.stdout and "2 pass" in p.stdout and
+          "1 regression" in p.stdout,
+          "the summary shows the passes, the test failure and the infrastructure errors",
+          p.stdout[-800:])
 
 
 def slow_qemu():
