@@ -86,7 +86,7 @@ static void rack_usage(FILE *out)
 	      "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
 	      "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
 	      "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
-	      "  -f, --format F        json, csv, junit, markdown, bmf or lava, of every board\n"
+	      "  -f, --format F        json, csv, junit, markdown, bmf, lava or html, of every board\n"
 	      "                        and suite together: to stdout, or to --output\n"
 	      "  -o, --output FILE     where --format goes\n"
 	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
@@ -577,18 +577,23 @@ int br_cli_rack(int argc, char **argv)
 	size_t n = collect(&o, &rack, results, runs, reports);
 	code = br_rack_exit_code(results, rack.entry_count);
 	bool format_on_stdout = fmt != NULL && o.output == NULL;
-	if (n > 0 && br_cli_output_write(reports, n, o.format, o.output, &err) != BR_OK)
-		br_cli_report(&err);
-	summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
 	char doc[RACK_PATH_BYTES];
 	if (o.document != NULL)
 		snprintf(doc, sizeof(doc), "%s", o.document);
 	else
 		snprintf(doc, sizeof(doc), "%s/racks/%s.json", o.results_dir, rack.name);
-	if (document_write(doc, &rack, results, &err) != BR_OK)
+	bool doc_written = document_write(doc, &rack, results, &err) == BR_OK;
+	if (!doc_written)
 		br_cli_report(&err);
 	else
 		fprintf(stderr, "rack: document written to %s\n", doc);
+	/* The HTML page shows the rack's document too, even when no board ran. */
+	bool page = fmt != NULL && strcmp(fmt->name, "html") == 0;
+	if ((n > 0 || (page && doc_written)) &&
+	    br_cli_output_write_rack(reports, n, o.format, o.output, doc_written ? doc : NULL,
+				     &err) != BR_OK)
+		br_cli_report(&err);
+	summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
 	rack_upload(&rack, results, suite_ptrs, o.results_dir);
 	for (size_t i = 0; i < n; i++)
 		br_board_run_free(&runs[i]);

@@ -17,7 +17,7 @@
 
 /*
  * The format to write: format by name, or inferred from output's extension
- * (.json json, .csv csv, .xml junit, .md markdown) when format is NULL; NULL
+ * (.json json, .csv csv, .xml junit, .md markdown, .html html) when format is NULL; NULL
  * in *out when neither asks for one. An unknown name, or an output whose
  * extension says nothing, is BR_ERR_USAGE listing the formats.
  */
@@ -30,6 +30,11 @@ br_status_t br_cli_output_format(const char *format, const char *output, const b
  */
 br_status_t br_cli_output_write(const br_report_t *reports, size_t count, const char *format,
 				const char *output, br_error_t *err);
+
+/* The same, where --format html also shows the rack document at
+ * rack_document (NULL: none). */
+br_status_t br_cli_output_write_rack(const br_report_t *reports, size_t count, const char *format,
+				     const char *output, const char *rack_document, br_error_t *err);
 
 /* True when stream is a terminal and NO_COLOR is unset or empty (no-color.org). */
 bool br_cli_colour(FILE *stream);

@@ -31,6 +31,8 @@ static void record_write(br_json_t *j, size_t id, const br_page_record_t *r, boo
 	br_json_uint(j, id);
 	br_json_key(j, "file");
 	br_json_string(j, r->path);
+	br_json_key(j, "series");
+	br_json_string(j, r->series[0] != '\0' ? r->series : r->rec->board);
 	br_run_json_write_fields(j, &copy);
 	br_json_object_end(j);
 	free(benches);

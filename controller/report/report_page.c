@@ -83,6 +83,13 @@ static size_t run_index(const br_page_t *page, const char *path)
 	return page->run_count;
 }
 
+void br_page_run_name(br_page_t *page, const char *path, const char *series)
+{
+	size_t i = run_index(page, path);
+	if (i < page->run_count)
+		snprintf(page->runs[i].series, sizeof(page->runs[i].series), "%s", series);
+}
+
 bool br_page_run_find(const br_page_t *page, const char *path, size_t *out)
 {
 	*out = run_index(page, path);
@@ -112,6 +119,7 @@ void br_page_add_run_file(br_page_t *page, const char *path)
 	r->rec = rec;
 	r->owned = true;
 	snprintf(r->path, sizeof(r->path), "%s", path);
+	snprintf(r->series, sizeof(r->series), "%s", rec->board);
 }
 
 static int compare_names(const void *a, const void *b)
@@ -231,6 +239,7 @@ void br_page_add_report(br_page_t *page, const br_report_t *report)
 	r->rec = (br_run_record_t *)report->run;
 	r->owned = false;
 	snprintf(r->path, sizeof(r->path), "%s", path);
+	snprintf(r->series, sizeof(r->series), "%s", report->run->board);
 	if (report->baseline_path != NULL) {
 		br_error_t err;
 		br_error_clear(&err);
@@ -254,15 +263,18 @@ static int compare_runs(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->path, y->path);
 }
 
-static bool same_series(const br_run_record_t *a, const br_run_record_t *b)
+static bool same_series(const br_page_record_t *a, const br_page_record_t *b)
 {
-	return strcmp(a->board, b->board) == 0 && strcmp(a->suite, b->suite) == 0;
+	return strcmp(a->series, b->series) == 0 && strcmp(a->rec->suite, b->rec->suite) == 0;
 }
 
+/* The baseline of run's board (the board file's, as `check` uses) and suite. */
 static bool find_baseline(const br_page_t *page, const br_run_record_t *run, size_t *out)
 {
 	for (size_t i = 0; i < page->baseline_count; i++) {
-		if (strcmp(page->baselines[i].rec->board, run->board) == 0) {
+		const br_run_record_t *b = page->baselines[i].rec;
+		if (strcmp(b->board, run->board) == 0 &&
+		    (b->suite[0] == '\0' || run->suite[0] == '\0' || strcmp(b->suite, run->suite) == 0)) {
 			*out = i;
 			return true;
 		}
@@ -318,15 +330,15 @@ void br_page_finish(br_page_t *page)
 	if (page->latest_count == 0) {
 		/* The newest run of each board and suite, in the order series first appear. */
 		for (size_t i = 0; i < page->run_count; i++) {
-			const br_run_record_t *r = page->runs[i].rec;
+			const br_page_record_t *r = &page->runs[i];
 			bool seen = false;
 			for (size_t k = 0; k < page->latest_count && !seen; k++)
-				seen = same_series(page->runs[page->latest[k].run].rec, r);
+				seen = same_series(&page->runs[page->latest[k].run], r);
 			if (seen)
 				continue;
 			size_t newest = i;
 			for (size_t k = i + 1; k < page->run_count; k++) {
-				if (same_series(page->runs[k].rec, r))
+				if (same_series(&page->runs[k], r))
 					newest = k;
 			}
 			page->latest = xrealloc(page->latest,

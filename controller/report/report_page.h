@@ -28,6 +28,8 @@ typedef struct br_page_record {
 	br_run_record_t *rec; /* owned when owned, else the caller's (a br_report_t's) */
 	bool owned;
 	char path[BR_PAGE_PATH_BYTES];
+	char series[BR_RECORD_NAME]; /* the board as the page names it: a rack's name for it, else
+	                                the record's board; runs of one series and suite form a history */
 } br_page_record_t;
 
 /* One function or object of the firmware, by size. */
@@ -148,6 +150,9 @@ void br_page_add_run_file(br_page_t *page, const char *path);
 /* The index of the run read from path (after br_page_finish: in time order);
  * false when no run of the page came from path. */
 bool br_page_run_find(const br_page_t *page, const char *path, size_t *out);
+
+/* Names the run read from path as series (a rack's name for its board). */
+void br_page_run_name(br_page_t *page, const char *path, const char *series);
 
 /* Every *.json file of dir as a run (br_page_add_run_file); a missing dir
  * adds nothing. BR_ERR_INPUT when dir exists but cannot be listed. */

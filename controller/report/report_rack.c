@@ -104,7 +104,7 @@ static br_status_t outcome_read(const rack_reader_t *r, const br_yaml_node_t *ma
 			"one of pass, regression, infra, not-run");
 }
 
-static br_status_t suite_read(br_page_t *page, const rack_reader_t *r, const br_yaml_node_t *n,
+static br_status_t suite_read(const rack_reader_t *r, const br_yaml_node_t *n,
 			      br_page_rack_suite_t *s)
 {
 	if (n->kind != BR_YAML_MAPPING)
@@ -124,8 +124,6 @@ static br_status_t suite_read(br_page_t *page, const rack_reader_t *r, const br_
 	if (st != BR_OK)
 		return st;
 	s->attempts = attempts >= 0 && attempts < 1e6 ? (unsigned)attempts : 0;
-	if (s->run_path[0] != '\0')
-		br_page_add_run_file(page, s->run_path);
 	return BR_OK;
 }
 
@@ -158,9 +156,13 @@ static br_status_t board_read(br_page_t *page, const rack_reader_t *r, const br_
 	b->suites = suites->count > 0 ? xcalloc(suites->count, sizeof(*b->suites)) : NULL;
 	for (size_t i = 0; i < suites->count; i++) {
 		b->suite_count = i + 1;
-		st = suite_read(page, r, suites->children[i], &b->suites[i]);
+		st = suite_read(r, suites->children[i], &b->suites[i]);
 		if (st != BR_OK)
 			return st;
+		if (b->suites[i].run_path[0] != '\0') {
+			br_page_add_run_file(page, b->suites[i].run_path);
+			br_page_run_name(page, b->suites[i].run_path, b->name);
+		}
 	}
 	return BR_OK;
 }

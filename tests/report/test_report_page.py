@@ -114,7 +114,7 @@ def main():
               'the regressed bench is "worse" against the baseline: %s' % worse)
         check(lt['verdict'] == 'fail', 'the latest run fails the gate (verdict %s)' % lt['verdict'])
         got_base = dict(data['baselines'][0])
-        check(got_base.pop('id') == 0 and got_base.pop('file').endswith('sim-board.json') and got_base == baseline,
+        check(got_base.pop('id') == 0 and got_base.pop('file').endswith('sim-board.json') and got_base.pop('series') == 'sim-board' and got_base == baseline,
               'the baseline is embedded as recorded')
 
         # Every bench named; at least one chart of each kind, drawn.

@@ -68,8 +68,9 @@
 		return m ? m[1] + ' ' + m[2] : (ts || '?');
 	}
 
+	/* A board (a rack's name for it, else the record's board) and suite: one history. */
 	function seriesKey(run) {
-		return run.board + (run.suite ? ' · ' + run.suite : '');
+		return run.series + (run.suite ? ' · ' + run.suite : '');
 	}
 
 	function runLabel(run) {
@@ -84,6 +85,9 @@
 	function unitOf(run) { return run.counter.unit || 'ticks'; }
 	function commitOf(run) { return run.firmware.git_commit; }
 	function buildIdOf(run) { return run.firmware.build_id; }
+	function firmwareName(run) {
+		return run.firmware.path.replace(/^.*\//, '') + (buildIdOf(run) ? ' (build-id ' + short(buildIdOf(run), 8) + ')' : '');
+	}
 	function budget(obj, key) { return obj && obj[key] !== undefined ? obj[key] : null; }
 
 	var runsById = {};
@@ -142,6 +146,12 @@
 			el('figcaption', { text: caption }));
 		Object.keys(attrs || {}).forEach(function (k) { f.setAttribute('data-' + k, attrs[k]); });
 		return { figure: f, canvas: canvas };
+	}
+
+	/* Legend entries: not the datasets marked quiet (band edges; with several
+	 * boards, their bands and empty outlier sets). */
+	function legendShown(item, d) {
+		return !d.datasets[item.datasetIndex].quiet;
 	}
 
 	function chart(canvas, config) {
@@ -229,6 +239,9 @@
 		if (!data.latest.length) return;
 		var s = section('comparison', 'Latest run against the baseline',
 			'Per bench and metric: the baseline, the latest run, the change and its verdict ("not distinguishable" when the p10–p90 bands overlap by more than the medians differ), the budget, and what the gate found.');
+		/* Several boards: their tables side by side where there is room. */
+		var holder = data.latest.length > 1 ? el('div', { cls: 'cards wide' }) : s;
+		if (holder !== s) s.appendChild(holder);
 		data.latest.forEach(function (l) {
 			var run = runsById[l.run];
 			var base = l.baseline === null ? null : baselinesById[l.baseline];
@@ -275,7 +288,7 @@
 				other.forEach(function (f) { ul.appendChild(el('li', { cls: 'reason', text: f.kind + ': ' + f.message })); });
 				card.appendChild(ul);
 			}
-			s.appendChild(card);
+			holder.appendChild(card);
 		});
 	}
 
@@ -307,9 +320,9 @@
 				} else { med.push(null); lo.push(null); hi.push(null); }
 			});
 			if (!any) return;
-			datasets.push({ label: seriesLabel(se, 'p10'), data: lo, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
+			datasets.push({ label: seriesLabel(se, 'p10'), quiet: true, data: lo, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
 				fill: false, spanGaps: true, borderColor: alpha(se.colour, 0.3), band: true });
-			datasets.push({ label: seriesLabel(se, 'p10–p90'), data: hi, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
+			datasets.push({ label: seriesLabel(se, 'p10–p90'), quiet: series.length > 1, data: hi, borderWidth: 0, pointRadius: 0, pointHitRadius: 0,
 				fill: '-1', spanGaps: true, backgroundColor: alpha(se.colour, 0.22), borderColor: alpha(se.colour, 0.3), band: true });
 			datasets.push({ label: seriesLabel(se, 'median'), data: med.map(function (p) { return p ? p.y : null; }), runs: med,
 				borderColor: se.colour, backgroundColor: se.colour, borderDash: se.dash, spanGaps: true,
@@ -329,7 +342,7 @@
 			options: {
 				interaction: { mode: 'nearest', intersect: true },
 				plugins: {
-					legend: { labels: { boxWidth: 14, filter: function (item, d) { return !/(^| )p10$/.test(d.datasets[item.datasetIndex].label); } } },
+					legend: { labels: { boxWidth: 14, filter: legendShown } },
 					tooltip: { filter: function (item) { return !!item.dataset.runs; },
 						callbacks: {
 							label: function (ctx) {
@@ -360,31 +373,38 @@
 		return f.figure;
 	}
 
-	function distributionChart(name, latest) {
-		var run = runsById[latest.run];
-		var b = benchOf(run, name);
-		if (!b || !b.samples || !b.samples.length) return null;
-		var s = { values: b.samples, outliers: [] };
-		latest.outliers.forEach(function (o) { if (o.bench === name) s.outliers = o.indices; });
-		var out = {};
-		s.outliers.forEach(function (i) { out[i] = true; });
-		/* Bins span the samples that are not outliers, so their spread shows; an
-		 * outlier beyond them gets a bin of its own at either end. */
-		var body = s.values.filter(function (v, i) { return !out[i]; });
-		if (!body.length) body = s.values;
+	/* The latest runs' samples of a bench, one histogram: per board and suite
+	 * a colour, outliers stacked on their series' bar in vermillion. Bins span
+	 * the samples that are not outliers, so their spread shows; an outlier
+	 * beyond them gets a bin of its own at either end. */
+	function distributionChart(name) {
+		var sets = [];
+		var unit = null;
+		data.latest.forEach(function (l) {
+			var run = runsById[l.run];
+			var b = benchOf(run, name);
+			if (!b || !b.samples || !b.samples.length) return;
+			if (unit !== null && unitOf(run) !== unit) return; /* one unit per axis */
+			unit = unitOf(run);
+			var out = {};
+			l.outliers.forEach(function (o) { if (o.bench === name) o.indices.forEach(function (i) { out[i] = true; }); });
+			sets.push({ run: run, values: b.samples, out: out, count: Object.keys(out).length,
+				se: seriesByKey[seriesKey(run)] });
+		});
+		if (!sets.length) return null;
+		var all = [], body = [];
+		sets.forEach(function (st) {
+			st.values.forEach(function (v, i) { all.push(v); if (!st.out[i]) body.push(v); });
+		});
+		if (!body.length) body = all;
 		var min = Math.min.apply(null, body), max = Math.max.apply(null, body);
-		var nb = Math.max(1, Math.min(30, Math.ceil(Math.sqrt(body.length))));
+		var nb = Math.max(1, Math.min(30, Math.ceil(Math.sqrt(body.length / sets.length))));
 		var width = max > min ? Math.max(1, Math.ceil((max - min + 1) / nb)) : 1;
 		nb = Math.floor((max - min) / width) + 1;
-		var below = s.values.filter(function (v) { return v < min; });
-		var above = s.values.filter(function (v) { return v > max; });
+		var below = all.filter(function (v) { return v < min; });
+		var above = all.filter(function (v) { return v > max; });
 		var first = below.length ? 1 : 0;
 		var total = nb + first + (above.length ? 1 : 0);
-		var kept = new Array(total).fill(0), marked = new Array(total).fill(0);
-		s.values.forEach(function (v, i) {
-			var k = v < min ? 0 : v > max ? total - 1 : first + Math.floor((v - min) / width);
-			if (out[i]) marked[k]++; else kept[k]++;
-		});
 		var labels = [];
 		function range(lo, hi) { return lo === hi ? fmt(lo) : fmt(lo) + '–' + fmt(hi); }
 		if (below.length) labels.push(range(Math.min.apply(null, below), Math.max.apply(null, below)));
@@ -393,19 +413,29 @@
 			labels.push(range(lo, lo + width - 1));
 		}
 		if (above.length) labels.push(range(Math.min.apply(null, above), Math.max.apply(null, above)));
-		var f = figure('distribution', { bench: name, run: String(run.id) },
-			'Samples of the latest run (' + seriesKey(run) + ', n = ' + s.values.length + '); outliers (farther than 5 MADs from the median) in vermillion, outlined, in bins of their own when beyond the rest.');
+		var datasets = [];
+		sets.forEach(function (st) {
+			var kept = new Array(total).fill(0), marked = new Array(total).fill(0);
+			st.values.forEach(function (v, i) {
+				var k = v < min ? 0 : v > max ? total - 1 : first + Math.floor((v - min) / width);
+				if (st.out[i]) marked[k]++; else kept[k]++;
+			});
+			var several = sets.length > 1;
+			datasets.push({ label: several ? st.se.key : 'samples', data: kept, backgroundColor: st.se.colour, stack: st.se.key });
+			datasets.push({ label: (several ? 'outliers · ' + st.se.key : 'outliers') + ' (' + st.count + ')', data: marked,
+				quiet: several && st.count === 0,
+				backgroundColor: OI.vermillion, borderColor: OI.black, borderWidth: 1, stack: st.se.key });
+		});
+		var who = sets.map(function (st) { return st.se.key + ', n = ' + st.values.length; }).join('; ');
+		var f = figure('distribution', { bench: name },
+			'Samples of the latest run (' + who + '); outliers (farther than 5 MADs from the median) in vermillion, outlined, in bins of their own when beyond the rest.');
 		chart(f.canvas, {
 			type: 'bar',
-			data: { labels: labels, datasets: [
-				{ label: 'samples', data: kept, backgroundColor: OI.blue, stack: 's' },
-				{ label: 'outliers (' + s.outliers.length + ')', data: marked, backgroundColor: OI.vermillion,
-					borderColor: OI.black, borderWidth: 1, stack: 's' },
-			] },
+			data: { labels: labels, datasets: datasets },
 			options: {
-				plugins: { legend: { labels: { boxWidth: 14 } } },
+				plugins: { legend: { labels: { boxWidth: 14, filter: legendShown } } },
 				scales: {
-					x: axis('count per iteration (' + unitOf(run) + ')', { stacked: true, ticks: { maxRotation: 45, autoSkip: true } }),
+					x: axis('count per iteration (' + unit + ')', { stacked: true, ticks: { maxRotation: 45, autoSkip: true } }),
 					y: axis('samples (number)', { stacked: true, beginAtZero: true, ticks: { precision: 0 } }),
 				},
 			},
@@ -424,13 +454,8 @@
 			card.appendChild(el('h3', { cls: 'bench-name', text: name }));
 			var pair = el('div', { cls: 'pair' });
 			pair.appendChild(historyChart(name));
-			var any = false;
-			data.latest.forEach(function (l) {
-				var d = distributionChart(name, l);
-				if (d && !any) { pair.appendChild(d); any = true; }
-				else if (d) card.appendChild(d);
-			});
-			if (!any) pair.appendChild(el('p', { cls: 'note', text: 'No samples in the latest run (not run, or a baseline only).' }));
+			var d = distributionChart(name);
+			pair.appendChild(d || el('p', { cls: 'note', text: 'No samples in the latest run (not run, or a baseline only).' }));
 			card.appendChild(pair);
 			data.latest.forEach(function (l) {
 				var b = benchOf(runsById[l.run], name);
@@ -447,27 +472,66 @@
 			backgroundColor: OI.black, pointStyle: 'line', pointRadius: 14, pointBorderWidth: 3, pointHoverRadius: 16 };
 	}
 
-	function memoryChart(kind, l, title, pick, budgetKey, caption) {
-		var run = runsById[l.run];
-		var names = [], values = [], budgets = [], colours = [];
-		run.benches.forEach(function (b) {
-			names.push(b.name);
-			var v = b.status === 'measured' ? pick(b) : null;
-			var lim = budget(b.budgets, budgetKey);
-			values.push(v);
-			budgets.push(lim === null ? null : lim);
-			colours.push(v !== null && lim !== null && v > lim ? OI.vermillion : OI.sky);
+	/* A figure per bench of the latest runs (a bar per board and suite) against its budget. */
+	function memoryChart(kind, title, pick, budgetKey, caption) {
+		var names = [];
+		data.latest.forEach(function (l) {
+			runsById[l.run].benches.forEach(function (b) { if (names.indexOf(b.name) < 0) names.push(b.name); });
 		});
-		var f = figure(kind, { run: String(run.id) }, caption + ' (' + seriesKey(run) + ', latest run). Black marks: the budget; a bar over it is vermillion.');
-		var ds = [{ label: title, data: values, backgroundColor: colours, borderColor: OI.black, borderWidth: 0.5 }];
-		if (budgets.some(function (b) { return b !== null; })) ds.push(budgetLine('budget', budgets));
+		var several = data.latest.length > 1;
+		var datasets = [], budgets = names.map(function () { return null; });
+		data.latest.forEach(function (l) {
+			var run = runsById[l.run];
+			var se = seriesByKey[seriesKey(run)];
+			var values = names.map(function (n, k) {
+				var b = benchOf(run, n);
+				if (!b) return null;
+				var lim = budget(b.budgets, budgetKey);
+				if (lim !== null && (budgets[k] === null || lim < budgets[k])) budgets[k] = lim;
+				return b.status === 'measured' ? pick(b) : null;
+			});
+			var colours = values.map(function (v, k) {
+				return v !== null && budgets[k] !== null && v > budgets[k] ? OI.vermillion : several ? se.colour : OI.sky;
+			});
+			datasets.push({ label: several ? se.key : title, data: values, backgroundColor: colours, borderColor: OI.black, borderWidth: 0.5 });
+		});
+		if (budgets.some(function (b) { return b !== null; })) datasets.push(budgetLine('budget', budgets));
+		var f = figure(kind, {}, caption + ' (latest run' + (several ? ' of each board and suite' : '') + '). Black marks: the budget; a bar over it is vermillion.');
 		chart(f.canvas, {
 			type: 'bar',
-			data: { labels: names, datasets: ds },
+			data: { labels: names, datasets: datasets },
 			options: {
 				plugins: { legend: { labels: { boxWidth: 14 } } },
 				scales: { x: axis('bench', { ticks: { maxRotation: 60, autoSkip: false } }),
 					y: axis(title + ' (bytes)', { beginAtZero: true }) },
+			},
+		});
+		return f.figure;
+	}
+
+	/* With no history to draw: the latest firmware sizes, a bar per board and suite. */
+	function sizeBars() {
+		var labels = [], text = [], dat = [], bss = [], limit = [];
+		data.latest.forEach(function (l) {
+			var r = runsById[l.run];
+			labels.push(seriesKey(r));
+			text.push(r.firmware.text_bytes); dat.push(r.firmware.data_bytes); bss.push(r.firmware.bss_bytes);
+			limit.push(budget(r.budgets, 'max_text_bytes'));
+		});
+		var f = figure('sizes', {}, 'Firmware text, data and bss of the latest run of each board and suite; black marks: the text budget.');
+		var ds = [
+			{ label: 'text', data: text, backgroundColor: OI.blue },
+			{ label: 'data', data: dat, backgroundColor: OI.orange },
+			{ label: 'bss', data: bss, backgroundColor: OI.green },
+		];
+		if (limit.some(function (v) { return v !== null; })) ds.push(budgetLine('max_text_bytes', limit));
+		chart(f.canvas, {
+			type: 'bar',
+			data: { labels: labels, datasets: ds },
+			options: {
+				plugins: { legend: { labels: { boxWidth: 14 } } },
+				scales: { x: axis('board · suite', { ticks: { maxRotation: 45, autoSkip: false } }),
+					y: axis('size (bytes)', { beginAtZero: true }) },
 			},
 		});
 		return f.figure;
@@ -503,20 +567,20 @@
 	function symbolsTable(l) {
 		if (!l.symbols || !l.symbols.length) return null;
 		var t = el('table', { cls: 'symbols' }, el('thead', {}, el('tr', {},
-			el('th', { text: 'function or object' }), el('th', { text: 'kind' }), el('th', { text: 'size (bytes)' }))));
+			el('th', { text: 'function' }), el('th', { text: 'kind' }), el('th', { text: 'size (bytes)' }))));
 		var tb = el('tbody');
 		l.symbols.forEach(function (s) {
 			tb.appendChild(el('tr', {}, el('td', { cls: 'mono', text: s.name }), el('td', { text: s.kind }),
 				el('td', { cls: 'num', text: fmt(s.size) })));
 		});
 		t.appendChild(tb);
-		return el('div', { cls: 'table-wrap' }, el('h3', { text: 'Biggest functions and objects (' + seriesKey(runsById[l.run]) + ')' }), t);
+		return el('div', { cls: 'table-wrap' }, el('h3', { text: 'Biggest functions of ' + firmwareName(runsById[l.run]) }), t);
 	}
 
 	function benchTextChart(l) {
 		if (!l.bench_text || !l.bench_text.length) return null;
 		var run = runsById[l.run];
-		var f = figure('bench-text', { run: String(run.id) }, 'Text each bench adds to the firmware over the empty bench (' + seriesKey(run) + ', latest run).');
+		var f = figure('bench-text', { run: String(run.id) }, 'Text each bench adds to ' + firmwareName(run) + ' over the empty bench.');
 		chart(f.canvas, {
 			type: 'bar',
 			data: { labels: l.bench_text.map(function (b) { return b.bench; }),
@@ -532,14 +596,24 @@
 			'Flash and RAM the firmware takes, and per bench the deepest stack and the heap peak, against their budgets.');
 		var cards = el('div', { cls: 'cards' });
 		s.appendChild(cards);
-		series.forEach(function (se) { cards.appendChild(el('div', { cls: 'card' }, sizeHistory(se))); });
+		var histories = series.filter(function (se) { return se.runs.length > 1; });
+		histories.forEach(function (se) { cards.appendChild(el('div', { cls: 'card' }, sizeHistory(se))); });
+		if (!histories.length && data.latest.length) cards.appendChild(el('div', { cls: 'card' }, sizeBars()));
+		if (data.latest.length) {
+			cards.appendChild(el('div', { cls: 'card' }, memoryChart('stack', 'deepest stack', function (b) { return b.stack_bytes; },
+				'max_stack_bytes', 'Deepest stack per bench')));
+			cards.appendChild(el('div', { cls: 'card' }, memoryChart('heap', 'heap peak', function (b) { return b.heap ? b.heap.peak_bytes : null; },
+				'max_heap_bytes', 'Heap peak per bench')));
+		}
+		/* Per firmware (by build-id), once however many boards ran it. */
+		var seen = {};
 		data.latest.forEach(function (l) {
+			var run = runsById[l.run];
+			var key = buildIdOf(run) || run.firmware.path;
+			if (seen[key]) return;
+			seen[key] = true;
 			var bt = benchTextChart(l);
 			if (bt) cards.appendChild(el('div', { cls: 'card' }, bt));
-			cards.appendChild(el('div', { cls: 'card' }, memoryChart('stack', l, 'deepest stack', function (b) { return b.stack_bytes; },
-				'max_stack_bytes', 'Deepest stack per bench')));
-			cards.appendChild(el('div', { cls: 'card' }, memoryChart('heap', l, 'heap peak', function (b) { return b.heap ? b.heap.peak_bytes : null; },
-				'max_heap_bytes', 'Heap peak per bench')));
 			var st = symbolsTable(l);
 			if (st) cards.appendChild(el('div', { cls: 'card' }, st));
 		});
@@ -700,10 +774,10 @@
 	}
 
 	guard('header', header);
+	guard('racks', racks);
 	guard('comparison', comparison);
 	guard('benches', trends);
 	guard('sizes', sizes);
-	guard('racks', racks);
 	guard('profiles', profiles);
 	guard('runs', runsTable);
 	if (!main.children.length) main.appendChild(el('p', { cls: 'warning', text: 'Nothing to show: no run record, rack document or profile was found.' }));
