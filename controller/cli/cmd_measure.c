@@ -18,6 +18,7 @@
 #include "cli/measure_report.h"
 #include "cli/paths.h"
 #include "config/board.h"
+#include "common/xalloc.h"
 #include "config/board_locate.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
@@ -57,7 +58,8 @@ static void measure_usage(FILE *out)
 	      "      --stack-region LOW:SIZE  paint this region instead (implies --stack)\n"
 	      "      --breakpoints K  auto (by memory region, the default), hardware, software\n"
 	      "      --sizes          break the code down by function (against the empty\n"
-	      "                       bench's image when there is one)\n"
+	      "                       bench's image when there is one); for a stub image,\n"
+	      "                       the flash and RAM of the stub and of each bench on top\n"
 	      "      --bench-elf FILE, --empty-elf FILE\n"
 	      "                       the images a bench's size is the difference of (found\n"
 	      "                       next to a suite-O<L>.elf as bench-<NAME>-O<L>.elf and\n"
@@ -130,7 +132,8 @@ typedef struct measure_cli {
 
 /* The size figures: the ELF's own; a bench's delta; the breakdown. */
 static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char *bench_buf,
-                                 char *empty_buf, br_error_t *err)
+                                 char *empty_buf, br_suite_footprint_t *footprint,
+                                 br_error_t *err)
 {
 	const char *bench = m->opts.bench;
 	r->bench_elf = m->bench_elf;
@@ -157,6 +160,10 @@ static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char 
 	}
 	if (!m->sizes)
 		return BR_OK;
+	br_status_t fst = br_suite_footprint_compute(m->opts.elf_path, m->empty_elf, footprint, err);
+	if (fst != BR_OK)
+		return fst;
+	r->footprint = footprint;
 	r->symbols_shown = true;
 	const char *own = r->bench_elf != NULL ? r->bench_elf : m->opts.elf_path;
 	const char *against =
@@ -429,8 +436,9 @@ int br_cli_measure(int argc, char **argv)
 	}
 	/* Figures only from a measurement that got as far as its samples. */
 	bool show = sizes_only || raw.count > 0;
+	br_suite_footprint_t *footprint = xcalloc(1, sizeof(*footprint));
 	if (rst == BR_OK && show)
-		rst = measure_sizes(&m, &r, bench_buf, empty_buf, &err);
+		rst = measure_sizes(&m, &r, bench_buf, empty_buf, footprint, &err);
 	if (rst == BR_OK && show)
 		rst = br_measure_report_summarize(&r, &err);
 	if (rst == BR_OK && show) {
@@ -449,6 +457,7 @@ int br_cli_measure(int argc, char **argv)
 		                  r.not_measured, raw.count);
 	}
 	free(r.symbols);
+	free(footprint);
 	br_measure_raw_free(&raw);
 	if (m.board != NULL)
 		br_board_free(&m.board_file);

@@ -200,6 +200,35 @@ static void print_heap(const br_measure_report_t *r, FILE *out)
 	        s->heap_live != 0 ? ": a LEAK (live bytes when the bench returned)" : "");
 }
 
+/* The stub's footprint: the image, the stub alone (the empty bench's image)
+ * and each bench on top of it (measure/stub_footprint.h). */
+static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE *out)
+{
+	fprintf(out, "footprint (flash: text + data; RAM: data + bss, the sample buffer apart; "
+	             "bytes):\n");
+	fprintf(out, "  %-24s %8s %8s %8s  %s\n", "image", "flash", "RAM", "samples", "from");
+	fprintf(out, "  %-24s %8llu %8llu %8llu  %s\n", "whole image",
+	        (unsigned long long)f->suite.flash, (unsigned long long)f->suite.ram,
+	        (unsigned long long)f->suite.samples, elf);
+	if (!f->stub_known) {
+		fprintf(out, "  stub alone: not known (no bench-empty image beside %s; name one with "
+		             "--empty-elf)\n", elf);
+		return;
+	}
+	fprintf(out, "  %-24s %8llu %8llu %8llu  %s\n", "stub (empty bench)",
+	        (unsigned long long)f->stub.flash, (unsigned long long)f->stub.ram,
+	        (unsigned long long)f->stub.samples, f->empty_elf);
+	for (size_t i = 0; i < f->count; i++) {
+		const br_footprint_bench_t *b = &f->benches[i];
+		if (b->known)
+			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name, (long long)b->flash,
+			        (long long)b->ram, "", b->elf);
+		else
+			fprintf(out, "  + %-22s %8s %8s %8s  no bench-%s image beside the suite\n",
+			        b->name, "?", "?", "", b->name);
+	}
+}
+
 static void print_sizes(const br_measure_report_t *r, FILE *out)
 {
 	fprintf(out, "size: text %llu, data %llu, bss %llu bytes (%s)\n",
@@ -212,6 +241,8 @@ static void print_sizes(const br_measure_report_t *r, FILE *out)
 		    "(%s against %s)\n",
 		    (long long)r->bench_size.text, (long long)r->bench_size.data,
 		    (long long)r->bench_size.bss, r->bench_elf, r->empty_elf);
+	if (r->footprint != NULL && r->footprint->has_stub)
+		print_footprint(r->footprint, r->elf_path, out);
 	if (!r->symbols_shown)
 		return;
 	fprintf(out, "%-40s %8s %8s  %s\n", "function", "bytes", "empty", "growth");
@@ -397,6 +428,63 @@ static void json_heap(br_json_t *j, const br_stub_result_t *s)
 	br_json_object_end(j);
 }
 
+/* A footprint's three figures as members of the open object. */
+static void json_footprint_figures(br_json_t *j, const br_footprint_t *f)
+{
+	br_json_key(j, "flash");
+	br_json_uint(j, f->flash);
+	br_json_key(j, "ram");
+	br_json_uint(j, f->ram);
+	br_json_key(j, "samples");
+	br_json_uint(j, f->samples);
+}
+
+/* "footprint": the image, the stub and each bench on top, or null. */
+static void json_footprint(br_json_t *j, const br_suite_footprint_t *f)
+{
+	br_json_key(j, "footprint");
+	if (f == NULL || !f->has_stub) {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "image");
+	br_json_object_begin(j);
+	json_footprint_figures(j, &f->suite);
+	br_json_object_end(j);
+	br_json_key(j, "stub");
+	if (f->stub_known) {
+		br_json_object_begin(j);
+		json_footprint_figures(j, &f->stub);
+		br_json_key(j, "elf");
+		br_json_string(j, f->empty_elf);
+		br_json_object_end(j);
+	} else {
+		br_json_null(j);
+	}
+	br_json_key(j, "benches");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < f->count; i++) {
+		const br_footprint_bench_t *b = &f->benches[i];
+		br_json_object_begin(j);
+		br_json_key(j, "name");
+		br_json_string(j, b->name);
+		br_json_key(j, "flash");
+		if (b->known)
+			br_json_int(j, b->flash);
+		else
+			br_json_null(j);
+		br_json_key(j, "ram");
+		if (b->known)
+			br_json_int(j, b->ram);
+		else
+			br_json_null(j);
+		br_json_object_end(j);
+	}
+	br_json_array_end(j);
+	br_json_object_end(j);
+}
+
 static void json_sizes(br_json_t *j, const br_measure_report_t *r)
 {
 	br_json_key(j, "size");
@@ -425,6 +513,7 @@ static void json_sizes(br_json_t *j, const br_measure_report_t *r)
 	} else {
 		br_json_null(j);
 	}
+	json_footprint(j, r->footprint);
 	br_json_key(j, "symbols");
 	br_json_array_begin(j);
 	for (size_t i = 0; r->symbols_shown && i < r->symbol_count; i++) {

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "measure/bench_size.h"
 #include "measure/measure_run.h"
+#include "measure/stub_footprint.h"
 #include "stats/summary.h"
 
 typedef struct br_measure_report {
@@ -43,6 +44,8 @@ typedef struct br_measure_report {
 	bool symbols_shown;
 	br_size_symbol_t *symbols; /* owned by the caller */
 	size_t symbol_count;
+	const br_suite_footprint_t *footprint; /* --sizes: flash and RAM, the stub's and each
+	                                          bench's on top (NULL: not asked) */
 } br_measure_report_t;
 
 /*

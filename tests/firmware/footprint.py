@@ -15,14 +15,23 @@ reads the section headers (`objdump -h`) and checks:
   - .data is empty: nothing is copied from flash to RAM at reset.
 The stack is not counted: its region belongs to the firmware's linker script.
 
-Usage: footprint.py --objdump OBJDUMP EMPTY_ELF...
+With --benchrack and --suite SUITE_ELF (repeatable): `benchrack measure
+SUITE_ELF --sizes --json` reports, under "footprint", the same figures as
+objdump gives here for the whole image, for the stub (the empty bench's image
+beside the suite) and, for each bench, its image beside the suite less the
+empty one.
+
+Usage: footprint.py --objdump OBJDUMP [--benchrack B --suite SUITE_ELF...]
+                    EMPTY_ELF...
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from objdump_symbols import finish, symbol_value  # noqa: E402
@@ -51,20 +60,68 @@ def sections(objdump, elf):
     return found
 
 
+def footprint(objdump, elf):
+    """(flash sections, RAM sections, sample buffer bytes, .data bytes) of elf:
+    the sections as [(name, size)]."""
+    found = sections(objdump, elf)
+    flash = [(n, s) for n, s, f in found if {"CONTENTS", "ALLOC", "LOAD"} <= f]
+    ram = [(n, s) for n, s, f in found
+           if "ALLOC" in f and "READONLY" not in f and n != SAMPLE_SECTION]
+    buffer = sum(s for n, s, _ in found if n == SAMPLE_SECTION)
+    data = sum(s for n, s, _ in found if n == ".data")
+    return flash, ram, buffer, data
+
+
+def totals(objdump, elf):
+    """{"flash", "ram", "samples"} of elf, as objdump's section headers give them."""
+    flash, ram, buffer, _ = footprint(objdump, elf)
+    return {"flash": sum(s for _, s in flash), "ram": sum(s for _, s in ram), "samples": buffer}
+
+
+def check_cli(benchrack, objdump, suite, failures):
+    """Compare `benchrack measure SUITE --sizes --json` with objdump's figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sizes.json")
+        run = subprocess.run([benchrack, "measure", suite, "--sizes", "--json", out],
+                             capture_output=True, text=True, timeout=60)
+        print(run.stdout + run.stderr)
+        if run.returncode != 0:
+            failures.append(f"benchrack measure {suite} --sizes exited {run.returncode}")
+            return
+        with open(out, encoding="utf-8") as f:
+            got = json.load(f).get("footprint")
+    if not got or not got.get("stub"):
+        failures.append(f"{suite}: no footprint with the stub's figures in --json: {got}")
+        return
+    folder, base = os.path.split(suite)
+    rest = base[len("suite-"):]
+    empty = os.path.join(folder, "bench-empty-" + rest)
+    stub = totals(objdump, empty)
+    expected = [("image", totals(objdump, suite), got["image"]),
+                ("stub", stub, {k: got["stub"][k] for k in stub})]
+    for bench in got["benches"]:
+        own = totals(objdump, os.path.join(folder, f"bench-{bench['name']}-{rest}"))
+        expected.append((bench["name"], {k: own[k] - stub[k] for k in ("flash", "ram")},
+                         {k: bench[k] for k in ("flash", "ram")}))
+    for label, want, have in expected:
+        if want != have:
+            failures.append(f"{suite}: {label}: benchrack says {have}, objdump {want}")
+    print(f"{suite}: benchrack's footprint agrees with objdump on {len(expected)} lines")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--objdump", required=True)
+    parser.add_argument("--benchrack")
+    parser.add_argument("--suite", action="append", default=[])
     parser.add_argument("elfs", nargs="+")
     args = parser.parse_args()
 
     failures = []
+    for suite in args.suite:
+        check_cli(args.benchrack, args.objdump, suite, failures)
     for elf in args.elfs:
-        found = sections(args.objdump, elf)
-        flash = [(n, s) for n, s, f in found if {"CONTENTS", "ALLOC", "LOAD"} <= f]
-        ram = [(n, s) for n, s, f in found
-               if "ALLOC" in f and "READONLY" not in f and n != SAMPLE_SECTION]
-        buffer = sum(s for n, s, _ in found if n == SAMPLE_SECTION)
-        data = sum(s for n, s, _ in found if n == ".data")
+        flash, ram, buffer, data = footprint(args.objdump, elf)
         flash_bytes = sum(s for _, s in flash)
         ram_bytes = sum(s for _, s in ram)
         level = LEVEL.search(elf)
