@@ -15,7 +15,8 @@
 #include "config/schema.h"
 #include "config/upload_config.h"
 
-#define BR_SUITE_MAX_ITERATIONS 1024U  /* the stub's sample buffer */
+#define BR_SUITE_MAX_ITERATIONS 1024U  /* the host's samples per bench (the stub's buffer is
+                                          asked in chunks: any size fits) */
 #define BR_SUITE_NAME_MAX 23U          /* the stub's bench name slot, less its NUL */
 
 /* Limits a bench must stay within. Unset keys impose nothing. */
