@@ -37,6 +37,8 @@ static void report_usage(FILE *out)
 	      "      --baseline-dir B     baselines from B instead of D/baselines\n"
 	      "      --rack DOC           a rack document (D/racks/<rack>.json), with its\n"
 	      "                           boards' runs (repeatable)\n"
+	      "      --profile FILE       a flame graph of each profile in FILE: folded stacks\n"
+	      "                           (`a;b;c COUNT` lines) or speedscope JSON (repeatable)\n"
 	      "  -h, --help               this text\n"
 	      "\n"
 	      "exit codes: 0 written; 2 usage error, nothing to report, or a rack document\n"
@@ -52,9 +54,11 @@ typedef struct report_args {
 	size_t run_count;
 	const char *racks[REPORT_MAX_LISTED];
 	size_t rack_count;
+	const char *profiles[REPORT_MAX_LISTED];
+	size_t profile_count;
 } report_args_t;
 
-enum { OPT_RESULTS_DIR = 256, OPT_RUNS, OPT_BASELINE_DIR, OPT_RACK };
+enum { OPT_RESULTS_DIR = 256, OPT_RUNS, OPT_BASELINE_DIR, OPT_RACK, OPT_PROFILE };
 
 static int args_parse(int argc, char **argv, report_args_t *a)
 {
@@ -64,6 +68,7 @@ static int args_parse(int argc, char **argv, report_args_t *a)
 		{"runs", required_argument, NULL, OPT_RUNS},
 		{"baseline-dir", required_argument, NULL, OPT_BASELINE_DIR},
 		{"rack", required_argument, NULL, OPT_RACK},
+		{"profile", required_argument, NULL, OPT_PROFILE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -85,12 +90,16 @@ static int args_parse(int argc, char **argv, report_args_t *a)
 			a->baseline_dir = optarg;
 			break;
 		case OPT_RUNS:
-		case OPT_RACK: {
-			const char **list = c == OPT_RUNS ? a->runs : a->racks;
-			size_t *n = c == OPT_RUNS ? &a->run_count : &a->rack_count;
+		case OPT_RACK:
+		case OPT_PROFILE: {
+			const char **list = c == OPT_RUNS ? a->runs : c == OPT_RACK ? a->racks : a->profiles;
+			size_t *n = c == OPT_RUNS   ? &a->run_count
+				    : c == OPT_RACK ? &a->rack_count
+						    : &a->profile_count;
 			if (*n == REPORT_MAX_LISTED) {
 				fprintf(stderr, "benchrack report: at most %u --%s options\n",
-					REPORT_MAX_LISTED, c == OPT_RUNS ? "runs" : "rack");
+					REPORT_MAX_LISTED,
+					c == OPT_RUNS ? "runs" : c == OPT_RACK ? "rack" : "profile");
 				return 2;
 			}
 			list[(*n)++] = optarg;
@@ -130,6 +139,8 @@ static br_status_t page_gather(const report_args_t *a, br_page_t *page, br_error
 	}
 	for (size_t i = 0; i < a->rack_count && st == BR_OK; i++)
 		st = br_page_add_rack_file(page, a->racks[i], err);
+	for (size_t i = 0; i < a->profile_count && st == BR_OK; i++)
+		st = br_page_add_profile_file(page, a->profiles[i], err);
 	if (st != BR_OK)
 		return st;
 	if (a->baseline_dir != NULL)
@@ -139,10 +150,11 @@ static br_status_t page_gather(const report_args_t *a, br_page_t *page, br_error
 	st = br_page_add_baseline_dir(page, dir, err);
 	if (st != BR_OK)
 		return st;
-	if (page->run_count == 0 && page->rack_count == 0)
+	if (page->run_count == 0 && page->rack_count == 0 && page->profile_count == 0)
 		return br_error_set(err, BR_ERR_USAGE,
-				    "nothing to report: no run record in %s/runs (or --runs) and no "
-				    "--rack document; run `benchrack run` first or name them",
+				    "nothing to report: no run record in %s/runs (or --runs), no "
+				    "--rack document and no --profile; run `benchrack run` first or "
+				    "name them",
 				    a->results_dir);
 	br_page_finish(page);
 	return BR_OK;
@@ -172,8 +184,10 @@ int br_cli_report_page(int argc, char **argv)
 	if (st == BR_OK) {
 		for (size_t i = 0; i < page.warning_count; i++)
 			fprintf(stderr, "report: left out: %s\n", page.warnings[i]);
-		fprintf(stderr, "report: %zu runs, %zu baselines, %zu racks written to %s\n",
-			page.run_count, page.baseline_count, page.rack_count, a.output);
+		fprintf(stderr,
+			"report: %zu runs, %zu baselines, %zu racks, %zu profiles written to %s\n",
+			page.run_count, page.baseline_count, page.rack_count, page.profile_count,
+			a.output);
 	}
 	br_page_free(&page);
 	return st == BR_OK ? 0 : br_cli_report(&err);

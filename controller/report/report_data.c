@@ -233,6 +233,37 @@ static void rack_write(br_json_t *j, const br_page_rack_t *rack)
 	br_json_object_end(j);
 }
 
+/* A profile's tree as columns: node i has parent[i] (-1 for the root), name[i], self[i]. */
+static void profile_write(br_json_t *j, const br_profile_t *p)
+{
+	br_json_object_begin(j);
+	br_json_key(j, "name");
+	br_json_string(j, p->name);
+	br_json_key(j, "file");
+	br_json_string(j, p->path);
+	br_json_key(j, "unit");
+	br_json_string(j, p->unit);
+	figure(j, "total", p->total);
+	br_json_key(j, "stacks");
+	br_json_uint(j, p->stacks);
+	br_json_key(j, "parent");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < p->count; i++)
+		br_json_int(j, p->parent[i] == BR_PROFILE_NO_PARENT ? -1 : (int64_t)p->parent[i]);
+	br_json_array_end(j);
+	br_json_key(j, "frame");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < p->count; i++)
+		br_json_string(j, p->names[i]);
+	br_json_array_end(j);
+	br_json_key(j, "self");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < p->count; i++)
+		br_json_double(j, p->self[i]);
+	br_json_array_end(j);
+	br_json_object_end(j);
+}
+
 void br_report_data_write(const br_page_t *page, const char *generated, const char *version,
 			  FILE *out)
 {
@@ -271,6 +302,8 @@ void br_report_data_write(const br_page_t *page, const char *generated, const ch
 	br_json_array_end(&j);
 	br_json_key(&j, "profiles");
 	br_json_array_begin(&j);
+	for (size_t i = 0; i < page->profile_count; i++)
+		profile_write(&j, &page->profiles[i]);
 	br_json_array_end(&j);
 	br_json_object_end(&j);
 	br_json_finish(&j);

@@ -57,6 +57,10 @@ static void part_write(const html_parts_t *p, const char *name, size_t len, FILE
 		br_report_html_embed_json(p->data, p->data_len, out);
 	} else if (len == strlen("LIBRARIES") && strncmp(name, "LIBRARIES", len) == 0) {
 		fwrite(br_report_asset_chartjs, 1, br_report_asset_chartjs_size, out);
+		if (p->page->profile_count > 0) { /* flame graphs: d3, only when there are some */
+			fputs("\n</script>\n<script>\n", out);
+			fwrite(br_report_asset_d3, 1, br_report_asset_d3_size, out);
+		}
 	} else if (len == strlen("SCRIPT") && strncmp(name, "SCRIPT", len) == 0) {
 		fwrite(br_report_asset_script, 1, br_report_asset_script_size, out);
 	}

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "config/yaml_tree.h"
+#include "report/report_profile.h"
 #include "results/diff.h"
 #include "results/gate.h"
 #include "results/record.h"
@@ -128,6 +129,8 @@ typedef struct br_page {
 	size_t latest_count;
 	br_page_rack_t *racks;
 	size_t rack_count;
+	br_profile_t *profiles; /* flame graphs */
+	size_t profile_count;
 	char **warnings; /* what was left out and why, shown at the top */
 	size_t warning_count;
 	bool finished;
@@ -181,6 +184,10 @@ void br_page_add_report(br_page_t *page, const br_report_t *report);
  * BR_ERR_INPUT with file:line:col when the document does not read.
  */
 br_status_t br_page_add_rack_file(br_page_t *page, const char *path, br_error_t *err);
+
+/* Every profile in the file at path (report_profile.h: folded stacks or
+ * speedscope). BR_ERR_INPUT naming the file when it does not read. */
+br_status_t br_page_add_profile_file(br_page_t *page, const char *path, br_error_t *err);
 
 /* Adds a warning shown at the top of the page (printf-style). */
 void br_page_warn(br_page_t *page, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

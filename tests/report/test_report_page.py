@@ -9,7 +9,11 @@ a results folder of several runs and a baseline becomes one page that
 - and leaves screenshots (wide, narrow, print) in the build folder for a
   person to look at.
 
-usage: test_report_page.py BENCHRACK BUILD_DIR CHART_JS SCHEMA
+Profiles given with --profile (folded stacks, and a speedscope file with a
+sampled and an evented profile) become flame graphs whose weights are the
+files'.
+
+usage: test_report_page.py BENCHRACK BUILD_DIR CHART_JS D3_JS SCHEMA
 """
 import json
 import os
@@ -35,15 +39,52 @@ def check(cond, what):
     return cond
 
 
+def write_profiles(tmp):
+    """A folded file and a speedscope file (sampled and evented profiles); returns
+    their paths and, per profile, the total weight and the weight of each stack."""
+    stacks = {'main;crc32_update': 300, 'main;crc32_update;crc32_byte': 900, 'main;memcpy': 120,
+              'main': 10, 'isr;tim2_handler': 45}
+    folded = os.path.join(tmp, 'calls.folded')
+    with open(folded, 'w') as f:
+        for k, v in stacks.items():
+            f.write('%s %d\n' % (k, v))
+    frames = ['main', 'crc32_update', 'crc32_byte', 'memcpy']
+    samples = [[0, 1, 2], [0, 1], [0, 1, 2], [0, 3], [0]]
+    weights = [5, 3, 7, 2, 1]
+    sampled = {}
+    for st, w in zip(samples, weights):
+        key = ';'.join(frames[i] for i in st)
+        sampled[key] = sampled.get(key, 0) + w
+    # main opens at 0, crc32_update 10..40 (crc32_byte 20..35), memcpy 50..60, main closes at 100
+    events = [('O', 0, 0), ('O', 1, 10), ('O', 2, 20), ('C', 2, 35), ('C', 1, 40), ('O', 3, 50),
+              ('C', 3, 60), ('C', 0, 100)]
+    evented = {'main': 10 + 10 + 40, 'main;crc32_update': 10 + 5, 'main;crc32_update;crc32_byte': 15,
+               'main;memcpy': 10}
+    doc = {'$schema': 'https://www.speedscope.app/file-format-schema.json',
+           'shared': {'frames': [{'name': n} for n in frames]},
+           'profiles': [
+               {'type': 'sampled', 'name': 'sampled run', 'unit': 'none', 'startValue': 0,
+                'endValue': 18, 'samples': samples, 'weights': weights},
+               {'type': 'evented', 'name': 'evented run', 'unit': 'nanoseconds', 'startValue': 0,
+                'endValue': 100, 'events': [{'type': t, 'frame': fr, 'at': at} for t, fr, at in events]}],
+           'name': 'test', 'exporter': 'test_report_page.py'}
+    speedscope = os.path.join(tmp, 'run.speedscope.json')
+    with open(speedscope, 'w') as f:
+        json.dump(doc, f)
+    totals = [{'total': sum(d.values()), 'stacks': d} for d in (stacks, sampled, evented)]
+    return folded, speedscope, totals
+
+
 def main():
-    benchrack, build_dir, chart_js, schema = sys.argv[1:5]
+    benchrack, build_dir, chart_js, d3_js, schema = sys.argv[1:6]
     tmp = tempfile.mkdtemp(prefix='benchrack-report-')
     results = os.path.join(tmp, 'results')
     subprocess.run([sys.executable, os.path.join(HERE, 'gen_records.py'), results, '--runs', '6',
                     '--benches', '5', '--schema', schema], check=True)
+    folded, speedscope, profile_totals = write_profiles(tmp)
     page = os.path.join(build_dir, 'report-page.html')
-    p = subprocess.run([benchrack, 'report', '--results-dir', results, '-o', page],
-                       capture_output=True, text=True)
+    p = subprocess.run([benchrack, 'report', '--results-dir', results, '--profile', folded,
+                        '--profile', speedscope, '-o', page], capture_output=True, text=True)
     check(p.returncode == 0, 'benchrack report exits 0 (got %d: %s)' % (p.returncode, p.stderr))
     html = open(page, encoding='utf-8').read()
 
@@ -51,9 +92,11 @@ def main():
     # inlined library (whose licence comment names its home page) no http(s) at all.
     check(not FETCH.search(html), 'no http(s) source or link to fetch: %s' %
           (FETCH.search(html).group(0) if FETCH.search(html) else ''))
-    lib = open(chart_js, encoding='utf-8').read()
-    check(lib in html, 'Chart.js is inlined whole')
-    own = html.replace(lib, '')
+    own = html
+    for name, path in (('Chart.js', chart_js), ('d3', d3_js)):
+        lib = open(path, encoding='utf-8').read()
+        check(lib in html, '%s is inlined whole' % name)
+        own = own.replace(lib, '')
     check('http://' not in own and 'https://' not in own,
           'no http:// or https:// in the page outside the inlined library')
     check("default-src 'none'" in html, 'a Content-Security-Policy forbids every fetch')
@@ -151,6 +194,28 @@ def main():
             lb = latest['benches'][i]
             check(total == [lb['n'] - lb['outliers'], lb['outliers']],
                   '%s: the histogram holds every sample, outliers apart (%s)' % (n, total))
+        # Flame graphs: one per profile, weighing what the files say.
+        profiles = data['profiles']
+        check([x['name'] for x in profiles] == ['calls.folded', 'sampled run', 'evented run'],
+              'every profile is embedded, in order: %s' % [x['name'] for x in profiles])
+        for prof, want in zip(profiles, profile_totals):
+            check(prof['total'] == want['total'], '%s: total weight %s, the file says %s' % (prof['name'], prof['total'], want['total']))
+            leaves = {}
+            for i, name in enumerate(prof['frame']):
+                path = []
+                k = i
+                while prof['parent'][k] >= 0:
+                    path.insert(0, prof['frame'][k])
+                    k = prof['parent'][k]
+                if prof['self'][i]:
+                    leaves[';'.join(path)] = prof['self'][i]
+            check(leaves == want['stacks'], '%s: every stack keeps its weight (%s vs %s)' % (prof['name'], leaves, want['stacks']))
+            drawn = b.eval('''(() => { const f = [...document.querySelectorAll('figure[data-kind="flame"]')]
+                .filter(e => e.dataset.profile === %s)[0];
+                return f ? {rects: f.querySelectorAll('rect').length,
+                            root: f.querySelector('title').textContent} : null; })()''' % json.dumps(prof['name']))
+            check(drawn is not None and drawn['rects'] == len(prof['frame']),
+                  '%s: a frame drawn per node (%s)' % (prof['name'], drawn))
         b.screenshot(os.path.join(build_dir, 'report-page.png'))
         # Narrow: a phone-sized window keeps the page inside it.
         b.call('Emulation.setDeviceMetricsOverride', width=420, height=900, deviceScaleFactor=1, mobile=False)

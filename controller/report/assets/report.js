@@ -716,14 +716,18 @@
 		f.appendChild(el('figcaption', { text: 'Flame graph of ' + p.name + ': width is ' + p.unit + ' (total ' + fmt(p.total) + '), depth is the call stack, root at the bottom. Hover for a frame\'s figures.' }));
 		var width = Math.max(320, Math.min(1360, main.clientWidth - 40));
 		var rowH = 18;
-		var root = d3.hierarchy(p.root, function (d) { return d.children; })
+		/* The tree comes as columns (parent, frame, self): node 0 is the root. */
+		var nodes = p.frame.map(function (name, i) { return { name: name, self: p.self[i], children: [] }; });
+		p.parent.forEach(function (par, i) { if (par >= 0) nodes[par].children.push(nodes[i]); });
+		var root = d3.hierarchy(nodes[0], function (d) { return d.children; })
 			.sum(function (d) { return d.self; })
 			.sort(function (a, b) { return b.value - a.value; });
 		var depth = root.height + 1;
 		var height = depth * rowH + 30;
 		d3.partition().size([width, depth * rowH]).padding(0)(root);
 		var palette = [OI.orange, OI.yellow, OI.sky, OI.green, OI.purple];
-		var svg = d3.select(box).append('svg').attr('width', width).attr('height', height)
+		var svg = d3.select(box).append('svg').attr('viewBox', '0 0 ' + width + ' ' + height)
+			.attr('width', '100%').attr('preserveAspectRatio', 'xMinYMin meet')
 			.attr('role', 'img').attr('aria-label', 'flame graph of ' + p.name);
 		var g = svg.selectAll('g').data(root.descendants()).enter().append('g')
 			.attr('transform', function (d) { return 'translate(' + d.x0 + ',' + (depth * rowH - d.y1) + ')'; });

@@ -1,0 +1,52 @@
+/*
+ * A profile for the report's flame graph: call stacks merged into a tree
+ * whose nodes carry their own weight (self), read from
+ *   - folded stacks: one `root;caller;leaf COUNT` line per stack (Brendan
+ *     Gregg's stackcollapse output, `benchrack profile --format folded`);
+ *   - speedscope's file format (its JSON names speedscope's
+ *     file-format-schema.json as "$schema"): every profile of the file, sampled
+ *     (samples: frame indices from the root to the leaf, with weights) or
+ *     evented (frames opened and closed at values; the time between two
+ *     events goes to the stack open then).
+ * The tree is flat: node 0 is the root (the profile), every other node has
+ * its parent's index, so the page rebuilds it however deep it is.
+ */
+#ifndef BENCHRACK_REPORT_REPORT_PROFILE_H
+#define BENCHRACK_REPORT_REPORT_PROFILE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+#define BR_PROFILE_MAX_NODES 200000U
+#define BR_PROFILE_MAX_DEPTH 1024U
+#define BR_PROFILE_NO_PARENT ((size_t)-1)
+
+typedef struct br_profile {
+	char name[256];   /* the profile's name (speedscope), or the file's */
+	char path[1024];  /* the file it came from */
+	char unit[32];    /* "samples" (folded, speedscope "none"), "nanoseconds", "bytes", ... */
+	size_t count;     /* nodes */
+	size_t *parent;   /* BR_PROFILE_NO_PARENT for node 0 */
+	char **names;     /* each node's frame name (owned) */
+	double *self;     /* weight of the stacks that end at the node */
+	size_t *first_child, *next_sibling; /* the tree, for merging stacks */
+	double total;     /* sum of self */
+	size_t stacks;    /* stacks (folded lines, samples, or event intervals) read */
+} br_profile_t;
+
+/*
+ * Reads the profile file at path (folded or speedscope, told apart by its
+ * first character: '{' is speedscope) and appends each profile it holds to
+ * *profiles (count in *count; free each with br_profile_free, then the
+ * array). BR_ERR_INPUT naming path (and line:col) on anything malformed: a
+ * folded line without a count, a frame index out of range, unbalanced
+ * events, more than BR_PROFILE_MAX_NODES nodes or BR_PROFILE_MAX_DEPTH
+ * frames in one stack.
+ */
+br_status_t br_profile_read(const char *path, br_profile_t **profiles, size_t *count,
+			    br_error_t *err);
+
+void br_profile_free(br_profile_t *p);
+
+#endif
