@@ -181,9 +181,9 @@ int br_cli_report_page(int argc, char **argv)
 		else
 			br_atomic_file_abort(&f);
 	}
+	for (size_t i = 0; i < page.warning_count; i++)
+		fprintf(stderr, "report: left out: %s\n", page.warnings[i]);
 	if (st == BR_OK) {
-		for (size_t i = 0; i < page.warning_count; i++)
-			fprintf(stderr, "report: left out: %s\n", page.warnings[i]);
 		fprintf(stderr,
 			"report: %zu runs, %zu baselines, %zu racks, %zu profiles written to %s\n",
 			page.run_count, page.baseline_count, page.rack_count, page.profile_count,

@@ -75,6 +75,31 @@ def write_profiles(tmp):
     return folded, speedscope, totals
 
 
+def bad_inputs(benchrack, tmp, results):
+    """Inputs that do not read: exit 2, naming the file and the place, and no page."""
+    def bad(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+    out = os.path.join(tmp, 'never.html')
+    for args, words in (
+            (['--profile', bad('bad.folded', 'main;a 3\nmain;b three\n')], ['bad.folded:2:', 'count']),
+            (['--profile', bad('bad.speedscope.json', json.dumps(
+                {'shared': {'frames': [{'name': 'a'}]},
+                 'profiles': [{'type': 'sampled', 'name': 'x', 'unit': 'none', 'samples': [[0, 1]],
+                               'weights': [1]}]}))], ['bad.speedscope.json:', 'frame index']),
+            (['--rack', bad('bad-rack.json', '{"kind": "rack", "name": "r", "exit_code": 0}')],
+             ['bad-rack.json', '"boards" missing']),
+            (['--rack', bad('not-rack.json', '{"kind": "run"}')], ['not-rack.json:1:', '"rack"']),
+            (['--results-dir', os.path.join(tmp, 'empty')], ['nothing to report'])):
+        p = subprocess.run([benchrack, 'report'] + args + ['-o', out], capture_output=True, text=True)
+        check(p.returncode == 2 and all(w in p.stderr for w in words) and not os.path.exists(out),
+              'report %s: exit 2 naming %s (got %d: %s)' % (args[0], words, p.returncode, p.stderr.strip()))
+    p = subprocess.run([benchrack, 'report', '--results-dir', results], capture_output=True, text=True)
+    check(p.returncode == 2 and '-o' in p.stderr, 'report without -o: exit 2 (%s)' % p.stderr.strip())
+
+
 def main():
     benchrack, build_dir, chart_js, d3_js, schema = sys.argv[1:6]
     tmp = tempfile.mkdtemp(prefix='benchrack-report-')
@@ -87,6 +112,7 @@ def main():
                         '--profile', speedscope, '-o', page], capture_output=True, text=True)
     check(p.returncode == 0, 'benchrack report exits 0 (got %d: %s)' % (p.returncode, p.stderr))
     html = open(page, encoding='utf-8').read()
+    bad_inputs(benchrack, tmp, results)
 
     # Nothing to fetch: no http(s) source or link anywhere, and outside the
     # inlined library (whose licence comment names its home page) no http(s) at all.
