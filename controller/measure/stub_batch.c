@@ -197,8 +197,10 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	if (live > out->heap_live)
 		out->heap_live = live;
 	out->heap_allocs += br_stub_le32(res, offsetof(br_result_t, heap_allocs));
-	if (host_seconds > out->host_seconds)
-		out->host_seconds = host_seconds;
+	/* The sum over chunks keeps the batch wrap check (measure/wrap.h: all
+	 * samples against the host time around them) conservative: if one
+	 * chunk's time could hide a wrap, the total can too. */
+	out->host_seconds += host_seconds;
 	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
 	st = br_target_mem_read(s->target, s->samples_address, raw,
 				(size_t)count * BR_CB_SAMPLE_BYTES, err);

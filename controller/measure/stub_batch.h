@@ -53,8 +53,9 @@ typedef struct br_stub_result {
 	uint32_t heap_live;     /* highest left allocated by any chunk */
 	uint32_t heap_allocs;   /* of all chunks, each chunk's warm-up included */
 	uint32_t halts;         /* halts at br_host_sync taken: one per chunk */
-	double host_seconds;    /* longest host time from a resume to the halt at br_host_sync
-	                           (one chunk's) */
+	double host_seconds;    /* host time from each resume to the halt at br_host_sync,
+	                           summed over the chunks (the time halted between them left
+	                           out) */
 } br_stub_result_t;
 
 

@@ -6,13 +6,16 @@ committed baseline, and the run record says how many halts each bench took.
 Runs `benchrack run SUITE --firmware ELF -n 100` (QEMU netduinoplus2 under
 -icount: exact counts) and checks, for every bench of the baseline
 (results/baselines/qemu-netduinoplus2.json: the suite image with the default
-buffer, first recorded with the former 1024-sample buffer, one halt a bench):
+buffer; its counts are those of the former 1024-sample buffer, one halt a bench):
   - n is 100, and median, min and max equal the baseline's median (on QEMU
     every sample of a bench is the same exact count);
   - the stack depth and the heap's peak and live bytes equal the baseline's;
   - `halts` is ceil(100 / buffer) — the buffer read from the image's
     br_ld_sample_count — in the --json output and in the run record that
-    benchrack wrote under --results-dir.
+    benchrack wrote under --results-dir;
+  - `benchrack measure ELF --bench nop1000 --json`, for a count just under,
+    at and just over a whole number of buffers, takes that many halts (in its
+    --json) and every sample is the baseline's nop1000 figure.
 
 Usage: chunks.py --benchrack B --objdump OBJDUMP --suite SUITE.yaml
                  --baseline BASELINE.json ELF
@@ -68,6 +71,28 @@ def main():
         for label, path in (("--json", out), ("run record", records[0])):
             with open(path, encoding="utf-8") as f:
                 documents[label] = {b["name"]: b for b in json.load(f)["benches"]}
+
+    nop1000 = baseline["nop1000"]["median"]
+    for n in (buffer - 1, buffer, 2 * buffer + 1):
+        if n < 1:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "measure.json")
+            run = subprocess.run([args.benchrack, "measure", args.elf, "--bench", "nop1000",
+                                  "-n", str(n), "--json", out],
+                                 capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+            if run.returncode != 0:
+                failures.append(f"measure -n {n} exited {run.returncode}: {run.stderr}")
+                continue
+            with open(out, encoding="utf-8") as f:
+                measured = json.load(f)
+        want = -(-n // buffer)
+        values = set(measured.get("samples") or [])
+        print(f"measure --bench nop1000 -n {n}: {measured.get('n')} samples {sorted(values)}, "
+              f"{measured.get('halts')} halts (expected {want})")
+        if measured.get("halts") != want or measured.get("n") != n or values != {nop1000}:
+            failures.append(f"measure -n {n}: n {measured.get('n')}, samples {sorted(values)}, "
+                            f"halts {measured.get('halts')}; expected {n}, [{nop1000}], {want}")
 
     got = documents["--json"]
     for name, want in baseline.items():
