@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/xalloc.h"
+#include "elf/demangle.h"
 #include "elf/elf_private.h"
 
 /* Names for the machines a wrong file is most likely built for. */
@@ -121,6 +122,20 @@ static br_status_t elf_check_segments(br_elf_t *elf, br_error_t *err)
 	return BR_OK;
 }
 
+/* Demangles every C++ or Rust symbol name once, at open (elf->demangled). */
+static void elf_demangle_symbols(br_elf_t *elf)
+{
+	elf->demangled = xcalloc(elf->symtab_count == 0 ? 1U : elf->symtab_count, sizeof(char *));
+	for (size_t i = 0; i < elf->symtab_count && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+		if (gelf_getsym(elf->symtab, (int)i, &sym) == NULL)
+			continue;
+		const char *name = elf_strptr(elf->elf, elf->symtab_strndx, sym.st_name);
+		if (name != NULL && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+			elf->demangled[i] = br_demangle(name);
+	}
+}
+
 /* Finds the symbol table, if any: a stripped file simply has none. */
 static br_status_t elf_find_symtab(br_elf_t *elf, br_error_t *err)
 {
@@ -141,6 +156,7 @@ static br_status_t elf_find_symtab(br_elf_t *elf, br_error_t *err)
 		elf->symtab = data;
 		elf->symtab_count = data->d_size / entry_size;
 		elf->symtab_strndx = shdr.sh_link;
+		elf_demangle_symbols(elf);
 		return BR_OK;
 	}
 }
@@ -217,6 +233,9 @@ void br_elf_close(br_elf_t *elf)
 		elf_end(elf->elf);
 	if (elf->fd >= 0)
 		close(elf->fd);
+	for (size_t i = 0; elf->demangled != NULL && i < elf->symtab_count; i++)
+		free(elf->demangled[i]);
+	free(elf->demangled);
 	free(elf->path);
 	free(elf);
 }

@@ -30,7 +30,18 @@ struct br_elf {
 	Elf_Data *symtab;     /* SHT_SYMTAB contents; NULL when stripped */
 	size_t symtab_count;  /* entries in symtab */
 	size_t symtab_strndx; /* section index of the symbol names */
+	char **demangled;     /* per symbol: its demangled name (demangle.h), or NULL
+	                       * for a name that is not mangled; NULL when stripped */
 };
+
+/* The name to show for symbol index with raw name name: the demangled one
+ * when there is one. */
+static inline const char *br_elf_display_name(const struct br_elf *elf, size_t index,
+                                              const char *name)
+{
+	return elf->demangled != NULL && elf->demangled[index] != NULL ? elf->demangled[index]
+	                                                               : name;
+}
 
 /* True when the bytes [offset, offset + size) lie inside the file. */
 static inline bool br_elf_file_holds(const struct br_elf *elf, uint64_t offset, uint64_t size)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elf/demangle.h"
 #include "elf/elf_private.h"
 
 /* ARM mapping symbols ($a, $t, $d, optionally "$t.n") mark code and data
@@ -73,6 +74,79 @@ static br_status_t symbol_no_table(const br_elf_t *elf, const char *name, br_err
 	                    name, elf->path);
 }
 
+static void symbol_fill(const GElf_Sym *sym, br_elf_symbol_t *out)
+{
+	out->address = symbol_address(sym);
+	out->size = (uint32_t)sym->st_size;
+	out->is_function = symbol_is_function(sym);
+	out->is_thumb = out->is_function && (sym->st_value & BR_ELF_THUMB_BIT) != 0;
+}
+
+/* True when name is how a programmer writes the symbol demangled as
+ * demangled: all of it ("dsp::Fir::step(short)"), or its name without the
+ * parameter list ("dsp::Fir::step", which every overload answers to), with or
+ * without a template's return type. */
+static bool demangled_matches(const char *demangled, const char *name)
+{
+	if (strcmp(demangled, name) == 0)
+		return true;
+	size_t base = br_demangled_base_length(demangled);
+	size_t length = strlen(name);
+	if (length == base && strncmp(demangled, name, base) == 0)
+		return true;
+	/* A function template's return type comes first ("void dsp::mix<int>(int)"):
+	 * the name also matches after it. */
+	return length < base && demangled[base - length - 1U] == ' ' &&
+	       strncmp(demangled + base - length, name, length) == 0;
+}
+
+#define SYMBOL_CANDIDATES_SHOWN 8U
+
+/* name as a C++ or Rust programmer writes it: the one definition whose
+ * demangled name it is (aliases at one address count once), else "not
+ * found", or "ambiguous" listing the candidates. */
+static br_status_t symbol_find_demangled(const br_elf_t *elf, const char *name,
+                                         br_elf_symbol_t *out, br_error_t *err)
+{
+	GElf_Sym found = {0};
+	size_t count = 0;
+	char list[BR_ERROR_MESSAGE_BYTES / 2];
+	size_t used = 0;
+	list[0] = '\0';
+	for (size_t i = 0; elf->demangled != NULL && i < elf->symtab_count; i++) {
+		GElf_Sym sym;
+		const char *raw;
+		if (elf->demangled[i] == NULL || !symbol_read(elf, i, &sym, &raw) ||
+		    !symbol_is_named_definition(&sym, raw) ||
+		    !demangled_matches(elf->demangled[i], name))
+			continue;
+		if (count > 0 && symbol_address(&sym) == symbol_address(&found))
+			continue;
+		if (count < SYMBOL_CANDIDATES_SHOWN && used < sizeof(list)) {
+			int n = snprintf(list + used, sizeof(list) - used, "%s%s at 0x%08" PRIx32,
+			                 count > 0 ? ", " : "", elf->demangled[i],
+			                 symbol_address(&sym));
+			used = n < 0 ? sizeof(list) : used + (size_t)n;
+		}
+		if (count == 0)
+			found = sym;
+		count++;
+	}
+	if (count == 0)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "symbol '%s' not found in %s: check the spelling, and that the "
+		                    "compiler did not inline it or the linker drop it",
+		                    name, elf->path);
+	if (count > 1)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "symbol '%s' is ambiguous in %s: %zu candidates: %s%s: name one "
+		                    "with its parameter types, as listed, or pass an address",
+		                    name, elf->path, count, list,
+		                    count > SYMBOL_CANDIDATES_SHOWN ? ", ..." : "");
+	symbol_fill(&found, out);
+	return BR_OK;
+}
+
 br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_symbol_t *out,
                                br_error_t *err)
 {
@@ -109,10 +183,7 @@ br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_sym
 	}
 
 	if (best_count == 0)
-		return br_error_set(err, BR_ERR_INPUT,
-		                    "symbol '%s' not found in %s: check the spelling, and that the "
-		                    "compiler did not inline it or the linker drop it",
-		                    name, elf->path);
+		return symbol_find_demangled(elf, name, out, err);
 	if (ambiguous)
 		return br_error_set(err, BR_ERR_INPUT,
 		                    "symbol '%s' is ambiguous in %s: %zu file-local definitions "
@@ -121,10 +192,7 @@ br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_sym
 		                    name, elf->path, best_count, symbol_address(&best),
 		                    other_address);
 
-	out->address = symbol_address(&best);
-	out->size = (uint32_t)best.st_size;
-	out->is_function = symbol_is_function(&best);
-	out->is_thumb = out->is_function && (best.st_value & BR_ELF_THUMB_BIT) != 0;
+	symbol_fill(&best, out);
 	return BR_OK;
 }
 
@@ -139,9 +207,10 @@ static bool function_contains(const GElf_Sym *sym, uint32_t address)
 	return (uint64_t)(address - start) < sym->st_size;
 }
 
-static void function_fill(const GElf_Sym *sym, const char *name, br_elf_function_t *out)
+static void function_fill(const br_elf_t *elf, size_t index, const GElf_Sym *sym,
+                          const char *name, br_elf_function_t *out)
 {
-	out->name = name;
+	out->name = br_elf_display_name(elf, index, name);
 	out->address = symbol_address(sym);
 	out->size = (uint32_t)sym->st_size;
 }
@@ -158,7 +227,7 @@ bool br_elf_symbol_at(const br_elf_t *elf, uint32_t address, br_elf_function_t *
 		enum symbol_rank rank = symbol_rank(&sym);
 		if (rank > best_rank) {
 			best_rank = rank;
-			function_fill(&sym, name, out);
+			function_fill(elf, i, &sym, name, out);
 		}
 	}
 	return best_rank != SYMBOL_RANK_NONE;
@@ -188,7 +257,7 @@ bool br_elf_functions_next(br_elf_function_iter_t *it, br_elf_function_t *out)
 		const char *name;
 		size_t index = it->next++;
 		if (symbol_read(it->elf, index, &sym, &name) && symbol_is_function(&sym)) {
-			function_fill(&sym, name, out);
+			function_fill(it->elf, index, &sym, name, out);
 			return true;
 		}
 	}
