@@ -29,6 +29,10 @@
 #include "debug/tdesc.h"
 
 #define BR_TARGET_MAX_BREAKPOINTS 16U
+/* Bytes of the marker read after each round of a bulk read. */
+#define BR_TARGET_MARKER_WORD 4U
+/* The most marker bytes kept (8..16 make the resync read). */
+#define BR_TARGET_MARKER_MAX 16U
 #define BR_TARGET_REG_PC 15U
 #define BR_TARGET_REG_LR 14U
 #define BR_TARGET_REG_SP 13U
@@ -79,6 +83,11 @@ typedef struct br_target {
 	bool exited; /* the server reported the program exited (W/X) */
 	int exit_code;
 	unsigned long halts;    /* stops seen, for per-halt figures */
+	/* A part of the loaded image the firmware never changes (br_target_set_marker):
+	 * proves bulk reads and puts an out-of-step reply stream back in step. */
+	uint32_t marker_address;
+	uint8_t marker[BR_TARGET_MARKER_MAX];
+	size_t marker_len; /* 0: none set */
 	rsp_stop_reply_t *stop; /* the last stop reply (owned; large, so not on the stack) */
 } br_target_t;
 
@@ -131,8 +140,13 @@ void br_target_set_hw_breakpoint_limit(br_target_t *t, unsigned comparators);
 /*
  * Reads len bytes at address into buf, in chunks the server accepts (its
  * PacketSize, the flavour's read cap, never a reply of the length the
- * flavour breaks). An error reply (E nn) is BR_ERR_TARGET naming the
- * address: never zeros.
+ * flavour breaks), up to RSP_PIPELINE_MAX - 1 chunks in flight in one write
+ * where the server allows pipelining. With a marker set (br_target_set_marker)
+ * and the core halted, each round ends with a read of the marker's first
+ * word: when it does not match, the replies were out of step (an extra one,
+ * a missing one) — br_target_recover, then the round again (at most three
+ * times). An error reply (E nn) is BR_ERR_TARGET naming the address: never
+ * zeros.
  */
 br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size_t len,
                                br_error_t *err);
@@ -144,6 +158,14 @@ br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size
  */
 br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *buf, size_t len,
                                 br_error_t *err);
+
+/*
+ * Sets the marker: len (BR_TARGET_MARKER_WORD..BR_TARGET_BATCH_READ_MAX)
+ * bytes at address that the loaded image holds and the firmware never
+ * changes. Its first word proves bulk reads; all of it puts a reply stream
+ * back in step (br_target_recover).
+ */
+void br_target_set_marker(br_target_t *t, uint32_t address, const uint8_t *bytes, size_t len);
 
 /* Reads one 32-bit little-endian word at address. */
 br_status_t br_target_read_u32(br_target_t *t, uint32_t address, uint32_t *value, br_error_t *err);
@@ -299,9 +321,9 @@ br_status_t br_target_poll_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t
  * it runs (0x03) and takes its stop reply, dropping any other reply before
  * it; then reads len (8..16) bytes at marker_address, whose contents the
  * caller knows (expected: a part of the loaded image), and drops every reply
- * before the one that matches; then removes every breakpoint benchrack
- * inserted, whatever the server answers (which of them it holds is not
- * known). Leaves the core halted where it stopped, no breakpoint inserted.
+ * before the one that matches; then sets again every breakpoint benchrack
+ * has booked (removed and inserted: which of them the server holds is not
+ * known). Leaves the core halted where it stopped.
  * When the stream cannot be put back in step the session is over (the
  * client's error).
  */

@@ -56,28 +56,142 @@ static size_t avoid_broken_length(const br_target_t *t, size_t n)
 	return n;
 }
 
+/* One round of a bulk read: up to TARGET_MEM_IN_FLIGHT chunks and the marker. */
+typedef struct read_round {
+	uint32_t address[RSP_PIPELINE_EACH_MAX];
+	size_t n[RSP_PIPELINE_EACH_MAX];
+	uint8_t *out[RSP_PIPELINE_EACH_MAX];
+	size_t chunks;
+	bool marker;  /* the last request reads the marker word */
+	uint8_t marker_word[BR_TARGET_MARKER_WORD];
+	bool failed;  /* a reply did not decode: error holds the first */
+	bool one_at_a_time; /* after a damaged pipeline: each request alone (NAKs repaired) */
+	br_error_t error;
+} read_round_t;
+
+/* Chunks of a bulk read in flight at once (one write), the marker read after them:
+ * enough that the server never waits for the host between two of them. */
+#define TARGET_MEM_IN_FLIGHT (RSP_PIPELINE_EACH_MAX - 1U)
+/* Rounds read again after replies fell out of step. */
+#define TARGET_MEM_ATTEMPTS 3
+
+/* Decodes one reply of a round; never stops the pipeline (the replies still
+ * due would answer later requests): a failure is noted for after it. */
+static br_status_t read_round_reply(void *ctx, size_t i, const char *reply, size_t len,
+                                    br_error_t *err)
+{
+	(void)err;
+	read_round_t *r = ctx;
+	br_status_t st = i < r->chunks ? br_target_read_reply(reply, len, r->address[i], r->n[i],
+	                                                      r->out[i], &r->error)
+	                               : br_target_read_reply(reply, len, 0, BR_TARGET_MARKER_WORD,
+	                                                      r->marker_word, &r->error);
+	if (st != BR_OK)
+		r->failed = true;
+	return BR_OK;
+}
+
+/* Whether the round's marker read (if any) saw the marker: the stream is in step. */
+static bool read_round_in_step(const br_target_t *t, const read_round_t *r)
+{
+	return !r->marker ||
+	       memcmp(r->marker_word, t->marker, BR_TARGET_MARKER_WORD) == 0;
+}
+
+/* One round: pipelined when the server allows, else one request at a time. */
+static br_status_t read_round_run(br_target_t *t, read_round_t *r, br_error_t *err)
+{
+	char packets[RSP_PIPELINE_EACH_MAX][32];
+	const char *requests[RSP_PIPELINE_EACH_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < r->chunks; i++)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), r->address[i], r->n[i]);
+	if (r->marker)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
+		                      BR_TARGET_MARKER_WORD);
+	for (size_t i = 0; i < n; i++)
+		requests[i] = packets[i];
+	r->failed = false;
+	/* Several in flight only with a marker: it is what puts a damaged
+	 * pipeline's replies back in step. */
+	if (!r->one_at_a_time && r->marker &&
+	    (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode))
+		return rsp_client_pipeline_each(&t->rsp, requests, n, false, read_round_reply, r,
+		                                err);
+	for (size_t i = 0; i < n; i++) {
+		const char *reply;
+		size_t rlen;
+		br_status_t st = rsp_client_transact(&t->rsp, requests[i], &reply, &rlen, err);
+		if (st != BR_OK)
+			return st;
+		read_round_reply(r, i, reply, rlen, err);
+	}
+	return BR_OK;
+}
+
+/* A round until its replies are proven in step (br_target_recover between). */
+static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t *err)
+{
+	for (int attempt = 1;; attempt++) {
+		br_status_t st = read_round_run(t, r, err);
+		bool lost = st != BR_OK && t->rsp.out_of_step;
+		if (st != BR_OK && !lost)
+			return st;
+		bool in_step = !lost && read_round_in_step(t, r);
+		if (in_step && !r->failed)
+			return BR_OK;
+		if (in_step || !r->marker || attempt >= TARGET_MEM_ATTEMPTS) {
+			if (!lost)
+				*err = r->error;
+			if (!lost && !r->failed)
+				br_error_set(err, BR_ERR_PROTOCOL,
+				             "reading 0x%08x: the replies stayed out of step after %d "
+				             "attempts",
+				             r->address[0], attempt);
+			return err->status;
+		}
+		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
+		                       t->rsp.timeout_ms, err);
+		if (st != BR_OK)
+			return st;
+		t->rsp.counters.reread_rounds++;
+		r->one_at_a_time = lost;
+	}
+}
+
 br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size_t len,
                                br_error_t *err)
 {
 	uint8_t *out = buf;
 	size_t chunk = read_chunk_bytes(t);
 	while (len > 0) {
-		size_t n = avoid_broken_length(t, len < chunk ? len : chunk);
-		char req[32];
-		br_target_read_packet(req, sizeof(req), address, n);
-		const char *reply;
-		size_t rlen;
-		br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &rlen, err);
+		read_round_t r;
+		memset(&r, 0, sizeof(r));
+		r.marker = t->marker_len > 0 && !t->running;
+		while (len > 0 && r.chunks < TARGET_MEM_IN_FLIGHT) {
+			size_t n = avoid_broken_length(t, len < chunk ? len : chunk);
+			r.address[r.chunks] = address;
+			r.n[r.chunks] = n;
+			r.out[r.chunks] = out;
+			r.chunks++;
+			out += n;
+			address += (uint32_t)n;
+			len -= n;
+		}
+		br_status_t st = read_round_proven(t, &r, err);
 		if (st != BR_OK)
 			return st;
-		st = br_target_read_reply(reply, rlen, address, n, out, err);
-		if (st != BR_OK)
-			return st;
-		out += n;
-		address += (uint32_t)n;
-		len -= n;
 	}
 	return BR_OK;
+}
+
+void br_target_set_marker(br_target_t *t, uint32_t address, const uint8_t *bytes, size_t len)
+{
+	if (len > sizeof(t->marker))
+		len = sizeof(t->marker);
+	t->marker_address = address;
+	memcpy(t->marker, bytes, len);
+	t->marker_len = len < BR_TARGET_MARKER_WORD ? 0U : len;
 }
 
 /* Asks once whether the server takes binary writes: an empty X (GDB manual:

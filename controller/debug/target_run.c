@@ -379,16 +379,12 @@ br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uin
 		if (st == BR_OK)
 			st = recover_stop(t, timeout_ms, err);
 	}
-	char request[48];
-	char reply[2U * BR_TARGET_BATCH_READ_MAX + 1U];
-	if (st == BR_OK && (len < 8U || len > BR_TARGET_BATCH_READ_MAX))
+	if (st == BR_OK && (len < 8U || len > BR_TARGET_MARKER_MAX))
 		st = br_error_set(err, BR_ERR_USAGE, "a marker of 8 to 16 bytes is needed");
-	if (st == BR_OK) {
-		br_target_read_packet(request, sizeof(request), marker_address, len);
-		rsp_hex_encode(expected, len, reply, sizeof(reply));
-		st = rsp_client_sync(&t->rsp, request, reply, err);
-	}
-	/* Which breakpoints the server holds is not known: remove each. */
+	if (st == BR_OK)
+		st = rsp_client_sync(&t->rsp, marker_address, expected, len, err);
+	/* Which breakpoints the server holds is not known: set each booked one
+	 * again (a removal of one it does not hold may be refused: no matter). */
 	for (size_t i = 0; st == BR_OK && i < t->breakpoint_count; i++) {
 		char packet[48];
 		const char *r;
@@ -396,10 +392,15 @@ br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uin
 		br_target_breakpoint_packet(packet, sizeof(packet), 'z', t->breakpoints[i].kind,
 		                            t->breakpoints[i].address);
 		st = rsp_client_transact(&t->rsp, packet, &r, &rlen, err);
+		br_target_breakpoint_packet(packet, sizeof(packet), 'Z', t->breakpoints[i].kind,
+		                            t->breakpoints[i].address);
+		if (st == BR_OK)
+			st = rsp_client_transact(&t->rsp, packet, &r, &rlen, err);
+		if (st == BR_OK)
+			st = br_target_expect_ok(packet, r, rlen, err);
 	}
 	if (st != BR_OK)
 		return br_error_prefix(err, "putting the server's replies back in step");
-	t->breakpoint_count = 0;
 	br_target_forget_halt(t);
 	return BR_OK;
 }

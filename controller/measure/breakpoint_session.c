@@ -379,6 +379,8 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 	br_status_t st = br_target_recover(r->t, p->address, p->bytes, sizeof(p->bytes),
 	                                   r->o->timeout_ms, err);
 	if (st == BR_OK)
+		st = br_target_breakpoint_remove_all(r->t, err);
+	if (st == BR_OK)
 		st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
 	if (st == BR_OK)
 		st = br_target_resume(r->t, err);

@@ -27,6 +27,24 @@ br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_hal
 	                    path, BR_HALT_PROOF_MARKER_BYTES);
 }
 
+br_status_t br_halt_proof_arm(br_target_t *t, const char *path, br_halt_proof_t *out,
+                              br_error_t *err)
+{
+	br_elf_t *elf = NULL;
+	br_halt_proof_t p;
+	br_status_t st = br_elf_open(path, &elf, err);
+	if (st != BR_OK)
+		return st;
+	st = br_halt_proof_from_elf(elf, path, &p, err);
+	br_elf_close(elf);
+	if (st != BR_OK)
+		return st;
+	br_target_set_marker(t, p.address, p.bytes, sizeof(p.bytes));
+	if (out != NULL)
+		*out = p;
+	return BR_OK;
+}
+
 void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *counter,
                        br_halt_proof_reads_t *buf, br_target_batch_t *b)
 {

@@ -23,7 +23,7 @@
 /* Marker bytes: the first word is read at every halt; all of them put an
  * out-of-step stream back in step (br_target_recover), a length no halt
  * reads, so no stale reply can pass for it. */
-#define BR_HALT_PROOF_MARKER_BYTES 8U
+#define BR_HALT_PROOF_MARKER_BYTES 16U
 #define BR_HALT_PROOF_WORD 4U
 
 typedef struct br_halt_proof {
@@ -45,6 +45,14 @@ typedef struct br_halt_proof_reads {
  */
 br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_halt_proof_t *out,
                                    br_error_t *err);
+
+/*
+ * Reads the marker from the ELF at path (br_halt_proof_from_elf) into *out
+ * (may be NULL) and sets it on t (br_target_set_marker): from then on every
+ * bulk read on t is proven by it. Call once the image is loaded.
+ */
+br_status_t br_halt_proof_arm(br_target_t *t, const char *path, br_halt_proof_t *out,
+                              br_error_t *err);
 
 /* Appends the three proof reads to batch b (b->nreads + 3 <= BR_TARGET_BATCH_READS),
  * into buf. */

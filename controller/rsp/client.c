@@ -20,6 +20,7 @@
  * resent read is taken, so a duplicate reply can never look like the marker's. */
 #define RSP_SYNC_LEN_A 8U
 #define RSP_SYNC_LEN_B 12U
+#define RSP_SYNC_LEN_C 16U
 
 /* How a wait for a packet ended, besides errors. */
 typedef struct client_wait {
@@ -31,6 +32,10 @@ typedef struct client_wait {
 	bool poll;           /* only a begun packet ends the window (not a '+') */
 	bool window_expired; /* out: the window passed in silence */
 	bool damaged;        /* out: no-ack mode, the reply was damaged */
+	bool sync;           /* rsp_client_sync: NAKs and damaged replies belong to
+	                        what is being dropped; ignore them */
+	bool in_step_lost;   /* a pipeline of reads: a NAK or a damaged reply is
+	                        returned (out_of_step set), not repaired */
 } client_wait_t;
 
 static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
@@ -45,6 +50,11 @@ static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
 
 static br_status_t client_check(const rsp_client_t *c, br_error_t *err)
 {
+	if (!c->broken && c->out_of_step)
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "%s: the replies are out of step: put them back in step "
+		                    "(rsp_client_sync) first",
+		                    c->transport.peer);
 	if (!c->broken)
 		return BR_OK;
 	return br_error_set(err, c->broken_reason.status, "session ended earlier: %s",
@@ -205,6 +215,15 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 			case RSP_EVENT_NAK:
 				/* Only the one packet in tx can be meant; a pipeline cannot be
 				 * repaired (the server has run what followed). */
+				if (w->sync)
+					continue;
+				if (w->in_step_lost) {
+					c->out_of_step = true;
+					return br_error_set(err, BR_ERR_PROTOCOL,
+					                    "%s: the server refused a packet (NAK) "
+					                    "inside a pipeline of reads",
+					                    c->transport.peer);
+				}
 				if (c->unacked != 1 || c->tx_len == 0 ||
 				    c->nak_resends >= RSP_CLIENT_RESEND_LIMIT) {
 					br_error_set(err, BR_ERR_PROTOCOL,
@@ -251,6 +270,17 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 			case RSP_EVENT_BAD_RUNLENGTH:
 			case RSP_EVENT_BAD_ESCAPE:
 				damaged++;
+				if (w->sync)
+					continue;
+				if (w->in_step_lost) {
+					/* A NAK would have the server resend its last
+					 * reply, not this one. */
+					c->out_of_step = true;
+					return br_error_set(err, BR_ERR_PROTOCOL,
+					                    "%s: damaged reply inside a pipeline of "
+					                    "reads",
+					                    c->transport.peer);
+				}
 				if (c->no_ack) {
 					w->damaged = true;
 					return br_error_set(
@@ -438,36 +468,60 @@ br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payloa
 	return client_next(c, timeout_ms, true, payload, len, err);
 }
 
-br_status_t rsp_client_sync(rsp_client_t *c, const char *request, const char *expected,
+br_status_t rsp_client_sync(rsp_client_t *c, uint32_t address, const uint8_t *bytes, size_t len,
                             br_error_t *err)
 {
+	c->out_of_step = false;
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
 	c->counters.resyncs++;
 	c->stale = 0;
-	c->unacked = 0;
-	st = client_frame(c, request, strlen(request), err);
-	if (st == BR_OK)
-		st = client_write_tx(c, true, err);
-	if (st != BR_OK)
-		return client_fail(c, err);
-	size_t want = strlen(expected);
-	for (unsigned i = 0; i <= RSP_CLIENT_SYNC_DROP_MAX; i++) {
-		client_wait_t w;
-		client_wait_init(c, &w, 0);
-		st = client_wait_packet(c, &w, err);
-		if (st != BR_OK) {
-			br_error_prefix(err, "putting the replies back in step");
+	/* Attempts of RSP_SYNC_LEN_A, RSP_SYNC_LEN_B, then RSP_SYNC_LEN_C bytes:
+	 * a reply of an earlier attempt can never match a later one. */
+	static const size_t lengths[] = {RSP_SYNC_LEN_A, RSP_SYNC_LEN_B, RSP_SYNC_LEN_C};
+	unsigned dropped = 0;
+	for (size_t a = 0; a < sizeof(lengths) / sizeof(lengths[0]) && lengths[a] <= len; a++) {
+		char request[32];
+		char expected[2U * RSP_SYNC_LEN_C + 1U];
+		int rlen = snprintf(request, sizeof(request), "m%x,%zx", address, lengths[a]);
+		rsp_hex_encode(bytes, lengths[a], expected, sizeof(expected));
+		size_t want = 2U * lengths[a];
+		c->unacked = 0;
+		st = client_frame(c, request, (size_t)rlen, err);
+		if (st == BR_OK)
+			st = client_write_tx(c, true, err);
+		if (st != BR_OK)
 			return client_fail(c, err);
+		for (;;) {
+			client_wait_t w;
+			client_wait_init(c, &w, 0);
+			w.window = br_clock_ms() + RSP_CLIENT_ACK_WINDOW_MS;
+			w.deadline = w.window + w.timeout_ms;
+			w.poll = true;
+			w.sync = true;
+			st = client_wait_packet(c, &w, err);
+			if (st == BR_ERR_TIMEOUT && w.window_expired && !c->broken)
+				break; /* this attempt was lost: the next, of another length */
+			if (st != BR_OK) {
+				br_error_prefix(err, "putting the replies back in step");
+				return client_fail(c, err);
+			}
+			if (c->reply_len == want && memcmp(c->reply, expected, want) == 0)
+				return BR_OK;
+			c->counters.stale_dropped++;
+			if (++dropped > RSP_CLIENT_SYNC_DROP_MAX) {
+				br_error_set(err, BR_ERR_PROTOCOL,
+				             "%s: lost step with the server (no marker reply after "
+				             "%u others)",
+				             c->transport.peer, RSP_CLIENT_SYNC_DROP_MAX);
+				return client_fail(c, err);
+			}
 		}
-		if (c->reply_len == want && memcmp(c->reply, expected, want) == 0)
-			return BR_OK;
-		c->counters.stale_dropped++;
 	}
 	br_error_set(err, BR_ERR_PROTOCOL,
-	             "%s: lost step with the server (no marker reply after %u others)",
-	             c->transport.peer, RSP_CLIENT_SYNC_DROP_MAX);
+	             "%s: lost step with the server (no answer to the marker read)",
+	             c->transport.peer);
 	return client_fail(c, err);
 }
 
@@ -522,15 +576,16 @@ br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char
 	return rsp_client_request(c, request, strlen(request), 0, reply, reply_len, err);
 }
 
-br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
-                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err)
+br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
+                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                    br_error_t *err)
 {
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
 		return st;
-	if (count == 0 || count > RSP_PIPELINE_MAX)
+	if (count == 0 || count > RSP_PIPELINE_EACH_MAX)
 		return br_error_set(err, BR_ERR_USAGE, "a pipeline holds 1 to %u requests",
-		                    RSP_PIPELINE_MAX);
+		                    RSP_PIPELINE_EACH_MAX);
 	if (c->stale > 0) {
 		st = client_resync(c, err);
 		if (st != BR_OK)
@@ -560,23 +615,48 @@ br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, si
 		client_wait_t w;
 		client_wait_init(c, &w, 0);
 		w.ack_reply = !last_resumes;
+		w.in_step_lost = !last_resumes && count > 1U;
 		st = client_wait_packet(c, &w, err);
+		if (st != BR_OK && c->out_of_step)
+			return st;
 		if (st != BR_OK) {
 			br_error_prefix(err, "pipelined request '%.24s'", requests[i]);
 			return client_fail(c, err);
 		}
-		if (c->reply_len > RSP_PIPELINE_REPLY_MAX) {
-			br_error_set(err, BR_ERR_PROTOCOL,
-			             "pipelined request '%.24s': reply of %zu bytes is too long",
-			             requests[i], c->reply_len);
-			return client_fail(c, err);
-		}
-		memcpy(replies[i].text, c->reply, c->reply_len + 1U);
-		replies[i].len = c->reply_len;
 		/* Each reply acknowledges its own request (and the lost '+'s before). */
 		c->unacked = (unsigned)(count - i - 1U);
+		st = on_reply(ctx, i, c->reply, c->reply_len, err);
+		if (st != BR_OK) {
+			/* The replies still due would answer the next requests. */
+			if (i + 1U < expect)
+				client_fail(c, err);
+			return st;
+		}
 	}
 	return BR_OK;
+}
+
+/* Copies one short pipelined reply out (rsp_client_pipeline). */
+static br_status_t copy_short_reply(void *ctx, size_t index, const char *reply, size_t len,
+                                    br_error_t *err)
+{
+	rsp_pipeline_reply_t *replies = ctx;
+	if (len > RSP_PIPELINE_REPLY_MAX)
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "pipelined reply %zu: %zu bytes is too long", index, len);
+	memcpy(replies[index].text, reply, len + 1U);
+	replies[index].len = len;
+	return BR_OK;
+}
+
+br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
+                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err)
+{
+	if (count > RSP_PIPELINE_MAX)
+		return br_error_set(err, BR_ERR_USAGE, "a pipeline holds 1 to %u requests",
+		                    RSP_PIPELINE_MAX);
+	return rsp_client_pipeline_each(c, requests, count, last_resumes, copy_short_reply,
+	                                replies, err);
 }
 
 br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err)

@@ -50,6 +50,8 @@
 #define RSP_PIPELINE_REPLY_MAX 64U
 /* The most unaccounted replies rsp_client_sync drops before its own. */
 #define RSP_CLIENT_SYNC_DROP_MAX 16U
+/* The most requests rsp_client_pipeline_each carries (bulk reads). */
+#define RSP_PIPELINE_EACH_MAX 16U
 /* The most requests one pipeline carries. */
 #define RSP_PIPELINE_MAX 8U
 
@@ -67,6 +69,7 @@ typedef struct rsp_client_counters {
 	unsigned long resyncs;       /* marker exchanges after an ambiguous resend */
 	unsigned long stale_dropped; /* duplicate replies dropped by a resync */
 	unsigned long write_calls;   /* write system calls (pipelining shows here) */
+	unsigned long reread_rounds; /* bulk-read rounds read again after a resync */
 } rsp_client_counters_t;
 
 typedef struct rsp_client {
@@ -75,6 +78,7 @@ typedef struct rsp_client {
 	rsp_features_t features;
 	bool no_ack; /* QStartNoAckMode accepted */
 	bool broken; /* a timeout or loss ended the session */
+	bool out_of_step; /* a pipeline of reads lost a reply: only rsp_client_sync now */
 	br_error_t broken_reason;
 	int timeout_ms;        /* per reply, unless a call names its own */
 	uint32_t sync_address; /* readable memory for the resync marker */
@@ -148,14 +152,18 @@ br_status_t rsp_client_poll(rsp_client_t *c, int timeout_ms, const char **payloa
 
 /*
  * Puts the reply stream back in step after replies the caller could not
- * account for (an extra one, a missing one): sends request (NUL-terminated,
- * never resent) and drops every reply until one equal to expected, at most
- * RSP_CLIENT_SYNC_DROP_MAX of them (counted in stale_dropped). A request
- * whose reply nothing else can produce — a read of known bytes, of a length
- * no other request used — makes the reply after it the next request's own.
- * Failure ends the session.
+ * account for (an extra one, a missing one, a pipeline a NAK broke): reads
+ * 8 bytes at address, whose contents the caller knows (bytes, len >= 8: a
+ * part of the loaded image), and drops every reply until that read's own,
+ * at most RSP_CLIENT_SYNC_DROP_MAX of them (counted in stale_dropped). NAKs
+ * and damaged packets meanwhile are ignored (they belong to what is dropped);
+ * when no answer comes within RSP_CLIENT_ACK_WINDOW_MS, the read is asked
+ * again with 12 and then 16 bytes (as len allows), so a late reply of an
+ * earlier attempt can never pass for a later one's. A length no other
+ * request uses makes the reply after it the next request's own. Failure
+ * ends the session.
  */
-br_status_t rsp_client_sync(rsp_client_t *c, const char *request, const char *expected,
+br_status_t rsp_client_sync(rsp_client_t *c, uint32_t address, const uint8_t *bytes, size_t len,
                             br_error_t *err);
 
 /*
@@ -183,6 +191,26 @@ br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char
  */
 br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
                                 bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err);
+
+/* Receives one pipelined reply (payload owned by the client until the next
+ * call); a status other than BR_OK stops the pipeline. */
+typedef br_status_t (*rsp_reply_fn)(void *ctx, size_t index, const char *reply, size_t len,
+                                    br_error_t *err);
+
+/*
+ * rsp_client_pipeline with each reply handed to on_reply as it comes (any
+ * length up to the client's limit): for bulk reads with several m in
+ * flight. When on_reply refuses a reply before the last, the replies still
+ * due would answer later requests: the session ends. In a pipeline of two
+ * or more requests without a resume, a NAK or a damaged reply is not
+ * repaired (a NAK makes a server resend its last reply, not the damaged
+ * one): BR_ERR_PROTOCOL with out_of_step set, and every call but
+ * rsp_client_sync is refused until the caller has put the stream back in
+ * step with it.
+ */
+br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
+                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                    br_error_t *err);
 
 /*
  * Sends the single interrupt byte 0x03 (no framing, no ack), asking a running

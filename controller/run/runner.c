@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "measure/counter_target.h"
+#include "measure/halt_proof.h"
 
 /* Benchrack launched QEMU with this very image as its kernel: nothing to
  * load, and the core is already halted at the image's reset vector. */
@@ -38,6 +39,10 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	if (st != BR_OK)
 		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
 				       br_image_policy_name(policy_of(o)));
+	/* A word of the loaded image proves every bulk read from here on. */
+	st = br_halt_proof_arm(t, o->elf_path, NULL, err);
+	if (st != BR_OK)
+		return st;
 	if (!fresh) {
 		st = br_target_reset_halt(t, &vec, err);
 		if (st != BR_OK)

@@ -17,6 +17,10 @@ script starts, so QEMU's own time is not in it). Rounds are interleaved and
 each figure is the median over the rounds. Every run's samples must all be
 the same non-zero count (the region is exact on QEMU).
 
+And bulk reads (bench_halt): reads of 30 KiB of flash, 15 m of 2046 bytes
+in flight, packets per second against the server's small-read rate, medians
+(goal >= 0.9).
+
 Goals (issue 11): --from/--to at least 10x faster per halt than gdb's script
 and at most 1.5x the floor; --function at most 2x the floor; CPU at most
 50 us per halt. Exit 1 when one is missed.
@@ -43,6 +47,7 @@ GOAL_VS_GDB = 10.0
 GOAL_RANGE_VS_FLOOR = 1.5
 GOAL_FUNCTION_VS_FLOOR = 2.0
 GOAL_CPU_US = 50.0
+GOAL_BULK = 0.9
 WHAT = {
     "range": ["--from", "br_loop_marker_a", "--to", "br_loop_marker_b"],
     "function": ["--function", "br_loop_marker_a"],
@@ -77,7 +82,9 @@ def floor():
                          timeout=120, check=True).stdout
     m = re.search(r"FLOOR_US (\S+) (\S+)", out)
     cpu = re.search(r"FLOOR_CPU_US (\S+)", out)
-    return float(m.group(1)), float(m.group(2)), float(cpu.group(1))
+    bulk = re.search(r"BULK (\S+) (\S+) (\S+) (\S+) (\S+)", out)
+    return float(m.group(1)), float(m.group(2)), float(cpu.group(1)), \
+        (float(bulk.group(2)), int(bulk.group(3)), float(bulk.group(4)), float(bulk.group(5)))
 
 
 def gdb_per_halt():
@@ -113,12 +120,16 @@ kill
 
 def main():
     qemu, port = start_qemu(QEMU, ELF)
-    figures = {k: [] for k in ("floor_cpu", "floor_mean", "floor_median", "gdb", "range", "function",
+    figures = {k: [] for k in ("bulk_s", "bulk_packets", "small_rate", "bulk_ratio", "floor_cpu", "floor_mean", "floor_median", "gdb", "range", "function",
                                "range_cpu", "function_cpu")}
     exact = {}
     try:
         for _ in range(ROUNDS):
-            fm, fmed, fcpu = floor()
+            fm, fmed, fcpu, bulk = floor()
+            figures["bulk_s"].append(bulk[0])
+            figures["bulk_packets"].append(bulk[1])
+            figures["small_rate"].append(bulk[2])
+            figures["bulk_ratio"].append(bulk[3])
             figures["floor_cpu"].append(fcpu)
             figures["floor_mean"].append(fm)
             figures["floor_median"].append(fmed)
@@ -159,6 +170,12 @@ def main():
     vs_gdb = gdb / med["range"] if gdb else 0.0
     print(f"  gdb / benchrack --from/--to        {vs_gdb:8.1f}x (goal >= {GOAL_VS_GDB:.0f}x)")
     print(f"  exact counts: " + ", ".join(f"{w} {sorted(v)}" for w, v in exact.items()))
+    print(f"bulk reads of 30 KiB (15 x 2046 bytes in flight + the marker), 3 MiB in all: "
+          f"{med['bulk_s'] * 1e3:.1f} ms, {med['bulk_packets']:.0f} packets; small-read rate {med['small_rate']:.0f}/s; bulk packet rate / small-read "
+          f"rate {med['bulk_ratio']:.2f} (goal >= {GOAL_BULK}) [rounds: "
+          + ", ".join(f"{x:.2f}" for x in figures["bulk_ratio"]) + "]")
+    if med["bulk_ratio"] < GOAL_BULK:
+        failures.append(f"bulk reads: {med['bulk_ratio']:.2f} of the packet rate < {GOAL_BULK}")
     if vs_gdb < GOAL_VS_GDB:
         failures.append(f"range: {vs_gdb:.1f}x gdb < {GOAL_VS_GDB}x")
     if med["range"] / med["floor_mean"] > GOAL_RANGE_VS_FLOOR:
