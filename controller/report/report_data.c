@@ -234,7 +234,7 @@ static void rack_write(br_json_t *j, const br_page_rack_t *rack)
 }
 
 /* A profile's tree as columns: node i has parent[i] (-1 for the root), name[i], self[i]. */
-static void profile_write(br_json_t *j, const br_profile_t *p)
+static void profile_write(br_json_t *j, const br_flame_t *p)
 {
 	br_json_object_begin(j);
 	br_json_key(j, "name");
@@ -249,7 +249,7 @@ static void profile_write(br_json_t *j, const br_profile_t *p)
 	br_json_key(j, "parent");
 	br_json_array_begin(j);
 	for (size_t i = 0; i < p->count; i++)
-		br_json_int(j, p->parent[i] == BR_PROFILE_NO_PARENT ? -1 : (int64_t)p->parent[i]);
+		br_json_int(j, p->parent[i] == BR_FLAME_NO_PARENT ? -1 : (int64_t)p->parent[i]);
 	br_json_array_end(j);
 	br_json_key(j, "frame");
 	br_json_array_begin(j);

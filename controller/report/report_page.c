@@ -45,7 +45,7 @@ void br_page_free(br_page_t *page)
 	for (size_t i = 0; i < page->rack_count; i++)
 		br_page_rack_free(&page->racks[i]);
 	for (size_t i = 0; i < page->profile_count; i++)
-		br_profile_free(&page->profiles[i]);
+		br_flame_free(&page->profiles[i]);
 	free(page->profiles);
 	for (size_t i = 0; i < page->warning_count; i++)
 		free(page->warnings[i]);
@@ -372,5 +372,5 @@ br_status_t br_page_add_rack_file(br_page_t *page, const char *path, br_error_t 
 
 br_status_t br_page_add_profile_file(br_page_t *page, const char *path, br_error_t *err)
 {
-	return br_profile_read(path, &page->profiles, &page->profile_count, err);
+	return br_flame_read(path, &page->profiles, &page->profile_count, err);
 }

@@ -129,7 +129,7 @@ typedef struct br_page {
 	size_t latest_count;
 	br_page_rack_t *racks;
 	size_t rack_count;
-	br_profile_t *profiles; /* flame graphs */
+	br_flame_t *profiles; /* flame graphs */
 	size_t profile_count;
 	char **warnings; /* what was left out and why, shown at the top */
 	size_t warning_count;

@@ -14,7 +14,7 @@
 
 /* ------------------------------------------------------------------ tree */
 
-static size_t node_add(br_profile_t *p, size_t parent, const char *name, size_t len)
+static size_t node_add(br_flame_t *p, size_t parent, const char *name, size_t len)
 {
 	size_t i = p->count++;
 	p->parent = xrealloc(p->parent, p->count * sizeof(*p->parent));
@@ -27,45 +27,45 @@ static size_t node_add(br_profile_t *p, size_t parent, const char *name, size_t 
 	memcpy(p->names[i], name, len);
 	p->names[i][len] = '\0';
 	p->self[i] = 0.0;
-	p->first_child[i] = BR_PROFILE_NO_PARENT;
-	p->next_sibling[i] = BR_PROFILE_NO_PARENT;
-	if (parent != BR_PROFILE_NO_PARENT) {
+	p->first_child[i] = BR_FLAME_NO_PARENT;
+	p->next_sibling[i] = BR_FLAME_NO_PARENT;
+	if (parent != BR_FLAME_NO_PARENT) {
 		p->next_sibling[i] = p->first_child[parent];
 		p->first_child[parent] = i;
 	}
 	return i;
 }
 
-static void profile_start(br_profile_t *p, const char *path, const char *name, const char *unit)
+static void profile_start(br_flame_t *p, const char *path, const char *name, const char *unit)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->path, sizeof(p->path), "%s", path);
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->unit, sizeof(p->unit), "%s", unit);
-	node_add(p, BR_PROFILE_NO_PARENT, p->name, strlen(p->name));
+	node_add(p, BR_FLAME_NO_PARENT, p->name, strlen(p->name));
 }
 
-/* The child of parent called name, added when missing; BR_PROFILE_NO_PARENT when full. */
-static size_t child(br_profile_t *p, size_t parent, const char *name, size_t len)
+/* The child of parent called name, added when missing; BR_FLAME_NO_PARENT when full. */
+static size_t child(br_flame_t *p, size_t parent, const char *name, size_t len)
 {
-	for (size_t c = p->first_child[parent]; c != BR_PROFILE_NO_PARENT; c = p->next_sibling[c]) {
+	for (size_t c = p->first_child[parent]; c != BR_FLAME_NO_PARENT; c = p->next_sibling[c]) {
 		if (strncmp(p->names[c], name, len) == 0 && p->names[c][len] == '\0')
 			return c;
 	}
-	if (p->count >= BR_PROFILE_MAX_NODES)
-		return BR_PROFILE_NO_PARENT;
+	if (p->count >= BR_FLAME_MAX_NODES)
+		return BR_FLAME_NO_PARENT;
 	return node_add(p, parent, name, len);
 }
 
-static br_status_t too_big(const br_profile_t *p, br_error_t *err)
+static br_status_t too_big(const br_flame_t *p, br_error_t *err)
 {
 	return br_error_set(err, BR_ERR_INPUT,
 			    "%s: more than %u distinct call paths (or %u frames in one stack); "
 			    "fold the profile further (fewer frames, or a shorter region)",
-			    p->path, BR_PROFILE_MAX_NODES, BR_PROFILE_MAX_DEPTH);
+			    p->path, BR_FLAME_MAX_NODES, BR_FLAME_MAX_DEPTH);
 }
 
-void br_profile_free(br_profile_t *p)
+void br_flame_free(br_flame_t *p)
 {
 	for (size_t i = 0; i < p->count; i++)
 		free(p->names[i]);
@@ -77,7 +77,7 @@ void br_profile_free(br_profile_t *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void append(br_profile_t **profiles, size_t *count, br_profile_t *p)
+static void append(br_flame_t **profiles, size_t *count, br_flame_t *p)
 {
 	*profiles = xrealloc(*profiles, (*count + 1) * sizeof(**profiles));
 	(*profiles)[(*count)++] = *p;
@@ -85,7 +85,7 @@ static void append(br_profile_t **profiles, size_t *count, br_profile_t *p)
 
 /* ---------------------------------------------------------------- folded */
 
-static br_status_t folded_line(br_profile_t *p, const char *line, size_t len, unsigned lineno,
+static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsigned lineno,
 			       br_error_t *err)
 {
 	while (len > 0 && isspace((unsigned char)line[len - 1]))
@@ -116,10 +116,10 @@ static br_status_t folded_line(br_profile_t *p, const char *line, size_t len, un
 	while (f <= end) {
 		const char *semi = memchr(f, ';', (size_t)(end - f));
 		size_t flen = semi != NULL ? (size_t)(semi - f) : (size_t)(end - f);
-		if (++depth > BR_PROFILE_MAX_DEPTH)
+		if (++depth > BR_FLAME_MAX_DEPTH)
 			return too_big(p, err);
 		node = child(p, node, f, flen);
-		if (node == BR_PROFILE_NO_PARENT)
+		if (node == BR_FLAME_NO_PARENT)
 			return too_big(p, err);
 		if (semi == NULL)
 			break;
@@ -132,10 +132,10 @@ static br_status_t folded_line(br_profile_t *p, const char *line, size_t len, un
 }
 
 static br_status_t folded_read(const char *path, const char *text, size_t size,
-			       br_profile_t **profiles, size_t *count, br_error_t *err)
+			       br_flame_t **profiles, size_t *count, br_error_t *err)
 {
 	const char *base = strrchr(path, '/');
-	br_profile_t p;
+	br_flame_t p;
 	profile_start(&p, path, base != NULL ? base + 1 : path, "samples");
 	unsigned lineno = 0;
 	for (size_t at = 0; at < size;) {
@@ -143,13 +143,13 @@ static br_status_t folded_read(const char *path, const char *text, size_t size,
 		size_t len = nl != NULL ? (size_t)(nl - (text + at)) : size - at;
 		br_status_t st = folded_line(&p, text + at, len, ++lineno, err);
 		if (st != BR_OK) {
-			br_profile_free(&p);
+			br_flame_free(&p);
 			return st;
 		}
 		at += len + 1;
 	}
 	if (p.stacks == 0) {
-		br_profile_free(&p);
+		br_flame_free(&p);
 		return br_error_set(err, BR_ERR_INPUT, "%s: no stack in the profile", path);
 	}
 	append(profiles, count, &p);
@@ -194,16 +194,16 @@ static br_status_t ss_frame(const ss_reader_t *r, const br_yaml_node_t *n, const
 	return BR_OK;
 }
 
-static br_status_t ss_push(const ss_reader_t *r, br_profile_t *p, size_t *node, const char *name)
+static br_status_t ss_push(const ss_reader_t *r, br_flame_t *p, size_t *node, const char *name)
 {
 	size_t c = child(p, *node, name, strlen(name));
-	if (c == BR_PROFILE_NO_PARENT)
+	if (c == BR_FLAME_NO_PARENT)
 		return too_big(p, r->err);
 	*node = c;
 	return BR_OK;
 }
 
-static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, br_profile_t *p)
+static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, br_flame_t *p)
 {
 	const br_yaml_node_t *samples = br_yaml_map_get(prof, "samples");
 	const br_yaml_node_t *weights = br_yaml_map_get(prof, "weights");
@@ -219,7 +219,7 @@ static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, 
 			return ss_bad(r, stack, "a stack: a list of frame indices");
 		if (!ss_number(weights->children[i], &w) || w < 0)
 			return ss_bad(r, weights->children[i], "a weight: a number, not negative");
-		if (stack->count > BR_PROFILE_MAX_DEPTH)
+		if (stack->count > BR_FLAME_MAX_DEPTH)
 			return too_big(p, r->err);
 		size_t node = 0;
 		for (size_t k = 0; k < stack->count; k++) {
@@ -237,12 +237,12 @@ static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, 
 	return BR_OK;
 }
 
-static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, br_profile_t *p)
+static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, br_flame_t *p)
 {
 	const br_yaml_node_t *events = br_yaml_map_get(prof, "events");
 	if (events == NULL || events->kind != BR_YAML_SEQUENCE)
 		return ss_bad(r, events != NULL ? events : prof, "\"events\": a list");
-	size_t *stack = xcalloc(BR_PROFILE_MAX_DEPTH + 1, sizeof(*stack)); /* nodes open */
+	size_t *stack = xcalloc(BR_FLAME_MAX_DEPTH + 1, sizeof(*stack)); /* nodes open */
 	size_t depth = 0;
 	double last = 0.0;
 	br_status_t st = BR_OK;
@@ -271,7 +271,7 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 		last = at;
 		if (type->text[0] == 'O') {
 			size_t node = depth > 0 ? stack[depth] : 0;
-			if (depth == BR_PROFILE_MAX_DEPTH) {
+			if (depth == BR_FLAME_MAX_DEPTH) {
 				st = too_big(p, r->err);
 				break;
 			}
@@ -290,7 +290,7 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 }
 
 static br_status_t speedscope_read(const char *path, const char *text, size_t size,
-				   br_profile_t **profiles, size_t *count, br_error_t *err)
+				   br_flame_t **profiles, size_t *count, br_error_t *err)
 {
 	br_yaml_doc_t doc;
 	br_status_t st = br_yaml_parse(path, (const unsigned char *)text, size, &doc, err);
@@ -315,7 +315,7 @@ static br_status_t speedscope_read(const char *path, const char *text, size_t si
 			break;
 		}
 		const char *u = unit != NULL && unit->kind == BR_YAML_SCALAR ? unit->text : "none";
-		br_profile_t p;
+		br_flame_t p;
 		profile_start(&p, path, name != NULL && name->kind == BR_YAML_SCALAR ? name->text : path,
 			      strcmp(u, "none") == 0 ? "samples" : u);
 		if (strcmp(type->text, "sampled") == 0)
@@ -327,13 +327,13 @@ static br_status_t speedscope_read(const char *path, const char *text, size_t si
 		if (st == BR_OK)
 			append(profiles, count, &p);
 		else
-			br_profile_free(&p);
+			br_flame_free(&p);
 	}
 	br_yaml_doc_free(&doc);
 	return st;
 }
 
-br_status_t br_profile_read(const char *path, br_profile_t **profiles, size_t *count,
+br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count,
 			    br_error_t *err)
 {
 	FILE *f = fopen(path, "rb");

@@ -18,35 +18,35 @@
 
 #include "common/error.h"
 
-#define BR_PROFILE_MAX_NODES 200000U
-#define BR_PROFILE_MAX_DEPTH 1024U
-#define BR_PROFILE_NO_PARENT ((size_t)-1)
+#define BR_FLAME_MAX_NODES 200000U
+#define BR_FLAME_MAX_DEPTH 1024U
+#define BR_FLAME_NO_PARENT ((size_t)-1)
 
-typedef struct br_profile {
+typedef struct br_flame {
 	char name[256];   /* the profile's name (speedscope), or the file's */
 	char path[1024];  /* the file it came from */
 	char unit[32];    /* "samples" (folded, speedscope "none"), "nanoseconds", "bytes", ... */
 	size_t count;     /* nodes */
-	size_t *parent;   /* BR_PROFILE_NO_PARENT for node 0 */
+	size_t *parent;   /* BR_FLAME_NO_PARENT for node 0 */
 	char **names;     /* each node's frame name (owned) */
 	double *self;     /* weight of the stacks that end at the node */
 	size_t *first_child, *next_sibling; /* the tree, for merging stacks */
 	double total;     /* sum of self */
 	size_t stacks;    /* stacks (folded lines, samples, or event intervals) read */
-} br_profile_t;
+} br_flame_t;
 
 /*
  * Reads the profile file at path (folded or speedscope, told apart by its
  * first character: '{' is speedscope) and appends each profile it holds to
- * *profiles (count in *count; free each with br_profile_free, then the
+ * *profiles (count in *count; free each with br_flame_free, then the
  * array). BR_ERR_INPUT naming path (and line:col) on anything malformed: a
  * folded line without a count, a frame index out of range, unbalanced
- * events, more than BR_PROFILE_MAX_NODES nodes or BR_PROFILE_MAX_DEPTH
+ * events, more than BR_FLAME_MAX_NODES nodes or BR_FLAME_MAX_DEPTH
  * frames in one stack.
  */
-br_status_t br_profile_read(const char *path, br_profile_t **profiles, size_t *count,
+br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count,
 			    br_error_t *err);
 
-void br_profile_free(br_profile_t *p);
+void br_flame_free(br_flame_t *p);
 
 #endif
