@@ -41,6 +41,11 @@ int br_cli_rack(int argc, char **argv);
  * from run records, baselines and rack documents. Returns the exit code. */
 int br_cli_report_page(int argc, char **argv);
 
+/* `benchrack gdb ELF [options] [-- GDB-ARGS]`: gdb-multiarch on the board as
+ * measure reaches it, with the breakpoints asked for. Returns gdb's exit
+ * code, or 2/3 when the board or debugger could not be had. */
+int br_cli_gdb(int argc, char **argv);
+
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);
 

@@ -33,6 +33,9 @@ static void usage(FILE *out)
 	      "  report -o REPORT.html\n"
 	      "                 one self-contained HTML page of the run history, baselines\n"
 	      "                 and racks, with charts\n"
+	      "  gdb ELF [--from X --to Y | --function F] [-- GDB-ARGS]\n"
+	      "                 gdb-multiarch on the board as measure reaches it, with\n"
+	      "                 those breakpoints set; the server stops when gdb exits\n"
 	      "\n"
 	      "  benchrack COMMAND --help   options of one command\n"
 	      "  benchrack --version        the version\n"
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
 		return br_cli_upload(argc - 1, argv + 1);
 	if (strcmp(cmd, "rack") == 0)
 		return br_cli_rack(argc - 1, argv + 1);
+	if (strcmp(cmd, "gdb") == 0)
+		return br_cli_gdb(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
 		return br_cli_report_page(argc - 1, argv + 1);
 	fprintf(stderr, "benchrack: unknown command '%s'; try 'benchrack --help'\n", cmd);

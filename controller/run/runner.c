@@ -91,6 +91,14 @@ void br_runner_explain(br_runner_t *r, br_error_t *err)
 		br_session_explain(&r->session, err);
 }
 
+void br_runner_release(br_runner_t *r)
+{
+	if (!r->open || !r->session.open)
+		return;
+	br_target_close(&r->session.target);
+	r->session.open = false;
+}
+
 void br_runner_close(br_runner_t *r)
 {
 	if (!r->open)

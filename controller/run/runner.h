@@ -63,6 +63,14 @@ br_target_t *br_runner_target(br_runner_t *r);
 void br_runner_explain(br_runner_t *r, br_error_t *err);
 
 /*
+ * Hands the board to another debugger (`benchrack gdb`): closes benchrack's
+ * own connection without detaching, so the core stays halted where the
+ * runner left it and the server (launched or not) keeps listening for the
+ * next client. br_runner_close still stops a launched server.
+ */
+void br_runner_release(br_runner_t *r);
+
+/*
  * Ends the session: a launched server is stopped; a server benchrack did not
  * launch is detached from (the board runs on). Safe on a runner that failed
  * to open.

@@ -26,3 +26,16 @@ def start_qemu(qemu, elf, port=None, machine=MACHINE, stdin=None,
     q = subprocess.Popen(qemu_args(qemu, elf, port, machine), stdin=stdin,
                          stdout=subprocess.DEVNULL, stderr=stderr)
     return q, port
+
+
+def remote_board_yaml(name, port, load):
+    """A board file's text for a netduinoplus2 QEMU reached as a remote
+    gdbserver on HOST:port, with the load: policy load."""
+    return (f"name: {name}\n"
+            "core: cortex-m4\n"
+            f"server: {{kind: remote, host: {HOST}, port: {port}, flavour: qemu}}\n"
+            "counter: {kind: tim2}\n"
+            f"load: {load}\n"
+            "memory:\n"
+            "  - {name: flash, kind: flash, origin: 0x08000000, length: 1M}\n"
+            "  - {name: sram, kind: ram, origin: 0x20000000, length: 128K}\n")

@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from faultproxy import Proxy  # noqa: E402
-from qemu_gdbstub import start_qemu  # noqa: E402
+from qemu_gdbstub import remote_board_yaml, start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, ELF = sys.argv[1:4]
 ITERATIONS = "20"
@@ -39,22 +39,13 @@ CASES = [
 ]
 
 
-BOARD = """name: faulty
-core: cortex-m4
-server: {{kind: remote, host: 127.0.0.1, port: {port}, flavour: qemu}}
-counter: {{kind: tim2}}
-load: never
-memory:
-  - {{name: flash, kind: flash, origin: 0x08000000, length: 1M}}
-  - {{name: sram, kind: ram, origin: 0x20000000, length: 128K}}
-"""
 WORK = tempfile.mkdtemp(prefix="benchrack-faults-")
 
 
 def run(port, timeout=120):
     board = os.path.join(WORK, "faulty.yaml")
     with open(board, "w") as f:
-        f.write(BOARD.format(port=port))
+        f.write(remote_board_yaml("faulty", port, "never"))
     t0 = time.monotonic()
     p = subprocess.run([BENCHRACK, "run", "-n", ITERATIONS, "--timeout", "3", "--board", board,
                         "--results-dir", WORK, ELF],
