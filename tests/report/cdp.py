@@ -84,11 +84,17 @@ class Browser:
             time.sleep(0.05)
         raise RuntimeError('%s: %s never became true' % (url, wait_for))
 
-    def eval(self, expr):
-        r = self.call('Runtime.evaluate', expression=expr, returnByValue=True)
+    def eval(self, expr, await_promise=False):
+        r = self.call('Runtime.evaluate', expression=expr, returnByValue=True,
+                      awaitPromise=await_promise)
         if 'exceptionDetails' in r:
             raise RuntimeError('evaluating %s: %s' % (expr, r['exceptionDetails']))
         return r['result'].get('value')
+
+    def settle(self, frames=3):
+        """Waits for the page to paint frames times (charts redraw after a resize)."""
+        self.eval('new Promise(r => { let n = %d; const f = () => --n ? requestAnimationFrame(f) : r(0); '
+                  'requestAnimationFrame(f); })' % frames, await_promise=True)
 
     def problems(self):
         """Script exceptions, console errors and warnings, and log errors seen so far."""

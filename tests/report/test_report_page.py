@@ -252,12 +252,17 @@ def main():
                 break
             time.sleep(0.1)
         check(overflow <= 1, 'nothing sticks out of a 420 px window (by %s px)' % overflow)
+        b.settle()
         b.screenshot(os.path.join(build_dir, 'report-page-narrow.png'))
         # Print: the print style applies and the page prints without errors.
         b.call('Emulation.setDeviceMetricsOverride', width=1280, height=900, deviceScaleFactor=1, mobile=False)
         b.call('Emulation.setEmulatedMedia', media='print')
         check(b.eval('getComputedStyle(document.getElementById("contents")).display') == 'none',
               'the print style applies (contents hidden on paper)')
+        b.settle()
+        page_width = b.eval('document.documentElement.clientWidth')
+        widths = b.eval('window.benchrackReport.charts.map(c => c.width)')
+        check(all(0 < w <= page_width for w in widths), 'on paper every chart is redrawn within the page (%s)' % widths)
         pdf = b.call('Page.printToPDF', printBackground=True)
         check(len(pdf.get('data', '')) > 1000, 'the page prints to PDF')
         b.screenshot(os.path.join(build_dir, 'report-page-print.png'))

@@ -787,7 +787,9 @@
 	if (!main.children.length) main.appendChild(el('p', { cls: 'warning', text: 'Nothing to show: no run record, rack document or profile was found.' }));
 
 	/* Paper is narrower than the screen: redraw the charts at its width. */
-	window.addEventListener('beforeprint', function () { state.charts.forEach(function (c) { c.resize(); }); });
+	function redraw() { state.charts.forEach(function (c) { c.resize(); }); }
+	window.addEventListener('beforeprint', redraw);
+	if (window.matchMedia) window.matchMedia('print').addEventListener('change', redraw);
 	/* Milliseconds from the start of navigation to every chart drawn (the benchmark reads it). */
 	state.renderedMs = performance.now();
 	document.documentElement.setAttribute('data-rendered', state.errors.length ? 'errors' : 'ok');
