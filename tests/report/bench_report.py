@@ -15,6 +15,7 @@ usage: bench_report.py BENCHRACK [ROUNDS]
 Exit 1 when the page is 2 MB or more, or renders in 2 s or more.
 """
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,7 @@ def main():
     print('ratio history/peer: render %.2fx, size %.2fx' % (big_med / small_med, big_size / small_size))
     print('limits: render < %.0f ms: %s; size < 2 MB: %s' % (
         LIMIT_MS, 'MET' if big_med < LIMIT_MS else 'NOT MET', 'MET' if big_size < LIMIT_BYTES else 'NOT MET'))
+    shutil.rmtree(tmp, ignore_errors=True)
     ok = big_med < LIMIT_MS and big_size < LIMIT_BYTES and not problems and not others
     if problems or others:
         print('problems: %s; requests: %s' % (problems, others))

@@ -18,6 +18,7 @@ usage: test_report_page.py BENCHRACK BUILD_DIR CHART_JS D3_JS SCHEMA
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -268,6 +269,7 @@ def main():
         b.screenshot(os.path.join(build_dir, 'report-page-print.png'))
         check(b.problems() == [], 'no error after resizing and printing: %s' % b.problems())
 
+    shutil.rmtree(tmp, ignore_errors=True)
     print('screenshots: %s/report-page{,-narrow,-print}.png' % build_dir)
     print('%d checks failed' % len(failures) if failures else 'all checks passed')
     return 1 if failures else 0

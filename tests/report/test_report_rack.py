@@ -18,6 +18,7 @@ usage: test_report_rack.py BENCHRACK GATE_ELF GATE_SLOWER_ELF SUITE_ELF BUILD_DI
 """
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -131,6 +132,9 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)
     print('%d checks failed: %s' % (len(FAILED), FAILED) if FAILED else 'all checks passed')
     sys.exit(1 if FAILED else 0)
