@@ -52,7 +52,8 @@ static void gdb_usage(FILE *out)
 	      "                       written), an address (0x...) or FILE:LINE\n"
 	      "      --to Y           a breakpoint at Y (with --from)\n"
 	      "      --function F     a breakpoint at F's entry\n"
-	      "      --gdb PROGRAM    the debugger to start (default gdb-multiarch)\n"
+	      "      --gdb PROGRAM    the debugger to start (default: the board's gdb:, else\n"
+	      "                       gdb-multiarch)\n"
 	      "      --qemu PROGRAM   the QEMU to launch (default: the board's)\n"
 	      "  -h, --help           this text\n"
 	      "  -- GDB-ARGS          passed to the debugger after benchrack's own\n"
@@ -227,8 +228,9 @@ out:
 	return code;
 }
 
-/* The board as `measure` opens it: located, loaded, its endpoint for elf. */
-static br_status_t gdb_board(const gdb_cli_t *g, br_board_t *board, br_endpoint_t *ep,
+/* The board as `measure` opens it: located, loaded, its endpoint for elf;
+ * its gdb: program unless --gdb named one. */
+static br_status_t gdb_board(gdb_cli_t *g, br_board_t *board, br_endpoint_t *ep,
 			     br_error_t *err)
 {
 	char path[GDB_PATH_BYTES], dir[GDB_PATH_BYTES];
@@ -242,6 +244,8 @@ static br_status_t gdb_board(const gdb_cli_t *g, br_board_t *board, br_endpoint_
 		st = br_board_endpoint(board, g->elf, ep, err);
 	if (st == BR_OK && g->qemu != NULL)
 		ep->qemu.program = g->qemu;
+	if (st == BR_OK && g->gdb == NULL && board->file.gdb.set)
+		g->gdb = board->file.gdb.value;
 	return st;
 }
 

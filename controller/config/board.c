@@ -188,6 +188,9 @@ static const br_cfg_field_t board_fields[] = {
 	{.key = "load", .type = BR_CFG_ENUM, .offset = B(load), .names = load_names,
 	 .form = "always, if-different or never: whether benchrack writes the image over the "
 		 "debug port (default: if-different, never for a QEMU it launches with the image)"},
+	{.key = "gdb", .type = BR_CFG_STRING, .offset = B(gdb),
+	 .form = "the debugger `benchrack gdb` starts, e.g. arm-none-eabi-gdb (default "
+		 "gdb-multiarch)"},
 };
 
 static const br_cfg_map_t board_map = {

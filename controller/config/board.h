@@ -107,6 +107,7 @@ typedef struct br_board_file {
 	br_board_stack_t stack;
 	br_cfg_uint_t hardware_breakpoints;
 	br_cfg_enum_t load;        /* br_board_load_t */
+	br_cfg_string_t gdb;       /* the debugger `benchrack gdb` starts (default gdb-multiarch) */
 } br_board_file_t;
 
 #define BR_BOARD_DEFAULT_STACK_BYTES 8192U

@@ -14,7 +14,9 @@ Checks:
     builds, and `benchrack run` measures its ELF on QEMU netduinoplus2: exit 0,
     every bench measured and exact (min == max), the ELF's build-id in the
     record, and fir_64 - fir_32 a whole number of 32 equal per-sample costs;
-  - the Make snippet builds the same sources into an ELF benchrack runs.
+  - the Make snippet builds the same sources into an ELF benchrack runs;
+  - so does a Meson project through dependency('benchrack-stub') and the
+    installed wrap's fallback.
 
 Usage: test_install.py BUILD_DIR PREFIX SOURCE_DIR COMMAND...
 (COMMAND: the subcommands that must have man pages)
@@ -23,6 +25,7 @@ Exit status 0 when every check holds, 1 otherwise.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +52,51 @@ def measure(benchrack, elf, tmp, name):
         return None
     print(proc.stdout)
     return json.load(open(out))
+
+
+MESON_USER_PROJECT = """project('userfw', 'c', meson_version: '>=1.0.0',
+  default_options: ['benchrack-stub:counter=tim2'])
+stub = dependency('benchrack-stub')
+template = subproject('benchrack-stub').get_variable('stub_linker_script_template')
+ld = configure_file(input: template, output: 'fw.ld', configuration: {
+  'BOARD': 'netduinoplus2', 'FLASH_ORIGIN': '0x08000000', 'FLASH_LENGTH': '1M',
+  'RAM_ORIGIN': '0x20000000', 'RAM_LENGTH': '128K', 'STACK_SIZE': '8K'})
+executable('fw', 'fir.c', 'benches.c', name_suffix: 'elf', dependencies: stub,
+  c_args: ['-O2'], link_args: ['-T' + meson.current_build_dir() / 'fw.ld'], link_depends: ld)
+"""
+
+
+def check_meson_subproject(benchrack, root, example, tmp):
+    """A Meson firmware: dependency('benchrack-stub') through the installed
+    wrap (pkg-config finds nothing here, so the wrap's fallback builds the
+    installed sources), cross-built with the installed cross file."""
+    project = os.path.join(tmp, "meson-firmware")
+    os.makedirs(os.path.join(project, "subprojects"))
+    stub_dir = os.path.join(root, "share", "benchrack", "stub")
+    shutil.copy(os.path.join(stub_dir, "benchrack-stub.wrap"),
+                os.path.join(project, "subprojects"))
+    os.symlink(stub_dir, os.path.join(project, "subprojects", "benchrack-stub"))
+    for name in ("fir.c", "fir.h", "benches.c"):
+        shutil.copy(os.path.join(example, "src", name), project)
+    with open(os.path.join(project, "meson.build"), "w") as f:
+        f.write(MESON_USER_PROJECT)
+    cross = os.path.join(root, "share", "benchrack", "configs", "cross",
+                         "cortex-m4-netduinoplus2.ini")
+    env = dict(os.environ)
+    env.pop("PKG_CONFIG_PATH", None)
+    build = os.path.join(project, "build")
+    proc = run(["meson", "setup", build, project, "--cross-file", cross], env=env)
+    if not check(proc.returncode == 0 and "Looking for a fallback subproject" in proc.stdout,
+                 "Meson: dependency('benchrack-stub') configures through the wrap fallback"):
+        return
+    proc = run(["ninja", "-C", build])
+    elf = os.path.join(build, "fw.elf")
+    if check(proc.returncode == 0 and os.path.isfile(elf), "Meson builds fw.elf"):
+        record = measure(benchrack, elf, tmp, "meson-firmware")
+        if record is not None:
+            check([b["name"] for b in record["benches"]] == ["empty", "fir_32", "fir_64"]
+                  and all(b["min"] == b["max"] for b in record["benches"]),
+                  "meson-firmware: every bench measured, exact")
 
 
 def main(argv):
@@ -158,6 +206,7 @@ fw.elf: {example}/src/fir.c {example}/src/benches.c $(BENCHRACK_STUB_SRCS) $(BEN
                 check([b["name"] for b in record["benches"]] == ["empty", "fir_32", "fir_64"]
                       and all(b["min"] == b["max"] for b in record["benches"]),
                       "make-firmware: every bench measured, exact")
+        check_meson_subproject(benchrack, root, example, tmp)
     return CHECKS.finish()
 
 

@@ -13,7 +13,8 @@
   the same board from inside gdb: exit 3, "in use"), and the server runs on
   afterwards (benchrack did not launch it, so it does not stop it);
 - an ambiguous or unknown --function is exit 2 before anything starts;
-  a debugger that cannot be started is exit 3 naming it.
+  a debugger that cannot be started (--gdb, or the board file's gdb:) is
+  exit 3 naming it.
 
 usage: test_gdb_cmd.py BENCHRACK QEMU NM REGION_ELF IDLE_ELF
 """
@@ -119,6 +120,17 @@ def main():
         p = gdb(elf, "--gdb", "/nonexistent/gdb", "--", "-batch")
         c.check(p.returncode == 3 and "/nonexistent/gdb" in p.stderr,
                 f"missing debugger: exit {p.returncode} (want 3)")
+        board = os.path.join(work, "gdb-key.yaml")
+        with open(board, "w") as f:
+            f.write("name: gdb-key\ncore: cortex-m4\n"
+                    "server: {kind: qemu, machine: netduinoplus2}\ncounter: {kind: tim2}\n"
+                    "memory:\n"
+                    "  - {name: flash, kind: flash, origin: 0x08000000, length: 1M}\n"
+                    "  - {name: sram, kind: ram, origin: 0x20000000, length: 128K}\n"
+                    "gdb: /nonexistent/board-gdb\n")
+        p = gdb(elf, "--board", board, "--", "-batch")
+        c.check(p.returncode == 3 and "/nonexistent/board-gdb" in p.stderr,
+                f"the board's gdb: program is the one started: exit {p.returncode}")
         c.check(processes_with(elf) == [], "no server left behind after a failed start")
     finally:
         shutil.rmtree(work, ignore_errors=True)
