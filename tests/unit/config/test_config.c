@@ -201,11 +201,11 @@ static void test_boards(void)
 		{"- a\n", "dir/b.yaml:1:1: the file holds a list; expected a board mapping (key: value lines)"},
 		{BOARD_OK "colour: red\n",
 		 "dir/b.yaml:8:1: unknown key 'colour' in board; expected one of: name, description, "
-		 "core, server, counter, clock_hz, memory, stack, hardware_breakpoints, load"},
+		 "core, server, counter, clock_hz, memory, stack, hardware_breakpoints, load, gdb"},
 		{BOARD_OK "stak: {length: 1K}\n",
 		 "dir/b.yaml:8:1: unknown key 'stak' in board (did you mean 'stack'?); expected one of: "
 		 "name, description, core, server, counter, clock_hz, memory, stack, "
-		 "hardware_breakpoints, load"},
+		 "hardware_breakpoints, load, gdb"},
 		{"name: b\ncore: cortex-m4\n",
 		 "dir/b.yaml:1:1: board lacks required key 'server'; expected server: a mapping with "
 		 "kind: qemu|openocd|remote|serial and its keys"},
