@@ -221,6 +221,24 @@ def main():
             lb = latest['benches'][i]
             check(total == [lb['n'] - lb['outliers'], lb['outliers']],
                   '%s: the histogram holds every sample, outliers apart (%s)' % (n, total))
+        # Each point links to its run: a click on the newest median of the first
+        # bench leads to its row, which names its commit, build-id and board.
+        first = bench_names[0]
+        pos = b.eval('''(() => { const f = document.querySelector('figure[data-kind="history"][data-bench="%s"]');
+            f.scrollIntoView(); const c = Chart.getChart(f.querySelector("canvas"));
+            const i = c.data.datasets.findIndex(d => d.runs);
+            const pts = c.getDatasetMeta(i).data; const p = pts[pts.length - 1];
+            const r = c.canvas.getBoundingClientRect();
+            return {x: r.left + p.x, y: r.top + p.y}; })()''' % first)
+        for kind in ('mouseMoved', 'mousePressed', 'mouseReleased'):
+            b.call('Input.dispatchMouseEvent', type=kind, x=pos['x'], y=pos['y'], button='left',
+                   clickCount=1 if kind != 'mouseMoved' else 0)
+        b.settle()
+        newest = data['runs'][-1]
+        check(b.eval('location.hash') == '#run-%d' % newest['id'], 'a click on a point opens its run (%s)' % b.eval('location.hash'))
+        row = b.eval('(() => { const r = document.getElementById("run-%d"); return r ? r.textContent : ""; })()' % newest['id'])
+        check(newest['firmware']['git_commit'] in row and newest['firmware']['build_id'][:16] in row and newest['board'] in row,
+              'the run\'s row names its commit, build-id and board: %r' % row)
         # Flame graphs: one per profile, weighing what the files say.
         profiles = data['profiles']
         check([x['name'] for x in profiles] == ['calls.folded', 'sampled run', 'evented run'],
