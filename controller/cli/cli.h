@@ -27,6 +27,10 @@ int br_cli_probe(int argc, char **argv);
  * range or a function at breakpoints, or a stub bench). Returns the exit code. */
 int br_cli_measure(int argc, char **argv);
 
+/* `benchrack profile ELF [WHAT] [options]`: an exact or sampled profile with
+ * call chains (controller/profile/). Returns the exit code. */
+int br_cli_profile(int argc, char **argv);
+
 /* `benchrack upload [RUN.json ...] [options]`: spools records for the
  * dashboards of an upload config and delivers what the spool holds. Returns
  * the exit code. */

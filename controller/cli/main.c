@@ -24,6 +24,9 @@ static void usage(FILE *out)
 	      "  measure ELF --from X --to Y | --function NAME | --bench NAME\n"
 	      "                 measure one region, function or bench of any firmware:\n"
 	      "                 calibrated, with stack, heap and sizes\n"
+	      "  profile ELF [--from X --to Y | --function NAME] [--exact]\n"
+	      "                 where the time goes, with call chains: sampled, or exact\n"
+	      "                 (single-stepped); table, folded, speedscope, json\n"
 	      "  upload [RUN.json ...]\n"
 	      "                 post results to dashboards (InfluxDB, Pushgateway, Bencher,\n"
 	      "                 a webhook) and retry what earlier runs left in the spool\n"
@@ -70,6 +73,8 @@ int main(int argc, char **argv)
 		return br_cli_probe(argc - 1, argv + 1);
 	if (strcmp(cmd, "measure") == 0)
 		return br_cli_measure(argc - 1, argv + 1);
+	if (strcmp(cmd, "profile") == 0)
+		return br_cli_profile(argc - 1, argv + 1);
 	if (strcmp(cmd, "upload") == 0)
 		return br_cli_upload(argc - 1, argv + 1);
 	if (strcmp(cmd, "rack") == 0)

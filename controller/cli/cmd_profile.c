@@ -1,0 +1,257 @@
+/*
+ * `benchrack profile`: where the cycles go (controller/profile/). Arguments
+ * in, the profile out in the format asked; exit 0 profiled, 2 usage or input
+ * error, 3 target, server or counter error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/board_lock.h"
+#include "cli/cli.h"
+#include "measure/counter_spec.h"
+#include "profile/format.h"
+#include "profile/profile_run.h"
+
+#define PROFILE_MAX_STEPS_LIMIT 1000000000000ULL
+#define PROFILE_MS_PER_S 1000.0
+
+static void profile_usage(FILE *out)
+{
+	fputs("usage: benchrack profile ELF [WHAT] [options]\n"
+	      "\n"
+	      "Where the time goes in any firmware, with call chains, on QEMU's netduinoplus2\n"
+	      "unless --remote names a running gdbserver. WHAT (default: everything, sampled\n"
+	      "from reset for --duration):\n"
+	      "  --from X --to Y      a range (a function, 0x address or FILE:LINE each); when\n"
+	      "                       sampling, the code between the two addresses\n"
+	      "  --function NAME      each call of NAME (sampling: NAME on the call chain)\n"
+	      "\n"
+	      "options:\n"
+	      "      --exact          single-step one pass of the region: exact self and total\n"
+	      "                       instruction counts per function and source line\n"
+	      "      --max-steps N    --exact refuses a region longer than N instructions (by\n"
+	      "                       the counter, before stepping; default 1000000): each step\n"
+	      "                       is one round trip to the server\n"
+	      "      --duration S     sampling: how long, in seconds (default 2)\n"
+	      "      --rate HZ        sampling: samples per second (default: as fast as the\n"
+	      "                       server allows)\n"
+	      "      --stack-window B stack bytes read with each sample, below the stack's top\n"
+	      "                       (default 512): deeper frames end in [unknown]\n"
+	      "      --unwind M       auto (CFI, then frame records; default), cfi,\n"
+	      "                       frame-records\n"
+	      "      --format F       table (default), folded (flamegraph.pl, inferno),\n"
+	      "                       speedscope, json\n"
+	      "      --output FILE    write the format there (the table still on stdout)\n"
+	      "      --counter SPEC   --exact's cross-check counter (default tim2)\n"
+	      "      --qemu PROGRAM, --machine NAME, --remote HOST:PORT, --flavour NAME\n"
+	      "                       where the board is, as for measure\n"
+	      "      --timeout SEC    the longest wait for one stop (default 10)\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "exit codes: 0 profiled, 2 usage or input error (a region longer than\n"
+	      "            --max-steps too), 3 target, server or counter error\n",
+	      out);
+}
+
+static int profile_bad(const char *message)
+{
+	fprintf(stderr, "benchrack profile: %s; try 'benchrack profile --help'\n", message);
+	return 2;
+}
+
+static int parse_number(const char *opt, const char *arg, double max, double *out)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+	if (arg[0] == '\0' || *end != '\0' || !(v >= 0) || v > max) {
+		fprintf(stderr, "benchrack profile: %s takes a number from 0 to %.0f, not '%s'\n",
+		        opt, max, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+typedef struct profile_cli {
+	br_profile_options_t o;
+	br_counter_t counter;
+	const char *format;
+	const char *output;
+} profile_cli_t;
+
+/* Parses argv into c; returns -1 to go on, or an exit code. */
+static int profile_parse(int argc, char **argv, profile_cli_t *c)
+{
+	enum {
+		OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_EXACT, OPT_MAX_STEPS, OPT_DURATION,
+		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_FORMAT, OPT_OUTPUT, OPT_COUNTER, OPT_QEMU,
+		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT,
+	};
+	static const struct option longopts[] = {
+	    {"from", required_argument, NULL, OPT_FROM},
+	    {"to", required_argument, NULL, OPT_TO},
+	    {"function", required_argument, NULL, OPT_FUNCTION},
+	    {"exact", no_argument, NULL, OPT_EXACT},
+	    {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
+	    {"duration", required_argument, NULL, OPT_DURATION},
+	    {"rate", required_argument, NULL, OPT_RATE},
+	    {"stack-window", required_argument, NULL, OPT_WINDOW},
+	    {"unwind", required_argument, NULL, OPT_UNWIND},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
+	    {"counter", required_argument, NULL, OPT_COUNTER},
+	    {"qemu", required_argument, NULL, OPT_QEMU},
+	    {"machine", required_argument, NULL, OPT_MACHINE},
+	    {"remote", required_argument, NULL, OPT_REMOTE},
+	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	br_profile_options_t *o = &c->o;
+	double v = 0;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_FROM: o->from = optarg; break;
+		case OPT_TO: o->to = optarg; break;
+		case OPT_FUNCTION: o->function = optarg; break;
+		case OPT_EXACT: o->exact = true; break;
+		case OPT_MAX_STEPS:
+			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT, &v) != 0)
+				return 2;
+			o->max_steps = (uint64_t)v;
+			break;
+		case OPT_DURATION:
+			if (parse_number("--duration", optarg, 86400.0, &v) != 0)
+				return 2;
+			o->duration_s = v;
+			break;
+		case OPT_RATE:
+			if (parse_number("--rate", optarg, 1e6, &v) != 0)
+				return 2;
+			o->rate_hz = v;
+			break;
+		case OPT_WINDOW:
+			if (parse_number("--stack-window", optarg, 1e6, &v) != 0)
+				return 2;
+			o->stack_window = (uint32_t)v;
+			break;
+		case OPT_UNWIND:
+			if (!br_unwind_method_parse(optarg, &o->unwind))
+				return profile_bad("--unwind is auto, cfi or frame-records");
+			break;
+		case OPT_FORMAT: c->format = optarg; break;
+		case OPT_OUTPUT: c->output = optarg; break;
+		case OPT_COUNTER: {
+			br_error_t err;
+			br_error_clear(&err);
+			if (br_counter_spec_parse(optarg, 0, NULL, &c->counter, &err) != BR_OK)
+				return br_cli_report(&err);
+			o->counter = &c->counter;
+			break;
+		}
+		case OPT_QEMU: o->link.qemu_program = optarg; break;
+		case OPT_MACHINE: o->link.machine = optarg; break;
+		case OPT_REMOTE: o->link.remote = optarg; break;
+		case OPT_FLAVOUR: o->link.flavour = optarg; break;
+		case OPT_TIMEOUT:
+			if (parse_number("--timeout", optarg, 86400.0, &v) != 0)
+				return 2;
+			o->timeout_ms = (int)(v * PROFILE_MS_PER_S);
+			break;
+		case 'h': profile_usage(stdout); return 0;
+		default: profile_usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != 1)
+		return profile_bad("give exactly one firmware ELF");
+	o->elf_path = argv[optind];
+	static const char *const formats[] = {"table", "folded", "speedscope", "json"};
+	bool known = false;
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		known = known || strcmp(c->format, formats[i]) == 0;
+	if (!known)
+		return profile_bad("--format is table, folded, speedscope or json");
+	return -1;
+}
+
+static void show_output(void *ctx, int fd, const char *text, size_t len)
+{
+	(void)ctx;
+	(void)fd;
+	fprintf(stderr, "firmware: %.*s", (int)len, text);
+}
+
+static void write_format(FILE *out, const char *format, const br_profile_t *p)
+{
+	if (strcmp(format, "folded") == 0)
+		br_profile_write_folded(out, p);
+	else if (strcmp(format, "speedscope") == 0)
+		br_profile_write_speedscope(out, p, BENCHRACK_VERSION);
+	else if (strcmp(format, "json") == 0)
+		br_profile_write_json(out, p, BENCHRACK_VERSION);
+	else
+		br_profile_write_table(out, p);
+}
+
+/* The profile with the board's lock held (none for QEMU). */
+static br_status_t profile_locked(const br_profile_options_t *o, br_profile_t *p, br_error_t *err)
+{
+	br_measure_options_t mo;
+	br_measure_options_default(&mo);
+	mo.elf_path = o->elf_path;
+	mo.link = o->link;
+	mo.endpoint = o->endpoint;
+	br_endpoint_t ep;
+	char host[BR_MEASURE_HOST_BYTES];
+	br_status_t st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
+	br_board_lock_t lock;
+	if (st == BR_OK)
+		st = br_board_lock_take(&ep, &lock, err);
+	if (st != BR_OK) {
+		br_profile_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+		return st;
+	}
+	st = br_profile_run(o, p, err);
+	br_board_lock_give(&lock);
+	return st;
+}
+
+int br_cli_profile(int argc, char **argv)
+{
+	profile_cli_t c;
+	memset(&c, 0, sizeof(c));
+	br_profile_options_default(&c.o);
+	c.o.link.output = show_output;
+	c.format = "table";
+	int code = profile_parse(argc, argv, &c);
+	if (code >= 0)
+		return code;
+	br_error_t err;
+	br_error_clear(&err);
+	br_profile_t p;
+	br_status_t st = profile_locked(&c.o, &p, &err);
+	if (st == BR_OK) {
+		FILE *out = stdout;
+		if (c.output != NULL) {
+			out = fopen(c.output, "w");
+			if (out == NULL)
+				st = br_error_set(&err, BR_ERR_USAGE, "%s: cannot write it", c.output);
+		}
+		if (st == BR_OK) {
+			write_format(out, c.format, &p);
+			if (out != stdout && fclose(out) != 0)
+				st = br_error_set(&err, BR_ERR_INFRA, "%s: writing it failed", c.output);
+			if (out != stdout && strcmp(c.format, "table") != 0)
+				br_profile_write_table(stdout, &p);
+		}
+	}
+	br_profile_free(&p);
+	if (st != BR_OK)
+		return br_cli_report(&err);
+	return 0;
+}

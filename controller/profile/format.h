@@ -1,0 +1,30 @@
+/*
+ * The outputs of a profile (profile_data.h). Each writes to a FILE the CLI
+ * owns; shapes are documented in controller/profile/README.md.
+ *   table       functions by self count: self and total (count, percent and,
+ *               for samples, the standard error of the share), the hottest
+ *               source lines, and the figures around them (samples, outside
+ *               the region, unwinding failures, lost).
+ *   folded      one "root;...;leaf COUNT" line per distinct chain: the input
+ *               of flamegraph.pl and inferno.
+ *   speedscope  speedscope's file format (https://www.speedscope.app/file-format-schema.json):
+ *               one "sampled" profile, a sample per distinct chain weighted by its count.
+ *   json        benchrack's own record: provenance, figures, functions, lines, chains.
+ */
+#ifndef BENCHRACK_PROFILE_FORMAT_H
+#define BENCHRACK_PROFILE_FORMAT_H
+
+#include <stdio.h>
+
+#include "profile/profile_data.h"
+
+#define BR_PROFILE_SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
+/* Lines of the table's "hottest lines" list. */
+#define BR_PROFILE_TABLE_LINES 10U
+
+void br_profile_write_table(FILE *out, const br_profile_t *p);
+void br_profile_write_folded(FILE *out, const br_profile_t *p);
+void br_profile_write_speedscope(FILE *out, const br_profile_t *p, const char *version);
+void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version);
+
+#endif

@@ -1,0 +1,120 @@
+/* benchrack's own profile record (format.h; README.md has the shape). */
+#include "profile/format.h"
+
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+#include "results/json_writer.h"
+
+static void figure(br_json_t *j, const char *key, uint64_t v)
+{
+	br_json_key(j, key);
+	br_json_uint(j, v);
+}
+
+void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version)
+{
+	br_json_t j;
+	br_json_init(&j, out);
+	br_json_object_begin(&j);
+	br_json_key(&j, "benchrack_profile");
+	br_json_uint(&j, 1);
+	br_json_key(&j, "benchrack_version");
+	br_json_string(&j, version);
+	br_json_key(&j, "mode");
+	br_json_string(&j, p->mode == BR_PROFILE_EXACT ? "exact" : "sampled");
+	br_json_key(&j, "elf");
+	br_json_string(&j, p->elf_path);
+	br_json_key(&j, "board");
+	br_json_string(&j, p->board);
+	br_json_key(&j, "server");
+	br_json_string(&j, p->server);
+	br_json_key(&j, "region");
+	br_json_string(&j, p->region);
+	br_json_key(&j, "unit");
+	br_json_string(&j, p->unit);
+	figure(&j, "counted", p->counted);
+	br_json_key(&j, "seconds");
+	br_json_double(&j, p->seconds);
+	if (p->mode == BR_PROFILE_EXACT) {
+		br_json_key(&j, "counter");
+		br_json_string(&j, p->counter);
+		br_json_key(&j, "counter_delta");
+		if (p->counter_known)
+			br_json_uint(&j, p->counter_delta);
+		else
+			br_json_null(&j);
+		figure(&j, "step_limit", p->step_limit);
+	} else {
+		br_json_key(&j, "rate_hz");
+		if (p->rate_hz > 0)
+			br_json_double(&j, p->rate_hz);
+		else
+			br_json_null(&j);
+		figure(&j, "samples_taken", p->samples_taken);
+		figure(&j, "samples_lost", p->samples_lost);
+		figure(&j, "outside_region", p->outside_region);
+		br_json_key(&j, "unwind");
+		br_json_object_begin(&j);
+		figure(&j, "cfi_frames", p->unwind.cfi);
+		figure(&j, "frame_record_frames", p->unwind.frame_record);
+		figure(&j, "link_register_frames", p->unwind.link_register);
+		figure(&j, "exception_frames", p->unwind.exception);
+		figure(&j, "failed_chains", p->unwind.failed_chains);
+		br_json_object_end(&j);
+	}
+	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
+	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
+	br_profile_frame_counts(p, self, total);
+	br_json_key(&j, "functions");
+	br_json_array_begin(&j);
+	for (size_t i = 0; i < p->nframes; i++) {
+		br_json_object_begin(&j);
+		br_json_key(&j, "name");
+		br_json_string(&j, p->frames[i].name);
+		figure(&j, "address", p->frames[i].address);
+		br_json_key(&j, "file");
+		br_json_string_or_null(&j, p->frames[i].file);
+		figure(&j, "line", p->frames[i].line);
+		figure(&j, "self", self[i]);
+		figure(&j, "total", total[i]);
+		if (p->mode == BR_PROFILE_SAMPLED) {
+			br_json_key(&j, "self_share_error");
+			br_json_double(&j, br_profile_share_error(self[i], p->counted));
+			br_json_key(&j, "total_share_error");
+			br_json_double(&j, br_profile_share_error(total[i], p->counted));
+		}
+		br_json_object_end(&j);
+	}
+	br_json_array_end(&j);
+	br_json_key(&j, "lines");
+	br_json_array_begin(&j);
+	for (size_t i = 0; i < p->nlines; i++) {
+		br_json_object_begin(&j);
+		br_json_key(&j, "file");
+		br_json_string(&j, p->lines[i].file);
+		figure(&j, "line", p->lines[i].line);
+		br_json_key(&j, "function");
+		br_json_string(&j, p->frames[p->lines[i].frame].name);
+		figure(&j, "self", p->lines[i].count);
+		br_json_object_end(&j);
+	}
+	br_json_array_end(&j);
+	br_json_key(&j, "chains");
+	br_json_array_begin(&j);
+	for (size_t i = 0; i < p->nchains; i++) {
+		br_json_object_begin(&j);
+		br_json_key(&j, "frames");
+		br_json_array_begin(&j);
+		for (size_t d = 0; d < p->chains[i].depth; d++)
+			br_json_string(&j, p->frames[p->chains[i].frames[d]].name);
+		br_json_array_end(&j);
+		figure(&j, "count", p->chains[i].count);
+		br_json_object_end(&j);
+	}
+	br_json_array_end(&j);
+	br_json_object_end(&j);
+	br_json_finish(&j);
+	free(self);
+	free(total);
+}

@@ -1,0 +1,101 @@
+/* The table a person reads (format.h). */
+#include "profile/format.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+
+#define PERCENT 100.0
+
+static const br_profile_t *sort_profile;
+static const uint64_t *sort_self;
+static const uint64_t *sort_total;
+
+static int by_self(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (sort_self[x] != sort_self[y])
+		return sort_self[x] > sort_self[y] ? -1 : 1;
+	if (sort_total[x] != sort_total[y])
+		return sort_total[x] > sort_total[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static void share(FILE *out, const br_profile_t *p, uint64_t k)
+{
+	uint64_t n = p->counted;
+	double pct = n > 0 ? PERCENT * (double)k / (double)n : 0.0;
+	if (p->mode == BR_PROFILE_SAMPLED)
+		fprintf(out, " %6.2f%% ±%5.2f", pct, PERCENT * br_profile_share_error(k, n));
+	else
+		fprintf(out, " %7.3f%%", pct);
+}
+
+static void header(FILE *out, const br_profile_t *p)
+{
+	fprintf(out, "profile %s: %s\n", p->elf_path, p->region);
+	fprintf(out, "  on %s\n", p->server);
+	if (p->mode == BR_PROFILE_EXACT) {
+		fprintf(out, "  exact: %" PRIu64 " instructions single-stepped in %.2f s (%.0f steps/s)",
+		        p->counted, p->seconds, p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
+		if (p->counter_known)
+			fprintf(out, "; counter %s across them: %" PRIu64 " (%" PRIu64
+			             " less the one step past the end)",
+			        p->counter, p->counter_delta, p->counter_delta - 1U);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "  sampled: %" PRIu64 " samples in %.2f s (%.0f/s; asked %s), %" PRIu64
+	             " in the region, %" PRIu64 " outside it, %" PRIu64 " lost\n",
+	        p->samples_taken, p->seconds,
+	        p->seconds > 0 ? (double)p->samples_taken / p->seconds : 0.0,
+	        p->rate_hz > 0 ? "a rate" : "as fast as the server allows", p->counted,
+	        p->outside_region, p->samples_lost);
+	fprintf(out, "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
+	             " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
+	             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
+	        p->unwind.failed_chains, p->unwind.cfi, p->unwind.frame_record,
+	        p->unwind.link_register, p->unwind.exception);
+	fputs("  ±: the standard error of each share, sqrt(p(1-p)/n), in points\n", out);
+}
+
+void br_profile_write_table(FILE *out, const br_profile_t *p)
+{
+	header(out, p);
+	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
+	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
+	size_t *order = xcalloc(p->nframes + 1U, sizeof(*order));
+	br_profile_frame_counts(p, self, total);
+	for (size_t i = 0; i < p->nframes; i++)
+		order[i] = i;
+	sort_profile = p;
+	sort_self = self;
+	sort_total = total;
+	qsort(order, p->nframes, sizeof(*order), by_self);
+	const char *unit = p->mode == BR_PROFILE_EXACT ? "instructions" : "samples";
+	fprintf(out, "%-32s %12s %*s %12s %*s  %s\n", "function", "self",
+	        p->mode == BR_PROFILE_SAMPLED ? 15 : 8, "self%", "total",
+	        p->mode == BR_PROFILE_SAMPLED ? 15 : 8, "total%", "unit");
+	for (size_t k = 0; k < p->nframes; k++) {
+		size_t i = order[k];
+		if (total[i] == 0)
+			continue;
+		fprintf(out, "%-32s %12" PRIu64, p->frames[i].name, self[i]);
+		share(out, p, self[i]);
+		fprintf(out, " %12" PRIu64, total[i]);
+		share(out, p, total[i]);
+		fprintf(out, "  %s\n", unit);
+	}
+	if (p->nlines > 0)
+		fputs("hottest lines (self):\n", out);
+	for (size_t k = 0; k < p->nlines && k < BR_PROFILE_TABLE_LINES; k++) {
+		const br_profile_line_t *l = &p->lines[k];
+		fprintf(out, "  %12" PRIu64, l->count);
+		share(out, p, l->count);
+		fprintf(out, "  %s:%u (%s)\n", l->file, l->line, p->frames[l->frame].name);
+	}
+	free(self);
+	free(total);
+	free(order);
+}

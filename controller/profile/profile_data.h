@@ -1,0 +1,117 @@
+/*
+ * A profile as data: the call chains seen (root first, each a list of frame
+ * ids) with how often each was seen, the frames' names, the self count of
+ * every leaf PC (for source lines), and the honest figures around them. Both
+ * modes fill one: --exact counts instructions (every one of the region),
+ * sampling counts samples. The output formats (profile/format.h) read it;
+ * nothing here talks to a target.
+ */
+#ifndef BENCHRACK_PROFILE_PROFILE_DATA_H
+#define BENCHRACK_PROFILE_PROFILE_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The frame that ends a chain the unwinder could not follow further. */
+#define BR_PROFILE_UNKNOWN_FRAME "[unknown]"
+#define BR_PROFILE_TEXT 192U
+
+typedef enum br_profile_mode {
+	BR_PROFILE_EXACT,   /* every instruction of the region, single-stepped */
+	BR_PROFILE_SAMPLED, /* PC samples with their call chains */
+} br_profile_mode_t;
+
+typedef struct br_profile_frame {
+	char *name;       /* function name, "[unknown]", or "0x08000124" outside every function */
+	uint32_t address; /* the function's entry (0 for [unknown]) */
+	char *file;       /* source file of the entry, or NULL (owned) */
+	unsigned line;
+} br_profile_frame_t;
+
+typedef struct br_profile_chain {
+	uint32_t *frames; /* ids, root first */
+	size_t depth;
+	uint64_t count;
+} br_profile_chain_t;
+
+typedef struct br_profile_pc {
+	uint32_t pc;
+	uint32_t frame; /* the id of its function's frame */
+	uint64_t count;
+} br_profile_pc_t;
+
+/* Self counts per source line (br_profile_resolve_lines). */
+typedef struct br_profile_line {
+	char *file; /* owned */
+	unsigned line;
+	uint32_t frame; /* the function it is in */
+	uint64_t count;
+} br_profile_line_t;
+
+/* How the frames above the leaf were found (sampled mode). */
+typedef struct br_profile_unwind_counts {
+	uint64_t cfi;            /* DWARF CFI rows */
+	uint64_t frame_record;   /* frame records (r7, with the prologue) */
+	uint64_t link_register;  /* LR of a leaf */
+	uint64_t exception;      /* Cortex-M exception frames crossed */
+	uint64_t failed_chains;  /* chains that end in [unknown] */
+} br_profile_unwind_counts_t;
+
+typedef struct br_profile {
+	br_profile_mode_t mode;
+	br_profile_frame_t *frames;
+	size_t nframes, frames_cap;
+	br_profile_chain_t *chains;
+	size_t nchains, chains_cap;
+	br_profile_pc_t *pcs; /* open-addressed by pc; pcs_cap slots, npcs used */
+	size_t npcs, pcs_cap;
+	br_profile_line_t *lines; /* by count, highest first */
+	size_t nlines;
+	uint64_t counted; /* in-region instructions (exact) or samples (sampled) */
+	/* Sampled mode. */
+	uint64_t samples_taken;   /* stops read, in or out of the region */
+	uint64_t outside_region;  /* samples whose chain is not in the region */
+	uint64_t samples_lost;    /* stops whose reads failed */
+	br_profile_unwind_counts_t unwind;
+	double rate_hz;           /* asked for; 0: as fast as the server allows */
+	double seconds;           /* host time spent taking them */
+	/* Exact mode. */
+	uint64_t counter_delta;   /* the counter across the stepped region (+1: see exact.h) */
+	bool counter_known;
+	uint64_t step_limit;
+	/* Provenance for the outputs. */
+	char elf_path[BR_PROFILE_TEXT];
+	char server[BR_PROFILE_TEXT];
+	char board[BR_PROFILE_TEXT];
+	char region[BR_PROFILE_TEXT]; /* "function profile_caller", "range a..b", "everything" */
+	char counter[64];             /* the counter's name, for exact mode's cross-check */
+	char unit[64];                /* "instructions" or "samples" */
+} br_profile_t;
+
+/* Empties p (mode and provenance zeroed too). */
+void br_profile_init(br_profile_t *p, br_profile_mode_t mode);
+
+/* Frees everything p holds; p can be initialised again. */
+void br_profile_free(br_profile_t *p);
+
+/* The id of the frame called name (entry address, file:line when known),
+ * added on first use. */
+uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address,
+                             const char *file, unsigned line);
+
+/* Counts one observation (count of it) of the chain frames[0..depth), root first. */
+void br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth, uint64_t count);
+
+/* Counts count observations of the leaf pc (in the function of frame id). */
+void br_profile_add_pc(br_profile_t *p, uint32_t pc, uint32_t frame, uint64_t count);
+
+/* Per frame: self (leaf of a chain) and total (anywhere on a chain, once per
+ * chain) counts. self and total have p->nframes entries, the caller's. */
+void br_profile_frame_counts(const br_profile_t *p, uint64_t *self, uint64_t *total);
+
+/* The standard error of a share of k in n (sqrt(p(1-p)/n)), as a fraction;
+ * 0 when n is 0. */
+double br_profile_share_error(uint64_t k, uint64_t n);
+
+#endif

@@ -1,0 +1,140 @@
+#include "profile/profile_run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "elf/elf_file.h"
+#include "measure/counter_target.h"
+#include "measure/span.h"
+#include "measure/stack_region.h"
+#include "profile/exact.h"
+#include "profile/lines.h"
+#include "profile/sampler.h"
+
+void br_profile_options_default(br_profile_options_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max_steps = BR_EXACT_DEFAULT_MAX_STEPS;
+	o->duration_s = BR_PROFILE_DEFAULT_DURATION_S;
+	o->stack_window = BR_PROFILE_DEFAULT_STACK_WINDOW;
+	o->unwind = BR_UNWIND_AUTO;
+	o->counter = br_counter_qemu_tim2();
+	o->timeout_ms = BR_MEASURE_DEFAULT_TIMEOUT_MS;
+}
+
+static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
+{
+	if ((o->from == NULL) != (o->to == NULL))
+		return br_error_set(err, BR_ERR_USAGE, "--from and --to go together");
+	if (o->from != NULL && o->function != NULL)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "--function profiles calls, --from/--to a range: give one");
+	if (o->exact && o->from == NULL && o->function == NULL)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "--exact steps one pass of a region: give --from X --to Y or "
+		                    "--function NAME");
+	if (!o->exact && !(o->duration_s > 0))
+		return br_error_set(err, BR_ERR_USAGE, "--duration must be more than 0 seconds");
+	return BR_OK;
+}
+
+static br_status_t resolve_region(const br_profile_options_t *o, const br_elf_t *elf,
+                                  br_span_t *span, br_profile_t *out, br_error_t *err)
+{
+	memset(span, 0, sizeof(*span));
+	br_status_t st = BR_OK;
+	if (o->function != NULL) {
+		st = br_span_function(elf, o->function, span, err);
+		snprintf(out->region, sizeof(out->region), "function %s", o->function);
+	} else if (o->from != NULL) {
+		st = br_span_range(elf, o->from, o->to, span, err);
+		snprintf(out->region, sizeof(out->region), "range %s .. %s", o->from, o->to);
+	} else {
+		snprintf(out->region, sizeof(out->region), "everything from reset");
+	}
+	return st;
+}
+
+static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t *elf,
+                                  const br_span_t *span, br_target_t *t, br_profile_t *out,
+                                  br_error_t *err)
+{
+	if (o->exact) {
+		br_counter_state_t counter;
+		br_status_t st = br_counter_start(t, o->counter, &counter, err);
+		if (st != BR_OK)
+			return st;
+		snprintf(out->counter, sizeof(out->counter), "%s", o->counter->name);
+		br_exact_options_t eo = {
+		    .elf = elf,
+		    .span = span,
+		    .counter = &counter,
+		    .max_steps = o->max_steps,
+		    .timeout_ms = o->timeout_ms,
+		};
+		return br_exact_run(t, &eo, out, err);
+	}
+	br_sampler_options_t so = {
+	    .elf = elf,
+	    .span = o->from != NULL || o->function != NULL ? span : NULL,
+	    .duration_s = o->duration_s,
+	    .rate_hz = o->rate_hz,
+	    .stack_window = o->stack_window,
+	    .unwind = o->unwind,
+	    .timeout_ms = o->timeout_ms,
+	};
+	br_stack_region_t region;
+	br_error_t ignored;
+	if (br_stack_region_from_elf(elf, &region, &ignored) == BR_OK) {
+		so.stack_top = region.low + region.size;
+		so.stack_low = region.low;
+	}
+	return br_sampler_run(t, &so, out, err);
+}
+
+br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
+{
+	br_profile_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+	snprintf(out->elf_path, sizeof(out->elf_path), "%s", o->elf_path);
+	snprintf(out->unit, sizeof(out->unit), "%s",
+	         o->exact ? "instructions (single-stepped)" : "samples");
+	out->rate_hz = o->rate_hz;
+	br_status_t st = check_options(o, err);
+	if (st != BR_OK)
+		return st;
+	br_elf_t *elf = NULL;
+	st = br_elf_open(o->elf_path, &elf, err);
+	if (st != BR_OK)
+		return st;
+	br_span_t span;
+	st = resolve_region(o, elf, &span, out, err);
+	br_endpoint_t ep;
+	char host[BR_MEASURE_HOST_BYTES];
+	br_measure_options_t mo;
+	br_measure_options_default(&mo);
+	mo.elf_path = o->elf_path;
+	mo.link = o->link;
+	mo.endpoint = o->endpoint;
+	if (st == BR_OK)
+		st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
+	if (st == BR_OK)
+		snprintf(out->board, sizeof(out->board), "%s",
+		         ep.kind == BR_ENDPOINT_QEMU ? ep.qemu.machine
+		                                     : br_endpoint_kind_name(ep.kind));
+	br_session_t session;
+	if (st == BR_OK) {
+		st = br_session_open(&ep, &session, err);
+		snprintf(out->server, sizeof(out->server), "%s", session.description);
+		if (st == BR_OK) {
+			session.target.output = o->link.output;
+			session.target.output_ctx = o->link.output_ctx;
+			st = profile_target(o, elf, &span, &session.target, out, err);
+			if (st != BR_OK)
+				br_session_explain(&session, err);
+			br_session_close(&session, session.server.pid == 0);
+		}
+	}
+	br_profile_resolve_lines(out, elf);
+	br_elf_close(elf);
+	return st;
+}

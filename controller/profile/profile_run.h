@@ -1,0 +1,55 @@
+/*
+ * One profile as `benchrack profile` asks for it: check the ELF, resolve the
+ * region, reach the board (the same link options as measure: QEMU launched
+ * by default, or a running gdbserver), and profile — exact (single-stepping
+ * one pass, exact.h) or sampled (sampler.h) — into a br_profile_t, with its
+ * source lines resolved. Libraries never print: the CLI writes the formats.
+ *
+ * The region: --from X --to Y, --function F, or neither (everything from
+ * reset, sampled for duration seconds). In sampled mode a sample counts when
+ * its call chain is in the region: F on the chain, or a frame whose PC lies
+ * in [X, Y) (an address range: the code between the two, not a time window).
+ */
+#ifndef BENCHRACK_PROFILE_PROFILE_RUN_H
+#define BENCHRACK_PROFILE_PROFILE_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "measure/measure_run.h"
+#include "profile/profile_data.h"
+#include "profile/unwind.h"
+
+#define BR_PROFILE_DEFAULT_DURATION_S 2.0
+/* Stack bytes read with each sample, below the stack's top (see sampler.h). */
+#define BR_PROFILE_DEFAULT_STACK_WINDOW 512U
+
+typedef struct br_profile_options {
+	const char *elf_path;
+	const char *from;
+	const char *to;
+	const char *function;
+	bool exact;
+	uint64_t max_steps;  /* exact: the most instructions stepped */
+	double duration_s;   /* sampled: how long */
+	double rate_hz;      /* sampled: samples per second asked; 0: as fast as it goes */
+	uint32_t stack_window;
+	br_unwind_method_t unwind;
+	const br_counter_t *counter; /* exact: the pre-pass and the cross-check */
+	int timeout_ms;
+	br_link_options_t link;
+	const br_endpoint_t *endpoint; /* as in br_measure_options_t */
+} br_profile_options_t;
+
+/* Defaults: QEMU's TIM2, 2 s, as fast as the server allows, the default limits. */
+void br_profile_options_default(br_profile_options_t *o);
+
+/*
+ * Profiles as o says into *out (free with br_profile_free, also after an
+ * error). Usage errors (a bad combination, an unknown symbol) come before
+ * any server starts; then the errors of exact.h, sampler.h and the session.
+ */
+br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err);
+
+#endif

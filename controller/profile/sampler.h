@@ -1,0 +1,53 @@
+/*
+ * Sampling: interrupt the running target (0x03), and at each stop read the
+ * registers and the stack window and resume, in one write
+ * (debug/target_sample.h); unwind on the host (unwind.h) and count the chain
+ * when it is in the region. A sample costs two round trips: the interrupt's
+ * stop reply, then the pipelined reads with the continue.
+ *
+ * The stack window must be chosen before SP is known: it is the top
+ * stack_window bytes of the stack region (the ELF's linker symbols), where a
+ * bare-metal firmware's frames are; a chain that needs a word below it ends
+ * in [unknown] (raise the window). Without a known stack region, the window
+ * is the stack_window bytes above the SP of the previous sample.
+ *
+ * rate_hz 0 samples as fast as the server allows (each resume is followed at
+ * once by the next interrupt); otherwise the interrupts are paced on the
+ * host's monotonic clock at intervals drawn uniformly from [T/2, 3T/2) for
+ * T = 1/rate_hz, so that no fixed stride aliases with the firmware's loops. A chain that is not complete can still be in the
+ * region (the function was found before unwinding failed); one that is not
+ * found in it counts as outside.
+ */
+#ifndef BENCHRACK_PROFILE_SAMPLER_H
+#define BENCHRACK_PROFILE_SAMPLER_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "debug/target.h"
+#include "elf/elf_file.h"
+#include "measure/span.h"
+#include "profile/profile_data.h"
+#include "profile/unwind.h"
+
+typedef struct br_sampler_options {
+	const br_elf_t *elf;
+	const br_span_t *span; /* NULL: every sample counts */
+	double duration_s;
+	double rate_hz;
+	uint32_t stack_window; /* bytes read below stack_top with each sample */
+	uint32_t stack_top;    /* one past the stack's highest byte; 0: not known */
+	uint32_t stack_low;
+	br_unwind_method_t unwind;
+	int timeout_ms; /* the longest wait for one stop */
+} br_sampler_options_t;
+
+/*
+ * Resumes the halted target t, samples for o->duration_s into out (a profile
+ * initialised for BR_PROFILE_SAMPLED), and leaves it halted. The target's
+ * errors end it (what was sampled before is kept in out).
+ */
+br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_profile_t *out,
+                           br_error_t *err);
+
+#endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""`benchrack profile --exact` counts every instruction of a region exactly:
+on profile-O2.elf, one call of profile_caller (which calls each leaf
+PROFILE_ROUNDS times):
+- self(leaf) = calls x the instructions of one call, as `benchrack measure
+  --function leaf` counts one call (every call costs the same);
+- total(profile_caller) = the instructions of the whole call, as `benchrack
+  measure --function profile_caller` counts it, and = the instructions stepped;
+- the counter across the stepped pass agrees (one step more: the step past
+  the end);
+- self counts add up to the total; every chain starts at profile_caller;
+- a region longer than --max-steps is refused before stepping (exit 2).
+
+usage: test_profile_exact.py BENCHRACK PROFILE_ELF PROFILE_H
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.dirname(__file__))
+from measure_cli import Checks, measure  # noqa: E402
+from profile_cli import functions, profile  # noqa: E402
+
+BENCHRACK, ELF, HEADER = sys.argv[1:4]
+c = Checks()
+with open(HEADER, encoding="utf-8") as f:
+    ROUNDS = int(re.search(r"#define PROFILE_ROUNDS (\d+)U", f.read()).group(1))
+
+
+def per_call(name):
+    rc, out, err, res = measure(BENCHRACK, ELF, "--function", name, "-n", "5")
+    c.show(out, err)
+    s = res["raw"] if res else None
+    ok = rc == 0 and s is not None and s["min"] == s["max"]
+    c.check(ok, f"measure --function {name}: one count for every call ({s and s['median']})")
+    return s["median"] if ok else None
+
+
+short, long_, caller = (per_call(n) for n in
+                        ("profile_leaf_short", "profile_leaf_long", "profile_caller"))
+rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "profile_caller")
+c.show(out, err)
+c.check(rc == 0, f"profile --exact exits 0 (got {rc})")
+fn = functions(rec)
+if c.check(rec is not None and {"profile_leaf_short", "profile_leaf_long",
+                                "profile_caller"} <= fn.keys(), "the three functions profiled"):
+    c.check(fn["profile_leaf_short"]["self"] == ROUNDS * short,
+            f"self(profile_leaf_short) {fn['profile_leaf_short']['self']} == {ROUNDS} calls x {short}")
+    c.check(fn["profile_leaf_long"]["self"] == ROUNDS * long_,
+            f"self(profile_leaf_long) {fn['profile_leaf_long']['self']} == {ROUNDS} calls x {long_}")
+    c.check(fn["profile_caller"]["total"] == caller,
+            f"total(profile_caller) {fn['profile_caller']['total']} == measure's {caller}")
+    c.check(rec["counted"] == caller, f"instructions stepped {rec['counted']} == {caller}")
+    c.check(rec["counter_delta"] == caller + 1,
+            f"counter across the pass {rec['counter_delta']} == {caller} + the step past the end")
+    c.check(sum(f["self"] for f in rec["functions"]) == caller, "self counts add up to the total")
+    c.check(all(ch["frames"][0] == "profile_caller" for ch in rec["chains"]),
+            "every chain starts at the region's function")
+    c.check(sum(l["self"] for l in rec["lines"]) == caller,
+            "every instruction has a source line (-g)")
+
+rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "profile_caller",
+                            "--max-steps", str(caller - 1))
+c.show(out, err)
+c.check(rc == 2 and "--max-steps" in err and str(caller) in err,
+        f"a region over --max-steps is refused with its length (exit {rc})")
+c.check(rec is None, "and nothing is written")
+sys.exit(c.finish())

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Sampled profiles of profile_caller: two leaves of known cost, one
+PROFILE_LONG_FACTOR (3) times the other, called alternately.
+- the long leaf's share of the region's samples is 75 % +- 4 points, and
+  within 3 printed standard errors of the truth (its share of the region's
+  instructions, from `benchrack measure`: ROUNDS x long / caller);
+- every chain that ends in a leaf is br_reset_handler;br_main;profile_caller;leaf
+  (no [unknown], no frame skipped);
+- the unwinder used what the image offers: CFI at -O2 (no frame pointer),
+  frame records at -O0 -fno-omit-frame-pointer with .debug_frame removed;
+- the figures add up: in the region + outside = taken.
+
+usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.dirname(__file__))
+from measure_cli import Checks, measure  # noqa: E402
+from profile_cli import functions, profile  # noqa: E402
+
+BENCHRACK, ELF, HEADER, KIND = sys.argv[1:5]
+RATE, DURATION = "500", "6"
+c = Checks()
+with open(HEADER, encoding="utf-8") as f:
+    ROUNDS = int(re.search(r"#define PROFILE_ROUNDS (\d+)U", f.read()).group(1))
+
+
+def per_call(name):
+    rc, out, err, res = measure(BENCHRACK, ELF, "--function", name, "-n", "3")
+    c.show(out, err)
+    c.check(rc == 0 and res is not None, f"measure --function {name}")
+    return res["raw"]["median"] if res else 1
+
+
+truth = ROUNDS * per_call("profile_leaf_long") / per_call("profile_caller")
+rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--rate", RATE,
+                            "--duration", DURATION)
+c.show(out, err)
+c.check(rc == 0 and rec is not None, f"profile exits 0 with a record (got {rc})")
+if rec is None:
+    sys.exit(c.finish())
+n = rec["counted"]
+fn = functions(rec)
+long_ = fn.get("profile_leaf_long", {"self": 0, "self_share_error": 1})
+share = long_["self"] / n if n else 0
+se = long_["self_share_error"]
+c.check(n >= 1000, f"{n} samples in the region (at least 1000)")
+c.check(abs(share - 0.75) <= 0.04, f"long leaf's share {100 * share:.2f} % is 75 % +- 4 points")
+c.check(abs(share - truth) <= 3 * se,
+        f"and within 3 printed standard errors ({100 * se:.2f} points) of the truth "
+        f"{100 * truth:.2f} %")
+c.check(rec["samples_taken"] == n + rec["outside_region"], "in the region + outside = taken")
+leaf_chains = [ch for ch in rec["chains"]
+               if ch["frames"][-1] in ("profile_leaf_short", "profile_leaf_long")]
+c.check(sum(ch["count"] for ch in leaf_chains) > 0.9 * n, "leaf chains are most samples")
+bad = [ch for ch in leaf_chains
+       if ch["frames"][:-1] != ["br_reset_handler", "br_main", "profile_caller"]]
+c.check(not bad, f"every leaf chain is br_reset_handler;br_main;profile_caller;leaf ({bad[:3]})")
+u = rec["unwind"]
+if KIND == "cfi":
+    c.check(u["cfi_frames"] > 0 and u["frame_record_frames"] == 0,
+            f"unwound by CFI ({u})")
+else:
+    c.check(u["frame_record_frames"] > 0 and u["cfi_frames"] == 0,
+            f"unwound by frame records, no CFI in the image ({u})")
+c.check(u["failed_chains"] == 0, f"no chain ended in [unknown] ({u['failed_chains']})")
+sys.exit(c.finish())
