@@ -65,7 +65,10 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 	}
 	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
 	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
+	double *self_err = xcalloc(p->nframes + 1U, sizeof(*self_err));
+	double *total_err = xcalloc(p->nframes + 1U, sizeof(*total_err));
 	br_profile_frame_counts(p, self, total);
+	br_profile_frame_errors(p, self_err, total_err);
 	br_json_key(&j, "functions");
 	br_json_array_begin(&j);
 	for (size_t i = 0; i < p->nframes; i++) {
@@ -80,9 +83,9 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 		figure(&j, "total", total[i]);
 		if (p->mode == BR_PROFILE_SAMPLED) {
 			br_json_key(&j, "self_share_error");
-			br_json_double(&j, br_profile_share_error(self[i], p->counted));
+			br_json_double(&j, self_err[i]);
 			br_json_key(&j, "total_share_error");
-			br_json_double(&j, br_profile_share_error(total[i], p->counted));
+			br_json_double(&j, total_err[i]);
 		}
 		br_json_object_end(&j);
 	}
@@ -117,4 +120,6 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 	br_json_finish(&j);
 	free(self);
 	free(total);
+	free(self_err);
+	free(total_err);
 }

@@ -22,12 +22,15 @@ static int by_self(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void share(FILE *out, const br_profile_t *p, uint64_t k)
+/* k's share, with its standard error (error < 0: the binomial one of k). */
+static void share(FILE *out, const br_profile_t *p, uint64_t k, double error)
 {
 	uint64_t n = p->counted;
 	double pct = n > 0 ? PERCENT * (double)k / (double)n : 0.0;
+	if (error < 0)
+		error = br_profile_share_error(k, n);
 	if (p->mode == BR_PROFILE_SAMPLED)
-		fprintf(out, " %6.2f%% ±%5.2f", pct, PERCENT * br_profile_share_error(k, n));
+		fprintf(out, " %6.2f%% ±%5.2f", pct, PERCENT * error);
 	else
 		fprintf(out, " %7.3f%%", pct);
 }
@@ -57,7 +60,10 @@ static void header(FILE *out, const br_profile_t *p)
 	             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
 	        p->unwind.failed_chains, p->unwind.cfi, p->unwind.frame_record,
 	        p->unwind.link_register, p->unwind.exception);
-	fputs("  ±: the standard error of each share, sqrt(p(1-p)/n), in points\n", out);
+	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"
+	      "     of consecutive samples (never below the binomial sqrt(p(1-p)/n)); lines:\n"
+	      "     binomial\n",
+	      out);
 }
 
 void br_profile_write_table(FILE *out, const br_profile_t *p)
@@ -66,7 +72,10 @@ void br_profile_write_table(FILE *out, const br_profile_t *p)
 	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
 	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
 	size_t *order = xcalloc(p->nframes + 1U, sizeof(*order));
+	double *self_err = xcalloc(p->nframes + 1U, sizeof(*self_err));
+	double *total_err = xcalloc(p->nframes + 1U, sizeof(*total_err));
 	br_profile_frame_counts(p, self, total);
+	br_profile_frame_errors(p, self_err, total_err);
 	for (size_t i = 0; i < p->nframes; i++)
 		order[i] = i;
 	sort_profile = p;
@@ -82,9 +91,9 @@ void br_profile_write_table(FILE *out, const br_profile_t *p)
 		if (total[i] == 0)
 			continue;
 		fprintf(out, "%-32s %12" PRIu64, p->frames[i].name, self[i]);
-		share(out, p, self[i]);
+		share(out, p, self[i], self_err[i]);
 		fprintf(out, " %12" PRIu64, total[i]);
-		share(out, p, total[i]);
+		share(out, p, total[i], total_err[i]);
 		fprintf(out, "  %s\n", unit);
 	}
 	if (p->nlines > 0)
@@ -92,10 +101,12 @@ void br_profile_write_table(FILE *out, const br_profile_t *p)
 	for (size_t k = 0; k < p->nlines && k < BR_PROFILE_TABLE_LINES; k++) {
 		const br_profile_line_t *l = &p->lines[k];
 		fprintf(out, "  %12" PRIu64, l->count);
-		share(out, p, l->count);
+		share(out, p, l->count, -1.0);
 		fprintf(out, "  %s:%u (%s)\n", l->file, l->line, p->frames[l->frame].name);
 	}
 	free(self);
 	free(total);
 	free(order);
+	free(self_err);
+	free(total_err);
 }

@@ -28,6 +28,7 @@ void br_profile_free(br_profile_t *p)
 	free(p->chains);
 	free(p->pcs);
 	free(p->lines);
+	free(p->sequence);
 	br_profile_init(p, p->mode);
 }
 
@@ -49,13 +50,13 @@ uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address
 	return (uint32_t)p->nframes++;
 }
 
-void br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth, uint64_t count)
+size_t br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth, uint64_t count)
 {
 	for (size_t i = p->nchains; i-- > 0;) {
 		br_profile_chain_t *c = &p->chains[i];
 		if (c->depth == depth && memcmp(c->frames, frames, depth * sizeof(*frames)) == 0) {
 			c->count += count;
-			return;
+			return i;
 		}
 	}
 	if (p->nchains == p->chains_cap) {
@@ -67,6 +68,7 @@ void br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth,
 	memcpy(c->frames, frames, depth * sizeof(*frames));
 	c->depth = depth;
 	c->count = count;
+	return p->nchains - 1U;
 }
 
 static size_t pc_slot(const br_profile_pc_t *table, size_t cap, uint32_t pc)
@@ -125,4 +127,70 @@ double br_profile_share_error(uint64_t k, uint64_t n)
 		return 0.0;
 	double share = (double)k / (double)n;
 	return sqrt(share * (1.0 - share) / (double)n);
+}
+
+void br_profile_add_sequence(br_profile_t *p, size_t chain)
+{
+	if (p->nsequence == p->sequence_cap) {
+		p->sequence_cap = p->sequence_cap == 0 ? 1024U : 2U * p->sequence_cap;
+		p->sequence = xrealloc(p->sequence, p->sequence_cap * sizeof(*p->sequence));
+	}
+	p->sequence[p->nsequence++] = (uint32_t)chain;
+}
+
+/* The sample variance of values[0..n) about their mean. */
+static double variance(const double *values, size_t n)
+{
+	double mean = 0.0, sum = 0.0;
+	for (size_t i = 0; i < n; i++)
+		mean += values[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sum += (values[i] - mean) * (values[i] - mean);
+	return n > 1 ? sum / (double)(n - 1U) : 0.0;
+}
+
+void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *total_err)
+{
+	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
+	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
+	br_profile_frame_counts(p, self, total);
+	for (size_t f = 0; f < p->nframes; f++) {
+		self_err[f] = br_profile_share_error(self[f], p->counted);
+		total_err[f] = br_profile_share_error(total[f], p->counted);
+	}
+	if (p->nsequence >= BR_PROFILE_MIN_BATCHED) {
+		/* shares[f][b] for self (first nframes rows) and total (next nframes). */
+		double *shares = xcalloc(2U * p->nframes * BR_PROFILE_BATCHES + 1U, sizeof(*shares));
+		for (size_t b = 0; b < BR_PROFILE_BATCHES; b++) {
+			size_t lo = p->nsequence * b / BR_PROFILE_BATCHES;
+			size_t hi = p->nsequence * (b + 1U) / BR_PROFILE_BATCHES;
+			for (size_t i = lo; i < hi; i++) {
+				const br_profile_chain_t *c = &p->chains[p->sequence[i]];
+				if (c->depth == 0)
+					continue;
+				shares[c->frames[c->depth - 1] * BR_PROFILE_BATCHES + b] += 1.0;
+				for (size_t d = 0; d < c->depth; d++) {
+					bool seen = false;
+					for (size_t e = 0; e < d && !seen; e++)
+						seen = c->frames[e] == c->frames[d];
+					if (!seen)
+						shares[(p->nframes + c->frames[d]) * BR_PROFILE_BATCHES + b] += 1.0;
+				}
+			}
+			for (size_t f = 0; f < 2U * p->nframes; f++)
+				shares[f * BR_PROFILE_BATCHES + b] /= (double)(hi - lo);
+		}
+		for (size_t f = 0; f < p->nframes; f++) {
+			double s = sqrt(variance(&shares[f * BR_PROFILE_BATCHES], BR_PROFILE_BATCHES) /
+			                BR_PROFILE_BATCHES);
+			double t = sqrt(variance(&shares[(p->nframes + f) * BR_PROFILE_BATCHES],
+			                         BR_PROFILE_BATCHES) /
+			                BR_PROFILE_BATCHES);
+			self_err[f] = s > self_err[f] ? s : self_err[f];
+			total_err[f] = t > total_err[f] ? t : total_err[f];
+		}
+		free(shares);
+	}
+	free(self);
+	free(total);
 }

@@ -67,6 +67,8 @@ typedef struct br_profile {
 	br_profile_pc_t *pcs; /* open-addressed by pc; pcs_cap slots, npcs used */
 	size_t npcs, pcs_cap;
 	br_profile_line_t *lines; /* by count, highest first */
+	uint32_t *sequence; /* sampled: the chain of each counted sample, in time order */
+	size_t nsequence, sequence_cap;
 	size_t nlines;
 	uint64_t counted; /* in-region instructions (exact) or samples (sampled) */
 	/* Sampled mode. */
@@ -100,8 +102,9 @@ void br_profile_free(br_profile_t *p);
 uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address,
                              const char *file, unsigned line);
 
-/* Counts one observation (count of it) of the chain frames[0..depth), root first. */
-void br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth, uint64_t count);
+/* Counts one observation (count of it) of the chain frames[0..depth), root
+ * first; returns the chain's index. */
+size_t br_profile_add_chain(br_profile_t *p, const uint32_t *frames, size_t depth, uint64_t count);
 
 /* Counts count observations of the leaf pc (in the function of frame id). */
 void br_profile_add_pc(br_profile_t *p, uint32_t pc, uint32_t frame, uint64_t count);
@@ -110,8 +113,24 @@ void br_profile_add_pc(br_profile_t *p, uint32_t pc, uint32_t frame, uint64_t co
  * chain) counts. self and total have p->nframes entries, the caller's. */
 void br_profile_frame_counts(const br_profile_t *p, uint64_t *self, uint64_t *total);
 
-/* The standard error of a share of k in n (sqrt(p(1-p)/n)), as a fraction;
- * 0 when n is 0. */
+/* The binomial standard error of a share of k in n (sqrt(p(1-p)/n)), as a
+ * fraction; 0 when n is 0. */
 double br_profile_share_error(uint64_t k, uint64_t n);
+
+/* Records that the next sample in time order was of chain index (sampled mode). */
+void br_profile_add_sequence(br_profile_t *p, size_t chain);
+
+/*
+ * The standard errors of every frame's self and total share (fractions, the
+ * caller's arrays of p->nframes): by batch means — the samples in time order
+ * cut into BR_PROFILE_BATCHES batches, the spread of the share across them —
+ * so that samples that are not independent (a sampler whose stops follow one
+ * another) widen the error as they should; never below the binomial error.
+ * With fewer than BR_PROFILE_MIN_BATCHED samples in sequence: binomial only.
+ */
+void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *total_err);
+
+#define BR_PROFILE_BATCHES 20U
+#define BR_PROFILE_MIN_BATCHED 200U
 
 #endif

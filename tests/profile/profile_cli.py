@@ -2,8 +2,13 @@
 the output file in the format asked (parsed JSON for json and speedscope)."""
 import json
 import os
+import re
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from measure_cli import measure  # noqa: E402
 
 TIMEOUT_S = 100  # under the tests' own meson timeouts, so a hang fails the check
 
@@ -27,3 +32,22 @@ def profile(benchrack, elf, *args, fmt="json", timeout=TIMEOUT_S):
 def functions(record):
     """{name: function entry} of a json profile record."""
     return {f["name"]: f for f in record["functions"]} if record else {}
+
+
+def rounds(header):
+    """PROFILE_ROUNDS of benches/profile/profile.h: calls of each leaf per call
+    of profile_caller."""
+    with open(header, encoding="utf-8") as f:
+        return int(re.search(r"#define PROFILE_ROUNDS (\d+)U", f.read()).group(1))
+
+
+def per_call(checks, benchrack, elf, name):
+    """The instructions of one call of name by `benchrack measure --function`,
+    checked to be the same for every call; None when not."""
+    rc, out, err, res = measure(benchrack, elf, "--function", name, "-n", "5")
+    checks.show(out, err)
+    s = res["raw"] if res else None
+    ok = rc == 0 and s is not None and s["min"] == s["max"]
+    checks.check(ok, f"measure --function {name}: one count for every call "
+                     f"({s and s['median']})")
+    return s["median"] if ok else None

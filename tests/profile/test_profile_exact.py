@@ -14,30 +14,20 @@ PROFILE_ROUNDS times):
 usage: test_profile_exact.py BENCHRACK PROFILE_ELF PROFILE_H
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
-from measure_cli import Checks, measure  # noqa: E402
-from profile_cli import functions, profile  # noqa: E402
+from measure_cli import Checks  # noqa: E402
+from profile_cli import functions, per_call, profile, rounds  # noqa: E402
 
 BENCHRACK, ELF, HEADER = sys.argv[1:4]
 c = Checks()
-with open(HEADER, encoding="utf-8") as f:
-    ROUNDS = int(re.search(r"#define PROFILE_ROUNDS (\d+)U", f.read()).group(1))
+ROUNDS = rounds(HEADER)
 
 
-def per_call(name):
-    rc, out, err, res = measure(BENCHRACK, ELF, "--function", name, "-n", "5")
-    c.show(out, err)
-    s = res["raw"] if res else None
-    ok = rc == 0 and s is not None and s["min"] == s["max"]
-    c.check(ok, f"measure --function {name}: one count for every call ({s and s['median']})")
-    return s["median"] if ok else None
 
-
-short, long_, caller = (per_call(n) for n in
+short, long_, caller = (per_call(c, BENCHRACK, ELF, n) for n in
                         ("profile_leaf_short", "profile_leaf_long", "profile_caller"))
 rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "profile_caller")
 c.show(out, err)

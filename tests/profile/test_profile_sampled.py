@@ -2,8 +2,8 @@
 """Sampled profiles of profile_caller: two leaves of known cost, one
 PROFILE_LONG_FACTOR (3) times the other, called alternately.
 - the long leaf's share of the region's samples is 75 % +- 4 points, and
-  within 3 printed standard errors of the truth (its share of the region's
-  instructions, from `benchrack measure`: ROUNDS x long / caller);
+  within 3 printed standard errors (batch means) of the truth (its share of
+  the region's instructions, from `benchrack measure`: ROUNDS x long / caller);
 - every chain that ends in a leaf is br_reset_handler;br_main;profile_caller;leaf
   (no [unknown], no frame skipped);
 - the unwinder used what the image offers: CFI at -O2 (no frame pointer),
@@ -13,29 +13,22 @@ PROFILE_LONG_FACTOR (3) times the other, called alternately.
 usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
-from measure_cli import Checks, measure  # noqa: E402
-from profile_cli import functions, profile  # noqa: E402
+from measure_cli import Checks  # noqa: E402
+from profile_cli import functions, per_call, profile, rounds  # noqa: E402
 
 BENCHRACK, ELF, HEADER, KIND = sys.argv[1:5]
 RATE, DURATION = "500", "6"
 c = Checks()
-with open(HEADER, encoding="utf-8") as f:
-    ROUNDS = int(re.search(r"#define PROFILE_ROUNDS (\d+)U", f.read()).group(1))
+ROUNDS = rounds(HEADER)
 
 
-def per_call(name):
-    rc, out, err, res = measure(BENCHRACK, ELF, "--function", name, "-n", "3")
-    c.show(out, err)
-    c.check(rc == 0 and res is not None, f"measure --function {name}")
-    return res["raw"]["median"] if res else 1
 
-
-truth = ROUNDS * per_call("profile_leaf_long") / per_call("profile_caller")
+truth = ROUNDS * (per_call(c, BENCHRACK, ELF, "profile_leaf_long") or 0) / \
+    (per_call(c, BENCHRACK, ELF, "profile_caller") or 1)
 rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--rate", RATE,
                             "--duration", DURATION)
 c.show(out, err)
