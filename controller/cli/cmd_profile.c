@@ -213,7 +213,7 @@ static br_status_t profile_locked(const br_profile_options_t *o, br_profile_t *p
 	if (st == BR_OK)
 		st = br_board_lock_take(&ep, &lock, err);
 	if (st != BR_OK) {
-		br_profile_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+		br_profile_data_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
 		return st;
 	}
 	st = br_profile_run(o, p, err);
@@ -250,7 +250,7 @@ int br_cli_profile(int argc, char **argv)
 				br_profile_write_table(stdout, &p);
 		}
 	}
-	br_profile_free(&p);
+	br_profile_data_free(&p);
 	if (st != BR_OK)
 		return br_cli_report(&err);
 	return 0;

@@ -8,13 +8,13 @@
 
 #define PROFILE_PCS_INITIAL 256U
 
-void br_profile_init(br_profile_t *p, br_profile_mode_t mode)
+void br_profile_data_init(br_profile_t *p, br_profile_mode_t mode)
 {
 	memset(p, 0, sizeof(*p));
 	p->mode = mode;
 }
 
-void br_profile_free(br_profile_t *p)
+void br_profile_data_free(br_profile_t *p)
 {
 	for (size_t i = 0; i < p->nframes; i++) {
 		free(p->frames[i].name);
@@ -29,7 +29,7 @@ void br_profile_free(br_profile_t *p)
 	free(p->pcs);
 	free(p->lines);
 	free(p->sequence);
-	br_profile_init(p, p->mode);
+	br_profile_data_init(p, p->mode);
 }
 
 uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address,

@@ -92,10 +92,10 @@ typedef struct br_profile {
 } br_profile_t;
 
 /* Empties p (mode and provenance zeroed too). */
-void br_profile_init(br_profile_t *p, br_profile_mode_t mode);
+void br_profile_data_init(br_profile_t *p, br_profile_mode_t mode);
 
 /* Frees everything p holds; p can be initialised again. */
-void br_profile_free(br_profile_t *p);
+void br_profile_data_free(br_profile_t *p);
 
 /* The id of the frame called name (entry address, file:line when known),
  * added on first use. */

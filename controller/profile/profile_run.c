@@ -94,7 +94,7 @@ static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t 
 
 br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
 {
-	br_profile_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+	br_profile_data_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
 	snprintf(out->elf_path, sizeof(out->elf_path), "%s", o->elf_path);
 	snprintf(out->unit, sizeof(out->unit), "%s",
 	         o->exact ? "instructions (single-stepped)" : "samples");

@@ -46,7 +46,7 @@ typedef struct br_profile_options {
 void br_profile_options_default(br_profile_options_t *o);
 
 /*
- * Profiles as o says into *out (free with br_profile_free, also after an
+ * Profiles as o says into *out (free with br_profile_data_free, also after an
  * error). Usage errors (a bad combination, an unknown symbol) come before
  * any server starts; then the errors of exact.h, sampler.h and the session.
  */
