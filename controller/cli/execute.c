@@ -48,6 +48,11 @@ static br_status_t load_boards(const br_cli_settings_t *s, const br_suite_t *sui
 	for (size_t i = 0; i < wanted; i++) {
 		char path[EXEC_PATH_BYTES];
 		br_status_t st;
+		if (s->board != NULL && strcmp(s->board, BR_HOST_BOARD_NAME) == 0) {
+			br_board_run_host(&runs[i]);
+			*count = i + 1U;
+			continue;
+		}
 		if (s->board != NULL || suite == NULL)
 			st = br_board_locate(s->board != NULL ? s->board : EXEC_DEFAULT_BOARD, "",
 					     cli_dirs, 1, path, sizeof(path), err);
@@ -135,6 +140,12 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 	free(reports);
 	br_status_t worst = overall(runs, count);
 	for (size_t i = 0; i < count; i++) {
+		/* what the board's counters could not do, said once per board */
+		if (runs[i].record.counter_note[0] != '\0')
+			fprintf(stderr, "benchrack: %s: %s\n", runs[i].board.name,
+				runs[i].record.counter_note);
+	}
+	for (size_t i = 0; i < count; i++) {
 		if (runs[i].status != BR_OK)
 			br_cli_report(&runs[i].failure);
 	}
@@ -194,6 +205,8 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 	s->firmware_output = br_cli_firmware_output;
 	s->load_progress = br_cli_load_progress;
 	s->notice = on_notice;
+	if (s->host_program == NULL)
+		s->host_program = br_cli_host_benches();
 }
 
 int br_cli_execute(const br_cli_settings_t *given)

@@ -77,15 +77,30 @@ const char *br_cli_configs_dir(void)
 	return dir;
 }
 
+/* The firmware folder: installed, or this build tree's benches/. */
+static void firmware_dir(char *dir, size_t cap)
+{
+	const char *data = installed_data();
+	if (data != NULL)
+		join(dir, cap, data, "firmware");
+	else
+		join(dir, cap, exe_dir(), BR_BUILD_FIRMWARE_REL);
+}
+
+const char *br_cli_host_benches(void)
+{
+	static char path[PATHS_BYTES];
+	char dir[PATHS_BYTES];
+	firmware_dir(dir, sizeof(dir));
+	join(path, sizeof(path), dir, "host/benchrack-host-benches");
+	return path;
+}
+
 const char *br_cli_default_firmware(const char *board)
 {
 	static char path[PATHS_BYTES];
 	char dir[PATHS_BYTES];
-	const char *data = installed_data();
-	if (data != NULL)
-		join(dir, sizeof(dir), data, "firmware");
-	else
-		join(dir, sizeof(dir), exe_dir(), BR_BUILD_FIRMWARE_REL);
+	firmware_dir(dir, sizeof(dir));
 	if (board != NULL && board[0] != '\0') {
 		char name[PATHS_BYTES];
 		struct stat st;

@@ -21,4 +21,9 @@ const char *br_cli_configs_dir(void);
  */
 const char *br_cli_default_firmware(const char *board);
 
+/* The benches as a host program (benches/host/, `--board host`):
+ * FIRMWARE/host/benchrack-host-benches. The string lives as long as the
+ * program. */
+const char *br_cli_host_benches(void);
+
 #endif

@@ -24,8 +24,11 @@ const br_bench_record_t *br_run_record_find(const br_run_record_t *run, const ch
 
 void br_run_record_free(br_run_record_t *run)
 {
-	for (size_t i = 0; i < run->bench_count; i++)
+	for (size_t i = 0; i < run->bench_count; i++) {
 		free(run->benches[i].samples);
+		for (size_t k = 0; k < run->benches[i].counter_count; k++)
+			free(run->benches[i].counters[k].samples);
+	}
 	free(run->benches);
 	run->benches = NULL;
 	run->bench_count = 0;

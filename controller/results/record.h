@@ -50,6 +50,17 @@ typedef struct br_budgets {
 	br_limit_t max_text_bytes;           /* run level only: the firmware's text */
 } br_budgets_t;
 
+#define BR_RECORD_MAX_COUNTERS 2U
+
+/* Another counter read around the same iterations as the record's own (the
+ * host's user-mode cycles and instructions beside its nanoseconds). */
+typedef struct br_bench_counter {
+	char name[32];               /* "cycles", "instructions" */
+	char unit[BR_RECORD_NAME];   /* "cycles (user mode)" */
+	br_summary_t summary;
+	uint32_t *samples;           /* owned; n raw deltas (NULL in a baseline) */
+} br_bench_counter_t;
+
 typedef struct br_bench_record {
 	char name[BR_RECORD_NAME];
 	br_bench_status_t status;
@@ -73,7 +84,18 @@ typedef struct br_bench_record {
 	uint32_t halts;              /* stub mode: halts at br_host_sync the bench took, one per
 	                                chunk of the firmware's sample buffer (0: not known) */
 	br_budgets_t budgets;        /* the limits that applied to it */
+	br_bench_counter_t counters[BR_RECORD_MAX_COUNTERS]; /* other counters' figures */
+	size_t counter_count;
 } br_bench_record_t;
+
+/* A run measured against another commit in the same run (check --against):
+ * which side this record is, and both commits. */
+typedef struct br_record_ab {
+	char role[8];            /* "base" or "head"; "" for a plain run */
+	char ref[BR_RECORD_NAME];        /* the ref as given ("HEAD~1") */
+	char base_commit[64];
+	char head_commit[64];    /* "" when the head's commit is not known */
+} br_record_ab_t;
 
 typedef struct br_run_record {
 	br_record_kind_t kind;
@@ -95,6 +117,10 @@ typedef struct br_run_record {
 	uint64_t text_bytes, data_bytes, bss_bytes;
 	char benchrack_version[32];
 	char host[BR_RECORD_NAME];
+	double resolution;       /* the counter's resolution in its unit; a figure below it is
+	                            "< resolution", never a number (0: one tick) */
+	char counter_note[BR_RECORD_TEXT]; /* what the counters could not do here ("" none) */
+	br_record_ab_t ab;       /* check/run --against */
 	double regression_percent; /* fail_on_regression_percent in force */
 	br_budgets_t budgets;      /* the suite's own (max_text_bytes applies here) */
 	br_bench_record_t *benches;

@@ -31,6 +31,27 @@ typedef struct rr_calibration {
 	br_cfg_number_t median;
 } rr_calibration_t;
 
+/* The summary of a set of samples, as a bench and each of its counters
+ * write it. */
+typedef struct rr_figures {
+	br_cfg_uint_t n;
+	br_cfg_number_t median, p10, p90, p95, p99, min, max, mean, mad, cv_median;
+	br_cfg_uint_t outliers;
+} rr_figures_t;
+
+typedef struct rr_counter_figures {
+	br_cfg_section_t head;
+	br_cfg_string_t name, unit;
+	rr_figures_t fig;
+	br_cfg_list_t samples;
+} rr_counter_figures_t;
+
+typedef struct rr_ab {
+	br_cfg_section_t head;
+	br_cfg_enum_t role;
+	br_cfg_string_t ref, base_commit, head_commit;
+} rr_ab_t;
+
 typedef struct rr_bench {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
@@ -38,12 +59,12 @@ typedef struct rr_bench {
 	br_cfg_string_t reason;
 	br_cfg_enum_t mode;
 	br_cfg_string_t elf;
-	br_cfg_uint_t warmup, n;
-	br_cfg_number_t median, p10, p90, p95, p99, min, max, mean, mad, cv_median;
-	br_cfg_uint_t outliers;
+	br_cfg_uint_t warmup;
+	rr_figures_t fig;
 	br_cfg_uint_t stack_bytes;
 	rr_heap_t heap;
 	rr_calibration_t calibration;
+	br_cfg_list_t counters;
 	rr_limits_t budgets;
 	br_cfg_number_t wall_seconds;
 	br_cfg_uint_t halts;
@@ -54,6 +75,8 @@ typedef struct rr_counter {
 	br_cfg_section_t head;
 	br_cfg_string_t name, unit;
 	br_cfg_uint_t clock_hz;
+	br_cfg_number_t resolution;
+	br_cfg_string_t note;
 } rr_counter_t;
 
 typedef struct rr_firmware {
@@ -69,6 +92,7 @@ typedef struct rr_record {
 	br_cfg_string_t error, timestamp, benchrack_version, host, suite, suite_path, board, server;
 	rr_counter_t counter;
 	rr_firmware_t firmware;
+	rr_ab_t against;
 	br_cfg_number_t fail_on_regression_percent;
 	rr_limits_t budgets;
 	br_cfg_list_t benches;
@@ -78,6 +102,7 @@ static const char *const kinds[] = {"run", "baseline", NULL};
 static const char *const statuses[] = {"running", "complete", "failed", NULL};
 static const char *const bench_statuses[] = {"measured", "not_run", NULL};
 static const char *const modes[] = {"stub", "range", "function", NULL};
+static const char *const ab_roles[] = {"base", "head", NULL};
 
 #define BYTES "a whole number of bytes"
 #define FIGURE "a number"
@@ -117,8 +142,45 @@ static const br_cfg_map_t calibration_map = {"calibration", sizeof(rr_calibratio
 					     calibration_fields, BR_CFG_COUNT(calibration_fields),
 					     NULL, NULL, NULL, 0};
 
+#define CN(field)                                                                                  \
+	{.key = #field, .type = BR_CFG_NUMBER, .offset = offsetof(rr_counter_figures_t, fig.field), \
+	 .form = FIGURE}
+#define CX(field) offsetof(rr_counter_figures_t, field)
+static const br_cfg_field_t counter_figure_fields[] = {
+	{.key = "name", .type = BR_CFG_STRING, .offset = CX(name), .required = true, .form = TEXT},
+	{.key = "unit", .type = BR_CFG_STRING, .offset = CX(unit), .required = true, .form = TEXT},
+	{.key = "n", .type = BR_CFG_UINT, .offset = CX(fig.n), .required = true, .min = 1,
+	 .max = READ_MAX_SAMPLES, .form = "a whole number from 1 to 1024"},
+	CN(median), CN(p10), CN(p90), CN(p95), CN(p99), CN(min), CN(max), CN(mean), CN(mad),
+	CN(cv_median),
+	{.key = "outliers", .type = BR_CFG_UINT, .offset = CX(fig.outliers), .max = READ_MAX_SAMPLES,
+	 .form = "a whole number"},
+	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = CX(samples),
+	 .max = READ_U32_MAX, .max_items = READ_MAX_SAMPLES,
+	 .form = "a list of at most 1024 whole numbers"},
+};
+static const br_cfg_map_t counter_figure_map = {"counters", sizeof(rr_counter_figures_t),
+						counter_figure_fields,
+						BR_CFG_COUNT(counter_figure_fields), NULL, NULL,
+						NULL, 0};
+
+#define AB(field) offsetof(rr_ab_t, field)
+static const br_cfg_field_t ab_fields[] = {
+	{.key = "role", .type = BR_CFG_ENUM, .offset = AB(role), .required = true,
+	 .names = ab_roles, .form = "base or head"},
+	{.key = "ref", .type = BR_CFG_STRING, .offset = AB(ref), .required = true,
+	 .form = "a git ref"},
+	{.key = "base_commit", .type = BR_CFG_STRING, .offset = AB(base_commit),
+	 .required = true, .form = "a commit id"},
+	{.key = "head_commit", .type = BR_CFG_STRING, .offset = AB(head_commit),
+	 .form = "a commit id, or null"},
+};
+static const br_cfg_map_t ab_map = {"against", sizeof(rr_ab_t), ab_fields,
+				    BR_CFG_COUNT(ab_fields), NULL, NULL, NULL, 0};
+
 #define N(field)                                                                                   \
-	{.key = #field, .type = BR_CFG_NUMBER, .offset = offsetof(rr_bench_t, field), .form = FIGURE}
+	{.key = #field, .type = BR_CFG_NUMBER, .offset = offsetof(rr_bench_t, fig.field),          \
+	 .form = FIGURE}
 #define BF(field) offsetof(rr_bench_t, field)
 static const br_cfg_field_t bench_fields[] = {
 	{.key = "name", .type = BR_CFG_STRING, .offset = BF(name), .required = true, .form = TEXT},
@@ -130,10 +192,10 @@ static const br_cfg_field_t bench_fields[] = {
 	{.key = "elf", .type = BR_CFG_STRING, .offset = BF(elf), .form = "a path"},
 	{.key = "warmup", .type = BR_CFG_UINT, .offset = BF(warmup), .max = READ_U32_MAX,
 	 .form = "a whole number"},
-	{.key = "n", .type = BR_CFG_UINT, .offset = BF(n), .min = 1, .max = READ_MAX_SAMPLES,
+	{.key = "n", .type = BR_CFG_UINT, .offset = BF(fig.n), .min = 1, .max = READ_MAX_SAMPLES,
 	 .form = "a whole number from 1 to 1024"},
 	N(median), N(p10), N(p90), N(p95), N(p99), N(min), N(max), N(mean), N(mad), N(cv_median),
-	{.key = "outliers", .type = BR_CFG_UINT, .offset = BF(outliers), .max = READ_MAX_SAMPLES,
+	{.key = "outliers", .type = BR_CFG_UINT, .offset = BF(fig.outliers), .max = READ_MAX_SAMPLES,
 	 .form = "a whole number"},
 	{.key = "stack_bytes", .type = BR_CFG_UINT, .offset = BF(stack_bytes),
 	 .max = READ_U32_MAX, .form = "a whole number of bytes, or null"},
@@ -141,9 +203,12 @@ static const br_cfg_field_t bench_fields[] = {
 	 .form = "{peak_bytes, live_bytes, allocations}, or null"},
 	{.key = "calibration", .type = BR_CFG_MAP, .offset = BF(calibration),
 	 .map = &calibration_map, .form = "{method, median}, or null"},
+	{.key = "counters", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &counter_figure_map,
+	 .offset = BF(counters), .max_items = BR_RECORD_MAX_COUNTERS,
+	 .form = "a list of at most 2 counters' figures"},
 	{.key = "budgets", .type = BR_CFG_MAP, .offset = BF(budgets), .map = &limits_map,
 	 .form = "a mapping of limits"},
-	N(wall_seconds),
+	{.key = "wall_seconds", .type = BR_CFG_NUMBER, .offset = BF(wall_seconds), .form = FIGURE},
 	{.key = "halts", .type = BR_CFG_UINT, .offset = BF(halts), .min = 1, .max = READ_U32_MAX,
 	 .form = "a whole number from 1"},
 	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = BF(samples),
@@ -159,6 +224,9 @@ static const br_cfg_field_t counter_fields[] = {
 	{.key = "unit", .type = BR_CFG_STRING, .offset = CF(unit), .required = true, .form = TEXT},
 	{.key = "clock_hz", .type = BR_CFG_UINT, .offset = CF(clock_hz),
 	 .form = "a whole number of Hz, or null"},
+	{.key = "resolution", .type = BR_CFG_NUMBER, .offset = CF(resolution),
+	 .form = "a number in the counter's unit, or null"},
+	{.key = "note", .type = BR_CFG_STRING, .offset = CF(note), .form = "text, or null"},
 };
 static const br_cfg_map_t counter_map = {"counter", sizeof(rr_counter_t), counter_fields,
 					 BR_CFG_COUNT(counter_fields), NULL, NULL, NULL, 0};
@@ -202,6 +270,8 @@ static const br_cfg_field_t record_fields[] = {
 	 .map = &counter_map, .form = "{name, unit, clock_hz}"},
 	{.key = "firmware", .type = BR_CFG_MAP, .offset = RF(firmware), .required = true,
 	 .map = &firmware_map, .form = "{path, build_id, ...}"},
+	{.key = "against", .type = BR_CFG_MAP, .offset = RF(against), .map = &ab_map,
+	 .form = "{role, ref, base_commit, head_commit}, or null"},
 	{.key = "fail_on_regression_percent", .type = BR_CFG_NUMBER,
 	 .offset = RF(fail_on_regression_percent), .max_number = READ_MAX_PERCENT,
 	 .form = "a percentage"},
@@ -241,8 +311,8 @@ static br_status_t check_bench(const char *file, const rr_bench_t *b, br_error_t
 		const char *key;
 		bool set;
 	} needed[] = {
-		{"n", b->n.set},       {"median", b->median.set}, {"p10", b->p10.set},
-		{"p90", b->p90.set},   {"min", b->min.set},       {"max", b->max.set},
+		{"n", b->fig.n.set},     {"median", b->fig.median.set}, {"p10", b->fig.p10.set},
+		{"p90", b->fig.p90.set}, {"min", b->fig.min.set},       {"max", b->fig.max.set},
 	};
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		if (!needed[i].set)
@@ -251,12 +321,53 @@ static br_status_t check_bench(const char *file, const rr_bench_t *b, br_error_t
 					    "of a measured bench",
 					    b->name.value, needed[i].key);
 	}
-	if (b->samples.set && b->samples.count != b->n.value)
+	if (b->samples.set && b->samples.count != b->fig.n.value)
 		return br_cfg_error(err, file, b->samples.mark,
 				    "bench '%s' has %zu samples but n is %llu; expected n samples",
 				    b->name.value, b->samples.count,
-				    (unsigned long long)b->n.value);
+				    (unsigned long long)b->fig.n.value);
 	return BR_OK;
+}
+
+static void fill_summary(br_summary_t *s, const rr_figures_t *c)
+{
+	s->n = (size_t)c->n.value;
+	s->median = c->median.value;
+	s->p10 = c->p10.value;
+	s->p90 = c->p90.value;
+	s->p95 = c->p95.value;
+	s->p99 = c->p99.value;
+	s->min = c->min.value;
+	s->max = c->max.value;
+	s->mean = c->mean.value;
+	s->mad = c->mad.value;
+	s->cv_median = c->cv_median.value;
+	s->outliers = (size_t)c->outliers.value;
+}
+
+static uint32_t *samples_of(const br_cfg_list_t *list)
+{
+	if (!list->set || list->count == 0)
+		return NULL;
+	uint32_t *out = xcalloc(list->count, sizeof(out[0]));
+	for (size_t i = 0; i < list->count; i++)
+		out[i] = (uint32_t)((const br_cfg_uint_t *)br_cfg_item(list, sizeof(br_cfg_uint_t),
+									  i))
+				 ->value;
+	return out;
+}
+
+static void fill_counters(br_bench_record_t *out, const rr_bench_t *b)
+{
+	for (size_t i = 0; b->counters.set && i < b->counters.count; i++) {
+		const rr_counter_figures_t *c =
+			br_cfg_item(&b->counters, sizeof(rr_counter_figures_t), i);
+		br_bench_counter_t *dst = &out->counters[out->counter_count++];
+		copy_text(dst->name, sizeof(dst->name), &c->name);
+		copy_text(dst->unit, sizeof(dst->unit), &c->unit);
+		fill_summary(&dst->summary, &c->fig);
+		dst->samples = samples_of(&c->samples);
+	}
 }
 
 static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
@@ -267,20 +378,8 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	snprintf(out->mode, sizeof(out->mode), "%s", modes[b->mode.set ? b->mode.value : 0U]);
 	copy_text(out->elf_path, sizeof(out->elf_path), &b->elf);
 	out->warmup = (uint32_t)b->warmup.value;
-	out->n = (size_t)b->n.value;
-	br_summary_t *s = &out->summary;
-	s->n = out->n;
-	s->median = b->median.value;
-	s->p10 = b->p10.value;
-	s->p90 = b->p90.value;
-	s->p95 = b->p95.value;
-	s->p99 = b->p99.value;
-	s->min = b->min.value;
-	s->max = b->max.value;
-	s->mean = b->mean.value;
-	s->mad = b->mad.value;
-	s->cv_median = b->cv_median.value;
-	s->outliers = (size_t)b->outliers.value;
+	out->n = (size_t)b->fig.n.value;
+	fill_summary(&out->summary, &b->fig);
 	out->stack_measured = b->stack_bytes.set;
 	out->stack_bytes = (uint32_t)b->stack_bytes.value;
 	out->heap_known = b->heap.head.set;
@@ -294,14 +393,8 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	out->wall_seconds = b->wall_seconds.value;
 	out->halts = (uint32_t)b->halts.value;
 	out->budgets = budgets_of(&b->budgets);
-	if (b->samples.set && b->samples.count > 0) {
-		out->samples = xcalloc(b->samples.count, sizeof(out->samples[0]));
-		for (size_t i = 0; i < b->samples.count; i++) {
-			const br_cfg_uint_t *u =
-				br_cfg_item(&b->samples, sizeof(br_cfg_uint_t), i);
-			out->samples[i] = (uint32_t)u->value;
-		}
-	}
+	out->samples = samples_of(&b->samples);
+	fill_counters(out, b);
 }
 
 static void fill_record(br_run_record_t *out, const rr_record_t *r)
@@ -319,6 +412,16 @@ static void fill_record(br_run_record_t *out, const rr_record_t *r)
 	copy_text(out->counter, sizeof(out->counter), &r->counter.name);
 	copy_text(out->unit, sizeof(out->unit), &r->counter.unit);
 	out->clock_hz = r->counter.clock_hz.value;
+	out->resolution = r->counter.resolution.value;
+	copy_text(out->counter_note, sizeof(out->counter_note), &r->counter.note);
+	if (r->against.head.set) {
+		snprintf(out->ab.role, sizeof(out->ab.role), "%s", ab_roles[r->against.role.value]);
+		copy_text(out->ab.ref, sizeof(out->ab.ref), &r->against.ref);
+		copy_text(out->ab.base_commit, sizeof(out->ab.base_commit),
+			  &r->against.base_commit);
+		copy_text(out->ab.head_commit, sizeof(out->ab.head_commit),
+			  &r->against.head_commit);
+	}
 	copy_text(out->elf_path, sizeof(out->elf_path), &r->firmware.path);
 	copy_text(out->build_id, sizeof(out->build_id), &r->firmware.build_id);
 	copy_text(out->git_commit, sizeof(out->git_commit), &r->firmware.git_commit);

@@ -59,6 +59,55 @@ static void write_budgets(br_json_t *j, const br_budgets_t *b, bool with_text)
 	br_json_object_end(j);
 }
 
+/* The samples of a run (never of a baseline), when it has them. */
+static void write_samples(br_json_t *j, const uint32_t *samples, size_t n)
+{
+	br_json_key(j, "samples");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < n; i++)
+		br_json_uint(j, samples[i]);
+	br_json_array_end(j);
+}
+
+/* The other counters read around the same iterations. */
+static void write_counters(br_json_t *j, const br_bench_record_t *b, bool baseline)
+{
+	br_json_key(j, "counters");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < b->counter_count; i++) {
+		const br_bench_counter_t *c = &b->counters[i];
+		br_json_object_begin(j);
+		br_json_key(j, "name");
+		br_json_string(j, c->name);
+		br_json_key(j, "unit");
+		br_json_string(j, c->unit);
+		write_summary(j, &c->summary);
+		if (!baseline && c->samples != NULL)
+			write_samples(j, c->samples, c->summary.n);
+		br_json_object_end(j);
+	}
+	br_json_array_end(j);
+}
+
+/* check/run --against: which side of the comparison this record is. */
+static void write_ab(br_json_t *j, const br_record_ab_t *ab)
+{
+	br_json_key(j, "against");
+	if (ab->role[0] == '\0') {
+		br_json_null(j);
+		return;
+	}
+	br_json_object_begin(j);
+	br_json_key(j, "role");
+	br_json_string(j, ab->role);
+	br_json_key(j, "ref");
+	br_json_string(j, ab->ref);
+	br_json_key(j, "base_commit");
+	br_json_string(j, ab->base_commit);
+	write_text_or_null(j, "head_commit", ab->head_commit);
+	br_json_object_end(j);
+}
+
 static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 {
 	br_json_object_begin(j);
@@ -104,6 +153,8 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 			br_json_null(j);
 		}
 	}
+	if (b->counter_count > 0 && b->status == BR_BENCH_MEASURED)
+		write_counters(j, b, baseline);
 	write_budgets(j, &b->budgets, false);
 	if (!baseline && b->status == BR_BENCH_MEASURED) {
 		br_json_key(j, "wall_seconds");
@@ -112,13 +163,8 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 			br_json_key(j, "halts");
 			br_json_uint(j, b->halts);
 		}
-		if (b->samples != NULL) {
-			br_json_key(j, "samples");
-			br_json_array_begin(j);
-			for (size_t i = 0; i < b->n; i++)
-				br_json_uint(j, b->samples[i]);
-			br_json_array_end(j);
-		}
+		if (b->samples != NULL)
+			write_samples(j, b->samples, b->n);
 	}
 	br_json_object_end(j);
 }
@@ -177,8 +223,15 @@ void br_run_json_write_fields(br_json_t *j, const br_run_record_t *run)
 		br_json_uint(j, run->clock_hz);
 	else
 		br_json_null(j);
+	br_json_key(j, "resolution");
+	if (run->resolution > 0)
+		br_json_double(j, run->resolution);
+	else
+		br_json_null(j);
+	write_text_or_null(j, "note", run->counter_note);
 	br_json_object_end(j);
 	write_firmware(j, run);
+	write_ab(j, &run->ab);
 	br_json_key(j, "fail_on_regression_percent");
 	br_json_double(j, run->regression_percent);
 	write_budgets(j, &run->budgets, true);

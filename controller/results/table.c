@@ -64,19 +64,61 @@ static void heap_cell(const br_bench_record_t *b, char *buf, size_t cap)
 		snprintf(buf, cap, "%u/%u", b->heap_peak, b->heap_live);
 }
 
+#define TABLE_BELOW_RESOLUTION "< resolution"
+
+/* A figure of run's counter: "< resolution" below the counter's resolution
+ * (a clock finer in its unit than can be observed), never a number there. */
+static void figure_cell(const br_run_record_t *run, double v, char *buf, size_t cap)
+{
+	if (run->resolution > 0 && v < run->resolution)
+		snprintf(buf, cap, TABLE_BELOW_RESOLUTION);
+	else
+		br_report_figure(v, buf, cap);
+}
+
 /* The median net of calibration, or "-" when the bench was not calibrated. */
-static void net_cell(const br_bench_record_t *b, char *buf, size_t cap)
+static void net_cell(const br_run_record_t *run, const br_bench_record_t *b, char *buf, size_t cap)
 {
 	if (b->calibrated)
-		br_report_figure(b->summary.median - b->calibration_median, buf, cap);
+		figure_cell(run, b->summary.median - b->calibration_median, buf, cap);
 	else
 		snprintf(buf, cap, "-");
 }
 
+/* The bench with the most other counters (their names head the columns). */
+static const br_bench_record_t *counter_columns(const br_run_record_t *run)
+{
+	const br_bench_record_t *most = NULL;
+	for (size_t i = 0; i < run->bench_count; i++) {
+		if (most == NULL || run->benches[i].counter_count > most->counter_count)
+			most = &run->benches[i];
+	}
+	return most != NULL && most->counter_count > 0 ? most : NULL;
+}
+
+/* The medians of the other counters, in the columns' order ("-" where a
+ * bench lacks one). */
+static void counter_cells(const br_bench_record_t *columns, const br_bench_record_t *b, FILE *out)
+{
+	for (size_t c = 0; columns != NULL && c < columns->counter_count; c++) {
+		char v[TABLE_NUMBER_BYTES] = "-";
+		for (size_t k = 0; k < b->counter_count; k++) {
+			if (strcmp(b->counters[k].name, columns->counters[c].name) == 0)
+				br_report_figure(b->counters[k].summary.median, v, sizeof(v));
+		}
+		fprintf(out, " %12s", v);
+	}
+}
+
 static void figures(const br_run_record_t *run, int width, bool colour, FILE *out)
 {
-	fprintf(out, "%-*s %6s %10s %10s %10s %10s %10s %10s %8s %10s  %s\n", width, "bench", "n",
-		"median", "p10", "p90", "min", "max", "net", "stack", "heap", "unit");
+	const int w = run->resolution > 0 ? (int)strlen(TABLE_BELOW_RESOLUTION) : 10;
+	const br_bench_record_t *columns = counter_columns(run);
+	fprintf(out, "%-*s %6s %*s %*s %*s %*s %*s %*s %8s %10s", width, "bench", "n", w, "median",
+		w, "p10", w, "p90", w, "min", w, "max", w, "net", "stack", "heap");
+	for (size_t c = 0; columns != NULL && c < columns->counter_count; c++)
+		fprintf(out, " %12s", columns->counters[c].name);
+	fprintf(out, "  %s\n", "unit");
 	const br_bench_record_t *calibration = NULL;
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];
@@ -93,20 +135,21 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		char med[TABLE_NUMBER_BYTES], p10[TABLE_NUMBER_BYTES], p90[TABLE_NUMBER_BYTES];
 		char mn[TABLE_NUMBER_BYTES], mx[TABLE_NUMBER_BYTES], stack[TABLE_NUMBER_BYTES];
 		char net[TABLE_NUMBER_BYTES], heap[TABLE_NUMBER_BYTES];
-		br_report_figure(b->summary.median, med, sizeof(med));
-		br_report_figure(b->summary.p10, p10, sizeof(p10));
-		br_report_figure(b->summary.p90, p90, sizeof(p90));
-		br_report_figure(b->summary.min, mn, sizeof(mn));
-		br_report_figure(b->summary.max, mx, sizeof(mx));
-		net_cell(b, net, sizeof(net));
+		figure_cell(run, b->summary.median, med, sizeof(med));
+		figure_cell(run, b->summary.p10, p10, sizeof(p10));
+		figure_cell(run, b->summary.p90, p90, sizeof(p90));
+		figure_cell(run, b->summary.min, mn, sizeof(mn));
+		figure_cell(run, b->summary.max, mx, sizeof(mx));
+		net_cell(run, b, net, sizeof(net));
 		heap_cell(b, heap, sizeof(heap));
 		if (b->stack_measured)
 			snprintf(stack, sizeof(stack), "%u", b->stack_bytes);
 		else
 			snprintf(stack, sizeof(stack), "n/m");
-		fprintf(out, "%-*s %6zu %10s %10s %10s %10s %10s %10s %8s ", width, b->name,
-			b->summary.n, med, p10, p90, mn, mx, net, stack);
+		fprintf(out, "%-*s %6zu %*s %*s %*s %*s %*s %*s %8s ", width, b->name, b->summary.n,
+			w, med, w, p10, w, p90, w, mn, w, mx, w, net, stack);
 		cell(out, colour, b->heap_live != 0U ? ANSI_RED : NULL, 10, heap);
+		counter_cells(columns, b, out);
 		fprintf(out, "  %s\n", run->unit);
 	}
 	/* One line per distinct calibration (stub benches and breakpoint entries differ). */
@@ -124,7 +167,7 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		if (seen)
 			continue;
 		char cost[TABLE_NUMBER_BYTES];
-		br_report_figure(b->calibration_median, cost, sizeof(cost));
+		figure_cell(run, b->calibration_median, cost, sizeof(cost));
 		fprintf(out, "calibration: %s per sample, %s; net = median - calibration\n", cost,
 			b->calibration_method);
 	}
@@ -188,7 +231,13 @@ void br_table_write(const br_report_t *reports, size_t count, bool colour, FILE 
 		fprintf(out, "board %s, counter %s", run->board, run->counter);
 		if (run->clock_hz != 0)
 			fprintf(out, " at %g MHz", (double)run->clock_hz / 1e6);
-		fprintf(out, ", unit: %s\n", run->unit);
+		fprintf(out, ", unit: %s", run->unit);
+		if (run->resolution > 0) {
+			char res[TABLE_NUMBER_BYTES];
+			br_report_figure(run->resolution, res, sizeof(res));
+			fprintf(out, ", resolution %s", res);
+		}
+		fputc('\n', out);
 		if (r->figures)
 			figures(run, width, colour, out);
 		if (r->diff != NULL)

@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "measure/calibration.h"
+#include "measure/host_batch.h"
 #include "measure/suite_run.h"
 #include "results/paths.h"
 #include "results/record_read.h"
@@ -29,6 +30,7 @@ typedef struct keeper {
 	br_board_run_t *run;
 	const br_counter_state_t *counter; /* as started on the board */
 	const char *current; /* the bench running now */
+	uint32_t warmup;    /* host benches: the warm-up they ran with */
 	bool counted;       /* any sample of any bench was not zero */
 	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
@@ -301,6 +303,136 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 	return st;
 }
 
+#define BOARD_RUN_HOST_COUNTER "clock_monotonic_raw"
+#define BOARD_RUN_HOST_UNIT "ns (CLOCK_MONOTONIC_RAW)"
+#define BOARD_RUN_NS_PER_S 1000000000ULL
+
+void br_board_run_host(br_board_run_t *run)
+{
+	memset(&run->board, 0, sizeof(run->board));
+	run->host = true;
+	run->board.name = BR_HOST_BOARD_NAME;
+}
+
+/* The host's counters are known: the record says what they can do. */
+static void on_host_started(void *ctx, const br_host_info_t *info)
+{
+	keeper_t *k = ctx;
+	br_run_record_t *rec = &k->run->record;
+	rec->resolution = (double)info->resolution_ns;
+	snprintf(rec->server, sizeof(rec->server),
+		 "benchrack-host-benches pinned to CPU %ld (clock_getres %llu ns, smallest step "
+		 "%llu ns)",
+		 info->cpu, (unsigned long long)info->getres_ns,
+		 (unsigned long long)info->step_ns);
+	if (!info->perf)
+		snprintf(rec->counter_note, sizeof(rec->counter_note),
+			 "cycles and instructions not counted: %.200s", info->perf_note);
+	keep(k);
+}
+
+/* A host bench: the stub's figures as for a board, then its other counters. */
+static void on_host_bench_done(void *ctx, const char *name, const br_host_result_t *r)
+{
+	keeper_t *k = ctx;
+	br_suite_bench_request_t req = {.name = name, .iterations = r->stub.count,
+					.warmup = k->warmup};
+	br_error_t ignored;
+	on_bench_done(ctx, &req, &r->stub, &ignored);
+	br_bench_record_t *b = &k->run->record.benches[k->run->record.bench_count - 1U];
+	if (r->saturated && b->status == BR_BENCH_MEASURED) {
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason),
+			 "an iteration took 2^32 ns or more: not measured");
+	}
+	static const char *const names[] = {"cycles", "instructions"};
+	static const char *const units[] = {"cycles (user mode)", "instructions (user mode)"};
+	const uint32_t *rows[] = {r->cycles, r->instructions};
+	for (size_t c = 0; r->perf && b->status == BR_BENCH_MEASURED && c < 2U; c++) {
+		br_bench_counter_t *bc = &b->counters[b->counter_count];
+		double *values = xcalloc(r->stub.count, sizeof(double));
+		for (uint32_t i = 0; i < r->stub.count; i++)
+			values[i] = (double)rows[c][i];
+		br_error_t err;
+		if (br_stats_summarize(values, r->stub.count, &bc->summary, &err) == BR_OK) {
+			snprintf(bc->name, sizeof(bc->name), "%s", names[c]);
+			snprintf(bc->unit, sizeof(bc->unit), "%s", units[c]);
+			bc->samples = xcalloc(r->stub.count, sizeof(uint32_t));
+			memcpy(bc->samples, rows[c], r->stub.count * sizeof(uint32_t));
+			b->counter_count++;
+		}
+		free(values);
+	}
+	/* the host's figures are not the board's: the suite's budgets, in its
+	 * boards' units, do not apply */
+	memset(&b->budgets, 0, sizeof(b->budgets));
+	keep(k);
+}
+
+/* --board host: the suite's stub benches as a host program; entries for
+ * unmodified firmware need a Cortex-M board and are not run. */
+static br_status_t measure_host_benches(const br_run_settings_t *s, const br_suite_t *suite,
+					br_board_run_t *run, br_error_t *err)
+{
+	/* each host figure is a difference of 64-bit readings: nothing wraps,
+	 * and a counter state without a clock asks for no wrap check */
+	br_counter_t clock = {.name = BOARD_RUN_HOST_COUNTER, .width_bits = 32U,
+			      .unit = BOARD_RUN_HOST_UNIT};
+	br_counter_state_t state;
+	br_counter_state_init(&state, &clock);
+	keeper_t k = {.s = s, .suite = suite, .run = run, .counter = &state};
+	size_t room = suite != NULL ? suite->bench_count : 0U;
+	const char **names = xcalloc(room + 1U, sizeof(char *));
+	size_t count = 0;
+	for (size_t i = 0; i < room; i++) {
+		const br_suite_bench_t *sb = &suite->benches[i];
+		if (sb->kind == BR_SUITE_ENTRY_STUB) {
+			names[count++] = sb->name.value;
+			continue;
+		}
+		br_bench_record_t *b = br_run_record_add_bench(&run->record);
+		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
+		snprintf(b->mode, sizeof(b->mode), "%s",
+			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason),
+			 "unmodified firmware runs on a Cortex-M board, not on the host");
+	}
+	br_host_options_t o = {
+		.program = s->host_program,
+		.benches = names,
+		.bench_count = count,
+		.iterations = s->iterations_set ? s->iterations
+			      : suite != NULL	 ? suite->iterations
+						 : BR_SUITE_DEFAULT_ITERATIONS,
+		.warmup = s->warmup_set ? s->warmup
+			  : suite != NULL ? suite->warmup
+					  : BR_SUITE_DEFAULT_WARMUP,
+		.timeout_ms = (s->timeout_s > 0	 ? s->timeout_s
+			       : suite != NULL ? (int)suite->timeout_seconds
+					       : BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS / BOARD_RUN_MS_PER_S) *
+			      BOARD_RUN_MS_PER_S,
+		.started = on_host_started,
+		.progress = on_progress,
+		.bench_done = on_host_bench_done,
+		.ctx = &k,
+	};
+	k.warmup = o.warmup;
+	if (suite == NULL) {
+		o.benches = NULL; /* every bench the program has */
+		o.bench_count = 0;
+	}
+	br_host_info_t info;
+	br_status_t st = br_host_measure(&o, &info, err);
+	progress_done(s);
+	free(names);
+	if (st == BR_OK && k.save_failed) {
+		*err = k.save_error;
+		st = k.save_error.status;
+	}
+	return st;
+}
+
 /* Benches of the record in the suite's order (the stub's benches are
  * measured first, the entries for unmodified firmware after them). */
 static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
@@ -381,18 +513,25 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 	rec->kind = BR_RECORD_RUN;
 	rec->status = BR_RECORD_RUNNING;
 	snprintf(rec->board, sizeof(rec->board), "%s", board->name);
-	br_board_describe_server(board, rec->server, sizeof(rec->server));
-	br_counter_t counter;
-	br_board_counter(board, &counter);
-	snprintf(rec->counter, sizeof(rec->counter), "%s", counter.name);
-	snprintf(rec->unit, sizeof(rec->unit), "%s", counter.unit);
-	rec->clock_hz = counter.clock_hz;
+	if (run->host) {
+		snprintf(rec->counter, sizeof(rec->counter), "%s", BOARD_RUN_HOST_COUNTER);
+		snprintf(rec->unit, sizeof(rec->unit), "%s", BOARD_RUN_HOST_UNIT);
+		rec->clock_hz = BOARD_RUN_NS_PER_S;
+	} else {
+		br_board_describe_server(board, rec->server, sizeof(rec->server));
+		br_counter_t counter;
+		br_board_counter(board, &counter);
+		snprintf(rec->counter, sizeof(rec->counter), "%s", counter.name);
+		snprintf(rec->unit, sizeof(rec->unit), "%s", counter.unit);
+		rec->clock_hz = counter.clock_hz;
+	}
 	rec->regression_percent =
 		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
 	if (suite != NULL) {
 		snprintf(rec->suite, sizeof(rec->suite), "%s", suite->name);
 		snprintf(rec->suite_path, sizeof(rec->suite_path), "%s", suite->path);
-		rec->budgets = budgets_of(&suite->file.budgets);
+		if (!run->host) /* in the suite's boards' units, not the host's */
+			rec->budgets = budgets_of(&suite->file.budgets);
 	}
 }
 
@@ -410,6 +549,8 @@ static void run_failed(br_board_run_t *run, const br_error_t *err)
 static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *suite,
 				 br_board_run_t *run, br_error_t *err)
 {
+	if (run->host)
+		return measure_host_benches(s, suite, run, err);
 	bool any_stub = suite == NULL;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
 		any_stub = any_stub || suite->benches[i].kind == BR_SUITE_ENTRY_STUB;
@@ -505,7 +646,11 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	br_error_t err;
 	br_error_clear(&err);
 	run->status = BR_OK;
-	br_status_t st = br_run_provenance_fill(&run->record, elf, s->commit, &err);
+	br_status_t st = BR_OK;
+	if (run->host)
+		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
+	else
+		st = br_run_provenance_fill(&run->record, elf, s->commit, &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;

@@ -26,6 +26,7 @@
 #include "run/image_load.h"
 
 #define BR_BOARD_RUN_PATH_BYTES 1024U
+#define BR_HOST_BOARD_NAME "host"
 
 /* Takes (take true) or gives back the lock of the board ep reaches, for the
  * time the runner uses it; NULL when the caller holds it already. */
@@ -43,6 +44,7 @@ typedef struct br_run_settings {
 	const char *json_path;     /* --json: the run record, also here */
 	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
 	const char *qemu_program;  /* --qemu */
+	const char *host_program;  /* --board host: the benches as a host program (benches/host/) */
 	const char *commit;        /* --commit */
 	bool write_baseline;
 	bool iterations_set, warmup_set;
@@ -70,6 +72,7 @@ typedef struct br_run_settings {
 /* One board's work and what came of it. */
 typedef struct br_board_run {
 	br_board_t board;               /* loaded by the caller */
+	bool host;                      /* --board host: the benches as a host program */
 	br_run_record_t record;
 	char run_path[BR_BOARD_RUN_PATH_BYTES];
 	bool has_run_path;              /* the record is on disk there */
@@ -109,6 +112,11 @@ br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, b
  */
 br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
 				  const char *elf, br_endpoint_t *ep, br_error_t *err);
+
+/* Makes run the host board of `--board host` (BR_HOST_BOARD_NAME): the
+ * benches of benches/ as a host program (settings' host_program), timed by
+ * CLOCK_MONOTONIC_RAW. */
+void br_board_run_host(br_board_run_t *run);
 
 /* Frees what the run and its board hold. */
 void br_board_run_free(br_board_run_t *run);

@@ -117,7 +117,14 @@ br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, c
 		rec->bss_bytes = sizes.bss;
 	}
 	br_elf_close(elf);
+	br_run_provenance_fill_program(rec, elf_path, commit);
+	return BR_OK;
+}
 
+void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit)
+{
+	const char *elf_path = path;
+	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", path);
 	const char *env = getenv("BENCHRACK_GIT_COMMIT");
 	if (commit != NULL)
 		snprintf(rec->git_commit, sizeof(rec->git_commit), "%s", commit);
@@ -134,5 +141,4 @@ br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, c
 	if (gethostname(rec->host, sizeof(rec->host)) != 0 || rec->host[0] == '\0')
 		snprintf(rec->host, sizeof(rec->host), "unknown");
 	rec->host[sizeof(rec->host) - 1U] = '\0';
-	return BR_OK;
 }

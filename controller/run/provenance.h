@@ -20,4 +20,8 @@
 br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
 				   br_error_t *err);
 
+/* The provenance that needs no ELF of the target (the host bench program):
+ * path, git commit (as above), time, version and host. */
+void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit);
+
 #endif

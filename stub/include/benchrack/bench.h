@@ -48,6 +48,22 @@ static inline uint32_t br_run_argument(const br_run_t *run, uint32_t default_val
 	return argument != 0U ? argument : default_value;
 }
 
+#define BR_ALWAYS_INLINE __attribute__((always_inline)) inline
+
+#define BR_ALL_ONES 0xFFFFFFFFU
+
+#define BR_CAT_(a, b) a##b
+/* Token pasting after macro expansion of both operands. */
+#define BR_CAT(a, b) BR_CAT_(a, b)
+#define BR_STR_(x) #x
+/* String literal of a macro's expansion. */
+#define BR_STR(x) BR_STR_(x)
+
+#if defined(BR_HOST)
+/* Built for the host (benches/host/): the loop reads the host's clock and,
+ * where allowed, its cycle and instruction counters (host_loop.h). */
+#include "host_loop.h"
+#else
 /* State of one BR_BENCH_LOOP; private to the macro. */
 typedef struct br_loop {
 	const volatile uint32_t *counter;
@@ -59,17 +75,6 @@ typedef struct br_loop {
 	uint32_t start;  /* counter read just before the body */
 	uint32_t stop;   /* counter read just after the body */
 } br_loop_t;
-
-#define BR_ALWAYS_INLINE __attribute__((always_inline)) inline
-
-#define BR_ALL_ONES 0xFFFFFFFFU
-
-#define BR_CAT_(a, b) a##b
-/* Token pasting after macro expansion of both operands. */
-#define BR_CAT(a, b) BR_CAT_(a, b)
-#define BR_STR_(x) #x
-/* String literal of a macro's expansion. */
-#define BR_STR(x) BR_STR_(x)
 
 /*
  * The register class of the counter read's operands. Thumb-1 (ARMv6-M:
@@ -130,6 +135,8 @@ static BR_ALWAYS_INLINE void br_loop_record(br_loop_t *loop)
 	loop->next += measured;
 	loop->skip -= 1U - measured;
 }
+
+#endif /* BR_HOST */
 
 /*
  * BR_BENCH_LOOP(run) { body }
