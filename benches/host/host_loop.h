@@ -45,19 +45,17 @@ void br_host_counters_read(br_host_reading_t *r);
 
 #define BR_COUNTER_READ(dst, counter) ((void)(counter), br_host_counters_read(&(dst)))
 
-/* Start a loop over run's warm-up and measured iterations (iterations >= 1,
- * and run->samples holds 3 * iterations values). */
-static BR_ALWAYS_INLINE br_loop_t br_loop_begin(const br_run_t *run)
+/* Start *loop over run's warm-up and measured iterations (iterations >= 1,
+ * and run->samples holds 3 * iterations values); returns loop. */
+static BR_ALWAYS_INLINE br_loop_t *br_loop_begin(br_loop_t *loop, const br_run_t *run)
 {
-	br_loop_t loop;
-
-	loop.counter = run;
-	loop.skip = run->request->warmup;
-	loop.next = run->samples;
-	loop.end = run->samples + run->request->iterations;
-	loop.stride = run->request->iterations;
-	loop.start.role = BR_HOST_READ_START;
-	loop.stop.role = BR_HOST_READ_STOP;
+	loop->counter = run;
+	loop->skip = run->request->warmup;
+	loop->next = run->samples;
+	loop->end = run->samples + run->request->iterations;
+	loop->stride = run->request->iterations;
+	loop->start.role = BR_HOST_READ_START;
+	loop->stop.role = BR_HOST_READ_STOP;
 	return loop;
 }
 

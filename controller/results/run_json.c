@@ -92,11 +92,9 @@ static void write_counters(br_json_t *j, const br_bench_record_t *b, bool baseli
 /* check/run --against: which side of the comparison this record is. */
 static void write_ab(br_json_t *j, const br_record_ab_t *ab)
 {
+	if (ab->role[0] == '\0')
+		return; /* a plain run: no key, as before --against existed */
 	br_json_key(j, "against");
-	if (ab->role[0] == '\0') {
-		br_json_null(j);
-		return;
-	}
 	br_json_object_begin(j);
 	br_json_key(j, "role");
 	br_json_string(j, ab->role);
@@ -223,12 +221,14 @@ void br_run_json_write_fields(br_json_t *j, const br_run_record_t *run)
 		br_json_uint(j, run->clock_hz);
 	else
 		br_json_null(j);
-	br_json_key(j, "resolution");
-	if (run->resolution > 0)
+	/* only where a counter has them (the host's clock): a board's record
+	 * reads as it did before they existed */
+	if (run->resolution > 0) {
+		br_json_key(j, "resolution");
 		br_json_double(j, run->resolution);
-	else
-		br_json_null(j);
-	write_text_or_null(j, "note", run->counter_note);
+	}
+	if (run->counter_note[0] != '\0')
+		write_text_or_null(j, "note", run->counter_note);
 	br_json_object_end(j);
 	write_firmware(j, run);
 	write_ab(j, &run->ab);

@@ -26,12 +26,21 @@ typedef struct br_suite_entry {
 	void (*fn)(br_run_t *run);
 } br_suite_entry_t;
 
+#define BR_SUITE_LENGTH(table) (sizeof(table) / sizeof((table)[0]))
+
+/* Defined by the firmware. */
+extern const br_suite_entry_t br_suite[];
+
+#if defined(BR_HOST)
+/* Built for the host (benches/host/): no control block; the host program
+ * reads the table and its length itself. */
+extern const uint32_t br_suite_count;
+#define BR_SUITE_COUNT_DEFINE(table) const uint32_t br_suite_count = (uint32_t)BR_SUITE_LENGTH(table)
+#else
 _Static_assert(sizeof(br_suite_entry_t) == BR_CB_BENCH_ENTRY_BYTES, "bench table entry layout");
 _Static_assert(__builtin_offsetof(br_suite_entry_t, name) == BR_CB_BENCH_ENTRY_NAME,
 	       "bench table name offset");
 
-/* Defined by the firmware. */
-extern const br_suite_entry_t br_suite[];
 /* Defined by BR_SUITE_COUNT_DEFINE: the contract's constant part, in flash. */
 extern const br_control_block_t br_control_block;
 
@@ -43,8 +52,6 @@ extern br_control_state_t br_control_state;
  * firmware build chooses the length with -Wl,--defsym=br_ld_sample_count=N. */
 extern uint32_t br_ld_samples[];
 extern const uint8_t br_ld_sample_count[];
-
-#define BR_SUITE_LENGTH(table) (sizeof(table) / sizeof((table)[0]))
 
 /* Define the constant control block for the table (in flash), refusing at
  * compile time a suite the host cannot describe. Everything in it is known at
@@ -61,5 +68,6 @@ extern const uint8_t br_ld_sample_count[];
 	    .max_samples = (uint32_t)(uintptr_t)br_ld_sample_count,                                \
 	    .samples_address = (uint32_t)(uintptr_t)br_ld_samples,                                 \
 	}
+#endif /* BR_HOST */
 
 #endif

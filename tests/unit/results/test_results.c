@@ -138,7 +138,7 @@ static void test_bad_records(void)
 		 "\"p\"}, \"benches\": [], \"extra\": 1}",
 		 "b.json:1:227: unknown key 'extra' in record; expected one of: schema_version, kind, "
 		 "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
-		 "counter, firmware, fail_on_regression_percent, budgets, benches"},
+		 "counter, firmware, against, fail_on_regression_percent, budgets, benches"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		br_run_record_t r;
