@@ -3,7 +3,9 @@
 QEMU netduinoplus2 (exact instruction counts):
   - `measure --function 'dsp::Fir::step'` exits 0, exact (min == max), and
     equals the same measurement through the mangled name _ZN3dsp3Fir4stepEs;
-    the output names the function as written, dsp::Fir::step(short);
+    the output names the function as written, dsp::Fir::step(short); and
+    `profile --function 'dsp::Fir::step' --exact` single-steps one call in
+    exactly as many instructions (an independent count), naming it as written;
   - `--function dsp::mix` (an overload set) exits 2 and lists both
     candidates; `--function 'dsp::mix(int)'` measures;
   - `--from 'dsp::Fir::step' --to 'dsp::mix(short)'` resolves both ends;
@@ -14,6 +16,7 @@ Exit status 0 when every check holds, 1 otherwise.
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -40,6 +43,14 @@ def main(argv):
             s2 = res2["raw"]
             c.check(s2["median"] == summary["median"],
                     f"same count by either name: {summary['median']} == {s2['median']}")
+        # An independent count: the profiler single-steps one call.
+        p = subprocess.run([benchrack, "profile", elf, "--function", "dsp::Fir::step", "--exact"],
+                           capture_output=True, text=True, timeout=60)
+        m = re.search(r"exact: (\d+) instructions single-stepped", p.stdout)
+        c.check(p.returncode == 0 and m is not None and int(m.group(1)) == summary["median"]
+                and "dsp::Fir::step(short)" in p.stdout,
+                f"profile --exact single-steps {m.group(1) if m else '?'} instructions, "
+                f"the measured {summary['median']}; its table names dsp::Fir::step(short)")
 
     rc, out, err, _ = measure(benchrack, elf, "--function", "dsp::mix", "-n", "5")
     c.check(rc == 2 and "ambiguous" in err and "dsp::mix(short)" in err

@@ -29,8 +29,10 @@ ITEM = re.compile(r"^(\S.*?)(?:\s{2,}(\S.*))?$")
 
 
 def escape(text):
-    """scdoc's inline markup characters, taken literally."""
-    return re.sub(r"([\\*_])", r"\\\1", text)
+    """scdoc's inline markup characters, taken literally; a leading - or .
+    would start a list."""
+    text = re.sub(r"([\\*_])", r"\\\1", text)
+    return "\\" + text if text[:1] in ("-", ".") else text
 
 
 def convert(help_text, page, command):
