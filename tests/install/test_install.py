@@ -7,7 +7,8 @@ Checks:
     bash completion, the stub's headers, pkg-config file and CMake package,
     the shipped board files and the default suite image;
   - the installed benchrack's default firmware is under D, not in the build
-    tree (no build-machine path is its default);
+    tree (no build-machine path is its default), and `run --board` on an
+    emulated board measures that board's installed image;
   - `pkg-config --cflags --libs benchrack-stub` works on D (and picks another
     core's library with --define-variable=core=...);
   - examples/cmake-firmware configures (toolchain file, CMAKE_PREFIX_PATH=D),
@@ -140,6 +141,15 @@ def main(argv):
         check(os.path.realpath(default).startswith(os.path.realpath(root)) and
               not os.path.realpath(default).startswith(os.path.realpath(build)),
               f"installed default firmware {default} is under D, not the build tree")
+
+        out = os.path.join(tmp, "installed-an505.json")
+        proc = run([benchrack, "run", "--board", "qemu-mps2-an505", "-n", "5",
+                    "--results-dir", os.path.join(tmp, "results"), "--json", out])
+        if check(proc.returncode == 0, "installed benchrack run --board qemu-mps2-an505"):
+            path = json.load(open(out))["firmware"]["path"]
+            check(os.path.realpath(path) == os.path.realpath(os.path.join(
+                root, "share", "benchrack", "firmware", "suite-O2-qemu-mps2-an505.elf")),
+                  f"it measured the installed image for that board ({path})")
 
         env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, lib, "pkgconfig"))
         proc = run(["pkg-config", "--cflags", "--libs", "benchrack-stub"], env=env)
