@@ -11,6 +11,8 @@
 #include "profile/frame_names.h"
 
 #define NS_PER_S 1000000000LL
+/* Bytes read below the deepest SP seen so far (sampler.h). */
+#define SAMPLER_WINDOW_MARGIN 64U
 /* The most bytes one window's m asks for when the flavour sets no cap. */
 #define SAMPLER_READ_CHUNK 0x800U
 
@@ -20,6 +22,7 @@ typedef struct sampler {
 	br_frame_names_t names;
 	uint32_t region_lo, region_hi; /* PCs of the region: [lo, hi) */
 	uint32_t last_sp;
+	uint32_t deepest_sp; /* the lowest SP seen (0: none yet) */
 	uint8_t *stack;
 	uint32_t chunk;
 } sampler_t;
@@ -40,6 +43,12 @@ static void plan_windows(sampler_t *s, br_target_sample_t *smp)
 	uint32_t len = s->o->stack_window & ~3U;
 	uint32_t low = 0;
 	if (s->o->stack_top != 0) {
+		/* From the deepest SP seen less a margin, within the window. */
+		uint32_t need = s->deepest_sp == 0 || s->deepest_sp > s->o->stack_top
+		                    ? len
+		                    : s->o->stack_top - (s->deepest_sp & ~3U) + SAMPLER_WINDOW_MARGIN;
+		if (need < len)
+			len = need;
 		low = s->o->stack_top - len;
 		if (s->o->stack_low != 0 && low < s->o->stack_low) {
 			low = s->o->stack_low;
@@ -105,7 +114,18 @@ static br_status_t take_sample(sampler_t *s, br_target_t *t, br_profile_t *out, 
 		mem[i].len = (uint32_t)smp.windows[i].len;
 		mem[i].bytes = smp.windows[i].ok ? smp.windows[i].buf : NULL;
 	}
-	s->last_sp = smp.regs.r[BR_TARGET_REG_SP];
+	uint32_t sp = smp.regs.r[BR_TARGET_REG_SP];
+	s->last_sp = sp;
+	bool below = s->o->stack_top != 0 && smp.nwindows > 0 && sp < smp.windows[0].address &&
+	             sp >= s->o->stack_top - (s->o->stack_window & ~3U);
+	if (s->deepest_sp == 0 || sp < s->deepest_sp)
+		s->deepest_sp = sp;
+	if (below) {
+		/* Deeper than ever: the window read did not reach SP. Not an
+		 * unwinding failure: lost, and the next windows reach further. */
+		out->samples_lost++;
+		return BR_OK;
+	}
 	br_unwind_result_t u;
 	br_unwind(&s->unwinder, smp.regs.r, mem, smp.nwindows, &u);
 	if (!in_region(s, &u)) {

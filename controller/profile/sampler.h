@@ -5,11 +5,15 @@
  * when it is in the region. A sample costs two round trips: the interrupt's
  * stop reply, then the pipelined reads with the continue.
  *
- * The stack window must be chosen before SP is known: it is the top
- * stack_window bytes of the stack region (the ELF's linker symbols), where a
- * bare-metal firmware's frames are; a chain that needs a word below it ends
- * in [unknown] (raise the window). Without a known stack region, the window
- * is the stack_window bytes above the SP of the previous sample.
+ * The stack window must be chosen before SP is known. It runs from 64 bytes
+ * below the deepest SP seen so far up to the top of the stack region (the
+ * ELF's linker symbols), where a bare-metal firmware's frames are, and never
+ * more than stack_window bytes (the first sample reads all of those). A
+ * sample whose SP lies below the window read (deeper than ever before, yet
+ * within stack_window) is counted lost and widens the next windows; a chain
+ * that needs a word beyond stack_window ends in [unknown] (raise it). Without
+ * a known stack region, the window is the stack_window bytes above the SP of
+ * the previous sample.
  *
  * rate_hz 0 samples as fast as the server allows (each resume is followed at
  * once by the next interrupt); otherwise the interrupts are paced on the

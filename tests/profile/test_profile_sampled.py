@@ -8,7 +8,7 @@ PROFILE_LONG_FACTOR (3) times the other, called alternately.
   (no [unknown], no frame skipped);
 - the unwinder used what the image offers: CFI at -O2 (no frame pointer),
   frame records at -O0 -fno-omit-frame-pointer with .debug_frame removed;
-- the figures add up: in the region + outside = taken.
+- the figures add up: in the region + outside + lost = taken.
 
 usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
 """
@@ -45,7 +45,8 @@ c.check(abs(share - 0.75) <= 0.04, f"long leaf's share {100 * share:.2f} % is 75
 c.check(abs(share - truth) <= 3 * se,
         f"and within 3 printed standard errors ({100 * se:.2f} points) of the truth "
         f"{100 * truth:.2f} %")
-c.check(rec["samples_taken"] == n + rec["outside_region"], "in the region + outside = taken")
+c.check(rec["samples_taken"] == n + rec["outside_region"] + rec["samples_lost"],
+        "in the region + outside + lost = taken")
 leaf_chains = [ch for ch in rec["chains"]
                if ch["frames"][-1] in ("profile_leaf_short", "profile_leaf_long")]
 c.check(sum(ch["count"] for ch in leaf_chains) > 0.9 * n, "leaf chains are most samples")
