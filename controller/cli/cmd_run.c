@@ -69,6 +69,11 @@ static void run_usage(FILE *out, bool check)
 	      "      --upload-config FILE  post the results to these dashboards instead of the\n"
 	      "                        suite's upload: section (never changes the exit code;\n"
 	      "                        what a server did not take waits in RESULTS/spool)\n"
+	      "      --against REF     measure the firmware built at git REF (the suite's\n"
+	      "                        build: section, in a worktree kept under\n"
+	      "                        RESULTS/worktrees and reused) and this one on the same\n"
+	      "                        board in one run, interleaved per bench; check gates on\n"
+	      "                        the difference\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Colour only on a terminal, never with NO_COLOR set.\n",
@@ -106,6 +111,7 @@ enum run_option {
 	OPT_TIMEOUT,
 	OPT_COMMIT,
 	OPT_UPLOAD_CONFIG,
+	OPT_AGAINST,
 };
 
 static int run_or_check(int argc, char **argv, bool check)
@@ -125,6 +131,7 @@ static int run_or_check(int argc, char **argv, bool check)
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"commit", required_argument, NULL, OPT_COMMIT},
 		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
+		{"against", required_argument, NULL, OPT_AGAINST},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -196,6 +203,9 @@ static int run_or_check(int argc, char **argv, bool check)
 			break;
 		case OPT_UPLOAD_CONFIG:
 			upload_path = optarg;
+			break;
+		case OPT_AGAINST:
+			s.against = optarg;
 			break;
 		case 'h':
 			run_usage(stdout, check);

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/paths.h"
+#include "run/ab_worktree.h"
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
@@ -209,6 +210,51 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 		s->host_program = br_cli_host_benches();
 }
 
+/* --against REF: the firmware at REF built (or its build reused), then base
+ * and head measured together on each board; the head's report carries the
+ * comparison and the gate. */
+static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
+			   br_board_run_t *runs, size_t count)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	if (suite == NULL) {
+		br_error_set(&err, BR_ERR_USAGE, "--against needs a suite file (its build: section)");
+		return br_cli_report(&err);
+	}
+	char cache[EXEC_PATH_BYTES];
+	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
+	br_ab_firmware_t fw;
+	if (br_ab_firmware_prepare(suite, s->against, cache, &fw, &err) != BR_OK)
+		return br_cli_report(&err);
+	if (fw.reused)
+		fprintf(stderr, "benchrack: base %s = %.12s: the worktree's build is reused (%s)\n",
+			s->against, fw.base_commit, fw.elf);
+	else
+		fprintf(stderr, "benchrack: base %s = %.12s: built in %.1f s (%s)\n", s->against,
+			fw.base_commit, fw.build_seconds, fw.elf);
+	br_board_run_t *bases = xcalloc(count, sizeof(*bases));
+	for (size_t i = 0; i < count; i++) {
+		br_ab_sides_t ab = {
+			.ref = s->against,
+			.base_elf = fw.elf,
+			.base_commit = fw.base_commit,
+			.head_elf = elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name),
+			.head_commit = fw.head_commit,
+		};
+		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
+		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);
+	}
+	int code = finish(s, runs, count);
+	for (size_t i = 0; i < count; i++) {
+		br_run_record_free(&bases[i].record);
+		br_diff_free(&bases[i].diff);
+		br_gate_free(&bases[i].gate);
+	}
+	free(bases);
+	return code;
+}
+
 int br_cli_execute(const br_cli_settings_t *given)
 {
 	br_cli_settings_t settings = *given;
@@ -245,6 +291,8 @@ int br_cli_execute(const br_cli_settings_t *given)
 	int code;
 	if (load_boards(s, sp, runs, &count, &err) != BR_OK) {
 		code = br_cli_report(&err);
+	} else if (s->against != NULL) {
+		code = execute_against(s, sp, elf, runs, count);
 	} else {
 		for (size_t i = 0; i < count; i++)
 			br_board_run_execute(s, sp,

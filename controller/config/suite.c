@@ -74,6 +74,16 @@ static const br_cfg_map_t bench_map = {
 	.shorthand = "name",
 };
 
+#define BU(field) offsetof(br_suite_build_t, field)
+static const br_cfg_field_t build_fields[] = {
+	{.key = "command", .type = BR_CFG_STRING, .offset = BU(command), .required = true,
+	 .form = "a shell command run at the root of a git worktree of the commit"},
+	{.key = "firmware", .type = BR_CFG_STRING, .offset = BU(firmware), .required = true,
+	 .form = "the suite firmware ELF it yields, relative to the worktree's root"},
+};
+static const br_cfg_map_t build_map = {"build", sizeof(br_suite_build_t), build_fields,
+				       BR_CFG_COUNT(build_fields), NULL, NULL, NULL, 0};
+
 #define F(field) offsetof(br_suite_file_t, field)
 
 static const br_cfg_field_t suite_fields[] = {
@@ -106,6 +116,8 @@ static const br_cfg_field_t suite_fields[] = {
 	 .form = "a list of 1 to 32 benches: names, or {name, ...} mappings"},
 	{.key = "upload", .type = BR_CFG_MAP, .offset = F(upload), .map = &br_upload_section_map,
 	 .form = "a mapping with sinks: [...] (where results are posted)"},
+	{.key = "build", .type = BR_CFG_MAP, .offset = F(build), .map = &build_map,
+	 .form = "{command, firmware}: how to build the firmware at a commit (--against)"},
 };
 
 static const br_cfg_map_t suite_map = {

@@ -48,6 +48,15 @@ typedef struct br_suite_bench {
 	char *elf_path;             /* derived: elf resolved against the suite's directory */
 } br_suite_bench_t;
 
+/* How to build the suite firmware at any commit (check --against): command,
+ * run by /bin/sh at the root of a git worktree of that commit, yields the
+ * ELF at firmware (relative to that root). */
+typedef struct br_suite_build {
+	br_cfg_section_t head;
+	br_cfg_string_t command;
+	br_cfg_string_t firmware;
+} br_suite_build_t;
+
 typedef struct br_suite_file {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
@@ -62,6 +71,7 @@ typedef struct br_suite_file {
 	br_suite_budgets_t budgets;
 	br_cfg_list_t benches;      /* br_suite_bench_t */
 	br_upload_section_t upload; /* where results are posted (config/upload_config.h) */
+	br_suite_build_t build;     /* how to build the firmware at a commit */
 } br_suite_file_t;
 
 #define BR_SUITE_DEFAULT_REGRESSION_PERCENT 5.0

@@ -696,6 +696,89 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		write_baseline(s, run);
 }
 
+/* One side of an A/B run: provenance, header, its run file written first. */
+static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
+				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
+				br_error_t *err)
+{
+	br_status_t st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
+						base ? ab->base_commit : s->commit, err);
+	if (st != BR_OK)
+		return st;
+	fill_run_header(run, suite);
+	br_record_ab_t *rab = &run->record.ab;
+	snprintf(rab->role, sizeof(rab->role), "%s", base ? "base" : "head");
+	snprintf(rab->ref, sizeof(rab->ref), "%s", ab->ref);
+	snprintf(rab->base_commit, sizeof(rab->base_commit), "%s", ab->base_commit);
+	snprintf(rab->head_commit, sizeof(rab->head_commit), "%s", ab->head_commit);
+	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
+				 sizeof(run->run_path), err);
+	if (st == BR_OK && base) {
+		/* beside the head's, which has the same time and board */
+		size_t n = strlen(run->run_path);
+		if (n > 5U && n + 5U < sizeof(run->run_path))
+			snprintf(run->run_path + n - 5U, sizeof(run->run_path) - (n - 5U),
+				 "-base.json");
+	}
+	if (st == BR_OK)
+		st = br_run_json_save(&run->record, run->run_path, err);
+	run->has_run_path = st == BR_OK;
+	return st;
+}
+
+void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
+			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	br_board_run_t *sides[] = {head, base};
+	br_status_t st = BR_OK;
+	for (size_t i = 0; i < 2U && st == BR_OK; i++)
+		st = ab_side_open(s, suite, ab, sides[i] == base, sides[i], &err);
+	/* interleaved per bench: base, head, base, head ... on the same board,
+	 * so that whatever drifts falls on both */
+	for (size_t i = 0; st == BR_OK && i < suite->bench_count; i++) {
+		if (suite->benches[i].kind != BR_SUITE_ENTRY_STUB)
+			continue;
+		br_suite_t one = *suite;
+		one.benches = &suite->benches[i];
+		one.bench_count = 1U;
+		st = measure_stub_benches(s, &one, base, &err);
+		if (st == BR_OK)
+			st = measure_stub_benches(s, &one, head, &err);
+	}
+	for (size_t i = 0; i < 2U; i++) {
+		br_board_run_t *run = sides[i];
+		if (st != BR_OK)
+			run_failed(run, &err);
+		else
+			run->record.status = BR_RECORD_COMPLETE;
+		br_error_t save_err;
+		br_error_clear(&save_err);
+		if (run->has_run_path &&
+		    br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK &&
+		    run->status == BR_OK) {
+			run->status = save_err.status;
+			run->failure = save_err;
+		}
+	}
+	base->status = BR_OK; /* what went wrong is said once, by the head */
+	if (s->json_path != NULL && head->has_run_path)
+		br_run_json_save(&head->record, s->json_path, &err);
+	if (st != BR_OK || head->status != BR_OK)
+		return;
+	/* the base is the baseline: the gate applies the suite's rules to the
+	 * difference */
+	br_diff_compute(&base->record, &head->record, &head->diff);
+	head->compared = true;
+	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s", ab->ref,
+		 ab->base_commit, base->run_path);
+	if (s->check) {
+		br_gate_evaluate(&head->record, &head->diff, &head->gate);
+		head->gated = true;
+	}
+}
+
 void br_board_run_free(br_board_run_t *run)
 {
 	br_board_free(&run->board);

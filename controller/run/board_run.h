@@ -44,6 +44,7 @@ typedef struct br_run_settings {
 	const char *json_path;     /* --json: the run record, also here */
 	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
 	const char *qemu_program;  /* --qemu */
+	const char *against;       /* --against REF: A/B against the firmware built at REF */
 	const char *host_program;  /* --board host: the benches as a host program (benches/host/) */
 	const char *commit;        /* --commit */
 	bool write_baseline;
@@ -112,6 +113,27 @@ br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, b
  */
 br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
 				  const char *elf, br_endpoint_t *ep, br_error_t *err);
+
+/* check/run --against: the two firmwares and their commits. */
+typedef struct br_ab_sides {
+	const char *ref;          /* as given */
+	const char *base_elf;     /* built at base_commit (run/ab_worktree.h) */
+	const char *base_commit;
+	const char *head_elf;     /* the firmware being checked */
+	const char *head_commit;  /* "" when unknown */
+} br_ab_sides_t;
+
+/*
+ * check/run --against: base and head measured on the same board in one run,
+ * interleaved per bench (base, head, base, head ...), each kept in a run
+ * record of its own (results/runs, the base's ending in -base.json) that
+ * records both commits; then head->diff compares the head with the base and,
+ * for check, head->gate applies the suite's rules to it. base->board must
+ * be a copy of head->board (base->board is not freed by the caller). Entries
+ * for unmodified firmware are not measured (the same ELF at both commits).
+ */
+void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
+			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head);
 
 /* Makes run the host board of `--board host` (BR_HOST_BOARD_NAME): the
  * benches of benches/ as a host program (settings' host_program), timed by
