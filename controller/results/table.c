@@ -176,8 +176,9 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 {
 	fprintf(out, "compared with %s\n", r->baseline_path != NULL ? r->baseline_path : "baseline");
-	fprintf(out, "%-*s %-16s %10s %10s %12s  %s\n", width, "bench", "metric", "old", "new",
-		"change", "verdict");
+	const bool ab = r->run->ab.role[0] != '\0'; /* --against: the base and the head */
+	fprintf(out, "%-*s %-16s %10s %10s %12s  %s\n", width, "bench", "metric",
+		ab ? "base" : "old", ab ? "head" : "new", "change", "verdict");
 	for (size_t i = 0; i < r->diff->count; i++) {
 		const br_diff_row_t *d = &r->diff->rows[i];
 		char old_v[TABLE_NUMBER_BYTES] = "-", new_v[TABLE_NUMBER_BYTES] = "-";

@@ -767,14 +767,23 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 		br_run_json_save(&head->record, s->json_path, &err);
 	if (st != BR_OK || head->status != BR_OK)
 		return;
-	/* the base is the baseline: the gate applies the suite's rules to the
-	 * difference */
+	/* the base is the baseline: the gate applies the suite's regression
+	 * limit to the difference (budgets limit figures, not differences:
+	 * `check` without --against holds them) */
 	br_diff_compute(&base->record, &head->record, &head->diff);
 	head->compared = true;
 	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s", ab->ref,
 		 ab->base_commit, base->run_path);
 	if (s->check) {
-		br_gate_evaluate(&head->record, &head->diff, &head->gate);
+		br_run_record_t diff_only = head->record;
+		diff_only.benches = xcalloc(head->record.bench_count + 1U, sizeof(br_bench_record_t));
+		memset(&diff_only.budgets, 0, sizeof(diff_only.budgets));
+		for (size_t i = 0; i < head->record.bench_count; i++) {
+			diff_only.benches[i] = head->record.benches[i];
+			memset(&diff_only.benches[i].budgets, 0, sizeof(br_budgets_t));
+		}
+		br_gate_evaluate(&diff_only, &head->diff, &head->gate);
+		free(diff_only.benches);
 		head->gated = true;
 	}
 }

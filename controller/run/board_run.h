@@ -128,7 +128,8 @@ typedef struct br_ab_sides {
  * interleaved per bench (base, head, base, head ...), each kept in a run
  * record of its own (results/runs, the base's ending in -base.json) that
  * records both commits; then head->diff compares the head with the base and,
- * for check, head->gate applies the suite's rules to it. base->board must
+ * for check, head->gate applies the suite's regression limit to it (budgets
+ * are limits on figures, which `check` without --against holds). base->board must
  * be a copy of head->board (base->board is not freed by the caller). Entries
  * for unmodified firmware are not measured (the same ELF at both commits).
  */
