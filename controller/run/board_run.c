@@ -640,6 +640,22 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 	notice(s, "%s: baseline written to %s", run->board.name, path);
 }
 
+/* The run ended with st (err saying why when not BR_OK): its record
+ * complete or failed, and kept on disk. */
+static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *err)
+{
+	if (st != BR_OK)
+		run_failed(run, err);
+	else
+		run->record.status = BR_RECORD_COMPLETE;
+	br_error_t save_err;
+	br_error_clear(&save_err);
+	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK && run->status == BR_OK) {
+		run->status = save_err.status;
+		run->failure = save_err;
+	}
+}
+
 void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
 			  br_board_run_t *run)
 {
@@ -669,16 +685,9 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	run->has_run_path = true;
 	st = measure_board(s, suite, run, &err);
 	order_like_suite(&run->record, suite);
-	if (st != BR_OK)
-		run_failed(run, &err);
-	else
-		run->record.status = BR_RECORD_COMPLETE;
+	run_finish(run, st, &err);
 	br_error_t save_err;
 	br_error_clear(&save_err);
-	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK && run->status == BR_OK) {
-		run->status = save_err.status;
-		run->failure = save_err;
-	}
 	if (s->json_path != NULL &&
 	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK && run->status == BR_OK) {
 		run->status = save_err.status;
@@ -748,19 +757,8 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 			st = measure_stub_benches(s, &one, head, &err);
 	}
 	for (size_t i = 0; i < 2U; i++) {
-		br_board_run_t *run = sides[i];
-		if (st != BR_OK)
-			run_failed(run, &err);
-		else
-			run->record.status = BR_RECORD_COMPLETE;
-		br_error_t save_err;
-		br_error_clear(&save_err);
-		if (run->has_run_path &&
-		    br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK &&
-		    run->status == BR_OK) {
-			run->status = save_err.status;
-			run->failure = save_err;
-		}
+		if (sides[i]->has_run_path)
+			run_finish(sides[i], st, &err);
 	}
 	base->status = BR_OK; /* what went wrong is said once, by the head */
 	if (s->json_path != NULL && head->has_run_path)
