@@ -10,12 +10,16 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
+#include "config/board_locate.h"
+#include "run/board_target.h"
 #include "measure/counter_spec.h"
 #include "profile/format.h"
 #include "profile/profile_run.h"
 
 #define PROFILE_MAX_STEPS_LIMIT 1000000000000ULL
 #define PROFILE_MS_PER_S 1000.0
+#define PROFILE_PATH_BYTES 1024U
 
 static void profile_usage(FILE *out)
 {
@@ -45,8 +49,11 @@ static void profile_usage(FILE *out)
 	      "                       speedscope, json\n"
 	      "      --output FILE    write the format there (the table still on stdout)\n"
 	      "      --counter SPEC   --exact's cross-check counter (default tim2)\n"
+	      "  -b, --board B        the board (a name in configs/boards or a board file),\n"
+	      "                       reached as measure reaches it; its counter for --exact\n"
+	      "      --load POLICY    always, if-different, never (default: the board file's)\n"
 	      "      --qemu PROGRAM, --machine NAME, --remote HOST:PORT, --flavour NAME\n"
-	      "                       where the board is, as for measure\n"
+	      "                       where the board is without a board file, as for measure\n"
 	      "      --timeout SEC    the longest wait for one stop (default 10)\n"
 	      "  -h, --help           this text\n"
 	      "\n"
@@ -77,6 +84,11 @@ static int parse_number(const char *opt, const char *arg, double max, double *ou
 typedef struct profile_cli {
 	br_profile_options_t o;
 	br_counter_t counter;
+	bool counter_given;
+	const char *board;
+	const char *load;
+	br_board_t board_file; /* loaded from --board: the endpoint points into it */
+	br_endpoint_t endpoint;
 	const char *format;
 	const char *output;
 } profile_cli_t;
@@ -87,7 +99,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_EXACT, OPT_MAX_STEPS, OPT_DURATION,
 		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_FORMAT, OPT_OUTPUT, OPT_COUNTER, OPT_QEMU,
-		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT,
+		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT, OPT_LOAD,
 	};
 	static const struct option longopts[] = {
 	    {"from", required_argument, NULL, OPT_FROM},
@@ -107,6 +119,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	    {"remote", required_argument, NULL, OPT_REMOTE},
 	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
 	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"board", required_argument, NULL, 'b'},
+	    {"load", required_argument, NULL, OPT_LOAD},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -114,7 +128,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	double v = 0;
 	int opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_FROM: o->from = optarg; break;
 		case OPT_TO: o->to = optarg; break;
@@ -152,8 +166,16 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 			if (br_counter_spec_parse(optarg, 0, NULL, &c->counter, &err) != BR_OK)
 				return br_cli_report(&err);
 			o->counter = &c->counter;
+			c->counter_given = true;
 			break;
 		}
+		case 'b': c->board = optarg; break;
+		case OPT_LOAD:
+			if (strcmp(optarg, "always") != 0 && strcmp(optarg, "if-different") != 0 &&
+			    strcmp(optarg, "never") != 0)
+				return profile_bad("--load is always, if-different or never");
+			c->load = optarg;
+			break;
 		case OPT_QEMU: o->link.qemu_program = optarg; break;
 		case OPT_MACHINE: o->link.machine = optarg; break;
 		case OPT_REMOTE: o->link.remote = optarg; break;
@@ -169,6 +191,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	}
 	if (argc - optind != 1)
 		return profile_bad("give exactly one firmware ELF");
+	if (c->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
+		return profile_bad("--board says where the board is: leave out --remote and --machine");
 	o->elf_path = argv[optind];
 	static const char *const formats[] = {"table", "folded", "speedscope", "json"};
 	bool known = false;
@@ -198,9 +222,42 @@ static void write_format(FILE *out, const char *format, const br_profile_t *p)
 		br_profile_write_table(out, p);
 }
 
-/* The profile with the board's lock held (none for QEMU). */
-static br_status_t profile_locked(const br_profile_options_t *o, br_profile_t *p, br_error_t *err)
+/* The board --board names: its endpoint, its counter unless --counter, its
+ * load policy unless --load. */
+static br_status_t board_endpoint(profile_cli_t *c, br_error_t *err)
 {
+	char path[PROFILE_PATH_BYTES], dir[PROFILE_PATH_BYTES];
+	snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
+	const char *dirs[] = {dir};
+	br_status_t st = br_board_locate(c->board, "", dirs, 1, path, sizeof(path), err);
+	if (st == BR_OK)
+		st = br_board_load(path, &c->board_file, err);
+	if (st == BR_OK)
+		st = br_board_endpoint(&c->board_file, c->o.elf_path, &c->endpoint, err);
+	if (st != BR_OK)
+		return st;
+	if (c->o.link.qemu_program != NULL)
+		c->endpoint.qemu.program = c->o.link.qemu_program;
+	if (!c->counter_given) {
+		br_board_counter(&c->board_file, &c->counter);
+		c->o.counter = &c->counter;
+	}
+	if (c->load == NULL)
+		c->o.load = c->board_file.load;
+	c->o.endpoint = &c->endpoint;
+	return BR_OK;
+}
+
+/* The profile with the board's lock held (none for QEMU). */
+static br_status_t profile_locked(profile_cli_t *c, br_profile_t *p, br_error_t *err)
+{
+	br_profile_options_t *o = &c->o;
+	br_profile_data_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+	if (c->load != NULL)
+		o->load = strcmp(c->load, "always") == 0  ? BR_BOARD_LOAD_ALWAYS
+		          : strcmp(c->load, "never") == 0 ? BR_BOARD_LOAD_NEVER
+		                                          : BR_BOARD_LOAD_IF_DIFFERENT;
+	br_status_t st = c->board != NULL ? board_endpoint(c, err) : BR_OK;
 	br_measure_options_t mo;
 	br_measure_options_default(&mo);
 	mo.elf_path = o->elf_path;
@@ -208,14 +265,13 @@ static br_status_t profile_locked(const br_profile_options_t *o, br_profile_t *p
 	mo.endpoint = o->endpoint;
 	br_endpoint_t ep;
 	char host[BR_MEASURE_HOST_BYTES];
-	br_status_t st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
+	if (st == BR_OK)
+		st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
 	br_board_lock_t lock;
 	if (st == BR_OK)
 		st = br_board_lock_take(&ep, &lock, err);
-	if (st != BR_OK) {
-		br_profile_data_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
+	if (st != BR_OK)
 		return st;
-	}
 	st = br_profile_run(o, p, err);
 	br_board_lock_give(&lock);
 	return st;
@@ -234,7 +290,7 @@ int br_cli_profile(int argc, char **argv)
 	br_error_t err;
 	br_error_clear(&err);
 	br_profile_t p;
-	br_status_t st = profile_locked(&c.o, &p, &err);
+	br_status_t st = profile_locked(&c, &p, &err);
 	if (st == BR_OK) {
 		FILE *out = stdout;
 		if (c.output != NULL) {
@@ -251,6 +307,8 @@ int br_cli_profile(int argc, char **argv)
 		}
 	}
 	br_profile_data_free(&p);
+	if (c.board != NULL)
+		br_board_free(&c.board_file);
 	if (st != BR_OK)
 		return br_cli_report(&err);
 	return 0;

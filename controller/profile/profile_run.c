@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "elf/elf_file.h"
-#include "measure/counter_target.h"
+#include "run/runner.h"
 #include "measure/span.h"
 #include "measure/stack_region.h"
 #include "profile/exact.h"
@@ -20,6 +20,7 @@ void br_profile_options_default(br_profile_options_t *o)
 	o->unwind = BR_UNWIND_AUTO;
 	o->counter = br_counter_qemu_tim2();
 	o->timeout_ms = BR_MEASURE_DEFAULT_TIMEOUT_MS;
+	o->load = BR_BOARD_LOAD_DEFAULT;
 }
 
 static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
@@ -56,19 +57,16 @@ static br_status_t resolve_region(const br_profile_options_t *o, const br_elf_t 
 }
 
 static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t *elf,
-                                  const br_span_t *span, br_target_t *t, br_profile_t *out,
+                                  const br_span_t *span, br_target_t *t,
+                                  const br_counter_state_t *counter, br_profile_t *out,
                                   br_error_t *err)
 {
 	if (o->exact) {
-		br_counter_state_t counter;
-		br_status_t st = br_counter_start(t, o->counter, &counter, err);
-		if (st != BR_OK)
-			return st;
-		snprintf(out->counter, sizeof(out->counter), "%s", o->counter->name);
+		snprintf(out->counter, sizeof(out->counter), "%s", counter->counter.name);
 		br_exact_options_t eo = {
 		    .elf = elf,
 		    .span = span,
-		    .counter = &counter,
+		    .counter = counter,
 		    .max_steps = o->max_steps,
 		    .timeout_ms = o->timeout_ms,
 		};
@@ -121,17 +119,23 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		snprintf(out->board, sizeof(out->board), "%s",
 		         ep.kind == BR_ENDPOINT_QEMU ? ep.qemu.machine
 		                                     : br_endpoint_kind_name(ep.kind));
-	br_session_t session;
 	if (st == BR_OK) {
-		st = br_session_open(&ep, &session, err);
-		snprintf(out->server, sizeof(out->server), "%s", session.description);
+		br_runner_options_t ro = {
+		    .endpoint = &ep,
+		    .elf_path = o->elf_path,
+		    .load = o->load,
+		    .counter = o->counter,
+		    .output = o->link.output,
+		    .output_ctx = o->link.output_ctx,
+		};
+		br_runner_t r;
+		st = br_runner_open(&ro, &r, err);
+		snprintf(out->server, sizeof(out->server), "%s", r.server);
 		if (st == BR_OK) {
-			session.target.output = o->link.output;
-			session.target.output_ctx = o->link.output_ctx;
-			st = profile_target(o, elf, &span, &session.target, out, err);
+			st = profile_target(o, elf, &span, &r.session.target, &r.counter, out, err);
 			if (st != BR_OK)
-				br_session_explain(&session, err);
-			br_session_close(&session, session.server.pid == 0);
+				br_runner_explain(&r, err);
+			br_runner_close(&r);
 		}
 	}
 	br_profile_resolve_lines(out, elf);

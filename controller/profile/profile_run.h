@@ -1,7 +1,9 @@
 /*
  * One profile as `benchrack profile` asks for it: check the ELF, resolve the
- * region, reach the board (the same link options as measure: QEMU launched
- * by default, or a running gdbserver), and profile — exact (single-stepping
+ * region, reach the board through the runner (run/runner.h: the same
+ * endpoints as measure, QEMU launched by default; the image loaded as the
+ * load policy says, the core reset and halted, the counter started), and
+ * profile — exact (single-stepping
  * one pass, exact.h) or sampled (sampler.h) — into a br_profile_t, with its
  * source lines resolved. Libraries never print: the CLI writes the formats.
  *
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "config/board.h"
 #include "measure/measure_run.h"
 #include "profile/profile_data.h"
 #include "profile/unwind.h"
@@ -40,6 +43,7 @@ typedef struct br_profile_options {
 	int timeout_ms;
 	br_link_options_t link;
 	const br_endpoint_t *endpoint; /* as in br_measure_options_t */
+	br_board_load_t load;          /* the image's load policy (run/runner.h) */
 } br_profile_options_t;
 
 /* Defaults: QEMU's TIM2, 2 s, as fast as the server allows, the default limits. */

@@ -8,6 +8,7 @@ profile-O2.elf and the usage errors:
 - folded is one `frame;frame;... COUNT` line per chain, counts adding up
   likewise, every line starting at the reset handler or [unknown];
 - the table names the functions and prints the standard errors;
+- --board reaches the board through its board file (the runner);
 - bad options exit 2 before anything runs.
 
 usage: test_profile_formats.py BENCHRACK PROFILE_ELF SCHEMA
@@ -62,7 +63,14 @@ c.check(all(ln.startswith(("br_reset_handler;", "[unknown];")) for ln in lines),
 
 c.check("profile_leaf_long" in out and "±" in out, "the table names functions, with ±")
 
-for bad, why in [(["--format", "svg"], "an unknown format"),
+rc, out, err, rec = profile(BENCHRACK, ELF, "--board", "qemu-netduinoplus2", *ARGS)
+c.check(rc == 0 and rec is not None and rec["board"] == "netduinoplus2" and rec["counted"] > 0,
+        f"--board qemu-netduinoplus2: reached through its board file (exit {rc})")
+
+for bad, why in [(["--board", "qemu-netduinoplus2", "--remote", "127.0.0.1:1"],
+                  "--board with --remote"),
+                 (["--load", "sometimes"], "an unknown load policy"),
+                 (["--format", "svg"], "an unknown format"),
                  (["--exact"], "--exact without a region"),
                  (["--from", "profile_caller"], "--from without --to"),
                  (["--function", "no_such_function"], "an unknown function"),
