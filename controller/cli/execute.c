@@ -222,6 +222,14 @@ static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, 
 		br_error_set(&err, BR_ERR_USAGE, "--against needs a suite file (its build: section)");
 		return br_cli_report(&err);
 	}
+	for (size_t i = 0; i < count; i++) {
+		if (runs[i].host) {
+			br_error_set(&err, BR_ERR_USAGE,
+				     "--against measures a board's firmware at two commits; --board "
+				     "host runs this tree's benches only");
+			return br_cli_report(&err);
+		}
+	}
 	char cache[EXEC_PATH_BYTES];
 	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
 	br_ab_firmware_t fw;

@@ -127,6 +127,11 @@ with tempfile.TemporaryDirectory() as tmp:
             not checked["budgets"] and not any(b["budgets"] for b in checked["benches"]),
             "the suite's benches, and none of its budgets (the QEMU board's units) on the host")
 
+    code, _, err = run(BENCHRACK, ["check", DEFAULT_SUITE, "--board", "host", "--against", "HEAD",
+                                   "--results-dir", os.path.join(tmp, "results")])
+    c.check(code == 2 and "--board host runs this tree's benches only" in err,
+            "--against with --board host is a usage error", f"exit {code}: {err}")
+
     # a bench the program does not have is a configuration error
     p = subprocess.run([HOST_BENCHES, "--iterations", "3", "no_such_bench"],
                        capture_output=True, text=True, timeout=30)
