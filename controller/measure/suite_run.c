@@ -65,9 +65,7 @@ br_status_t br_suite_measure(const br_suite_options_t *opts, br_target_t *target
 			opts->progress(opts->progress_ctx, (unsigned)k, (unsigned)count, req.name);
 		st = br_stub_run(&session, (uint32_t)index, req.iterations, req.warmup,
 				 opts->counter, opts->bench_timeout_ms, result, err);
-		if (st != BR_OK)
-			br_error_prefix(err, "bench %s", req.name);
-		else if (opts->bench_done != NULL)
+		if (st == BR_OK && opts->bench_done != NULL)
 			st = opts->bench_done(opts->bench_done_ctx, &req, result, err);
 	}
 	free(result);

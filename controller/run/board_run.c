@@ -31,6 +31,7 @@ typedef struct keeper {
 	const br_counter_state_t *counter; /* as started on the board */
 	const char *current; /* the bench running now */
 	uint32_t warmup;    /* host benches: the warm-up they ran with */
+	unsigned current_index;
 	bool counted;       /* any sample of any bench was not zero */
 	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
@@ -103,6 +104,7 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 	keeper_t *k = ctx;
 	k->started_ms = br_clock_ms();
 	k->current = name;
+	k->current_index = index;
 	progress(k->s, index, count, name);
 }
 
@@ -224,6 +226,44 @@ static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, co
 	return st;
 }
 
+/* Whether the record holds a bench called name. */
+static bool recorded(const br_run_record_t *rec, const char *name)
+{
+	for (size_t i = 0; i < rec->bench_count; i++) {
+		if (strcmp(rec->benches[i].name, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_not_run(br_board_run_t *run, const char *name, const char *why)
+{
+	br_bench_record_t *b = br_run_record_add_bench(&run->record);
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->mode, sizeof(b->mode), "stub");
+	b->status = BR_BENCH_NOT_RUN;
+	snprintf(b->reason, sizeof(b->reason), "%.*s", (int)sizeof(b->reason) - 1, why);
+}
+
+/* The suite stopped at the bench k->current (err says why): it and every
+ * bench after it are kept as not run, with the reason, never as figures. */
+static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, size_t count,
+			    const br_error_t *err)
+{
+	if (k->current == NULL)
+		return;
+	const char *stopped = k->current;
+	if (!recorded(&k->run->record, stopped))
+		add_not_run(k->run, stopped, err->message);
+	for (size_t i = (size_t)k->current_index + 1U; i < count; i++) {
+		char why[BR_RECORD_TEXT];
+		snprintf(why, sizeof(why), "not reached: the suite stopped at bench %.100s", stopped);
+		if (!recorded(&k->run->record, reqs[i].name))
+			add_not_run(k->run, reqs[i].name, why);
+	}
+	keep(k);
+}
+
 /* The stub benches of the suite in order (every bench of the firmware
  * without a suite), on one runner: the firmware loaded once. */
 static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
@@ -290,8 +330,10 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		if (st == BR_OK)
 			st = br_run_check_counting(&runner.counter, k.counted, k.sampled,
 						   "any bench ran", err);
-		if (st != BR_OK)
+		if (st != BR_OK) {
 			br_runner_explain(&runner, err);
+			mark_unfinished(&k, reqs, suite != NULL ? count : 0, err);
+		}
 		br_runner_close(&runner);
 		if (st == BR_OK && k.save_failed) {
 			*err = k.save_error;
