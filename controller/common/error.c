@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/escape.h"
+
 void br_error_clear(br_error_t *err)
 {
 	if (err == NULL)
@@ -16,10 +18,13 @@ br_status_t br_error_set(br_error_t *err, br_status_t status, const char *fmt, .
 {
 	if (err == NULL)
 		return status;
+	char raw[BR_ERROR_MESSAGE_BYTES];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* Messages quote files, ELFs and servers: one line, nothing a terminal obeys. */
+	br_escape_text(raw, err->message, sizeof(err->message));
 	err->status = status;
 	return status;
 }
@@ -28,12 +33,14 @@ br_status_t br_error_prefix(br_error_t *err, const char *fmt, ...)
 {
 	if (err == NULL)
 		return BR_ERR_INFRA;
+	char raw[BR_ERROR_MESSAGE_BYTES];
 	char prefix[BR_ERROR_MESSAGE_BYTES];
 	char old[BR_ERROR_MESSAGE_BYTES];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	br_escape_text(raw, prefix, sizeof(prefix));
 	memcpy(old, err->message, sizeof(old));
 	/* prefix + ": " + old, cut to fit: assembled by hand so truncation is deliberate. */
 	size_t cap = sizeof(err->message) - 1U;

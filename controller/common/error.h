@@ -33,6 +33,8 @@ void br_error_clear(br_error_t *err);
  * Records status and a printf-style message in err (which may be NULL) and
  * returns status, so callers can write `return br_error_set(err, ...);`.
  * The message is truncated to fit; it should say what failed and what to do.
+ * Control characters and bytes that are not UTF-8 in it (quoted from a file,
+ * an ELF or a server) are escaped by common/escape.h: one line, no raw ESC.
  */
 br_status_t br_error_set(br_error_t *err, br_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -12,7 +12,9 @@
 
 /*
  * Records "file:line:col: message" as BR_ERR_INPUT in err (which may be
- * NULL) and returns BR_ERR_INPUT.
+ * NULL) and returns BR_ERR_INPUT; "file: message" for a mark of line 0 (a
+ * node that has no position: JSON read through results/json_doc.h). Control
+ * characters and bytes that are not UTF-8 are escaped (common/escape.h).
  */
 br_status_t br_cfg_error(br_error_t *err, const char *file, br_yaml_mark_t mark, const char *fmt,
 			 ...) __attribute__((format(printf, 4, 5)));

@@ -77,9 +77,12 @@ const br_cfg_map_t *br_rack_schema(void)
 	return &rack_map;
 }
 
+/* A board name becomes a folder name: letters, digits, _ . -, not "." or
+ * "..", at most BR_RACK_BOARD_NAME_MAX characters. */
 static bool name_ok(const char *s)
 {
-	if (s[0] == '\0')
+	if (s[0] == '\0' || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
+	    strlen(s) > BR_RACK_BOARD_NAME_MAX)
 		return false;
 	for (; *s != '\0'; s++) {
 		char c = *s;
@@ -117,9 +120,9 @@ static br_status_t check_entry(br_rack_t *rack, const char *configs_dir, size_t 
 	const char *file = rack->path;
 	if (!name_ok(e->name.value))
 		return br_cfg_error(err, file, e->name.mark,
-				    "board name '%s' has characters a file name cannot carry; "
-				    "expected letters, digits, _ . -",
-				    e->name.value);
+				    "board name '%s' cannot name a folder; expected at most %u "
+				    "letters, digits, _ . - (not . or ..)",
+				    e->name.value, BR_RACK_BOARD_NAME_MAX);
 	for (size_t j = 0; j < i; j++) {
 		if (strcmp(rack->entries[j].name.value, e->name.value) == 0)
 			return br_cfg_error(err, file, e->name.mark,
@@ -173,6 +176,11 @@ br_status_t br_rack_load(const char *path, const char *configs_dir, br_rack_t *r
 	rack->retries = rack->file.retries.set ? (unsigned)rack->file.retries.value
 					       : BR_RACK_DEFAULT_RETRIES;
 	rack->parallel = rack->file.parallel.set ? (unsigned)rack->file.parallel.value : 0U;
+	if (!name_ok(rack->name))
+		st = br_cfg_error(err, path, rack->file.name.mark,
+				  "rack name '%s' cannot name a file; expected at most %u letters, "
+				  "digits, _ . - (not . or ..)",
+				  rack->name, BR_RACK_BOARD_NAME_MAX);
 	for (size_t i = 0; i < rack->entry_count && st == BR_OK; i++)
 		st = check_entry(rack, configs_dir, i, err);
 	if (st != BR_OK)

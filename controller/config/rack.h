@@ -15,6 +15,7 @@
 #include "config/schema.h"
 
 #define BR_RACK_MAX_BOARDS 64U
+#define BR_RACK_BOARD_NAME_MAX 63U /* a record's board name, less its NUL */
 #define BR_RACK_DEFAULT_RETRIES 1U
 
 /* One board of the rack. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/xalloc.h"
 #include "config/cfg_path.h"
 
@@ -174,6 +175,11 @@ static br_status_t check_benches(br_suite_t *s, br_error_t *err)
 	const char *file = s->path;
 	for (size_t i = 0; i < s->bench_count; i++) {
 		br_suite_bench_t *b = &s->benches[i];
+		if (!br_text_is_plain(b->name.value))
+			return br_cfg_error(err, file, b->name.mark,
+					    "bench name '%s' holds a control character or bytes that "
+					    "are not UTF-8; expected printable text",
+					    b->name.value);
 		if (strlen(b->name.value) > BR_SUITE_NAME_MAX)
 			return br_cfg_error(err, file, b->name.mark,
 					    "bench name '%s' is longer than %u characters; expected "
@@ -203,6 +209,11 @@ static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 {
 	br_suite_file_t *f = &s->file;
 	s->name = f->name.value;
+	if (!br_text_is_plain(s->name))
+		return br_cfg_error(err, s->path, f->name.mark,
+				    "suite name '%s' holds a control character or bytes that are not "
+				    "UTF-8; expected printable text",
+				    s->name);
 	s->benches = f->benches.items;
 	s->bench_count = f->benches.count;
 	s->iterations = f->default_iterations.set ? (uint32_t)f->default_iterations.value

@@ -1,13 +1,12 @@
 #include "config/yaml_tree.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <yaml.h>
 
+#include "common/file_read.h"
 #include "common/xalloc.h"
 #include "config/cfg_error.h"
 
@@ -237,6 +236,14 @@ br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t si
 			  br_yaml_doc_t *doc, br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
+	/* A UTF-8 byte order mark (as some editors write) is no content: skipped,
+	 * as YAML 1.2 5.2 allows. libyaml would read it as text, the encoding
+	 * being set. */
+	static const unsigned char bom[] = {0xEFU, 0xBBU, 0xBFU};
+	if (size >= sizeof(bom) && memcmp(data, bom, sizeof(bom)) == 0) {
+		data += sizeof(bom);
+		size -= sizeof(bom);
+	}
 	yaml_builder_t b;
 	memset(&b, 0, sizeof(b));
 	b.name = name;
@@ -270,30 +277,12 @@ br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t si
 br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
-		return br_error_set(err, BR_ERR_INPUT, "%s: cannot read: %s", path,
-				    strerror(errno));
-	struct stat sb;
-	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		fclose(f);
-		return br_error_set(err, BR_ERR_INPUT, "%s: not a regular file", path);
-	}
-	if ((unsigned long long)sb.st_size > BR_YAML_MAX_FILE_BYTES) {
-		fclose(f);
-		return br_error_set(err, BR_ERR_INPUT, "%s: too large (%lld bytes; at most %u)",
-				    path, (long long)sb.st_size, BR_YAML_MAX_FILE_BYTES);
-	}
-	size_t size = (size_t)sb.st_size;
-	unsigned char *data = xmalloc(size + 1U);
-	size_t got = fread(data, 1, size, f);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || got != size) {
-		free(data);
-		return br_error_set(err, BR_ERR_INPUT, "%s: read failed", path);
-	}
-	br_status_t st = br_yaml_parse(path, data, size, doc, err);
+	unsigned char *data = NULL;
+	size_t size = 0;
+	br_status_t st = br_file_read_all(path, BR_YAML_MAX_FILE_BYTES, &data, &size, err);
+	if (st != BR_OK)
+		return st;
+	st = br_yaml_parse(path, data, size, doc, err);
 	free(data);
 	return st;
 }

@@ -1,6 +1,7 @@
 /* --format csv: RFC 4180, one row per board, bench and metric. */
 #include <string.h>
 
+#include "common/escape.h"
 #include "results/format.h"
 
 #define CSV_CELL 64U
@@ -13,9 +14,13 @@ enum csv_column {
 	CSV_COLUMNS
 };
 
-/* A field quoted when it holds a comma, a quote or a line break (RFC 4180 2.6, 2.7). */
-static void csv_field(FILE *out, const char *s, bool last)
+/* A field quoted when it holds a comma or a quote (RFC 4180 2.6, 2.7);
+ * control characters escaped first (common/escape.h), so a line break in a
+ * name never starts a row. */
+static void csv_field(FILE *out, const char *text, bool last)
 {
+	char s[BR_ESCAPE_BYTES(CSV_CELL_BYTES)];
+	br_escape_text(text, s, sizeof(s));
 	if (strpbrk(s, ",\"\r\n") != NULL) {
 		fputc('"', out);
 		for (const char *p = s; *p != '\0'; p++) {

@@ -7,36 +7,14 @@
  */
 #include <string.h>
 
+#include "common/escape.h"
 #include "results/format.h"
 
-/* Text or attribute content: the five XML escapes; control characters that
- * XML 1.0 cannot carry become '?'. */
+/* Text or attribute content: common/escape.h's markup escape (entities,
+ * control characters as visible \xNN, which XML 1.0 could not carry). */
 static void xml_text(FILE *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
-				fputc('?', out);
-			else
-				fputc(*p, out);
-		}
-	}
+	br_escape_markup_write(out, s);
 }
 
 static void attr(FILE *out, const char *name, const char *value)

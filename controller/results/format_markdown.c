@@ -1,19 +1,20 @@
 /* --format markdown: a GitHub-flavoured table per board, for a pull request comment. */
 #include <string.h>
 
+#include "common/escape.h"
 #include "results/format.h"
 
 #define MD_CELL 64U
 
-/* A table cell: '|' escaped, line breaks as spaces. */
-static void md_cell(FILE *out, const char *s)
+/* A table cell: control characters escaped (common/escape.h), '|' escaped. */
+static void md_cell(FILE *out, const char *text)
 {
+	char s[BR_ESCAPE_BYTES(BR_ERROR_MESSAGE_BYTES)];
+	br_escape_text(text, s, sizeof(s));
 	fputs(" ", out);
 	for (const char *p = s; *p != '\0'; p++) {
 		if (*p == '|')
 			fputs("\\|", out);
-		else if (*p == '\n' || *p == '\r')
-			fputc(' ', out);
 		else
 			fputc(*p, out);
 	}

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/xalloc.h"
 #include "config/schema.h"
 #include "config/yaml_tree.h"
+#include "results/json_doc.h"
 
 #define READ_MAX_BENCHES 256U
 #define READ_MAX_SAMPLES 1024U
@@ -284,9 +286,10 @@ static const br_cfg_field_t record_fields[] = {
 static const br_cfg_map_t record_map = {"record", sizeof(rr_record_t), record_fields,
 					BR_CFG_COUNT(record_fields), NULL, NULL, NULL, 0};
 
+/* Text from a file reaches terminals and reports: escaped on the way in. */
 static void copy_text(char *dst, size_t cap, const br_cfg_string_t *s)
 {
-	snprintf(dst, cap, "%s", s->set ? s->value : "");
+	br_escape_text(s->set ? s->value : "", dst, cap);
 }
 
 static br_limit_t limit_of(const br_cfg_uint_t *u)
@@ -467,7 +470,7 @@ br_status_t br_record_parse(const char *name, const unsigned char *data, size_t 
 {
 	memset(out, 0, sizeof(*out));
 	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_parse(name, data, size, &doc, err);
+	br_status_t st = br_json_doc_parse(name, data, size, &doc, err);
 	if (st != BR_OK)
 		return st;
 	st = record_from_doc(&doc, out, err);
@@ -479,7 +482,7 @@ br_status_t br_record_read(const char *path, br_run_record_t *out, br_error_t *e
 {
 	memset(out, 0, sizeof(*out));
 	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_load(path, &doc, err);
+	br_status_t st = br_json_doc_load(path, &doc, err);
 	if (st != BR_OK)
 		return st;
 	st = record_from_doc(&doc, out, err);

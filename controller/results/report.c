@@ -1,6 +1,7 @@
 #include "results/report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,12 +52,24 @@ bool br_report_has_finding(const br_report_t *report, const char *bench, const c
 	return false;
 }
 
+#define REPORT_PLAIN_LIMIT 1e15 /* figures below are shown in plain digits */
+#define REPORT_MAX_DIGITS 17    /* enough for any double to read back the same */
+
 void br_report_figure(double v, char *buf, size_t cap)
 {
-	if (!isfinite(v))
+	if (!isfinite(v)) {
 		snprintf(buf, cap, "-");
-	else if (v == floor(v) && fabs(v) < 1e15)
+	} else if (v == floor(v) && fabs(v) < REPORT_PLAIN_LIMIT) {
 		snprintf(buf, cap, "%.0f", v);
-	else
+	} else if (fabs(v) < REPORT_PLAIN_LIMIT) {
 		snprintf(buf, cap, "%.1f", v);
+	} else {
+		/* Too wide for a column in plain digits: the fewest significant digits
+		 * that read back as v (at most 17), e.g. 1e+40, never a cut number. */
+		for (int digits = 1; digits <= REPORT_MAX_DIGITS; digits++) {
+			snprintf(buf, cap, "%.*g", digits, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	}
 }

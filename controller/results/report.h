@@ -41,7 +41,8 @@ const br_diff_row_t *br_report_diff_row(const br_report_t *report, const char *b
 /* True when report's gate has a finding for bench and metric name. */
 bool br_report_has_finding(const br_report_t *report, const char *bench, const char *metric);
 
-/* A figure as text: whole numbers without decimals, others with one. */
+/* A figure as text: whole numbers without decimals, others with one; from
+ * 1e15 up, the fewest significant digits that read back as v (1e+40). */
 void br_report_figure(double v, char *buf, size_t cap);
 
 #endif

@@ -8,6 +8,7 @@
 #include "common/xalloc.h"
 #include "config/schema.h"
 #include "config/yaml_tree.h"
+#include "results/json_doc.h"
 #include "results/json_writer.h"
 #include "upload/timestamp.h"
 
@@ -278,7 +279,7 @@ br_status_t br_upload_item_parse(const char *name, const unsigned char *data, si
 {
 	memset(item, 0, sizeof(*item));
 	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_parse(name, data, size, &doc, err);
+	br_status_t st = br_json_doc_parse(name, data, size, &doc, err);
 	if (st != BR_OK)
 		return st;
 	st = item_from_doc(&doc, item, err);
@@ -290,7 +291,7 @@ br_status_t br_upload_item_read(const char *path, br_upload_item_t *item, br_err
 {
 	memset(item, 0, sizeof(*item));
 	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_load(path, &doc, err);
+	br_status_t st = br_json_doc_load(path, &doc, err);
 	if (st != BR_OK)
 		return st;
 	st = item_from_doc(&doc, item, err);

@@ -146,6 +146,10 @@ static void test_rack_file(const char *src)
 	    {"bad-board.yaml", ":4:22: board file 'no-such-board' not found"},
 	    {"bad-nosuites.yaml", "board 'a' has no suites"},
 	    {"bad-key.yaml", "serail"},
+	    {"bad-dot.yaml", ":4:12: board name '.' cannot name a folder"},
+	    {"bad-dotdot.yaml", ":4:12: board name '..' cannot name a folder"},
+	    {"bad-long.yaml", ":4:12: board name 'bbbbbbbbbb"},
+	    {"bad-rackname.yaml", ":1:7: rack name '..' cannot name a file"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(path, sizeof(path), "%s/data/%s", src, bad[i].file);

@@ -485,8 +485,10 @@ static void test_item_json(void)
 	static const struct {
 		const char *text, *where;
 	} bad[] = {
-		{"{\"spool_version\": 2}", "item.json:1:19: spool_version"},
-		{"[1]", "item.json:1:1:"},
+		{"{\"spool_version\": 2}", "item.json: spool_version: 2 is out of range"},
+		{"[1]", "item.json: the file holds a list"},
+		{"{\"spool_version\": 1, \"spool_version\": 1}", "item.json:1:36: duplicate object key"},
+		{"{\"spool_version\": 18446744073709551617}", "item.json:1:38: too big integer"},
 		{"{\"spool_version\": 1, \"id\": \"x\", \"token\": \"t\"}", "unknown key 'token'"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

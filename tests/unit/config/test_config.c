@@ -97,6 +97,11 @@ static void test_tree(void)
 	CHECK(br_yaml_map_get(root, "nope") == NULL);
 	br_yaml_doc_free(&doc);
 
+	/* A UTF-8 byte order mark is skipped, not read as text. */
+	CHECK(parse("\xEF\xBB\xBF" "a: 1\n", &doc, &err) == BR_OK &&
+	      br_yaml_map_get(doc.root, "a") != NULL);
+	br_yaml_doc_free(&doc);
+
 	/* JSON is flow YAML: what results/ reads. */
 	CHECK(parse("{\"a\": [1, 2.5, null], \"b\": \"\\u00e9\\t\"}", &doc, &err) == BR_OK);
 	br_yaml_doc_free(&doc);
@@ -113,6 +118,7 @@ static void test_tree(void)
 		{"a: \"x\\0y\"\n", "t.yaml:1:4: a value holds a NUL character; expected text"},
 		{"a: [1, 2\n", "t.yaml:2:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"},
 		{"a: b: c\n", "t.yaml:1:5: YAML syntax error: mapping values are not allowed in this context"},
+		{"\xEF\xBB\xBF" "a: 1\n---\nb: 2\n", "t.yaml:2:1: a second YAML document; expected one document per file"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		br_error_clear(&err);
@@ -297,6 +303,12 @@ static void test_suites(void)
 		{"name: s\nbenches: [a]\n",
 		 "cfg/s.yaml:1:1: suite lacks required key 'boards'; expected boards: a list of board "
 		 "names (configs/boards/NAME.yaml) or board files"},
+		{SUITE_HEAD "benches: [\"a\\x1b[31m\"]\n",
+		 "cfg/s.yaml:3:11: bench name 'a\\x1b[31m' holds a control character or bytes that "
+		 "are not UTF-8; expected printable text"},
+		{"name: \"s\\r\\a\"\nboards: [b]\nbenches: [a]\n",
+		 "cfg/s.yaml:1:7: suite name 's\\r\\x07' holds a control character or bytes that are "
+		 "not UTF-8; expected printable text"},
 		{SUITE_HEAD "stack_watermark: false\nbudgets: {max_stack_bytes: 8}\nbenches: [a]\n",
 		 "cfg/s.yaml:4:28: max_stack_bytes needs the stack measured; expected "
 		 "stack_watermark: true"},

@@ -1,6 +1,8 @@
 /*
  * Unit tests of controller/results: a record written as JSON reads back the
- * same (run and baseline); broken records are refused with file:line:col;
+ * same (run and baseline); broken records are refused with file:line:col
+ * (syntax, duplicate keys, integers past 64 bits) or the key path (schema);
+ * 64-bit integers and huge doubles read back exactly;
  * diff verdicts; the gate's budgets and regression limit.
  */
 #include <math.h>
@@ -116,6 +118,41 @@ static void test_round_trip(void)
 	br_run_record_free(&r);
 }
 
+/* Figures at the edges of what JSON carries read back bit for bit: a 64-bit
+ * integer past 2^53 (a double would round it), doubles near DBL_MAX and tiny
+ * ones, and names holding control characters and bytes that are not UTF-8. */
+static void test_exact_numbers(void)
+{
+	static const double figures[] = {1e40, 1e308, 1.7976931348623157e308, 1e-300,
+					 0.1, 655.25, 9007199254740993.0};
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		br_run_record_t r, back;
+		record_init(&r, "b");
+		r.clock_hz = 9007199254740993ULL; /* 2^53 + 1 */
+		r.text_bytes = (uint64_t)INT64_MAX;
+		snprintf(r.suite, sizeof(r.suite), "s\x1b[31m\r\a\xff");
+		add(&r, "x", figures[i], figures[i], figures[i]);
+		size_t len = 0;
+		char *json = to_json(&r, &len);
+		br_error_t err;
+		br_error_clear(&err);
+		br_status_t st = br_record_parse("r.json", (unsigned char *)json, len, &back, &err);
+		CHECK_MSG(st == BR_OK, "figure %zu: %s", i, err.message);
+		if (st == BR_OK) {
+			CHECK_MSG(back.clock_hz == 9007199254740993ULL, "clock %llu",
+				  (unsigned long long)back.clock_hz);
+			CHECK(back.text_bytes == (uint64_t)INT64_MAX);
+			CHECK_MSG(back.benches[0].summary.median == figures[i], "median %.17g != %.17g",
+				  back.benches[0].summary.median, figures[i]);
+			CHECK(strcmp(back.suite, "s\x1b[31m\r\a\xef\xbf\xbd") == 0);
+		}
+		CHECK(strchr(json, 0x1b) == NULL); /* escaped as \u001b in the file */
+		br_run_record_free(&back);
+		br_run_record_free(&r);
+		free(json);
+	}
+}
+
 static void test_bad_records(void)
 {
 	static const struct {
@@ -123,22 +160,31 @@ static void test_bad_records(void)
 		const char *message;
 	} bad[] = {
 		{"{\"schema_version\": 1}",
-		 "b.json:1:20: schema_version: 1 is out of range; expected 2 (the schema version this "
+		 "b.json: schema_version: 1 is out of range; expected 2 (the schema version this "
 		 "benchrack reads)"},
-		{"[]", "b.json:1:1: the file holds a list; expected a record mapping (key: value lines)"},
+		{"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
 		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
 		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
 		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
 		 "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
-		 "b.json:1:224: measured bench 'x' lacks 'n'; expected every figure of a measured "
+		 "b.json: measured bench 'x' lacks 'n'; expected every figure of a measured "
 		 "bench"},
 		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
 		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
 		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
 		 "\"p\"}, \"benches\": [], \"extra\": 1}",
-		 "b.json:1:227: unknown key 'extra' in record; expected one of: schema_version, kind, "
+		 "b.json: unknown key 'extra' in record; expected one of: schema_version, kind, "
 		 "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
 		 "counter, firmware, against, fail_on_regression_percent, budgets, benches"},
+		{"{\"schema_version\": 2,\n \"schema_version\": 2}",
+		 "b.json:2:17: duplicate object key near '\"schema_version\"'; expected a JSON document "
+		 "as benchrack writes it"},
+		{"{\"schema_version\": 2, \"counter\": {\"clock_hz\": 18446744073709551616}}",
+		 "b.json:1:66: too big integer near '18446744073709551616'; expected a JSON document as "
+		 "benchrack writes it"},
+		{"{\"schema_version\": 2, \"fail_on_regression_percent\": 1e400}",
+		 "b.json:1:57: real number overflow near '1e400'; expected a JSON document as "
+		 "benchrack writes it"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		br_run_record_t r;
@@ -258,6 +304,7 @@ static void test_diff_and_gate(void)
 int main(void)
 {
 	test_round_trip();
+	test_exact_numbers();
 	test_bad_records();
 	test_diff_and_gate();
 	return check_finish();
