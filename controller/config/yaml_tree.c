@@ -274,7 +274,8 @@ br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t si
 	return BR_OK;
 }
 
-br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err)
+br_status_t br_yaml_load_as(const char *path, br_yaml_parse_fn parse, br_yaml_doc_t *doc,
+			    br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
 	unsigned char *data = NULL;
@@ -282,9 +283,14 @@ br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err)
 	br_status_t st = br_file_read_all(path, BR_YAML_MAX_FILE_BYTES, &data, &size, err);
 	if (st != BR_OK)
 		return st;
-	st = br_yaml_parse(path, data, size, doc, err);
+	st = parse(path, data, size, doc, err);
 	free(data);
 	return st;
+}
+
+br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err)
+{
+	return br_yaml_load_as(path, br_yaml_parse, doc, err);
 }
 
 void br_yaml_doc_free(br_yaml_doc_t *doc)

@@ -67,6 +67,15 @@ br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t si
  */
 br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err);
 
+/* A parser of a whole document into the tree: br_yaml_parse, or another
+ * format's (results/json_doc.h). */
+typedef br_status_t (*br_yaml_parse_fn)(const char *name, const unsigned char *data, size_t size,
+					br_yaml_doc_t *doc, br_error_t *err);
+
+/* Reads the file at path as br_yaml_load does and parses it with parse. */
+br_status_t br_yaml_load_as(const char *path, br_yaml_parse_fn parse, br_yaml_doc_t *doc,
+			    br_error_t *err);
+
 /* Frees everything doc holds and leaves it empty. Safe on an empty doc. */
 void br_yaml_doc_free(br_yaml_doc_t *doc);
 

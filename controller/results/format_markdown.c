@@ -21,6 +21,19 @@ static void md_cell(FILE *out, const char *text)
 	fputs(" |", out);
 }
 
+/* Running text: control characters escaped, Markdown's own characters
+ * backslash-escaped, so a name shows as itself. */
+static void md_text(FILE *out, const char *text)
+{
+	char s[BR_ESCAPE_BYTES(BR_ERROR_MESSAGE_BYTES)];
+	br_escape_text(text, s, sizeof(s));
+	for (const char *p = s; *p != '\0'; p++) {
+		if (strchr("*_`[]<>|\\#", *p) != NULL)
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+}
+
 static void md_figure(FILE *out, double v)
 {
 	char buf[MD_CELL];
@@ -119,15 +132,27 @@ void br_format_markdown_write(const br_report_t *reports, size_t count, FILE *ou
 	for (size_t i = 0; i < count; i++) {
 		const br_report_t *r = &reports[i];
 		const br_run_record_t *run = r->run;
-		fprintf(out, "### benchrack: %s on %s\n\n", run->suite[0] != '\0' ? run->suite : "run",
-			run->board);
-		fprintf(out, "Counter %s, unit: %s. Firmware `%s`", run->counter, run->unit,
-			run->elf_path);
-		if (run->build_id[0] != '\0')
-			fprintf(out, " (build-id %s)", run->build_id);
+		fputs("### benchrack: ", out);
+		md_text(out, run->suite[0] != '\0' ? run->suite : "run");
+		fputs(" on ", out);
+		md_text(out, run->board);
+		fputs("\n\nCounter ", out);
+		md_text(out, run->counter);
+		fputs(", unit: ", out);
+		md_text(out, run->unit);
+		fputs(". Firmware ", out);
+		md_text(out, run->elf_path);
+		if (run->build_id[0] != '\0') {
+			fputs(" (build-id ", out);
+			md_text(out, run->build_id);
+			fputc(')', out);
+		}
 		fputs(".\n\n", out);
-		if (run->status == BR_RECORD_FAILED)
-			fprintf(out, "**The run failed:** %s\n\n", run->error);
+		if (run->status == BR_RECORD_FAILED) {
+			fputs("**The run failed:** ", out);
+			md_text(out, run->error);
+			fputs("\n\n", out);
+		}
 		if (r->figures)
 			figures_table(out, r);
 		else if (r->diff != NULL)
@@ -137,11 +162,7 @@ void br_format_markdown_write(const br_report_t *reports, size_t count, FILE *ou
 			for (size_t k = 0; k < r->gate->count; k++) {
 				const br_finding_t *f = &r->gate->findings[k];
 				fprintf(out, "- **%s**: ", br_finding_kind_name(f->kind));
-				for (const char *p = f->message; *p != '\0'; p++) {
-					if (strchr("*_`[]<>|\\", *p) != NULL)
-						fputc('\\', out);
-					fputc(*p, out);
-				}
+				md_text(out, f->message);
 				fputc('\n', out);
 			}
 			fputc('\n', out);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/escape.h"
 #include "common/xalloc.h"
 #include "config/schema.h"
 #include "config/yaml_tree.h"
@@ -286,10 +285,9 @@ static const br_cfg_field_t record_fields[] = {
 static const br_cfg_map_t record_map = {"record", sizeof(rr_record_t), record_fields,
 					BR_CFG_COUNT(record_fields), NULL, NULL, NULL, 0};
 
-/* Text from a file reaches terminals and reports: escaped on the way in. */
 static void copy_text(char *dst, size_t cap, const br_cfg_string_t *s)
 {
-	br_escape_text(s->set ? s->value : "", dst, cap);
+	snprintf(dst, cap, "%s", s->set ? s->value : "");
 }
 
 static br_limit_t limit_of(const br_cfg_uint_t *u)

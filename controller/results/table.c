@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "common/escape.h"
+
 #define TABLE_NUMBER_BYTES 32U
 #define ANSI_RED "\033[31m"
 #define ANSI_GREEN "\033[32m"
@@ -37,16 +39,28 @@ static const char *change_colour(br_change_t change)
 	return NULL;
 }
 
+/* Room for any name or text of a record once escaped (common/escape.h). */
+typedef struct shown {
+	char text[BR_ESCAPE_BYTES(BR_ERROR_MESSAGE_BYTES)];
+} shown_t;
+
+/* s as it may reach a terminal: control characters escaped. */
+static const char *esc(shown_t *buf, const char *s)
+{
+	return br_escape_text(s, buf->text, sizeof(buf->text));
+}
+
 static int name_width(const br_run_record_t *run, const br_diff_t *diff)
 {
+	shown_t e;
 	int w = (int)strlen("bench");
 	for (size_t i = 0; i < run->bench_count; i++) {
-		int n = (int)strlen(run->benches[i].name);
+		int n = (int)strlen(esc(&e, run->benches[i].name));
 		if (n > w)
 			w = n;
 	}
 	for (size_t i = 0; diff != NULL && i < diff->count; i++) {
-		int n = (int)strlen(diff->rows[i].bench);
+		int n = (int)strlen(esc(&e, diff->rows[i].bench));
 		if (n > w)
 			w = n;
 	}
@@ -120,12 +134,13 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		fprintf(out, " %12s", columns->counters[c].name);
 	fprintf(out, "  %s\n", "unit");
 	const br_bench_record_t *calibration = NULL;
+	shown_t e1, e2;
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];
 		if (b->status != BR_BENCH_MEASURED) {
-			fprintf(out, "%-*s ", width, b->name);
-			char msg[BR_RECORD_TEXT + 16];
-			snprintf(msg, sizeof(msg), "not run: %s", b->reason);
+			fprintf(out, "%-*s ", width, esc(&e1, b->name));
+			char msg[sizeof(e2.text) + 16];
+			snprintf(msg, sizeof(msg), "not run: %s", esc(&e2, b->reason));
 			cell(out, colour, ANSI_YELLOW, 0, msg);
 			fputc('\n', out);
 			continue;
@@ -146,11 +161,11 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 			snprintf(stack, sizeof(stack), "%u", b->stack_bytes);
 		else
 			snprintf(stack, sizeof(stack), "n/m");
-		fprintf(out, "%-*s %6zu %*s %*s %*s %*s %*s %*s %8s ", width, b->name, b->summary.n,
-			w, med, w, p10, w, p90, w, mn, w, mx, w, net, stack);
+		fprintf(out, "%-*s %6zu %*s %*s %*s %*s %*s %*s %8s ", width, esc(&e1, b->name),
+			b->summary.n, w, med, w, p10, w, p90, w, mn, w, mx, w, net, stack);
 		cell(out, colour, b->heap_live != 0U ? ANSI_RED : NULL, 10, heap);
 		counter_cells(columns, b, out);
-		fprintf(out, "  %s\n", run->unit);
+		fprintf(out, "  %s\n", esc(&e2, run->unit));
 	}
 	/* One line per distinct calibration (stub benches and breakpoint entries differ). */
 	for (size_t i = 0; calibration != NULL && i < run->bench_count; i++) {
@@ -169,13 +184,15 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		char cost[TABLE_NUMBER_BYTES];
 		figure_cell(run, b->calibration_median, cost, sizeof(cost));
 		fprintf(out, "calibration: %s per sample, %s; net = median - calibration\n", cost,
-			b->calibration_method);
+			esc(&e1, b->calibration_method));
 	}
 }
 
 static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 {
-	fprintf(out, "compared with %s\n", r->baseline_path != NULL ? r->baseline_path : "baseline");
+	shown_t e;
+	fprintf(out, "compared with %s\n",
+		esc(&e, r->baseline_path != NULL ? r->baseline_path : "baseline"));
 	const bool ab = r->run->ab.role[0] != '\0'; /* --against: the base and the head */
 	fprintf(out, "%-*s %-16s %10s %10s %12s  %s\n", width, "bench", "metric",
 		ab ? "base" : "old", ab ? "head" : "new", "change", "verdict");
@@ -188,7 +205,7 @@ static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 		if (d->has_new)
 			br_report_figure(d->new_value, new_v, sizeof(new_v));
 		br_diff_format_percent(d, pct, sizeof(pct));
-		fprintf(out, "%-*s %-16s %10s %10s %12s  ", width, d->bench, d->metric_name, old_v,
+		fprintf(out, "%-*s %-16s %10s %10s %12s  ", width, esc(&e, d->bench), d->metric_name, old_v,
 			new_v, pct);
 		cell(out, colour, change_colour(d->change), 0, br_change_name(d->change));
 		fputc('\n', out);
@@ -198,20 +215,21 @@ static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 static void findings(const br_report_t *r, bool colour, FILE *out)
 {
 	const br_gate_t *g = r->gate;
+	shown_t e;
 	for (size_t i = 0; i < g->count; i++) {
 		const br_finding_t *f = &g->findings[i];
 		bool error = f->kind == BR_FINDING_NOT_RUN;
 		cell(out, colour, error ? ANSI_YELLOW : ANSI_RED, 0, error ? "ERROR" : "FAIL");
-		fprintf(out, " %s: %s\n", br_finding_kind_name(f->kind), f->message);
+		fprintf(out, " %s: %s\n", br_finding_kind_name(f->kind), esc(&e, f->message));
 	}
 	if (g->failures == 0 && g->not_run == 0) {
 		cell(out, colour, ANSI_GREEN, 0, "PASS");
 		if (g->compared)
-			fprintf(out, " %s: within budgets, no regression beyond %g%%\n", r->run->board,
-				g->regression_percent);
+			fprintf(out, " %s: within budgets, no regression beyond %g%%\n",
+				esc(&e, r->run->board), g->regression_percent);
 		else
 			fprintf(out, " %s: within budgets (no baseline to compare with)\n",
-				r->run->board);
+				esc(&e, r->run->board));
 	}
 }
 
@@ -229,10 +247,11 @@ void br_table_write(const br_report_t *reports, size_t count, bool colour, FILE 
 		if (!first)
 			fputc('\n', out);
 		first = false;
-		fprintf(out, "board %s, counter %s", run->board, run->counter);
+		shown_t e1, e2;
+		fprintf(out, "board %s, counter %s", esc(&e1, run->board), esc(&e2, run->counter));
 		if (run->clock_hz != 0)
 			fprintf(out, " at %g MHz", (double)run->clock_hz / 1e6);
-		fprintf(out, ", unit: %s", run->unit);
+		fprintf(out, ", unit: %s", esc(&e1, run->unit));
 		if (run->resolution > 0) {
 			char res[TABLE_NUMBER_BYTES];
 			br_report_figure(run->resolution, res, sizeof(res));
