@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include "common/xalloc.h"
 
@@ -272,14 +275,27 @@ typedef struct url_parts {
 	bool has_host;
 } url_parts_t;
 
+/* Local means a loopback address literal (127.0.0.0/8, [::1]) or the name
+ * localhost, exactly: never a name that merely starts like one
+ * (127.0.0.1.example.invalid resolves wherever its owner likes). */
 static bool host_is_loopback(const char *host, size_t n)
 {
-	static const char *const names[] = {"localhost", "[::1]"};
-	for (size_t i = 0; i < BR_CFG_COUNT(names); i++) {
-		if (strlen(names[i]) == n && strncmp(host, names[i], n) == 0)
-			return true;
+	char text[INET6_ADDRSTRLEN + 2];
+	if (n == 0 || n >= sizeof(text))
+		return false;
+	memcpy(text, host, n);
+	text[n] = '\0';
+	if (strcasecmp(text, "localhost") == 0)
+		return true;
+	struct in_addr v4;
+	if (inet_pton(AF_INET, text, &v4) == 1)
+		return (ntohl(v4.s_addr) >> 24) == 127U;
+	if (text[0] == '[' && text[n - 1] == ']') {
+		text[n - 1] = '\0';
+		struct in6_addr v6;
+		return inet_pton(AF_INET6, text + 1, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
 	}
-	return n >= 4 && strncmp(host, "127.", 4) == 0;
+	return false;
 }
 
 static bool url_split(const char *url, url_parts_t *u)

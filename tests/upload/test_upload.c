@@ -670,6 +670,16 @@ static void test_config(void)
 		{"sinks:\n  - {name: a, kind: webhook, url: 'http://lab.example/h',\n"
 		 "     token_env: T}\n",
 		 "would send its token unencrypted"},
+		/* look-alike local hosts (issue 12): only loopback literals and localhost */
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://127.0.0.1.example.invalid/h',\n"
+		 "     token_env: T}\n",
+		 "would send its token unencrypted"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://127.evil.example/h',\n"
+		 "     token_env: T}\n",
+		 "would send its token unencrypted"},
+		{"sinks:\n  - {name: a, kind: webhook, url: 'http://localhost.example/h',\n"
+		 "     token_env: T}\n",
+		 "would send its token unencrypted"},
 		{"sinks:\n  - {name: a, kind: webhook, url: 'ftp://x/h'}\n",
 		 "is not an http(s) URL"},
 		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x?db=y', database: d}\n",
