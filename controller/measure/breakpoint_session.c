@@ -310,8 +310,11 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 	 * start, LR at a function's start, SP at a start when painting. */
 	if (function || r->o->stack != NULL)
 		h.b.regs[h.b.nregs++] = BR_TARGET_REG_SP;
-	if (function && !ending)
+	if (function && !ending) {
+		/* Twice, like the counter: a wrong return address would never hit. */
 		h.b.regs[h.b.nregs++] = BR_TARGET_REG_LR;
+		h.b.regs[h.b.nregs++] = BR_TARGET_REG_LR;
+	}
 	/* The common cases in one write: a range's start (no calibration step,
 	 * no paint) and any end that needs nothing after its reads. */
 	bool fast_start = !ending && !function && r->o->stack == NULL && !bp_is_period(r) &&
@@ -339,6 +342,13 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 		r->phase = BP_WAIT_END;
 		bp_deadline_reset(r);
 		return BR_OK;
+	}
+	if (!ending && function && h.b.reg_values[1] != h.b.reg_values[2]) {
+		r->out_of_step = true;
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "the two reads of LR at the entry of %s differ: a reply was "
+		                    "changed on the way",
+		                    r->span->from.text);
 	}
 	if (!ending)
 		return bp_begin(r, &h, h.b.reg_values[0], function ? h.b.reg_values[1] : 0, err);

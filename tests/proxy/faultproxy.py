@@ -12,6 +12,13 @@ bytes both ways, injecting one kind of fault at a time:
             server only right before a '$', when the target is halted)
   close     the connection closed in the middle of a server reply
   stall     the server's replies held back for a while, once (`stall_s`)
+  inject    one extra well-formed reply (a copy of the last reply to a request
+            matching `match`) put before the reply to the `nth` such request
+  fixcorrupt  the reply to the `nth` request matching `match` changed in one
+            hex digit, its checksum fixed (well-formed, wrong)
+
+The last two pair each reply with its request (requests in order; a
+resume's reply is its stop), so that the fault lands on the reply asked for.
   flipwrite one data byte of the first memory write (M) changed in flight,
             with the checksum made right again: a silent corruption only
             verification can catch (`flipped_address` says where)
@@ -24,6 +31,7 @@ Faults are counted per kind in `Proxy.injected`. Used by test_faults.py;
 standard library only.
 """
 import os
+import collections
 import random
 import select
 import socket
@@ -68,7 +76,8 @@ class Direction:
 
 
 class Proxy:
-    def __init__(self, upstream_port, mode, seed=1, stall_s=2.0, every=4):
+    def __init__(self, upstream_port, mode, seed=1, stall_s=2.0, every=4, match=b"m40000024,4",
+                 nth=10):
         self.upstream_port = upstream_port
         self.mode = mode
         self.rng = random.Random(seed)
@@ -78,6 +87,12 @@ class Proxy:
         self.packets = {"c2s": 0, "s2c": 0}
         self.stalled = False
         self.closed = False
+        self.match = match
+        self.nth = nth
+        self.matched = 0
+        self.outstanding = collections.deque()  # request payloads awaiting replies
+        self.last_match_reply = None
+        self.lock = threading.Lock()
         self.writes = 0
         self.flipped_address = None
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -89,9 +104,44 @@ class Proxy:
         self.thread.start()
 
     # ---- faults ----------------------------------------------------------
+    @staticmethod
+    def _frame(payload):
+        return b"$" + payload + b"#%02x" % (sum(payload) % 256)
+
+    def _paired(self, direction, kind, tok):
+        """inject / fixcorrupt: the bytes to send for one token, pairing
+        replies with requests."""
+        if kind != "packet" or not tok.startswith(b"$"):
+            return [tok]
+        payload = tok[1:tok.rindex(b"#")]
+        with self.lock:
+            if direction == "c2s":
+                self.outstanding.append(payload)
+                return [tok]
+            if payload.startswith(b"O") and payload != b"OK" or not self.outstanding:
+                return [tok]  # console output, or a stop nobody asked for
+            request = self.outstanding.popleft()
+            if not request.startswith(self.match):
+                return [tok]
+            self.matched += 1
+            out = [tok]
+            if self.matched == self.nth and self.mode == "inject" and self.last_match_reply:
+                self.injected += 1
+                out = [self._frame(self.last_match_reply), tok]
+            elif self.matched == self.nth and self.mode == "fixcorrupt" and payload:
+                self.injected += 1
+                body = bytearray(payload)
+                i = len(body) - 1 if len(body) < 2 else 1  # a digit of the low byte
+                body[i] = ord("7") if body[i] != ord("7") else ord("3")
+                out = [self._frame(bytes(body))]
+            self.last_match_reply = payload
+            return out
+
     def _transform(self, direction, kind, tok):
         """Returns the list of byte strings to send for one token."""
         m = self.mode
+        if m in ("inject", "fixcorrupt"):
+            return self._paired(direction, kind, tok)
         if kind == "packet":
             self.packets[direction] += 1
             n = self.packets[direction]
@@ -181,15 +231,23 @@ class Proxy:
                 pass
 
     def _serve(self):
+        """One connection after another (a run opens one per breakpoint
+        entry), each served to its end; faults are counted across them."""
+        while self._serve_one():
+            pass
+
+    def _serve_one(self):
         try:
             client, _ = self.listener.accept()
         except OSError:
-            return
+            return False
         try:
             server = connect(self.upstream_port)
         except OSError:
             client.close()
-            return
+            return False
+        with self.lock:
+            self.outstanding.clear()
         for s in (client, server):
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             s.settimeout(None)
@@ -201,6 +259,7 @@ class Proxy:
         b.join()
         client.close()
         server.close()
+        return self.mode in ("inject", "fixcorrupt")
 
     def close(self):
         self.listener.close()
