@@ -1,6 +1,7 @@
 #include "results/paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +56,8 @@ static void safe_name(const char *name, char *out, size_t cap)
 		out[0] = '_';
 }
 
+#define PATHS_FILE_MODE 0644
+
 br_status_t br_results_run_path(const char *results_dir, const char *board, char *out,
 				size_t cap, br_error_t *err)
 {
@@ -81,8 +84,16 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
 				     attempt);
 		if (n < 0 || (size_t)n >= cap)
 			return br_error_set(err, BR_ERR_USAGE, "%s: path too long", dir);
-		if (access(out, F_OK) != 0)
+		/* Exclusive create reserves the name: two runs started in the same
+		 * millisecond never get the same file (the record replaces it). */
+		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, PATHS_FILE_MODE);
+		if (fd >= 0) {
+			close(fd);
 			return BR_OK;
+		}
+		if (errno != EEXIST)
+			return br_error_set(err, BR_ERR_INPUT, "%s: cannot create: %s", out,
+					    strerror(errno));
 	}
 	return br_error_set(err, BR_ERR_INPUT, "%s: no free run file name", dir);
 }

@@ -8,10 +8,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "results/diff.h"
 #include "results/gate.h"
+#include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
 
@@ -151,6 +153,30 @@ static void test_exact_numbers(void)
 		br_run_record_free(&r);
 		free(json);
 	}
+}
+
+/* Runs started in the same millisecond get files of their own (issue 12:
+ * 40 concurrent runs left 36 files): each name is taken by exclusive create. */
+static void test_run_names(void)
+{
+	char dir[] = "/tmp/br-run-names-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	enum { RUNS = 12 };
+	char paths[RUNS][512];
+	br_error_t err;
+	for (int i = 0; i < RUNS; i++) {
+		br_error_clear(&err);
+		CHECK_MSG(br_results_run_path(dir, "b", paths[i], sizeof(paths[i]), &err) == BR_OK,
+			  "%s", err.message);
+		for (int k = 0; k < i; k++)
+			CHECK_MSG(strcmp(paths[k], paths[i]) != 0, "run %d and %d: %s", k, i, paths[i]);
+	}
+	for (int i = 0; i < RUNS; i++)
+		remove(paths[i]);
+	char runs[600];
+	snprintf(runs, sizeof(runs), "%s/runs", dir);
+	rmdir(runs);
+	rmdir(dir);
 }
 
 static void test_bad_records(void)
@@ -305,6 +331,7 @@ int main(void)
 {
 	test_round_trip();
 	test_exact_numbers();
+	test_run_names();
 	test_bad_records();
 	test_diff_and_gate();
 	return check_finish();
