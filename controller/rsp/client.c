@@ -38,14 +38,25 @@ typedef struct client_wait {
 	                        returned (out_of_step set), not repaired */
 } client_wait_t;
 
+/* err's status; BR_ERR_INFRA when the caller passed no context (cleanup
+ * paths do: a server that died must not crash them). */
+static br_status_t status_of(const br_error_t *err)
+{
+	return err != NULL ? err->status : BR_ERR_INFRA;
+}
+
 static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
 {
 	/* A session that lost a reply is over: remember why, refuse what follows. */
 	if (!c->broken) {
 		c->broken = true;
-		c->broken_reason = *err;
+		if (err != NULL)
+			c->broken_reason = *err;
+		else
+			br_error_set(&c->broken_reason, BR_ERR_INFRA, "%s: the session broke",
+				     c->transport.peer);
 	}
-	return err->status;
+	return status_of(err);
 }
 
 static br_status_t client_check(const rsp_client_t *c, br_error_t *err)
@@ -237,7 +248,7 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 				c->counters.resends++;
 				c->unacked = 0;
 				if (client_write_tx(c, false, err) != BR_OK)
-					return err->status;
+					return status_of(err);
 				continue;
 			case RSP_EVENT_NOTIFICATION:
 				c->counters.notifications++;
@@ -255,7 +266,7 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 				bool keepalive = len == 1U && p[0] == RSP_KEEPALIVE[0];
 				if (!c->no_ack && w->ack_reply) {
 					if (client_ack(c, err) != BR_OK)
-						return err->status;
+						return status_of(err);
 				}
 				if (keepalive) {
 					c->counters.keepalives++;
@@ -298,7 +309,7 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 				}
 				c->counters.naks_sent++;
 				if (client_write_byte(c, RSP_NAK, err) != BR_OK)
-					return err->status;
+					return status_of(err);
 				continue;
 			case RSP_EVENT_INTERRUPT:
 				continue; /* a server never sends this; nothing to answer */
