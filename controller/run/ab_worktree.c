@@ -120,7 +120,11 @@ static br_status_t ab_git(const char *repo, const char *a, const char *b, const 
 	int rc = ab_exec(NULL, argv, NULL, out, cap);
 	if (rc == 0)
 		return BR_OK;
-	return br_error_set(err, rc == 127 || rc < 0 ? BR_ERR_INFRA : BR_ERR_INPUT,
+	if (rc == 127)
+		return br_error_set(err, BR_ERR_INFRA,
+				    "--against needs git, which could not be run: install it "
+				    "(apt-get install git)");
+	return br_error_set(err, rc < 0 ? BR_ERR_INFRA : BR_ERR_INPUT,
 			    "git -C %s %s %s %s failed (exit %d)", repo, a, b, c != NULL ? c : "",
 			    rc);
 }
@@ -139,8 +143,10 @@ br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, con
 	char text[AB_OUTPUT_BYTES];
 	const char *dir = suite->dir[0] != '\0' ? suite->dir : ".";
 	br_status_t st = ab_git(dir, "rev-parse", "--show-toplevel", NULL, text, sizeof(text), err);
-	if (st != BR_OK)
+	if (st == BR_ERR_INPUT)
 		return br_error_prefix(err, "the suite %s is not in a git repository", suite->path);
+	if (st != BR_OK)
+		return st;
 	snprintf(out->repo, sizeof(out->repo), "%.1000s", text);
 	char spec[BR_AB_PATH_BYTES];
 	snprintf(spec, sizeof(spec), "%s^{commit}", ref);

@@ -126,4 +126,12 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(code == 3 and "failed" in err and "this commit does not build" in err,
             "a ref that does not build: exit 3 with the build's last lines", f"{code}\n{err}")
 
+    # git itself missing: an infrastructure error that says what to install
+    no_git = os.path.join(tmp, "no-git-bin")
+    os.makedirs(no_git, exist_ok=True)
+    code, out, err = run(BENCHRACK, ["check", suite, "--against", "HEAD"] + common,
+                         env=dict(ENV, PATH=no_git), timeout=60)
+    c.check(code == 3 and "apt-get install git" in err and "not in a git repository" not in err,
+            "git not installed: exit 3 saying to install it", f"{code}\n{err}")
+
 sys.exit(c.finish())
