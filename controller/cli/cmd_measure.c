@@ -15,7 +15,7 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
-#include "cli/measure_report.h"
+#include "run/measure_report.h"
 #include "cli/paths.h"
 #include "config/board.h"
 #include "common/xalloc.h"

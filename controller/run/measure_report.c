@@ -1,4 +1,4 @@
-#include "cli/measure_report.h"
+#include "run/measure_report.h"
 
 #include <math.h>
 #include <stdlib.h>
