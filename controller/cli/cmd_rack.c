@@ -1,7 +1,7 @@
 /*
  * `benchrack rack RACK.yaml [--only TAG]`: the suites of a rack file on
  * every selected board at once, a worker process per board
- * (cli/rack_worker.c over rack/rack_pool.h), at most --parallel emulated
+ * (rack/rack_worker.c over rack/rack_pool.h), at most --parallel emulated
  * boards at a time; a live view on a terminal (a line per board) and plain
  * lines otherwise; then the combined outputs (one report per board and
  * suite: the table, --format, LAVA lines), the summary (board x suite:
@@ -17,8 +17,8 @@
 #include "run/board_run.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
+#include "cli/execute.h"
 #include "cli/output.h"
-#include "cli/rack_worker.h"
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
@@ -26,8 +26,8 @@
 #include "config/suite.h"
 #include "rack/rack_pool.h"
 #include "rack/rack_result.h"
-#include "results/atomic_file.h"
-#include "results/record_read.h"
+#include "rack/rack_run.h"
+#include "rack/rack_worker.h"
 
 #define RACK_MAX_ONLY 16U
 #define RACK_MAX_SECONDS 86400UL
@@ -228,17 +228,6 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 	return 0;
 }
 
-static bool selected(const rack_options_t *o, const br_rack_entry_t *e)
-{
-	if (o->only_count == 0)
-		return true;
-	for (size_t i = 0; i < o->only_count; i++) {
-		if (br_rack_entry_has_tag(e, o->only[i]))
-			return true;
-	}
-	return false;
-}
-
 /* ---- the live view ---------------------------------------------------- */
 
 static void view_draw(rack_run_t *r)
@@ -282,20 +271,7 @@ static void on_done(void *ctx, size_t index, int code)
 	rack_run_t *r = ctx;
 	br_rack_board_result_t *b = &r->results[index];
 	snprintf(r->views[index].state, sizeof(r->views[index].state), "done");
-	for (size_t k = 0; k < b->suite_count; k++) {
-		br_rack_suite_result_t *s = &b->suites[k];
-		if (s->outcome != BR_RACK_NOT_RUN || s->reason[0] != '\0')
-			continue;
-		s->outcome = BR_RACK_INFRA;
-		if (code < 0)
-			snprintf(s->reason, sizeof(s->reason),
-			         "the board's worker was stopped by signal %d (interrupted, "
-			         "--board-timeout or a crash)",
-			         -code);
-		else
-			snprintf(s->reason, sizeof(s->reason),
-			         "the board's worker ended (exit %d) before this suite", code);
-	}
+	br_rack_board_worker_ended(b, code);
 	if (r->live)
 		view_draw(r);
 	else
@@ -308,117 +284,10 @@ static void on_tick(void *ctx)
 	view_draw(ctx);
 }
 
-/* ---- after the workers -------------------------------------------------- */
-
-/* The reports of every board and suite with a run record: read back, gated
- * as check does, named by the rack's board name. */
-static size_t collect(const rack_options_t *o, const br_rack_t *rack,
-                      const br_rack_board_result_t *results, br_board_run_t *runs,
-                      br_report_t *reports)
+static void on_warn(void *ctx, const char *board, const char *message)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < rack->entry_count; i++) {
-		for (size_t k = 0; k < results[i].suite_count; k++) {
-			const br_rack_suite_result_t *s = &results[i].suites[k];
-			if (s->run_path[0] == '\0')
-				continue;
-			br_board_run_t *run = &runs[n];
-			br_error_t err;
-			br_error_clear(&err);
-			if (br_board_load(rack->entries[i].board_path, &run->board, &err) !=
-			        BR_OK ||
-			    br_record_read(s->run_path, &run->record, &err) != BR_OK) {
-				fprintf(stderr, "benchrack rack: %s: %s\n",
-				        rack->entries[i].name.value, err.message);
-				br_board_run_free(run);
-				memset(run, 0, sizeof(*run));
-				continue;
-			}
-			snprintf(run->run_path, sizeof(run->run_path), "%s", s->run_path);
-			char results_dir[RACK_PATH_BYTES], baseline[RACK_PATH_BYTES];
-			snprintf(results_dir, sizeof(results_dir), "%s/racks/%s", o->results_dir,
-			         rack->entries[i].name.value);
-			snprintf(baseline, sizeof(baseline), "%s/baselines/%s.json", o->results_dir,
-			         run->board.name);
-			br_run_settings_t set;
-			memset(&set, 0, sizeof(set));
-			set.check = true;
-			set.results_dir = results_dir;
-			set.baseline_path = access(baseline, F_OK) == 0 ? baseline : NULL;
-			if (br_board_run_gate(&set, run, &err) != BR_OK)
-				fprintf(stderr, "benchrack rack: %s: %s\n",
-				        rack->entries[i].name.value, err.message);
-			snprintf(run->record.board, sizeof(run->record.board), "%s",
-			         rack->entries[i].name.value);
-			br_report_t *rep = &reports[n];
-			rep->run = &run->record;
-			rep->run_path = run->run_path;
-			rep->diff = run->compared ? &run->diff : NULL;
-			rep->baseline_path = run->compared ? run->baseline_path : NULL;
-			rep->gate = run->gated ? &run->gate : NULL;
-			rep->figures = true;
-			n++;
-		}
-	}
-	return n;
-}
-
-static void summary_write(const br_rack_t *rack, const br_rack_board_result_t *results,
-                          int exit_code, FILE *out)
-{
-	fprintf(out, "\nrack %s: %zu boards\n", rack->name, rack->entry_count);
-	fprintf(out, "%-16s %-16s %-22s %s\n", "board", "suite", "outcome", "detail");
-	size_t regressed = 0, infra = 0, not_run = 0, passed = 0;
-	for (size_t i = 0; i < rack->entry_count; i++) {
-		const br_rack_board_result_t *b = &results[i];
-		for (size_t k = 0; k < b->suite_count; k++) {
-			const br_rack_suite_result_t *s = &b->suites[k];
-			char detail[BR_RACK_REASON_BYTES + 64] = "";
-			if (s->failed_count > 0)
-				snprintf(detail, sizeof(detail), "after %zu retr%s; ",
-				         s->failed_count, s->failed_count == 1 ? "y" : "ies");
-			size_t used = strlen(detail);
-			snprintf(detail + used, sizeof(detail) - used, "%s", s->reason);
-			fprintf(out, "%-16s %-16s %-22s %s\n", b->name, s->suite,
-			        br_rack_outcome_name(s->outcome), detail);
-		}
-		if (b->suite_count == 0)
-			fprintf(out, "%-16s %-16s %-22s %s\n", b->name, "(health check)",
-			        br_rack_outcome_name(br_rack_board_outcome(b)),
-			        b->probed ? b->probe_reason : "not probed");
-		if (b->took_over)
-			fprintf(out, "%-16s took over a stale lock of pid %ld on %s\n", b->name,
-			        b->stale.pid, b->stale.host);
-		switch (br_rack_board_outcome(b)) {
-		case BR_RACK_REGRESSION:
-			regressed++;
-			break;
-		case BR_RACK_INFRA:
-			infra++;
-			break;
-		case BR_RACK_NOT_RUN:
-			not_run++;
-			break;
-		case BR_RACK_PASS:
-			passed++;
-			break;
-		}
-	}
-	fprintf(out,
-	        "boards: %zu pass, %zu regression, %zu infrastructure error, %zu not run; "
-	        "exit %d\n",
-	        passed, regressed, infra, not_run, exit_code);
-}
-
-static br_status_t document_write(const char *path, const br_rack_t *rack,
-                                  const br_rack_board_result_t *results, br_error_t *err)
-{
-	br_atomic_file_t f;
-	br_status_t st = br_atomic_file_open(&f, path, err);
-	if (st != BR_OK)
-		return st;
-	br_rack_document_write(rack->name, results, rack->entry_count, f.stream);
-	return br_atomic_file_commit(&f, err);
+	(void)ctx;
+	fprintf(stderr, "benchrack rack: %s: %s\n", board, message);
 }
 
 /*
@@ -444,34 +313,6 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 	br_cli_upload_after_run(NULL, NULL, results_dir, NULL, 0);
 }
 
-/* Every suite and board file of the selected boards, loaded and checked
- * before anything runs (exit 2 on the first bad one); heavy[i] says which
- * boards are emulated here (each needs a core). */
-static br_status_t load_configs(const br_rack_t *rack, br_suite_t *suites,
-                                const br_suite_t **suite_ptrs, bool *heavy, br_error_t *err)
-{
-	for (size_t i = 0; i < rack->entry_count; i++) {
-		const br_rack_entry_t *e = &rack->entries[i];
-		if (e->suite_count > BR_RACK_MAX_SUITES)
-			return br_error_set(err, BR_ERR_INPUT, "%s: at most %u suites",
-			                    e->name.value, BR_RACK_MAX_SUITES);
-		for (size_t k = 0; k < e->suite_count; k++) {
-			size_t slot = i * BR_RACK_MAX_SUITES + k;
-			br_status_t st = br_suite_load(e->suite_paths[k], &suites[slot], err);
-			if (st != BR_OK)
-				return st;
-			suite_ptrs[slot] = &suites[slot];
-		}
-		br_board_t board;
-		br_status_t st = br_board_load(e->board_path, &board, err);
-		if (st != BR_OK)
-			return st;
-		heavy[i] = board.server_kind == BR_BOARD_SERVER_QEMU && !e->remote.set;
-		br_board_free(&board);
-	}
-	return BR_OK;
-}
-
 int br_cli_rack(int argc, char **argv)
 {
 	rack_options_t o;
@@ -495,13 +336,8 @@ int br_cli_rack(int argc, char **argv)
 		return br_cli_report(&err);
 
 	/* the selected boards, as a rack of their own (sharing full's memory) */
-	br_rack_t rack = full;
-	rack.entries = xcalloc(full.entry_count, sizeof(*rack.entries));
-	rack.entry_count = 0;
-	for (size_t i = 0; i < full.entry_count; i++) {
-		if (selected(&o, &full.entries[i]))
-			rack.entries[rack.entry_count++] = full.entries[i];
-	}
+	br_rack_t rack;
+	br_rack_select(&full, o.only, o.only_count, &rack);
 	int code = 2;
 	size_t slots = full.entry_count * BR_RACK_MAX_SUITES;
 	br_suite_t *suites = xcalloc(slots, sizeof(*suites));
@@ -514,33 +350,32 @@ int br_cli_rack(int argc, char **argv)
 		        o.rack_path, o.only_count > 1 ? "s" : "");
 		goto out;
 	}
-	if (load_configs(&rack, suites, suite_ptrs, heavy, &err) != BR_OK) {
+	if (br_rack_configs_load(&rack, suites, suite_ptrs, heavy, &err) != BR_OK) {
 		code = br_cli_report(&err);
 		goto out;
 	}
-	for (size_t i = 0; i < rack.entry_count; i++) {
-		const br_rack_entry_t *e = &rack.entries[i];
-		snprintf(results[i].name, sizeof(results[i].name), "%s", e->name.value);
-		snprintf(results[i].board_path, sizeof(results[i].board_path), "%s", e->board_path);
-		results[i].suite_count = e->suite_count;
-		for (size_t k = 0; k < e->suite_count; k++)
-			snprintf(results[i].suites[k].suite, sizeof(results[i].suites[k].suite),
-			         "%s", suite_ptrs[i * BR_RACK_MAX_SUITES + k]->name);
+	br_rack_results_init(&rack, suite_ptrs, results);
+	for (size_t i = 0; i < rack.entry_count; i++)
 		snprintf(views[i].state, sizeof(views[i].state), "waiting");
-	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned parallel = o.parallel > 0      ? o.parallel
 	                    : rack.parallel > 0 ? rack.parallel
 	                                        : (unsigned)(cpus > 0 ? cpus : 1);
+	br_run_settings_t run_base;
+	memset(&run_base, 0, sizeof(run_base));
+	run_base.qemu_program = o.qemu_program;
+	run_base.timeout_s = o.timeout_s;
+	run_base.iterations_set = o.iterations > 0;
+	run_base.iterations = o.iterations;
+	br_cli_settings_callbacks(&run_base);
 	br_rack_worker_options_t wo = {
 	    .rack = &rack,
 	    .suites = suite_ptrs,
 	    .results_dir = o.results_dir,
 	    .lock_dir = o.lock_dir,
 	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
-	    .qemu_program = o.qemu_program,
-	    .timeout_s = o.timeout_s,
-	    .iterations = o.iterations,
+	    .run_base = &run_base,
+	    .default_firmware = br_cli_default_firmware,
 	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
 	    .probe = o.probe,
 	};
@@ -574,7 +409,8 @@ int br_cli_rack(int argc, char **argv)
 	size_t reports_room = rack.entry_count * BR_RACK_MAX_SUITES;
 	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
 	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
-	size_t n = collect(&o, &rack, results, runs, reports);
+	size_t n = br_rack_reports_collect(o.results_dir, &rack, results, runs, reports, on_warn,
+	                                   NULL);
 	code = br_rack_exit_code(results, rack.entry_count);
 	bool format_on_stdout = fmt != NULL && o.output == NULL;
 	char doc[RACK_PATH_BYTES];
@@ -582,7 +418,7 @@ int br_cli_rack(int argc, char **argv)
 		snprintf(doc, sizeof(doc), "%s", o.document);
 	else
 		snprintf(doc, sizeof(doc), "%s/racks/%s.json", o.results_dir, rack.name);
-	bool doc_written = document_write(doc, &rack, results, &err) == BR_OK;
+	bool doc_written = br_rack_document_save(doc, &rack, results, &err) == BR_OK;
 	if (!doc_written)
 		br_cli_report(&err);
 	else
@@ -593,7 +429,7 @@ int br_cli_rack(int argc, char **argv)
 	    br_cli_output_write_rack(reports, n, o.format, o.output, doc_written ? doc : NULL,
 				     &err) != BR_OK)
 		br_cli_report(&err);
-	summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
+	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
 	rack_upload(&rack, results, suite_ptrs, o.results_dir);
 	for (size_t i = 0; i < n; i++)
 		br_board_run_free(&runs[i]);

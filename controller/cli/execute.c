@@ -125,13 +125,7 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 	for (size_t i = 0; i < count; i++) {
 		if (!runs[i].has_run_path)
 			continue;
-		br_report_t *r = &reports[shown++];
-		r->run = &runs[i].record;
-		r->run_path = runs[i].run_path;
-		r->diff = runs[i].compared ? &runs[i].diff : NULL;
-		r->baseline_path = runs[i].compared ? runs[i].baseline_path : NULL;
-		r->gate = runs[i].gated ? &runs[i].gate : NULL;
-		r->figures = true;
+		br_board_run_report(&runs[i], &reports[shown++]);
 	}
 	br_error_t err;
 	br_error_clear(&err);

@@ -30,22 +30,8 @@ void br_cli_firmware_output(void *ctx, int fd, const char *text, size_t len)
 	fprintf(stderr, "firmware: %.*s", (int)len, text);
 }
 
-/* Where progress goes instead of the terminal (br_cli_progress_sink). */
-static br_cli_progress_fn progress_sink;
-static void *progress_sink_ctx;
-
-void br_cli_progress_sink(br_cli_progress_fn fn, void *ctx)
-{
-	progress_sink = fn;
-	progress_sink_ctx = ctx;
-}
-
 void br_cli_progress(unsigned index, unsigned count, const char *name)
 {
-	if (progress_sink != NULL) {
-		progress_sink(progress_sink_ctx, index, count, name);
-		return;
-	}
 	if (!isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "\r\033[K[%u/%u] %s", index + 1U, count, name);
@@ -56,7 +42,7 @@ void br_cli_progress(unsigned index, unsigned count, const char *name)
 void br_cli_load_progress(void *ctx, size_t done, size_t total)
 {
 	(void)ctx;
-	if (progress_sink != NULL || !isatty(STDERR_FILENO))
+	if (!isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "\r\033[Kloading: %zu of %zu bytes", done, total);
 	fflush(stderr);

@@ -46,11 +46,6 @@ void br_cli_firmware_output(void *ctx, int fd, const char *text, size_t len);
 /* "[index+1/count] name" on stderr, rewritten in place; only on a TTY. */
 void br_cli_progress(unsigned index, unsigned count, const char *name);
 
-/* Where progress goes instead of stderr: fn(ctx, index, count, name) (a rack
- * worker passes it to its parent); NULL restores the terminal line. */
-typedef void (*br_cli_progress_fn)(void *ctx, unsigned index, unsigned count, const char *name);
-void br_cli_progress_sink(br_cli_progress_fn fn, void *ctx);
-
 /* A long load's progress, "loading: N of M bytes" on stderr, rewritten in
  * place; only on a TTY (a br_image_progress_fn). */
 void br_cli_load_progress(void *ctx, size_t done, size_t total);

@@ -172,3 +172,21 @@ void br_rack_document_write(const char *rack_name, const br_rack_board_result_t 
 	br_json_object_end(&j);
 	br_json_finish(&j);
 }
+
+void br_rack_board_worker_ended(br_rack_board_result_t *b, int code)
+{
+	for (size_t k = 0; k < b->suite_count; k++) {
+		br_rack_suite_result_t *s = &b->suites[k];
+		if (s->outcome != BR_RACK_NOT_RUN || s->reason[0] != '\0')
+			continue;
+		s->outcome = BR_RACK_INFRA;
+		if (code < 0)
+			snprintf(s->reason, sizeof(s->reason),
+			         "the board's worker was stopped by signal %d (interrupted, "
+			         "--board-timeout or a crash)",
+			         -code);
+		else
+			snprintf(s->reason, sizeof(s->reason),
+			         "the board's worker ended (exit %d) before this suite", code);
+	}
+}

@@ -77,6 +77,13 @@ br_rack_outcome_t br_rack_board_outcome(const br_rack_board_result_t *board);
 int br_rack_exit_code(const br_rack_board_result_t *boards, size_t count);
 
 /*
+ * Marks every suite of board the worker did not report on (still not run,
+ * with no reason) an infrastructure error saying how the worker ended:
+ * code is its exit code, or minus the signal that stopped it.
+ */
+void br_rack_board_worker_ended(br_rack_board_result_t *board, int code);
+
+/*
  * Writes the rack document: {"kind": "rack", name, exit_code, per board its
  * outcome, health check, lock record (with a stale owner taken over),
  * times, and per suite its outcome, reason, failed attempts and run record}

@@ -828,6 +828,17 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 	}
 }
 
+void br_board_run_report(const br_board_run_t *run, br_report_t *report)
+{
+	memset(report, 0, sizeof(*report));
+	report->run = &run->record;
+	report->run_path = run->run_path;
+	report->diff = run->compared ? &run->diff : NULL;
+	report->baseline_path = run->compared ? run->baseline_path : NULL;
+	report->gate = run->gated ? &run->gate : NULL;
+	report->figures = true;
+}
+
 void br_board_run_free(br_board_run_t *run)
 {
 	br_board_free(&run->board);

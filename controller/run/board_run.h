@@ -23,6 +23,7 @@
 #include "results/diff.h"
 #include "results/gate.h"
 #include "results/record.h"
+#include "results/report.h"
 #include "run/image_load.h"
 
 #define BR_BOARD_RUN_PATH_BYTES 1024U
@@ -140,6 +141,11 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
  * benches of benches/ as a host program (settings' host_program), timed by
  * CLOCK_MONOTONIC_RAW. */
 void br_board_run_host(br_board_run_t *run);
+
+/* What run shows in the outputs (results/report.h): its record and run file,
+ * the comparison and the gate when it has them, its own figures. report
+ * points into run. */
+void br_board_run_report(const br_board_run_t *run, br_report_t *report);
 
 /* Frees what the run and its board hold. */
 void br_board_run_free(br_board_run_t *run);

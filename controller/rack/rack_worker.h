@@ -1,13 +1,14 @@
 /*
  * One board's worker in `benchrack rack`, run in its own process (forked by
  * rack/rack_pool.h): lock the board, probe it (the health check, retried),
- * then run each suite as `benchrack check` does (cli/board_run.h), retrying
+ * then run each suite as `benchrack check` does (run/board_run.h), retrying
  * infrastructure errors up to the board's bound and never a regression.
  * It reports to the parent with event lines on a pipe (rack_worker_event_*)
- * and prints nothing itself (its stdout and stderr go to its log file).
+ * and prints nothing itself: its stdout and stderr go to its log file, and
+ * what the runner's callbacks in run_base print lands there too.
  */
-#ifndef BENCHRACK_CLI_RACK_WORKER_H
-#define BENCHRACK_CLI_RACK_WORKER_H
+#ifndef BENCHRACK_RACK_RACK_WORKER_H
+#define BENCHRACK_RACK_RACK_WORKER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "config/rack.h"
 #include "config/suite.h"
 #include "rack/rack_result.h"
+#include "run/board_run.h"
 
 typedef struct br_rack_worker_options {
 	const br_rack_t *rack;
@@ -23,9 +25,12 @@ typedef struct br_rack_worker_options {
 	const char *results_dir;         /* runs of entry E go to RESULTS/racks/E/runs */
 	const char *lock_dir;
 	int lock_wait_ms;
-	const char *qemu_program; /* --qemu, or NULL */
-	int timeout_s;            /* per bench (0: the suite's) */
-	uint32_t iterations;      /* -n: measured iterations per bench (0: the suite's) */
+	/* What every run starts from: --qemu, --timeout, -n and the callbacks
+	 * for firmware output and notices (a bench's progress goes to the
+	 * parent; a load's is not shown). */
+	const br_run_settings_t *run_base;
+	/* The suite firmware for a board when its suite names none. */
+	const char *(*default_firmware)(const char *board);
 	int probe_timeout_ms;
 	bool probe; /* the health check first */
 } br_rack_worker_options_t;

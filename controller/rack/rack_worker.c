@@ -1,4 +1,4 @@
-#include "cli/rack_worker.h"
+#include "rack/rack_worker.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -8,9 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/execute.h"
-#include "cli/output.h"
-#include "cli/paths.h"
 #include "common/xalloc.h"
 #include "config/board.h"
 #include "rack/board_identity.h"
@@ -68,23 +65,21 @@ static br_status_t board_load(const br_rack_entry_t *e, br_board_t *board, br_er
 static void base_settings(const br_rack_worker_options_t *o, const br_rack_entry_t *e,
                           br_run_settings_t *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->qemu_program = o->qemu_program;
-	s->timeout_s = o->timeout_s;
-	if (o->iterations > 0) {
-		s->iterations_set = true;
-		s->iterations = o->iterations;
-	}
+	*s = *o->run_base;
+	s->progress = NULL;
+	s->progress_done = NULL;
+	s->load_progress = NULL;
+	s->lock = NULL; /* the worker holds the board's lock */
 	if (e->remote.set) {
 		s->remote_host = e->remote_host;
 		s->remote_port = e->remote_port;
 	}
 }
 
-static const char *suite_elf(const br_suite_t *suite, const char *board)
+static const char *suite_elf(const br_rack_worker_options_t *o, const br_suite_t *suite,
+			     const char *board)
 {
-	return suite->firmware_path != NULL ? suite->firmware_path
-					    : br_cli_default_firmware(board);
+	return suite->firmware_path != NULL ? suite->firmware_path : o->default_firmware(board);
 }
 
 /* The health check: reach the board as its file says and identify the core. */
@@ -153,14 +148,15 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 
 /* One try of one suite: what came of it, with the run's path and reason. */
 static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_rack_entry_t *e,
-                                    const br_suite_t *suite, char *run_path, char *reason,
+                                    const br_suite_t *suite, int fd, char *run_path, char *reason,
                                     bool *retry)
 {
 	char results[WORKER_PATH_BYTES], baseline[WORKER_PATH_BYTES];
 	snprintf(results, sizeof(results), "%s/racks/%s", o->results_dir, e->name.value);
-	br_cli_settings_t s;
+	br_run_settings_t s;
 	base_settings(o, e, &s);
-	br_cli_settings_callbacks(&s);
+	s.progress = on_progress;
+	s.progress_ctx = &fd;
 	s.check = true;
 	s.suite_path = suite->path;
 	s.results_dir = results;
@@ -178,7 +174,7 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 	         run.board.name);
 	if (access(baseline, F_OK) == 0)
 		s.baseline_path = baseline;
-	br_board_run_execute(&s, suite, suite_elf(suite, run.board.name), &run);
+	br_board_run_execute(&s, suite, suite_elf(o, suite, run.board.name), &run);
 	if (run.has_run_path)
 		snprintf(run_path, BR_RACK_PATH_BYTES, "%s", run.run_path);
 	br_rack_outcome_t out = BR_RACK_PASS;
@@ -250,7 +246,6 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	const br_rack_entry_t *e = &o->rack->entries[index];
 	const br_suite_t *const *suites = o->suites + index * BR_RACK_MAX_SUITES;
 	redirect_output(o, e);
-	br_cli_progress_sink(on_progress, &fd);
 	br_rack_pool_emit(fd, "started\t%" PRId64, br_rack_lock_now_ms());
 	unsigned retries = e->retries.set ? (unsigned)e->retries.value : o->rack->retries;
 
@@ -259,7 +254,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	br_error_t err;
 	br_error_clear(&err);
 	char name[BR_RACK_LOCK_PATH_BYTES];
-	lock_name(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL, name,
+	lock_name(o, e, e->suite_count > 0 ? suite_elf(o, suites[0], e->board.value) : NULL, name,
 	          sizeof(name));
 	if (br_rack_lock_acquire(o->lock_dir, name, o->lock_wait_ms, &lock, NULL, &err) != BR_OK) {
 		char flat[BR_RACK_REASON_BYTES];
@@ -281,7 +276,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 		br_status_t st = BR_OK;
 		for (unsigned a = 0; a <= retries; a++) {
 			br_error_clear(&err);
-			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL,
+			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(o, suites[0], e->board.value) : NULL,
 			                &err);
 			if (st == BR_OK || !retryable(st))
 				break;
@@ -306,7 +301,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 			br_rack_pool_emit(fd, "suite\t%zu\t%u\t%s", k, a + 1U, suites[k]->name);
 			bool retry = false;
 			run_path[0] = '\0';
-			out = suite_once(o, e, suites[k], run_path, reason, &retry);
+			out = suite_once(o, e, suites[k], fd, run_path, reason, &retry);
 			if (out != BR_RACK_INFRA || !retry)
 				break;
 			if (a < retries)
