@@ -14,19 +14,14 @@
 #include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
-#include "common/clock.h"
 #include "config/board.h"
-#include "config/board_locate.h"
-#include "run/board_target.h"
-#include "common/xalloc.h"
-#include "rsp/transport.h"
-#include "debug/cortex_m.h"
 #include "debug/endpoint.h"
+#include "debug/probe_report.h"
+#include "rsp/transport.h"
+#include "run/board_target.h"
 
 #define PROBE_MAX_DUMPS 16
 #define PROBE_MAX_DUMP_BYTES (16U * 1024U * 1024U)
-#define PROBE_DUMP_LINE 16U
-#define PROBE_CYCCNT_STEPS 3U
 #define PROBE_HOSTPORT_MAX 256
 
 typedef struct probe_dump {
@@ -246,106 +241,6 @@ static int probe_parse(int argc, char **argv, probe_options_t *o)
 	return 0;
 }
 
-static void print_features(const br_target_t *t)
-{
-	const rsp_features_t *f = &t->rsp.features;
-	printf("features:   PacketSize=%zu%s, no-ack mode %s, target.xml %s, memory map %s, "
-	       "multiprocess %s, vCont %s\n",
-	       f->packet_size, f->packet_size_advertised ? "" : " (not advertised)",
-	       t->rsp.no_ack ? "on" : "not offered", f->xfer_features ? "yes" : "no",
-	       f->xfer_memory_map ? "yes" : "no", f->multiprocess ? "yes" : "no",
-	       f->vcont ? "yes" : "no");
-}
-
-static void print_memory_map(const br_target_t *t)
-{
-	const br_memory_map_t *m = &t->memory_map;
-	if (m->count == 0) {
-		printf("memory map: none (the server offers none and no board was given)\n");
-		return;
-	}
-	printf("memory map: %s\n",
-	       t->memory_map_from_server ? "from the server" : "from the board");
-	for (size_t i = 0; i < m->count; i++) {
-		const br_region_t *r = &m->regions[i];
-		printf("            %-5s 0x%08x..0x%08x (%u KiB)", br_region_kind_name(r->kind),
-		       r->start, (uint32_t)((uint64_t)r->start + r->length - 1U),
-		       r->length / 1024U);
-		if (r->blocksize != 0U)
-			printf(", erase blocks of %u bytes", r->blocksize);
-		putchar('\n');
-	}
-}
-
-/* Probes what the server accepts beyond qSupported: binary writes, qCRC. */
-static void print_packets(br_target_t *t, uint32_t address)
-{
-	br_error_t err;
-	uint32_t crc = 0;
-	(void)br_target_mem_crc(t, address, 4U, &crc, &err);
-	uint8_t none = 0;
-	(void)br_target_mem_write(t, address, &none, 0, &err);
-	printf("packets:    X %s, qCRC %s\n",
-	       t->x_packet == 1   ? "accepted"
-	       : t->x_packet == 0 ? "refused (M used)"
-	                          : "not probed",
-	       t->qcrc_packet == 1 ? "offered" : "not offered (read-back used)");
-}
-
-static br_status_t probe_report(br_session_t *s, const probe_options_t *o, br_error_t *err)
-{
-	br_target_t *t = &s->target;
-	printf("server:     %s (flavour %s)\n", s->description, t->flavour->name);
-	print_features(t);
-	br_cortex_m_info_t info;
-	memset(&info, 0, sizeof(info));
-	br_status_t st = br_cortex_m_identify(t, &info, err);
-	if (st != BR_OK)
-		return st;
-	printf("core:       %s r%up%u (CPUID 0x%08x)\n", info.core, info.variant, info.revision,
-	       info.cpuid);
-	print_packets(t, BR_CPUID_ADDRESS);
-	st = br_cortex_m_check_cyccnt(t, &info, PROBE_CYCCNT_STEPS, err);
-	if (st != BR_OK)
-		return st;
-	printf("DWT_CYCCNT: %s (DWT_CTRL 0x%08x, NOCYCCNT %s", br_cyccnt_state_name(info.cyccnt),
-	       info.dwt_ctrl, (info.dwt_ctrl & BR_DWT_CTRL_NOCYCCNT) != 0U ? "set" : "clear");
-	if (info.cyccnt == BR_CYCCNT_COUNTING || info.cyccnt == BR_CYCCNT_NOT_COUNTING)
-		printf("; read %u, then %u after %u steps", info.cyccnt_before, info.cyccnt_after,
-		       PROBE_CYCCNT_STEPS);
-	printf(")\n");
-	printf("FPB:        %u instruction comparators (FPB_CTRL 0x%08x)", info.fpb_comparators,
-	       info.fpb_ctrl);
-	if (o->ep.hw_breakpoints > 0)
-		printf("; the board says %u", o->ep.hw_breakpoints);
-	if (!t->flavour->limits_hardware_breakpoints)
-		printf("; %s does not limit hardware breakpoints", t->flavour->description);
-	putchar('\n');
-	print_memory_map(t);
-	return BR_OK;
-}
-
-static br_status_t probe_dumps(br_target_t *t, const probe_options_t *o, br_error_t *err)
-{
-	for (int i = 0; i < o->dump_count; i++) {
-		const probe_dump_t *d = &o->dumps[i];
-		uint8_t *buf = xmalloc(d->length);
-		br_status_t st = br_target_mem_read(t, d->address, buf, d->length, err);
-		if (st != BR_OK) {
-			free(buf);
-			return st;
-		}
-		for (uint32_t off = 0; off < d->length; off += PROBE_DUMP_LINE) {
-			printf("%08x:", d->address + off);
-			for (uint32_t k = off; k < d->length && k < off + PROBE_DUMP_LINE; k++)
-				printf(" %02x", buf[k]);
-			putchar('\n');
-		}
-		free(buf);
-	}
-	return BR_OK;
-}
-
 static void show_output(void *ctx, int fd, const char *text, size_t len)
 {
 	(void)ctx;
@@ -354,55 +249,25 @@ static void show_output(void *ctx, int fd, const char *text, size_t len)
 	fflush(out);
 }
 
-/* Resumes and shows what the firmware prints until it stops, exits or run_ms pass. */
+/* Runs the firmware for run_ms, showing what it prints, and says how it ended. */
 static br_status_t probe_run(br_target_t *t, long run_ms, br_error_t *err)
 {
-	t->output = show_output;
-	br_status_t st = br_target_resume(t, err);
-	if (st != BR_OK)
-		return st;
-	/* A stop before the deadline ends the run; so does the program's exit. */
-	int64_t deadline = br_clock_ms() + run_ms;
-	for (;;) {
-		int left = br_clock_remaining_ms(deadline);
-		if (left == 0)
-			return br_target_halt(t, t->rsp.timeout_ms, err);
-		/* Poll in slices so the deadline is kept; a slice that times out
-		 * ends the session (rsp/client.h), so wait for the whole rest. */
-		st = br_target_wait_stop(t, left, NULL, err);
-		if (st == BR_ERR_TARGET && t->exited) {
-			fprintf(stderr, "benchrack probe: the firmware exited with code %d\n",
-			        t->exit_code);
-			return BR_OK;
-		}
-		if (st == BR_ERR_TIMEOUT) {
-			/* Still running at the deadline: that is what --run asked for. */
-			return BR_OK;
-		}
-		if (st != BR_OK)
-			return st;
-		uint32_t pc = 0;
-		st = br_target_pc(t, &pc, err);
-		if (st == BR_OK)
-			fprintf(stderr, "benchrack probe: the firmware stopped at 0x%08x\n", pc);
-		return st;
-	}
+	br_probe_run_result_t r;
+	br_status_t st = br_probe_run(t, run_ms, show_output, NULL, &r, err);
+	if (st == BR_OK && r.end == BR_PROBE_RUN_EXITED)
+		fprintf(stderr, "benchrack probe: the firmware exited with code %d\n", r.exit_code);
+	else if (st == BR_OK && r.end == BR_PROBE_RUN_STOPPED)
+		fprintf(stderr, "benchrack probe: the firmware stopped at 0x%08x\n", r.pc);
+	return st;
 }
 
 /* The endpoint --board names (the --kernel, --qemu and --timeout given
  * still apply); the board file stays loaded in o for as long as ep is used. */
 static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 {
-	char path[1024], dir[1024];
-	snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
-	const char *dirs[] = {dir};
-	br_status_t st = br_board_locate(o->board, "", dirs, 1, path, sizeof(path), err);
-	if (st == BR_OK)
-		st = br_board_load(path, &o->board_file, err);
-	if (st != BR_OK)
-		return st;
 	br_endpoint_t given = o->ep;
-	st = br_board_endpoint(&o->board_file, given.qemu.kernel, &o->ep, err);
+	br_status_t st = br_board_open(o->board, br_cli_configs_dir(), given.qemu.kernel,
+				       &o->board_file, &o->ep, err);
 	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
 		o->ep.qemu.program = given.qemu.program;
 	o->ep.timeout_ms = given.timeout_ms;
@@ -438,9 +303,10 @@ int br_cli_probe(int argc, char **argv)
 	}
 	bool quiet = o.quiet && (o.dump_count > 0 || o.run_ms > 0);
 	if (!quiet)
-		st = probe_report(&s, &o, &err);
-	if (st == BR_OK)
-		st = probe_dumps(&s.target, &o, &err);
+		st = br_probe_report_write(&s, o.ep.hw_breakpoints, stdout, &err);
+	for (int i = 0; st == BR_OK && i < o.dump_count; i++)
+		st = br_probe_dump_write(&s.target, o.dumps[i].address, o.dumps[i].length, stdout,
+					 &err);
 	if (st == BR_OK && o.run_ms > 0)
 		st = probe_run(&s.target, o.run_ms, &err);
 	if (st != BR_OK)

@@ -1,11 +1,15 @@
 #include "run/board_target.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "config/board_locate.h"
 
 _Static_assert(BR_BOARD_MAX_SERVER_ARGS == BR_SERVER_MAX_EXTRA_ARGS,
 	       "a board's server arguments must fit the server's command line");
 
 #define BOARD_FULL_BITS 32U
+#define BOARD_PATH_BYTES 1024U
 
 void br_board_counter(const br_board_t *board, br_counter_t *out)
 {
@@ -78,4 +82,18 @@ br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_
 	}
 	ep->hw_breakpoints = board->hardware_breakpoints;
 	return BR_OK;
+}
+
+br_status_t br_board_open(const char *ref, const char *configs_dir, const char *elf_path,
+			  br_board_t *board, br_endpoint_t *ep, br_error_t *err)
+{
+	char path[BOARD_PATH_BYTES], dir[BOARD_PATH_BYTES];
+	snprintf(dir, sizeof(dir), "%s/boards", configs_dir);
+	const char *dirs[] = {dir};
+	br_status_t st = br_board_locate(ref, "", dirs, 1, path, sizeof(path), err);
+	if (st == BR_OK)
+		st = br_board_load(path, board, err);
+	if (st == BR_OK)
+		st = br_board_endpoint(board, elf_path, ep, err);
+	return st;
 }

@@ -29,4 +29,14 @@ void br_board_counter(const br_board_t *board, br_counter_t *out);
 br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
 			      br_error_t *err);
 
+/*
+ * The board ref names — a board file's path, or a name looked up as
+ * configs_dir/boards/<name>.yaml — loaded into *board, and *ep filled to
+ * reach it with elf_path as QEMU's kernel (br_board_endpoint). Free board
+ * with br_board_free, also after a failure. BR_ERR_INPUT when there is no
+ * such board or its file does not validate.
+ */
+br_status_t br_board_open(const char *ref, const char *configs_dir, const char *elf_path,
+			  br_board_t *board, br_endpoint_t *ep, br_error_t *err);
+
 #endif
