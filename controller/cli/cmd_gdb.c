@@ -22,7 +22,6 @@
 #include "cli/paths.h"
 #include "common/xalloc.h"
 #include "config/board.h"
-#include "config/board_locate.h"
 #include "elf/elf_file.h"
 #include "measure/location.h"
 #include "run/board_target.h"
@@ -30,7 +29,6 @@
 
 #define GDB_DEFAULT_PROGRAM "gdb-multiarch"
 #define GDB_DEFAULT_BOARD "qemu-netduinoplus2"
-#define GDB_PATH_BYTES 1024U
 #define GDB_TARGET_BYTES 320U
 #define GDB_MAX_BREAKS 2U
 #define GDB_EXIT_NOT_STARTED 127
@@ -233,15 +231,8 @@ out:
 static br_status_t gdb_board(gdb_cli_t *g, br_board_t *board, br_endpoint_t *ep,
 			     br_error_t *err)
 {
-	char path[GDB_PATH_BYTES], dir[GDB_PATH_BYTES];
-	snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
-	const char *dirs[] = {dir};
-	br_status_t st = br_board_locate(g->board != NULL ? g->board : GDB_DEFAULT_BOARD, "", dirs,
-					 1, path, sizeof(path), err);
-	if (st == BR_OK)
-		st = br_board_load(path, board, err);
-	if (st == BR_OK)
-		st = br_board_endpoint(board, g->elf, ep, err);
+	br_status_t st = br_board_open(g->board != NULL ? g->board : GDB_DEFAULT_BOARD,
+				       br_cli_configs_dir(), g->elf, board, ep, err);
 	if (st == BR_OK && g->qemu != NULL)
 		ep->qemu.program = g->qemu;
 	if (st == BR_OK && g->gdb == NULL && board->file.gdb.set)

@@ -19,7 +19,6 @@
 #include "cli/paths.h"
 #include "config/board.h"
 #include "common/xalloc.h"
-#include "config/board_locate.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
 #include "measure/measure_run.h"
@@ -372,14 +371,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	br_board_load_t load = load_policy(m->load);
 	br_status_t st;
 	if (m->board != NULL) {
-		char path[MEASURE_PATH_BYTES], dir[MEASURE_PATH_BYTES];
-		snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
-		const char *dirs[] = {dir};
-		st = br_board_locate(m->board, "", dirs, 1, path, sizeof(path), err);
-		if (st == BR_OK)
-			st = br_board_load(path, board, err);
-		if (st == BR_OK)
-			st = br_board_endpoint(board, o->elf_path, &ep, err);
+		st = br_board_open(m->board, br_cli_configs_dir(), o->elf_path, board, &ep, err);
 		if (st == BR_OK && o->link.qemu_program != NULL)
 			ep.qemu.program = o->link.qemu_program;
 		if (st == BR_OK && m->counter_spec == NULL && m->clock_hz == 0) {

@@ -11,7 +11,6 @@
 #include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
-#include "config/board_locate.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"
 #include "profile/format.h"
@@ -19,7 +18,6 @@
 
 #define PROFILE_MAX_STEPS_LIMIT 1000000000000ULL
 #define PROFILE_MS_PER_S 1000.0
-#define PROFILE_PATH_BYTES 1024U
 
 static void profile_usage(FILE *out)
 {
@@ -226,14 +224,8 @@ static void write_format(FILE *out, const char *format, const br_profile_t *p)
  * load policy unless --load. */
 static br_status_t board_endpoint(profile_cli_t *c, br_error_t *err)
 {
-	char path[PROFILE_PATH_BYTES], dir[PROFILE_PATH_BYTES];
-	snprintf(dir, sizeof(dir), "%s/boards", br_cli_configs_dir());
-	const char *dirs[] = {dir};
-	br_status_t st = br_board_locate(c->board, "", dirs, 1, path, sizeof(path), err);
-	if (st == BR_OK)
-		st = br_board_load(path, &c->board_file, err);
-	if (st == BR_OK)
-		st = br_board_endpoint(&c->board_file, c->o.elf_path, &c->endpoint, err);
+	br_status_t st = br_board_open(c->board, br_cli_configs_dir(), c->o.elf_path,
+				       &c->board_file, &c->endpoint, err);
 	if (st != BR_OK)
 		return st;
 	if (c->o.link.qemu_program != NULL)
