@@ -48,13 +48,22 @@ bool br_server_find_program(const char *program, char *out, size_t cap)
 	return false;
 }
 
-/* Asks the kernel for a free TCP port on 127.0.0.1. The port is free now; the
- * server may still lose a race for it, which launch retries. */
-static br_status_t pick_free_port(uint16_t *port, br_error_t *err)
+/* Asks the kernel for a free TCP port on 127.0.0.1 and keeps it: *held is a
+ * socket bound to it (not listening, close-on-exec), so no other process is
+ * handed the same port while it is open. */
+static br_status_t hold_free_port(uint16_t *port, int *held, br_error_t *err)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return br_error_set(err, BR_ERR_INFRA, "socket: %s", strerror(errno));
+	/* Above stdin, stdout and stderr, which a server's child replaces. */
+	if (fd <= STDERR_FILENO) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		close(fd);
+		if (high < 0)
+			return br_error_set(err, BR_ERR_INFRA, "fcntl: %s", strerror(errno));
+		fd = high;
+	}
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(sa);
@@ -64,12 +73,15 @@ static br_status_t pick_free_port(uint16_t *port, br_error_t *err)
 		close(fd);
 		return br_error_set(err, BR_ERR_INFRA, "cannot find a free port: %s", strerror(e));
 	}
-	close(fd);
 	*port = ntohs(sa.sin_port);
+	*held = fd;
 	return BR_OK;
 }
 
-static br_status_t spawn(br_server_t *server, const char *path, char *const argv[], br_error_t *err)
+/* Starts the program at path with argv, its output to a log file; the socket
+ * inherit_fd (or none when -1) stays open in it under the same number. */
+static br_status_t spawn(br_server_t *server, const char *path, char *const argv[], int inherit_fd,
+                         br_error_t *err)
 {
 	char tmpl[] = "/tmp/benchrack-server-XXXXXX";
 	int log_fd = mkstemp(tmpl);
@@ -97,6 +109,8 @@ static br_status_t spawn(br_server_t *server, const char *path, char *const argv
 		/* Own process group: a Ctrl-C at the terminal reaches benchrack,
 		 * which then stops the server itself. */
 		setpgid(0, 0);
+		if (inherit_fd >= 0)
+			fcntl(inherit_fd, F_SETFD, 0);
 		execv(path, argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -120,13 +134,16 @@ static bool lost_port_race(const br_server_t *server)
 typedef struct server_cmdline {
 	const char *argv[BR_QEMU_MAX_ARGS];
 	char text[2][160];
+	int inherit_fd; /* the held port's socket when the server listens on it, else -1 */
 } server_cmdline_t;
 
 _Static_assert(BR_OPENOCD_MAX_ARGS <= BR_QEMU_MAX_ARGS, "server_cmdline_t holds either");
 
-/* Fills cl with the command line of the program at path serving on port. */
+/* Fills cl with the command line of the program at path serving on port,
+ * whose bound socket is held (a server that can listen on an inherited socket
+ * takes it: then no other process can take the port in between). */
 typedef br_status_t (*server_cmdline_build_t)(const void *opts, const char *path, uint16_t port,
-                                              server_cmdline_t *cl, br_error_t *err);
+                                              int held, server_cmdline_t *cl, br_error_t *err);
 
 /*
  * Starts the program at path (named name in messages) on a free port with the
@@ -142,14 +159,22 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 	snprintf(server->name, sizeof(server->name), "%s", name);
 	br_status_t st = BR_ERR_INFRA;
 	for (int attempt = 0; attempt < BR_SERVER_LAUNCH_ATTEMPTS; attempt++) {
-		st = pick_free_port(&server->port, err);
+		int held = -1;
+		st = hold_free_port(&server->port, &held, err);
 		if (st != BR_OK)
 			return st;
-		server_cmdline_t cl;
-		st = build(opts, path, server->port, &cl, err);
-		if (st != BR_OK)
-			return st;
-		st = spawn(server, path, (char *const *)cl.argv, err);
+		server_cmdline_t cl = {.inherit_fd = -1};
+		st = build(opts, path, server->port, held, &cl, err);
+		if (st == BR_OK) {
+			/* A server that binds the port itself needs it free. */
+			if (cl.inherit_fd < 0) {
+				close(held);
+				held = -1;
+			}
+			st = spawn(server, path, (char *const *)cl.argv, cl.inherit_fd, err);
+		}
+		if (held >= 0)
+			close(held);
 		if (st != BR_OK)
 			return st;
 		st = br_server_connect(server, transport, err);
@@ -163,13 +188,19 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 	return st;
 }
 
-static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port,
+/* QEMU listens on the held socket itself (-chardev socket,fd=N). */
+static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port, int held,
                                 server_cmdline_t *cl, br_error_t *err)
 {
+	(void)port;
 	const br_qemu_options_t *opts = o;
 	const char **argv = cl->argv;
-	char *gdb = cl->text[0];
-	snprintf(gdb, sizeof(cl->text[0]), "tcp:%s:%u", BR_SERVER_HOST, (unsigned)port);
+	char *chardev = cl->text[0];
+	/* nodelay=on as QEMU's own -gdb tcp: sets it: without it every small
+	 * reply waits on Nagle's algorithm and a halt costs milliseconds. */
+	snprintf(chardev, sizeof(cl->text[0]),
+	         "socket,id=benchrack-gdb,fd=%d,server=on,wait=off,nodelay=on", held);
+	cl->inherit_fd = held;
 	int n = 0;
 	argv[n++] = path;
 	argv[n++] = "-M";
@@ -183,8 +214,10 @@ static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port,
 	argv[n++] = "-serial";
 	argv[n++] = "null";
 	argv[n++] = "-S";
+	argv[n++] = "-chardev";
+	argv[n++] = chardev;
 	argv[n++] = "-gdb";
-	argv[n++] = gdb;
+	argv[n++] = "chardev:benchrack-gdb";
 	if (opts->kernel != NULL) {
 		argv[n++] = "-kernel";
 		argv[n++] = opts->kernel;
@@ -216,10 +249,12 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 	return launch(path, opts->program, qemu_cmdline, opts, server, transport, err);
 }
 
-static br_status_t openocd_cmdline(const void *o, const char *path, uint16_t port,
+/* OpenOCD binds its gdb_port itself: the held socket is let go first. */
+static br_status_t openocd_cmdline(const void *o, const char *path, uint16_t port, int held,
                                    server_cmdline_t *cl, br_error_t *err)
 {
 	(void)err;
+	(void)held;
 	const br_openocd_options_t *opts = o;
 	const char **argv = cl->argv;
 	char *gdb_port = cl->text[0], *serial = cl->text[1];

@@ -52,7 +52,9 @@ typedef struct br_openocd_options {
  * Starts QEMU halted (-S) with -icount shift=0 (one virtual nanosecond per
  * instruction) and its gdbstub on 127.0.0.1 at a free port, the firmware
  * loaded by -kernel. A missing program is BR_ERR_INFRA naming the package to
- * install. Readiness is proven by connecting: on success *transport is that
+ * install. The port is bound by benchrack and handed to QEMU as an open
+ * socket, so no concurrent launch can be given it and a connection reaches
+ * this QEMU only. Readiness is proven by connecting: on success *transport is that
  * connection (QEMU's gdbstub serves one client), and the server runs until
  * br_server_stop.
  */

@@ -15,6 +15,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def held_port():
+    """(socket, port): a port of HOST bound by the returned socket, not
+    listening. While it is open no other process is given the port and a
+    connection to it is refused; a server started with the socket (QEMU's
+    `-chardev socket,fd=N`) listens on it with no race for the port."""
+    s = socket.socket()
+    s.bind((HOST, 0))
+    return s, s.getsockname()[1]
+
+
 def connect(port, timeout=10, process=None):
     """A socket connected to HOST:port, retried until the deadline passes
     (then the last OSError is raised) or process, when given, has exited

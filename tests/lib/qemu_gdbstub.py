@@ -3,28 +3,35 @@ the way the tests that talk RSP to a real server start one. Standard library
 only."""
 import subprocess
 
-from ports import HOST, free_port
+from ports import HOST, held_port
 
 MACHINE = "netduinoplus2"
 
 
-def qemu_args(qemu, elf, port, machine=MACHINE):
+def qemu_args(qemu, elf, port, machine=MACHINE, fd=None):
     """The command line: deterministic time (-icount shift=0), no display,
-    monitor or serial, halted (-S), gdbstub on HOST:port, elf loaded."""
+    monitor or serial, halted (-S), gdbstub on HOST:port (or on the bound
+    socket fd when given), elf loaded."""
+    gdb = ["-gdb", f"tcp:{HOST}:{port}"] if fd is None else [
+        "-chardev", f"socket,id=gdb0,fd={fd},server=on,wait=off,nodelay=on", "-gdb", "chardev:gdb0"]
     return [qemu, "-M", machine, "-icount", "shift=0", "-display", "none",
-            "-monitor", "none", "-serial", "null", "-S",
-            "-gdb", f"tcp:{HOST}:{port}", "-kernel", elf]
+            "-monitor", "none", "-serial", "null", "-S", *gdb, "-kernel", elf]
 
 
 def start_qemu(qemu, elf, port=None, machine=MACHINE, stdin=None,
                stderr=subprocess.DEVNULL):
-    """(process, port): QEMU started on port (a free one when None). Its
-    output is discarded unless stderr says otherwise. The caller kills and
-    waits for it."""
-    if port is None:
-        port = free_port()
-    q = subprocess.Popen(qemu_args(qemu, elf, port, machine), stdin=stdin,
-                         stdout=subprocess.DEVNULL, stderr=stderr)
+    """(process, port): QEMU started on port (when None, a free one that it
+    is handed as a bound socket, so no concurrent test or benchrack can take
+    it). Its output is discarded unless stderr says otherwise. The caller
+    kills and waits for it."""
+    if port is not None:
+        q = subprocess.Popen(qemu_args(qemu, elf, port, machine), stdin=stdin,
+                             stdout=subprocess.DEVNULL, stderr=stderr)
+        return q, port
+    sock, port = held_port()
+    with sock:
+        q = subprocess.Popen(qemu_args(qemu, elf, port, machine, sock.fileno()), stdin=stdin,
+                             stdout=subprocess.DEVNULL, stderr=stderr, pass_fds=(sock.fileno(),))
     return q, port
 
 

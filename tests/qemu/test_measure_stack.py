@@ -62,7 +62,8 @@ stub = []
 for depth in STUB_DEPTHS:
     rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", "recursion", "--arg", str(depth),
                                 "-n", "5")
-    c.check(rc == 0, f"bench recursion --arg {depth} exits 0 (got {rc})")
+    if not c.check(rc == 0, f"bench recursion --arg {depth} exits 0 (got {rc})"):
+        c.show(out, err)
     stub.append(res["stack"]["bytes"] if res and res["stack"]["measured"] else None)
 c.check(None not in stub and differences(stub) == [frame_suite] * (len(stub) - 1),
         f"stub paint: each level adds exactly the {frame_suite}-byte frame ({stub})")
