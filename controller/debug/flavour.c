@@ -28,6 +28,7 @@ static const br_flavour_t flavours[] = {
             .registers_need_target_xml = true,
             .detach_needs_pid = true,
             .pipelines_in_ack_mode = true,
+            .packets_follow_interrupt = true,
             .only_breakpoints_trap = true,
             .limits_hardware_breakpoints = false,
             .kill_ends_server = true,

@@ -48,6 +48,13 @@ typedef struct br_flavour {
 	/* The server takes the next packet without waiting for our '+' (QEMU in
 	 * system mode), so requests may be pipelined even in ack mode. */
 	bool pipelines_in_ack_mode;
+	/* The interrupt byte stops the target before the server reads the next
+	 * byte, and an interrupt that finds the target stopped is dropped (QEMU:
+	 * its gdbstub stops the VM synchronously on any byte that arrives while
+	 * it runs): packets may follow the 0x03 in the same write, and exactly one
+	 * stop reply comes before their replies. false: wait for the stop reply
+	 * first, as the GDB manual asks. */
+	bool packets_follow_interrupt;
 	/* Z1 refuses once the FPB's comparators are used up (real hardware);
 	 * false: hardware breakpoints are unlimited there and the comparator
 	 * count comes from the board. */

@@ -6,6 +6,8 @@
  * reply and one round trip. The windows must be chosen before the registers
  * are known (nothing can be asked after the resume), so the caller picks
  * them from what it knows (the stack region, the deepest SP seen so far).
+ * br_target_sample_running also stops the running core in the same write
+ * where the server allows it: one round trip per sample.
  */
 #ifndef BENCHRACK_DEBUG_TARGET_SAMPLE_H
 #define BENCHRACK_DEBUG_TARGET_SAMPLE_H
@@ -50,5 +52,18 @@ typedef struct br_target_sample {
  * when the PC is known).
  */
 br_status_t br_target_sample(br_target_t *t, br_target_sample_t *s, br_error_t *err);
+
+/*
+ * On the running core t: stops it, then br_target_sample(s). Where the flavour
+ * lets packets follow the interrupt (debug/flavour.h, packets_follow_interrupt)
+ * and requests may be pipelined, the interrupt, the reads and the resume go in
+ * one write and the sample costs one round trip (the client's reply timeout
+ * applies to the stop); elsewhere br_target_halt (within timeout_ms), then
+ * br_target_sample: two. A stop other than a signal (the program ended, a
+ * File-I/O request, a console packet) is BR_ERR_TARGET naming it and ends the
+ * session in the one-write form (the reads and the resume had been sent).
+ */
+br_status_t br_target_sample_running(br_target_t *t, br_target_sample_t *s, int timeout_ms,
+                                     br_error_t *err);
 
 #endif

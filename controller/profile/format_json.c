@@ -54,6 +54,19 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 		figure(&j, "samples_taken", p->samples_taken);
 		figure(&j, "samples_lost", p->samples_lost);
 		figure(&j, "outside_region", p->outside_region);
+		br_json_key(&j, "sample_cost_seconds");
+		if (p->sample_cost_known) {
+			br_json_object_begin(&j);
+			br_json_key(&j, "median");
+			br_json_double(&j, p->sample_cost_median_s);
+			br_json_key(&j, "p90");
+			br_json_double(&j, p->sample_cost_p90_s);
+			br_json_key(&j, "mean");
+			br_json_double(&j, p->sample_cost_mean_s);
+			br_json_object_end(&j);
+		} else {
+			br_json_null(&j);
+		}
 		br_json_key(&j, "unwind");
 		br_json_object_begin(&j);
 		figure(&j, "cfi_frames", p->unwind.cfi);

@@ -55,6 +55,12 @@ static void header(FILE *out, const br_profile_t *p)
 	        p->seconds > 0 ? (double)p->samples_taken / p->seconds : 0.0,
 	        p->rate_hz > 0 ? "a rate" : "as fast as the server allows", p->counted,
 	        p->outside_region, p->samples_lost);
+	if (p->sample_cost_known)
+		fprintf(out,
+		        "  one sample (stop, reads, resume, unwinding) took %.0f us median, %.0f us "
+		        "p90, %.0f us mean\n",
+		        p->sample_cost_median_s * 1e6, p->sample_cost_p90_s * 1e6,
+		        p->sample_cost_mean_s * 1e6);
 	fprintf(out, "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
 	             " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
 	             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",

@@ -78,6 +78,10 @@ typedef struct br_profile {
 	br_profile_unwind_counts_t unwind;
 	double rate_hz;           /* asked for; 0: as fast as the server allows */
 	double seconds;           /* host time spent taking them */
+	/* What one sample cost the host (stop, reads, resume, unwinding; not the
+	 * paced waits), in seconds: median, 90th percentile, mean. */
+	bool sample_cost_known;
+	double sample_cost_median_s, sample_cost_p90_s, sample_cost_mean_s;
 	/* Exact mode. */
 	uint64_t counter_delta;   /* the counter across the stepped region (+1: see exact.h) */
 	bool counter_known;

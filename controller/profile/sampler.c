@@ -9,6 +9,7 @@
 #include "debug/target_sample.h"
 #include "elf/elf_symbols.h"
 #include "profile/frame_names.h"
+#include "stats/summary.h"
 
 #define NS_PER_S 1000000000LL
 /* Bytes read below the deepest SP seen so far (sampler.h). */
@@ -25,7 +26,31 @@ typedef struct sampler {
 	uint32_t deepest_sp; /* the lowest SP seen (0: none yet) */
 	uint8_t *stack;
 	uint32_t chunk;
+	double *costs; /* host seconds of each sample taken, in order */
+	size_t ncosts, costs_cap;
 } sampler_t;
+
+static void note_cost(sampler_t *s, double seconds)
+{
+	if (s->ncosts == s->costs_cap) {
+		s->costs_cap = s->costs_cap != 0 ? 2U * s->costs_cap : 1024U;
+		s->costs = xrealloc(s->costs, s->costs_cap * sizeof(s->costs[0]));
+	}
+	s->costs[s->ncosts++] = seconds;
+}
+
+/* The median, p90 and mean of what the samples cost (profile_data.h). */
+static void summarize_costs(const sampler_t *s, br_profile_t *out)
+{
+	br_summary_t sum;
+	br_error_t ignored;
+	if (s->ncosts == 0 || br_stats_summarize(s->costs, s->ncosts, &sum, &ignored) != BR_OK)
+		return;
+	out->sample_cost_known = true;
+	out->sample_cost_median_s = sum.median;
+	out->sample_cost_p90_s = sum.p90;
+	out->sample_cost_mean_s = sum.mean;
+}
 
 static void sleep_until(int64_t when_ns)
 {
@@ -97,14 +122,14 @@ static void count_sample(sampler_t *s, const br_unwind_result_t *u, br_profile_t
 		out->unwind.failed_chains++;
 }
 
-/* One sample at a halt: read, resume, unwind, count. */
+/* One sample of the running target: stop, read, resume, unwind, count. */
 static br_status_t take_sample(sampler_t *s, br_target_t *t, br_profile_t *out, br_error_t *err)
 {
 	br_target_sample_t smp;
 	memset(&smp, 0, sizeof(smp));
 	smp.resume = BR_TARGET_SAMPLE_CONTINUE;
 	plan_windows(s, &smp);
-	br_status_t st = br_target_sample(t, &smp, err);
+	br_status_t st = br_target_sample_running(t, &smp, s->o->timeout_ms, err);
 	if (st != BR_OK)
 		return st;
 	out->samples_taken++;
@@ -184,11 +209,14 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 			next += period / 2 + (int64_t)((double)period * ((double)rand_r(&seed) /
 			                                                  ((double)RAND_MAX + 1.0)));
 		}
-		st = br_target_halt(t, o->timeout_ms, err);
+		int64_t taken = br_clock_ns();
+		st = take_sample(&s, t, out, err);
 		if (st == BR_OK)
-			st = take_sample(&s, t, out, err);
+			note_cost(&s, (double)(br_clock_ns() - taken) / (double)NS_PER_S);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
+	summarize_costs(&s, out);
+	free(s.costs);
 	if (st == BR_OK)
 		st = br_target_halt(t, o->timeout_ms, err);
 	free(s.stack);

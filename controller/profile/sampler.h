@@ -1,9 +1,11 @@
 /*
- * Sampling: interrupt the running target (0x03), and at each stop read the
- * registers and the stack window and resume, in one write
- * (debug/target_sample.h); unwind on the host (unwind.h) and count the chain
- * when it is in the region. A sample costs two round trips: the interrupt's
- * stop reply, then the pipelined reads with the continue.
+ * Sampling: stop the running target (0x03), read the registers and the
+ * stack window and resume (debug/target_sample.h,
+ * br_target_sample_running); unwind on the host (unwind.h) and count the
+ * chain when it is in the region. Where the server lets packets follow the
+ * interrupt (QEMU), the interrupt, the reads and the continue go in one
+ * write: a sample costs one round trip. Elsewhere two: the interrupt's stop
+ * reply, then the pipelined reads with the continue.
  *
  * The stack window must be chosen before SP is known. It runs from 64 bytes
  * below the deepest SP seen so far up to the top of the stack region (the
@@ -49,7 +51,9 @@ typedef struct br_sampler_options {
 /*
  * Resumes the halted target t, samples for o->duration_s into out (a profile
  * initialised for BR_PROFILE_SAMPLED), and leaves it halted. The target's
- * errors end it (what was sampled before is kept in out).
+ * errors end it (what was sampled before is kept in out). Each sample's host
+ * time (stop, reads, resume, unwinding) is summarised in out's
+ * sample_cost_* figures.
  */
 br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_profile_t *out,
                            br_error_t *err);

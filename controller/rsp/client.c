@@ -587,9 +587,11 @@ br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char
 	return rsp_client_request(c, request, strlen(request), 0, reply, reply_len, err);
 }
 
-br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
-                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
-                                    br_error_t *err)
+/* rsp_client_pipeline_each, led by the interrupt byte when interrupt_first
+ * (rsp_client_interrupt_pipeline_each): its stop reply is reply 0. */
+static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
+                                const char *const *requests, size_t count, bool last_resumes,
+                                rsp_reply_fn on_reply, void *ctx, br_error_t *err)
 {
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
@@ -614,14 +616,22 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
 	}
 	c->tx_len = used;
 	c->unacked = 0;
-	st = client_write_frames(c, used, err);
+	if (interrupt_first) {
+		/* The interrupt takes the place of an owed '+' (a '+' would stop
+		 * the target just as well, then the 0x03 would find it stopped). */
+		c->ack_owed = false;
+		c->tx[0] = (char)RSP_INTERRUPT;
+		st = client_write_raw(c, c->tx, used + 1U, err);
+	} else {
+		st = client_write_frames(c, used, err);
+	}
 	if (st != BR_OK)
 		return st;
 	c->counters.packets_sent += count;
 	if (!c->no_ack)
 		c->unacked = (unsigned)count;
 	c->tx_len = 0; /* a NAK now cannot be repaired */
-	size_t expect = last_resumes ? count - 1U : count;
+	size_t expect = (last_resumes ? count - 1U : count) + (interrupt_first ? 1U : 0U);
 	for (size_t i = 0; i < expect; i++) {
 		client_wait_t w;
 		client_wait_init(c, &w, 0);
@@ -634,8 +644,11 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
 			br_error_prefix(err, "pipelined request '%.24s'", requests[i]);
 			return client_fail(c, err);
 		}
-		/* Each reply acknowledges its own request (and the lost '+'s before). */
-		c->unacked = (unsigned)(count - i - 1U);
+		/* Each reply acknowledges its own request (and the lost '+'s before);
+		 * the stop reply, none. */
+		size_t answered = interrupt_first ? i : i + 1U;
+		if (answered > 0)
+			c->unacked = (unsigned)(count - answered);
 		st = on_reply(ctx, i, c->reply, c->reply_len, err);
 		if (st != BR_OK) {
 			/* The replies still due would answer the next requests. */
@@ -645,6 +658,20 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
 		}
 	}
 	return BR_OK;
+}
+
+br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
+                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                    br_error_t *err)
+{
+	return pipeline_run(c, false, requests, count, last_resumes, on_reply, ctx, err);
+}
+
+br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *const *requests,
+                                              size_t count, bool last_resumes,
+                                              rsp_reply_fn on_reply, void *ctx, br_error_t *err)
+{
+	return pipeline_run(c, true, requests, count, last_resumes, on_reply, ctx, err);
 }
 
 /* Copies one short pipelined reply out (rsp_client_pipeline). */

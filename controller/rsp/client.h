@@ -213,6 +213,21 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
                                     br_error_t *err);
 
 /*
+ * rsp_client_pipeline_each led by the interrupt byte 0x03, all in the one
+ * write, to a running target: for a server that stops the target on the
+ * interrupt before it reads the next byte, and that drops an interrupt which
+ * finds the target already stopped (QEMU's gdbstub; debug/flavour.h,
+ * packets_follow_interrupt). Exactly one stop reply then comes first (the
+ * interrupt's, or the one the target sent when it stopped by itself): it is
+ * on_reply's index 0, the requests' replies are 1, 2, ... Not for a server
+ * that waits for a stop before it reads packets: the GDB manual allows only
+ * the interrupt while the target runs.
+ */
+br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *const *requests,
+                                              size_t count, bool last_resumes,
+                                              rsp_reply_fn on_reply, void *ctx, br_error_t *err);
+
+/*
  * Sends the single interrupt byte 0x03 (no framing, no ack), asking a running
  * target to stop; the stop reply comes later through rsp_client_receive.
  */

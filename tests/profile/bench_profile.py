@@ -1,33 +1,49 @@
 #!/usr/bin/env python3
-"""Benchmark (`meson test --benchmark`): samples per second of `benchrack
-profile` sampling as fast as the server allows, against the continue -> stop
-floor measured on the same machine in the same run (tests/bench/bench_halt,
-before and after). Goal: a sample costs at most two round trips (the
-interrupt's stop reply, then one pipelined write carrying every read and the
-continue), i.e. samples/s >= 1 / (2 x floor), with the unwinder's reads
-(registers and the stack window) included. Prints the figures and the ratio;
-exits 1 when the goal is not met.
+"""Benchmark (`meson test --benchmark`): what a sample of `benchrack profile`
+costs (sampling as fast as the server allows), against the continue -> stop
+floor measured on the same machine in the same run (tests/bench/bench_halt).
+
+Goal (issue 13): a sample costs at most two round trips, i.e. at most two
+floors, with the unwinder's reads (registers and the stack window) included.
+The floor and the samples are measured interleaved, ROUNDS times (floor,
+sampling with each window, floor, ...), each sampling round against the mean
+of the floors on either side of it, so that the machine's load drifting
+during the run moves both. Like is compared with like:
+  - the median cost of one sample (benchrack's own per-sample timing,
+    sample_cost_seconds) against the median floor;
+  - samples per second (taken / seconds: a mean) against 1 / (2 x the mean
+    floor).
+Prints every round and the ratios (the median over rounds); exits 1 when
+either goal is not met with the default window. The old mixed figure
+(samples per second against the median floor) is printed too, not gated: on
+a loaded machine a mean carries the scheduler's tail and a median does not.
 
 usage: bench_profile.py BENCHRACK PROFILE_ELF BENCH_HALT QEMU FW_LOOP_ELF
 """
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 
 BENCHRACK, ELF, BENCH_HALT, QEMU, FW_LOOP = sys.argv[1:6]
-DURATION = "5"
+DURATION = "2"
+ROUNDS = 3
+WINDOWS = (512, 64)  # 512: the default --stack-window
 
 
 def floor_us():
+    """(mean, median) of bench_halt's continue -> stop round trips, in us."""
     p = subprocess.run([BENCH_HALT, QEMU, FW_LOOP], capture_output=True, text=True,
                        timeout=300, check=True)
-    return float(re.search(r"FLOOR_US (\S+) (\S+)", p.stdout).group(2))
+    m = re.search(r"FLOOR_US (\S+) (\S+)", p.stdout)
+    return float(m.group(1)), float(m.group(2))
 
 
-def sample_rate(window):
+def sampling(window):
+    """benchrack's json record of DURATION s of sampling as fast as possible."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "p.json")
         subprocess.run([BENCHRACK, "profile", ELF, "--function", "profile_caller",
@@ -35,21 +51,47 @@ def sample_rate(window):
                         "--format", "json", "--output", path],
                        capture_output=True, text=True, timeout=120, check=True)
         with open(path, encoding="utf-8") as f:
-            r = json.load(f)
-    return r["samples_taken"] / r["seconds"], r
+            return json.load(f)
 
 
-before = floor_us()
-rates = {w: sample_rate(w) for w in (512, 64)}
-after = floor_us()
-floor = (before + after) / 2
-goal = 1e6 / (2 * floor)
-print(f"continue->stop floor: median {before:.1f} us before, {after:.1f} us after "
-      f"(mean {floor:.1f} us): goal {goal:.0f} samples/s")
-for w, (rate, r) in rates.items():
-    print(f"sampling, stack window {w} B: {rate:.0f} samples/s "
-          f"({r['samples_taken']} in {r['seconds']:.2f} s; {1e6 / rate:.1f} us per sample = "
-          f"{1e6 / rate / floor:.2f} floors): {100 * rate / goal:.0f} % of the goal")
-ok = rates[512][0] >= goal
-print("goal " + ("MET" if ok else "NOT MET") + " with the default window (512 B)")
+floors = [floor_us()]
+rounds = []
+for _ in range(ROUNDS):
+    taken = {w: sampling(w) for w in WINDOWS}
+    floors.append(floor_us())
+    rounds.append(taken)
+
+print("continue->stop floor (mean / median us): " +
+      ", ".join(f"{a:.0f} / {b:.0f}" for a, b in floors))
+ratios = {w: {"median": [], "rate": [], "mixed": []} for w in WINDOWS}
+for i, taken in enumerate(rounds):
+    floor_mean = (floors[i][0] + floors[i + 1][0]) / 2
+    floor_median = (floors[i][1] + floors[i + 1][1]) / 2
+    for w, r in taken.items():
+        cost = r["sample_cost_seconds"]
+        rate = r["samples_taken"] / r["seconds"]
+        median_us = cost["median"] * 1e6
+        # >= 1 meets the goal: two floors over what a sample costs.
+        ratios[w]["median"].append(2 * floor_median / median_us)
+        ratios[w]["rate"].append(rate * 2 * floor_mean / 1e6)
+        ratios[w]["mixed"].append(rate * 2 * floor_median / 1e6)
+        print(f"round {i + 1}, window {w} B: {rate:.0f} samples/s "
+              f"({r['samples_taken']} in {r['seconds']:.2f} s); one sample "
+              f"{median_us:.0f} us median, {cost['p90'] * 1e6:.0f} us p90, "
+              f"{cost['mean'] * 1e6:.0f} us mean; floor {floor_mean:.0f} us mean, "
+              f"{floor_median:.0f} us median: {median_us / floor_median:.2f} floors "
+              f"(medians), {1e6 / rate / floor_mean:.2f} floors (means)")
+
+ok = True
+for w in WINDOWS:
+    med = statistics.median(ratios[w]["median"])
+    rate = statistics.median(ratios[w]["rate"])
+    mixed = statistics.median(ratios[w]["mixed"])
+    print(f"window {w} B, median over {ROUNDS} rounds: one sample = {2 / med:.2f} floors "
+          f"(medians; goal <= 2: {100 * med:.0f} % of the goal); samples/s = "
+          f"{100 * rate:.0f} % of 1/(2 x mean floor); not gated: {100 * mixed:.0f} % of "
+          f"1/(2 x median floor)")
+    if w == WINDOWS[0]:
+        ok = med >= 1 and rate >= 1
+print("goal " + ("MET" if ok else "NOT MET") + f" with the default window ({WINDOWS[0]} B)")
 sys.exit(0 if ok else 1)

@@ -8,7 +8,9 @@ PROFILE_LONG_FACTOR (3) times the other, called alternately.
   (no [unknown], no frame skipped);
 - the unwinder used what the image offers: CFI at -O2 (no frame pointer),
   frame records at -O0 -fno-omit-frame-pointer with .debug_frame removed;
-- the figures add up: in the region + outside + lost = taken.
+- the figures add up: in the region + outside + lost = taken; what the
+  samples cost (sample_cost_seconds) is ordered (median <= p90) and their
+  sum (mean x taken) fits in the time spent.
 
 usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
 """
@@ -47,6 +49,10 @@ c.check(abs(share - truth) <= 3 * se,
         f"{100 * truth:.2f} %")
 c.check(rec["samples_taken"] == n + rec["outside_region"] + rec["samples_lost"],
         "in the region + outside + lost = taken")
+cost = rec["sample_cost_seconds"]
+c.check(cost is not None and 0 < cost["median"] <= cost["p90"] and
+        0 < cost["mean"] * rec["samples_taken"] <= rec["seconds"],
+        f"one sample's cost {cost} is ordered and fits in {rec['seconds']} s")
 leaf_chains = [ch for ch in rec["chains"]
                if ch["frames"][-1] in ("profile_leaf_short", "profile_leaf_long")]
 c.check(sum(ch["count"] for ch in leaf_chains) > 0.9 * n, "leaf chains are most samples")

@@ -123,6 +123,25 @@ static const char *ask(rsp_client_t *c, const char *req, br_status_t *st)
 	return *st == BR_OK ? reply : "";
 }
 
+/* The replies of a pipeline, as rsp_client_pipeline_each hands them out. */
+typedef struct collected {
+	char text[4][64];
+	size_t n;
+} collected_t;
+
+static br_status_t collect(void *ctx, size_t index, const char *reply, size_t len,
+                           br_error_t *err)
+{
+	collected_t *c = ctx;
+	(void)err;
+	if (index != c->n || index >= 4U || len >= sizeof(c->text[0]))
+		return br_error_set(err, BR_ERR_PROTOCOL, "reply %zu out of order or too long",
+		                    index);
+	memcpy(c->text[index], reply, len + 1U);
+	c->n++;
+	return BR_OK;
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -203,6 +222,23 @@ int main(void)
 	size_t len;
 	CHECK(rsp_client_receive(&c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
 	CHECK(c.counters.write_calls == 2); /* the pipeline, then the stop reply's '+' */
+	CHECK(finish(&c, pid) == 0);
+
+	/* The interrupt leads the pipeline in the same write (a server that stops
+	 * on it before reading on): the stop reply is reply 0, then the reads'. */
+	static const step_t interrupt_first[] = {
+	    {READ_BYTE, "\x03", 0},         {READ_PACKET, "g", 0},
+	    {READ_PACKET, "m20000000,4", 0}, {READ_PACKET, "c", 0},
+	    {WRITE, "$T02thread:01;#04$0102030405060708#24$aabbccdd#14", 0},
+	    {END, NULL, 0}};
+	pid = start(&c, interrupt_first);
+	c.no_ack = true;
+	const char *ireqs[] = {"g", "m20000000,4", "c"};
+	collected_t got = {0};
+	CHECK(rsp_client_interrupt_pipeline_each(&c, ireqs, 3, true, collect, &got, &err) == BR_OK);
+	CHECK(got.n == 3 && strcmp(got.text[0], "T02thread:01;") == 0 &&
+	      strcmp(got.text[1], "0102030405060708") == 0 && strcmp(got.text[2], "aabbccdd") == 0);
+	CHECK(c.counters.write_calls == 1);
 	CHECK(finish(&c, pid) == 0);
 
 	/* A reply that never comes ends the session; later calls fail at once. */
