@@ -433,11 +433,8 @@ int br_cli_measure(int argc, char **argv)
 		rst = measure_sizes(&m, &r, bench_buf, empty_buf, footprint, &err);
 	if (rst == BR_OK && show)
 		rst = br_measure_report_summarize(&r, &err);
-	if (rst == BR_OK && show) {
+	if (rst == BR_OK && show)
 		br_measure_report_print(&r, stdout);
-		if (m.json_path != NULL)
-			rst = br_measure_report_save_json(&r, m.json_path, &err);
-	}
 	if (rst != BR_OK && st == BR_OK) {
 		st = rst;
 		failure = err;
@@ -447,6 +444,16 @@ int br_cli_measure(int argc, char **argv)
 		                  "%zu of %zu samples not measured: the counter may have wrapped "
 		                  "between their reads (see above); use a wider or slower counter",
 		                  r.not_measured, raw.count);
+	}
+	/* --json is written whatever happened: a failed measurement says it
+	 * failed and why, beside the samples it took (issue 12). */
+	if (m.json_path != NULL && (show || st != BR_OK)) {
+		r.failure = st != BR_OK ? &failure : NULL;
+		br_status_t jst = br_measure_report_save_json(&r, m.json_path, &err);
+		if (jst != BR_OK && st == BR_OK) {
+			st = jst;
+			failure = err;
+		}
 	}
 	free(r.symbols);
 	free(footprint);

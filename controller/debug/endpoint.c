@@ -2,11 +2,15 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "common/clock.h"
 #include "rsp/transport.h"
 #include "debug/cortex_m.h"
 
 #define ENDPOINT_CONNECT_TIMEOUT_MS 5000
+#define SESSION_EXIT_WAIT_MS 2000 /* a server whose connection ended exits within this */
+#define SESSION_EXIT_POLL_NS 10000000L
 
 void br_endpoint_init(br_endpoint_t *ep)
 {
@@ -138,7 +142,16 @@ br_status_t br_session_open(const br_endpoint_t *ep, br_session_t *s, br_error_t
 
 void br_session_explain(br_session_t *s, br_error_t *err)
 {
-	if (s->server.pid == 0 || br_server_alive(&s->server))
+	if (s->server.pid == 0)
+		return;
+	/* A connection the server ended (W/X, EOF, reset) is most often the
+	 * server going away: give it a moment to finish, so that its last
+	 * words are read rather than missed by a race. */
+	int64_t deadline = br_clock_ms() + SESSION_EXIT_WAIT_MS;
+	while (s->open && !rsp_client_usable(&s->target.rsp) && br_server_alive(&s->server) &&
+	       br_clock_remaining_ms(deadline) > 0)
+		nanosleep(&(struct timespec){.tv_nsec = SESSION_EXIT_POLL_NS}, NULL);
+	if (br_server_alive(&s->server))
 		return;
 	char tail[BR_SERVER_STDERR_TAIL];
 	br_server_log_tail(&s->server, tail, sizeof(tail));

@@ -149,13 +149,21 @@ static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop
 			continue;
 		case RSP_STOP_EXITED:
 		case RSP_STOP_TERMINATED:
+		{
+			/* The server's own words; the session is over (QEMU closes it
+			 * next): nothing is to be put back in step after this. */
+			char q[RSP_QUOTE_BUFFER_BYTES];
 			t->running = false;
 			t->exited = true;
 			t->exit_code = (int)stop->code;
-			return br_error_set(err, BR_ERR_TARGET,
-			                    "the program ended (%s %d) instead of stopping",
-			                    stop->kind == RSP_STOP_EXITED ? "exit code" : "signal",
-			                    (int)stop->code);
+			br_error_set(err, BR_ERR_TARGET,
+			             "the server said the program ended (%s %d, reply %s) instead of "
+			             "stopping; was the server shut down?",
+			             stop->kind == RSP_STOP_EXITED ? "exit code" : "signal",
+			             (int)stop->code, rsp_quote(payload, len, q, sizeof(q)));
+			rsp_client_end(&t->rsp, err);
+			return BR_ERR_TARGET;
+		}
 		case RSP_STOP_ERROR: {
 			char q[RSP_QUOTE_BUFFER_BYTES];
 			return br_error_set(err, BR_ERR_TARGET, "the server reported an error: %s",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +85,7 @@ static br_status_t start(const br_rack_pool_t *pool, size_t i, job_t *j, br_erro
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -91,6 +93,12 @@ static br_status_t start(const br_rack_pool_t *pool, size_t i, job_t *j, br_erro
 		return br_error_set(err, BR_ERR_INFRA, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		/* A worker never outlives its rack, however the rack ends (even
+		 * SIGKILL): the kernel kills it, and its server goes with it
+		 * (debug/server.c sets the same for each server). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(POOL_EXIT_INTERNAL);
 		setpgid(0, 0);
 		close(fds[0]);
 		signal(SIGINT, SIG_DFL);

@@ -95,6 +95,12 @@ void rsp_client_close(rsp_client_t *c)
 	c->reply = NULL;
 }
 
+void rsp_client_end(rsp_client_t *c, const br_error_t *why)
+{
+	br_error_t copy = *why;
+	client_fail(c, &copy);
+}
+
 bool rsp_client_usable(const rsp_client_t *c)
 {
 	return !c->broken && rsp_transport_is_open(&c->transport);

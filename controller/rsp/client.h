@@ -236,6 +236,15 @@ br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err);
 /* The largest payload a request may carry: PacketSize minus framing. */
 size_t rsp_client_max_payload(const rsp_client_t *c);
 
+/*
+ * Records that the server ended the session (a W or X stop reply: the
+ * program it debugged is gone): every later call fails with "session ended
+ * earlier: " and why's message, nothing more is sent, and
+ * rsp_client_usable answers false. The transport stays open until
+ * rsp_client_close. why is copied.
+ */
+void rsp_client_end(rsp_client_t *c, const br_error_t *why);
+
 /* Whether the session is still usable (no timeout or loss has ended it). */
 bool rsp_client_usable(const rsp_client_t *c);
 

@@ -22,6 +22,8 @@
 typedef struct br_measure_report {
 	const char *elf_path;
 	const br_measure_raw_t *raw; /* NULL: sizes only, nothing was run */
+	const br_error_t *failure;   /* what stopped the measurement (NULL: it completed);
+	                                the figures are then of the samples taken */
 	/* Counter samples. */
 	size_t measured, not_measured;
 	double worst_host_seconds; /* the longest interval among samples not measured */

@@ -596,6 +596,11 @@ br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char
 	br_json_object_begin(&j);
 	br_json_key(&j, "elf");
 	br_json_string(&j, r->elf_path);
+	/* A failed measurement says so first: its samples are not the count asked. */
+	br_json_key(&j, "status");
+	br_json_string(&j, r->failure != NULL ? "failed" : "complete");
+	br_json_key(&j, "error");
+	br_json_string_or_null(&j, r->failure != NULL ? r->failure->message : NULL);
 	if (r->raw != NULL)
 		json_measurement(&j, r);
 	json_sizes(&j, r);

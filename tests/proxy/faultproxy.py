@@ -22,7 +22,14 @@ resume's reply is its stop), so that the fault lands on the reply asked for.
   flipwrite one data byte of the first memory write (M) changed in flight,
             with the checksum made right again: a silent corruption only
             verification can catch (`flipped_address` says where)
-  pass      nothing changed: the proxy only counts (`writes`)
+  pass      nothing changed: the proxy only counts (`writes`, `stops`)
+
+The server's end, at the `nth` stop reply (a T or S packet from the server,
+counted in `stops`), instead of that reply (issue 12):
+  exited    `W00` sent, then the connection closed (QEMU on SIGTERM)
+  killed    `X0f` sent (terminated by signal 15), then closed
+  eof       the connection closed (a FIN, nothing said)
+  rst       the connection reset (an abortive close: RST)
 
 Whatever the mode, the client's memory-write packets (M, X, vFlashWrite) are
 counted in `Proxy.writes`.
@@ -35,6 +42,7 @@ import collections
 import random
 import select
 import socket
+import struct
 import sys
 import threading
 import time
@@ -95,6 +103,8 @@ class Proxy:
         self.lock = threading.Lock()
         self.writes = 0
         self.flipped_address = None
+        self.stops = 0
+        self.aborted = False
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -104,6 +114,26 @@ class Proxy:
         self.thread.start()
 
     # ---- faults ----------------------------------------------------------
+    END_WORDS = {"exited": b"W00", "killed": b"X0f"}
+
+    def _server_end(self, dst, tok, pending):
+        """exited/killed/eof/rst: True when tok is the nth stop reply and the
+        session was ended instead of forwarding it (pending sent first)."""
+        if not tok.startswith((b"$T", b"$S")) or self.stops != self.nth:
+            return False
+        self.injected += 1
+        self._send(dst, pending)
+        if self.mode in self.END_WORDS:
+            self._send(dst, [self._frame(self.END_WORDS[self.mode])])
+        if self.mode == "rst":
+            # Wake the other direction's recv first (SHUT_RD sends nothing),
+            # then close with a zero linger: the kernel sends RST, not FIN.
+            self.aborted = True
+            dst.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            dst.shutdown(socket.SHUT_RD)
+            dst.close()
+        return True
+
     @staticmethod
     def _frame(payload):
         return b"$" + payload + b"#%02x" % (sum(payload) % 256)
@@ -207,6 +237,11 @@ class Proxy:
                     break
                 out = []
                 for kind, tok in parser.tokens(data):
+                    if direction == "s2c" and kind == "packet" and tok.startswith((b"$T", b"$S")):
+                        self.stops += 1
+                    if (self.mode in ("exited", "killed", "eof", "rst") and direction == "s2c"
+                            and kind == "packet" and self._server_end(dst, tok, out)):
+                        raise ConnectionAbortedError
                     if (self.mode == "close" and direction == "s2c" and kind == "packet"
                             and self.packets["s2c"] >= 12 and not self.closed):
                         self.injected += 1
@@ -224,7 +259,10 @@ class Proxy:
                 self._send(dst, out)
         except (OSError, ConnectionAbortedError):
             pass
+        client = src if direction == "c2s" else dst
         for s in (src, dst):
+            if self.aborted and s is client:
+                continue  # reset by _server_end: no FIN
             try:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:

@@ -19,12 +19,16 @@ CASE is one of:
              stale lock of a dead owner is taken over and said so
   retry      a board whose first measuring connection is dropped (a proxy)
              passes on its second attempt, the first attempt's reason kept
+  kill9      `kill -9` of a rack of three boards while each measures: 2 s
+             later none of its workers or QEMUs is alive; its locks are left
+             and the next rack takes them over, says so, and passes (issue 12)
 Every step is bounded by a timeout.
 """
 import fcntl
 import os
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -392,8 +396,89 @@ def case_upload():
         rcv.stop()
 
 
+def descendants(root):
+    """{pid: command name} of every living process below root (zombies,
+    which hold nothing but an exit status, are not counted)."""
+    children, names = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        if state != "Z":
+            children.setdefault(int(ppid), []).append(int(entry))
+            names[int(entry)] = comm
+    out, todo = {}, [root]
+    while todo:
+        for k in children.get(todo.pop(), []):
+            out[k] = names[k]
+            todo.append(k)
+    return out
+
+
+def living(pids):
+    """Those of pids still alive (not gone, not a zombie)."""
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2] != "Z":
+            alive.append(pid)
+    return alive
+
+
+def case_kill9():
+    # A bench that never returns: left alone, each worker would wait 60 s.
+    stall = suite(WORK, "stalls", GATE_ELF, ["empty", "stall"], timeout=60)
+    r = rack(WORK, "killed", [{"name": f"k{i}", "board": "qemu-netduinoplus2", "suites": [stall]}
+                              for i in range(3)], parallel=3)
+    s = suite(WORK, "quick", SUITE_ELF, ["empty", "nop1000"])
+    entries = [{"name": f"k{i}", "board": "qemu-netduinoplus2", "suites": [s]} for i in range(3)]
+    locks = os.path.join(WORK, "kill-locks")
+    p, _ = run_rack(BENCHRACK, r, WORK, lock_dir=locks, background=True)
+    tree = {}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None:
+        tree = descendants(p.pid)
+        if sum("qemu" in n for n in tree.values()) == 3:
+            break
+        time.sleep(0.05)
+    qemus = [k for k, n in tree.items() if "qemu" in n]
+    check(p.poll() is None and len(qemus) == 3,
+          "the rack runs three workers, each with its QEMU", str(tree))
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate()
+    time.sleep(2.0)
+    left = living(tree)
+    check(tree and not left, "2 s after kill -9 of the rack: none of its workers or QEMUs alive",
+          str({k: tree[k] for k in left}))
+    for k in left:
+        os.kill(k, signal.SIGKILL)  # leave nothing behind for the next test
+    held = sorted(f for f in os.listdir(locks) if f.endswith(".lock")) if os.path.isdir(locks) else []
+    check(len(held) == 3, "the killed rack's locks are left behind", str(held))
+    p2, doc, _ = run_rack(BENCHRACK, rack(WORK, "after", entries, parallel=3), WORK,
+                          lock_dir=locks, timeout=180)
+    by = boards_by_name(doc)
+    check(p2.returncode == 0 and all(by[e["name"]]["outcome"] == "pass" for e in entries),
+          "the next rack passes on the same boards", p2.stdout[-800:] + p2.stderr[-800:])
+    taken = [n for n, b in by.items() if (b.get("lock") or {}).get("stale_taken_over")]
+    said = [e["name"] for e in entries
+            if re.search(rf"^(rack: )?{e['name']}:? .*took over a stale lock", p2.stdout + p2.stderr,
+                         re.M)]
+    check(sorted(taken) == ["k0", "k1", "k2"] and said == ["k0", "k1", "k2"],
+          "and takes over the three stale locks, saying so", f"{taken}, said for {said}")
+
+
 {"parallel": case_parallel, "isolation": case_isolation, "locking": case_locking,
- "retry": case_retry, "upload": case_upload}[CASE]()
+ "retry": case_retry, "upload": case_upload, "kill9": case_kill9}[CASE]()
 if not FAILED:
     for _ in range(3):  # a server's last files may still be landing
         shutil.rmtree(WORK, ignore_errors=True)
