@@ -601,9 +601,16 @@ br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char
 	br_json_string(&j, r->failure != NULL ? "failed" : "complete");
 	br_json_key(&j, "error");
 	br_json_string_or_null(&j, r->failure != NULL ? r->failure->message : NULL);
-	if (r->raw != NULL)
+	/* A failure before the first sample: no figure of any kind stands. */
+	bool figures = r->failure == NULL || (r->raw != NULL && r->raw->count > 0);
+	if (!figures) {
+		br_json_key(&j, "n");
+		br_json_uint(&j, 0U);
+	}
+	if (figures && r->raw != NULL)
 		json_measurement(&j, r);
-	json_sizes(&j, r);
+	if (figures)
+		json_sizes(&j, r);
 	br_json_object_end(&j);
 	br_json_finish(&j);
 	return br_atomic_file_commit(&f, err);
