@@ -8,82 +8,10 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/paths.h"
-#include "run/ab_worktree.h"
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
-#include "config/board.h"
-#include "config/board_locate.h"
 #include "config/suite.h"
-
-#define EXEC_PATH_BYTES 1024U
-#define EXEC_DEFAULT_BOARD "qemu-netduinoplus2"
-#define EXEC_MAX_BOARDS 64U
-
-/* A board the suite names, or an error pointing at where the suite names it. */
-static br_status_t locate_suite_board(const br_suite_t *suite, size_t i, const char *const *dirs,
-				      size_t count, char *path, size_t cap, br_error_t *err)
-{
-	const br_cfg_string_t *ref = br_cfg_item(&suite->file.boards, sizeof(*ref), i);
-	if (br_board_locate(ref->value, suite->dir, dirs, count, path, cap, NULL) == BR_OK)
-		return BR_OK;
-	return br_cfg_error(err, suite->path, ref->mark,
-			    "board '%s' not found; expected a name from configs/boards, or from "
-			    "boards/ beside the suite or ../boards, or a board file's path",
-			    ref->value);
-}
-
-static br_status_t load_boards(const br_cli_settings_t *s, const br_suite_t *suite,
-			       br_board_run_t *runs, size_t *count, br_error_t *err)
-{
-	char up[EXEC_PATH_BYTES], here[EXEC_PATH_BYTES], repo[EXEC_PATH_BYTES];
-	const char *suite_dir = suite != NULL && suite->dir[0] != '\0' ? suite->dir : ".";
-	snprintf(up, sizeof(up), "%s/../boards", suite_dir);
-	snprintf(here, sizeof(here), "%s/boards", suite_dir);
-	snprintf(repo, sizeof(repo), "%s/boards", br_cli_configs_dir());
-	const char *suite_dirs[] = {up, here, repo};
-	const char *cli_dirs[] = {repo};
-	size_t wanted = s->board != NULL || suite == NULL ? 1U : suite->file.boards.count;
-	if (wanted > EXEC_MAX_BOARDS)
-		return br_error_set(err, BR_ERR_INPUT, "%zu boards; at most %u", wanted,
-				    EXEC_MAX_BOARDS);
-	for (size_t i = 0; i < wanted; i++) {
-		char path[EXEC_PATH_BYTES];
-		br_status_t st;
-		if (s->board != NULL && strcmp(s->board, BR_HOST_BOARD_NAME) == 0) {
-			br_board_run_host(&runs[i]);
-			*count = i + 1U;
-			continue;
-		}
-		if (s->board != NULL || suite == NULL)
-			st = br_board_locate(s->board != NULL ? s->board : EXEC_DEFAULT_BOARD, "",
-					     cli_dirs, 1, path, sizeof(path), err);
-		else
-			st = locate_suite_board(suite, i, suite_dirs, 3, path, sizeof(path), err);
-		if (st == BR_OK)
-			st = br_board_load(path, &runs[i].board, err);
-		if (st != BR_OK)
-			return st;
-		*count = i + 1U;
-	}
-	return BR_OK;
-}
-
-/* The exit status of all boards together: a configuration or input error
- * first (someone must fix a file), then infrastructure, then a bench that
- * did not finish on a board that answers (a test failure), then the gate. */
-static br_status_t overall(const br_board_run_t *runs, size_t count)
-{
-	static const br_status_t order[] = {BR_ERR_USAGE,    BR_ERR_INPUT,    BR_ERR_INFRA,
-					    BR_ERR_TIMEOUT,  BR_ERR_PROTOCOL, BR_ERR_TARGET,
-					    BR_ERR_REGRESSION};
-	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
-		for (size_t i = 0; i < count; i++) {
-			if (runs[i].status == order[o])
-				return order[o];
-		}
-	}
-	return BR_OK;
-}
+#include "run/board_runs.h"
 
 /* The gate's word on every checked board: 1 when a budget or regression
  * failed, 3 when a bench could not run, one line on stderr for each board. */
@@ -133,7 +61,7 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 	if (shown > 0)
 		st = br_cli_output_write(reports, shown, s->format, s->output, &err);
 	free(reports);
-	br_status_t worst = overall(runs, count);
+	br_status_t worst = br_board_runs_status(runs, count);
 	for (size_t i = 0; i < count; i++) {
 		/* what the board's counters could not do, said once per board */
 		if (runs[i].record.counter_note[0] != '\0')
@@ -204,55 +132,21 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 		s->host_program = br_cli_host_benches();
 }
 
-/* --against REF: the firmware at REF built (or its build reused), then base
- * and head measured together on each board; the head's report carries the
- * comparison and the gate. */
+/* --against REF: base and head measured together on each board (run/board_runs.h);
+ * the head's report carries the comparison and the gate. */
 static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
 			   br_board_run_t *runs, size_t count)
 {
 	br_error_t err;
 	br_error_clear(&err);
-	if (suite == NULL) {
-		br_error_set(&err, BR_ERR_USAGE, "--against needs a suite file (its build: section)");
-		return br_cli_report(&err);
-	}
-	for (size_t i = 0; i < count; i++) {
-		if (runs[i].host) {
-			br_error_set(&err, BR_ERR_USAGE,
-				     "--against measures a board's firmware at two commits; --board "
-				     "host runs this tree's benches only");
-			return br_cli_report(&err);
-		}
-	}
-	char cache[EXEC_PATH_BYTES];
-	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
-	br_ab_firmware_t fw;
-	if (br_ab_firmware_prepare(suite, s->against, cache, &fw, &err) != BR_OK)
-		return br_cli_report(&err);
-	if (fw.reused)
-		fprintf(stderr, "benchrack: base %s = %.12s: the worktree's build is reused (%s)\n",
-			s->against, fw.base_commit, fw.elf);
-	else
-		fprintf(stderr, "benchrack: base %s = %.12s: built in %.1f s (%s)\n", s->against,
-			fw.base_commit, fw.build_seconds, fw.elf);
 	br_board_run_t *bases = xcalloc(count, sizeof(*bases));
-	for (size_t i = 0; i < count; i++) {
-		br_ab_sides_t ab = {
-			.ref = s->against,
-			.base_elf = fw.elf,
-			.base_commit = fw.base_commit,
-			.head_elf = elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name),
-			.head_commit = fw.head_commit,
-		};
-		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
-		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);
-	}
-	int code = finish(s, runs, count);
-	for (size_t i = 0; i < count; i++) {
-		br_run_record_free(&bases[i].record);
-		br_diff_free(&bases[i].diff);
-		br_gate_free(&bases[i].gate);
-	}
+	int code;
+	if (br_board_runs_against(s, suite, elf, br_cli_default_firmware, runs, bases, count,
+				  &err) != BR_OK)
+		code = br_cli_report(&err);
+	else
+		code = finish(s, runs, count);
+	br_board_runs_free_bases(bases, count);
 	free(bases);
 	return code;
 }
@@ -279,7 +173,7 @@ int br_cli_execute(const br_cli_settings_t *given)
 	const char *elf = s->elf_path != NULL                         ? s->elf_path
 			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
 								      : NULL;
-	size_t wanted = s->board != NULL || !have_suite ? 1U : suite.file.boards.count;
+	size_t wanted = br_board_runs_wanted(s, sp);
 	if (s->json_path != NULL && wanted > 1U) {
 		br_suite_free(&suite);
 		br_error_set(&err, BR_ERR_USAGE,
@@ -291,7 +185,7 @@ int br_cli_execute(const br_cli_settings_t *given)
 	br_board_run_t *runs = xcalloc(wanted, sizeof(*runs));
 	size_t count = 0;
 	int code;
-	if (load_boards(s, sp, runs, &count, &err) != BR_OK) {
+	if (br_board_runs_load(s, sp, br_cli_configs_dir(), runs, &count, &err) != BR_OK) {
 		code = br_cli_report(&err);
 	} else if (s->against != NULL) {
 		code = execute_against(s, sp, elf, runs, count);

@@ -1,0 +1,135 @@
+#include "run/board_runs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config/board_locate.h"
+#include "run/ab_worktree.h"
+
+#define RUNS_PATH_BYTES 1024U
+
+size_t br_board_runs_wanted(const br_run_settings_t *s, const br_suite_t *suite)
+{
+	return s->board != NULL || suite == NULL ? 1U : suite->file.boards.count;
+}
+
+/* A board the suite names, or an error pointing at where the suite names it. */
+static br_status_t locate_suite_board(const br_suite_t *suite, size_t i, const char *const *dirs,
+				      size_t count, char *path, size_t cap, br_error_t *err)
+{
+	const br_cfg_string_t *ref = br_cfg_item(&suite->file.boards, sizeof(*ref), i);
+	if (br_board_locate(ref->value, suite->dir, dirs, count, path, cap, NULL) == BR_OK)
+		return BR_OK;
+	return br_cfg_error(err, suite->path, ref->mark,
+			    "board '%s' not found; expected a name from configs/boards, or from "
+			    "boards/ beside the suite or ../boards, or a board file's path",
+			    ref->value);
+}
+
+br_status_t br_board_runs_load(const br_run_settings_t *s, const br_suite_t *suite,
+			       const char *configs_dir, br_board_run_t *runs, size_t *count,
+			       br_error_t *err)
+{
+	char up[RUNS_PATH_BYTES], here[RUNS_PATH_BYTES], repo[RUNS_PATH_BYTES];
+	const char *suite_dir = suite != NULL && suite->dir[0] != '\0' ? suite->dir : ".";
+	snprintf(up, sizeof(up), "%s/../boards", suite_dir);
+	snprintf(here, sizeof(here), "%s/boards", suite_dir);
+	snprintf(repo, sizeof(repo), "%s/boards", configs_dir);
+	const char *suite_dirs[] = {up, here, repo};
+	const char *cli_dirs[] = {repo};
+	size_t wanted = br_board_runs_wanted(s, suite);
+	if (wanted > BR_RUN_MAX_BOARDS)
+		return br_error_set(err, BR_ERR_INPUT, "%zu boards; at most %u", wanted,
+				    BR_RUN_MAX_BOARDS);
+	for (size_t i = 0; i < wanted; i++) {
+		char path[RUNS_PATH_BYTES];
+		br_status_t st;
+		if (s->board != NULL && strcmp(s->board, BR_HOST_BOARD_NAME) == 0) {
+			br_board_run_host(&runs[i]);
+			*count = i + 1U;
+			continue;
+		}
+		if (s->board != NULL || suite == NULL)
+			st = br_board_locate(s->board != NULL ? s->board : BR_RUN_DEFAULT_BOARD, "",
+					     cli_dirs, 1, path, sizeof(path), err);
+		else
+			st = locate_suite_board(suite, i, suite_dirs, 3, path, sizeof(path), err);
+		if (st == BR_OK)
+			st = br_board_load(path, &runs[i].board, err);
+		if (st != BR_OK)
+			return st;
+		*count = i + 1U;
+	}
+	return BR_OK;
+}
+
+br_status_t br_board_runs_status(const br_board_run_t *runs, size_t count)
+{
+	static const br_status_t order[] = {BR_ERR_USAGE,    BR_ERR_INPUT,    BR_ERR_INFRA,
+					    BR_ERR_TIMEOUT,  BR_ERR_PROTOCOL, BR_ERR_TARGET,
+					    BR_ERR_REGRESSION};
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		for (size_t i = 0; i < count; i++) {
+			if (runs[i].status == order[o])
+				return order[o];
+		}
+	}
+	return BR_OK;
+}
+
+static void notice(const br_run_settings_t *s, const char *text)
+{
+	if (s->notice != NULL)
+		s->notice(s->notice_ctx, text);
+}
+
+br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *suite,
+				  const char *elf, br_default_firmware_fn default_firmware,
+				  br_board_run_t *runs, br_board_run_t *bases, size_t count,
+				  br_error_t *err)
+{
+	if (suite == NULL)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "--against needs a suite file (its build: section)");
+	for (size_t i = 0; i < count; i++) {
+		if (runs[i].host)
+			return br_error_set(err, BR_ERR_USAGE,
+					    "--against measures a board's firmware at two commits; "
+					    "--board host runs this tree's benches only");
+	}
+	char cache[RUNS_PATH_BYTES];
+	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
+	br_ab_firmware_t fw;
+	br_status_t st = br_ab_firmware_prepare(suite, s->against, cache, &fw, err);
+	if (st != BR_OK)
+		return st;
+	char text[RUNS_PATH_BYTES * 2U];
+	if (fw.reused)
+		snprintf(text, sizeof(text), "base %s = %.12s: the worktree's build is reused (%s)",
+			 s->against, fw.base_commit, fw.elf);
+	else
+		snprintf(text, sizeof(text), "base %s = %.12s: built in %.1f s (%s)", s->against,
+			 fw.base_commit, fw.build_seconds, fw.elf);
+	notice(s, text);
+	for (size_t i = 0; i < count; i++) {
+		br_ab_sides_t ab = {
+			.ref = s->against,
+			.base_elf = fw.elf,
+			.base_commit = fw.base_commit,
+			.head_elf = elf != NULL ? elf : default_firmware(runs[i].board.name),
+			.head_commit = fw.head_commit,
+		};
+		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
+		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);
+	}
+	return BR_OK;
+}
+
+void br_board_runs_free_bases(br_board_run_t *bases, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		br_run_record_free(&bases[i].record);
+		br_diff_free(&bases[i].diff);
+		br_gate_free(&bases[i].gate);
+	}
+}
