@@ -28,7 +28,6 @@
 #define MEASURE_MAX_COUNT 100000000ULL
 #define MEASURE_MAX_TIMEOUT_S 86400ULL
 #define MEASURE_MS_PER_S 1000
-#define MEASURE_PATH_BYTES 1024U
 
 static void measure_usage(FILE *out)
 {
@@ -128,47 +127,6 @@ typedef struct measure_cli {
 	const char *load;    /* --load, or NULL */
 	br_board_t board_file; /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
-
-/* The size figures: the ELF's own; a bench's delta; the breakdown. */
-static br_status_t measure_sizes(measure_cli_t *m, br_measure_report_t *r, char *bench_buf,
-                                 char *empty_buf, br_suite_footprint_t *footprint,
-                                 br_error_t *err)
-{
-	const char *bench = m->opts.bench;
-	r->bench_elf = m->bench_elf;
-	r->empty_elf = m->empty_elf;
-	if (bench != NULL && r->bench_elf == NULL &&
-	    br_bench_size_sibling(m->opts.elf_path, bench, bench_buf, MEASURE_PATH_BYTES))
-		r->bench_elf = bench_buf;
-	if (r->empty_elf == NULL && br_bench_size_sibling(m->opts.elf_path, BR_CALIBRATION_EMPTY_BENCH,
-	                                          empty_buf, MEASURE_PATH_BYTES))
-		r->empty_elf = empty_buf;
-	/* Without --bench, the ELF itself is the bench's image when an empty one
-	 * was named, or when it is a bench-<name>-O<L>.elf with one beside it. */
-	const char *slash = strrchr(m->opts.elf_path, '/');
-	const char *base = slash != NULL ? slash + 1 : m->opts.elf_path;
-	if (bench == NULL && r->empty_elf != NULL &&
-	    (m->empty_elf != NULL || strncmp(base, "bench-", strlen("bench-")) == 0))
-		r->bench_elf = m->opts.elf_path;
-	if (r->bench_elf != NULL && r->empty_elf != NULL) {
-		br_status_t st =
-		    br_bench_size_compute(r->bench_elf, r->empty_elf, &r->bench_size, err);
-		if (st != BR_OK)
-			return st;
-		r->bench_size_known = true;
-	}
-	if (!m->sizes)
-		return BR_OK;
-	br_status_t fst = br_suite_footprint_compute(m->opts.elf_path, m->empty_elf, footprint, err);
-	if (fst != BR_OK)
-		return fst;
-	r->footprint = footprint;
-	r->symbols_shown = true;
-	const char *own = r->bench_elf != NULL ? r->bench_elf : m->opts.elf_path;
-	const char *against =
-	    r->empty_elf != NULL && strcmp(r->empty_elf, own) != 0 ? r->empty_elf : NULL;
-	return br_bench_size_symbols(own, against, &r->symbols, &r->symbol_count, err);
-}
 
 /* Parses argv into m; returns -1 to go on, or an exit code. */
 static int measure_parse(int argc, char **argv, measure_cli_t *m)
@@ -419,7 +377,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.elf_path = o->elf_path;
 	r.raw = sizes_only ? NULL : &raw;
-	char bench_buf[MEASURE_PATH_BYTES], empty_buf[MEASURE_PATH_BYTES];
+	char bench_buf[BR_MEASURE_PATH_BYTES], empty_buf[BR_MEASURE_PATH_BYTES];
 	br_status_t rst = BR_OK;
 	if (sizes_only) {
 		rst = br_bench_size_elf(o->elf_path, &r.sizes, &err);
@@ -429,8 +387,15 @@ int br_cli_measure(int argc, char **argv)
 	/* Figures only from a measurement that got as far as its samples. */
 	bool show = sizes_only || raw.count > 0;
 	br_suite_footprint_t *footprint = xcalloc(1, sizeof(*footprint));
+	br_measure_sizes_ask_t ask = {
+	    .elf_path = o->elf_path,
+	    .bench = o->bench,
+	    .bench_elf = m.bench_elf,
+	    .empty_elf = m.empty_elf,
+	    .breakdown = m.sizes,
+	};
 	if (rst == BR_OK && show)
-		rst = measure_sizes(&m, &r, bench_buf, empty_buf, footprint, &err);
+		rst = br_measure_report_sizes(&r, &ask, bench_buf, empty_buf, footprint, &err);
 	if (rst == BR_OK && show)
 		rst = br_measure_report_summarize(&r, &err);
 	if (rst == BR_OK && show)

@@ -1,6 +1,7 @@
 #include "run/measure_figures.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "benchrack/stack_paint.h"
 #include "common/xalloc.h"
@@ -86,3 +87,42 @@ br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err)
 	return st;
 }
 
+br_status_t br_measure_report_sizes(br_measure_report_t *r, const br_measure_sizes_ask_t *q,
+                                    char *bench_buf, char *empty_buf,
+                                    br_suite_footprint_t *footprint, br_error_t *err)
+{
+	const char *bench = q->bench;
+	r->bench_elf = q->bench_elf;
+	r->empty_elf = q->empty_elf;
+	if (bench != NULL && r->bench_elf == NULL &&
+	    br_bench_size_sibling(q->elf_path, bench, bench_buf, BR_MEASURE_PATH_BYTES))
+		r->bench_elf = bench_buf;
+	if (r->empty_elf == NULL && br_bench_size_sibling(q->elf_path, BR_CALIBRATION_EMPTY_BENCH,
+	                                                  empty_buf, BR_MEASURE_PATH_BYTES))
+		r->empty_elf = empty_buf;
+	/* Without a bench, the ELF itself is the bench's image when an empty one
+	 * was named, or when it is a bench-<name>-O<L>.elf with one beside it. */
+	const char *slash = strrchr(q->elf_path, '/');
+	const char *base = slash != NULL ? slash + 1 : q->elf_path;
+	if (bench == NULL && r->empty_elf != NULL &&
+	    (q->empty_elf != NULL || strncmp(base, "bench-", strlen("bench-")) == 0))
+		r->bench_elf = q->elf_path;
+	if (r->bench_elf != NULL && r->empty_elf != NULL) {
+		br_status_t st =
+		    br_bench_size_compute(r->bench_elf, r->empty_elf, &r->bench_size, err);
+		if (st != BR_OK)
+			return st;
+		r->bench_size_known = true;
+	}
+	if (!q->breakdown)
+		return BR_OK;
+	br_status_t fst = br_suite_footprint_compute(q->elf_path, q->empty_elf, footprint, err);
+	if (fst != BR_OK)
+		return fst;
+	r->footprint = footprint;
+	r->symbols_shown = true;
+	const char *own = r->bench_elf != NULL ? r->bench_elf : q->elf_path;
+	const char *against =
+	    r->empty_elf != NULL && strcmp(r->empty_elf, own) != 0 ? r->empty_elf : NULL;
+	return br_bench_size_symbols(own, against, &r->symbols, &r->symbol_count, err);
+}

@@ -56,4 +56,28 @@ typedef struct br_measure_report {
  */
 br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err);
 
+#define BR_MEASURE_PATH_BYTES 1024U
+
+/* The images a measurement's sizes come from, as asked. */
+typedef struct br_measure_sizes_ask {
+	const char *elf_path;  /* the image measured */
+	const char *bench;     /* the bench run, or NULL */
+	const char *bench_elf; /* the bench's own image, or NULL: found beside elf_path */
+	const char *empty_elf; /* the empty bench's image, or NULL: found beside elf_path */
+	bool breakdown;        /* the footprint and the size of each function */
+} br_measure_sizes_ask_t;
+
+/*
+ * Fills the size figures of r beyond the ELF's own: a bench's size against
+ * the empty bench (images as asked, else bench-<NAME>-O<L>.elf and
+ * bench-empty-O<L>.elf beside elf_path, whose paths go into bench_buf and
+ * empty_buf of BR_MEASURE_PATH_BYTES; without a bench, elf_path itself when
+ * an empty image was named or it is a bench-* image), and with breakdown
+ * the footprint (into *footprint, which r then points at) and the sizes per
+ * function (r->symbols, the caller's to free).
+ */
+br_status_t br_measure_report_sizes(br_measure_report_t *r, const br_measure_sizes_ask_t *q,
+                                    char *bench_buf, char *empty_buf,
+                                    br_suite_footprint_t *footprint, br_error_t *err);
+
 #endif
