@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "report/report_output.h"
 #include "results/diff.h"
 #include "results/record_read.h"
 
@@ -65,7 +66,7 @@ int br_cli_diff(int argc, char **argv)
 	br_error_t err;
 	br_error_clear(&err);
 	const br_format_t *fmt = NULL;
-	if (br_cli_output_format(format, output, &fmt, &err) != BR_OK)
+	if (br_report_output_format(format, output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_run_record_t old_rec, new_rec;
 	if (br_record_read(old_path, &old_rec, &err) != BR_OK)
@@ -88,7 +89,8 @@ int br_cli_diff(int argc, char **argv)
 			.gate = NULL,
 			.figures = false,
 		};
-		if (br_cli_output_write(&report, 1, format, output, &err) != BR_OK)
+		if (br_report_output_write(&report, 1, format, output, NULL, stdout,
+					   br_cli_colour(stdout), &err) != BR_OK)
 			code = br_cli_report(&err);
 		br_diff_free(&diff);
 	}

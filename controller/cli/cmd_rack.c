@@ -28,6 +28,7 @@
 #include "rack/rack_result.h"
 #include "rack/rack_run.h"
 #include "rack/rack_worker.h"
+#include "report/report_output.h"
 
 #define RACK_MAX_ONLY 16U
 #define RACK_MAX_SECONDS 86400UL
@@ -329,7 +330,7 @@ int br_cli_rack(int argc, char **argv)
 	br_error_t err;
 	br_error_clear(&err);
 	const br_format_t *fmt = NULL;
-	if (br_cli_output_format(o.format, o.output, &fmt, &err) != BR_OK)
+	if (br_report_output_format(o.format, o.output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_rack_t full;
 	if (br_rack_load(o.rack_path, br_cli_configs_dir(), &full, &err) != BR_OK)
@@ -426,8 +427,8 @@ int br_cli_rack(int argc, char **argv)
 	/* The HTML page shows the rack's document too, even when no board ran. */
 	bool page = fmt != NULL && strcmp(fmt->name, "html") == 0;
 	if ((n > 0 || (page && doc_written)) &&
-	    br_cli_output_write_rack(reports, n, o.format, o.output, doc_written ? doc : NULL,
-				     &err) != BR_OK)
+	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL,
+				   stdout, br_cli_colour(stdout), &err) != BR_OK)
 		br_cli_report(&err);
 	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
 	rack_upload(&rack, results, suite_ptrs, o.results_dir);

@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "config/upload_config.h"
 #include "measure/suite_run.h"
+#include "report/report_output.h"
 
 #define RUN_MAX_COUNT 1000000UL
 #define RUN_MAX_TIMEOUT_S 86400UL
@@ -246,7 +247,7 @@ static int run_or_check(int argc, char **argv, bool check)
 	br_error_t err;
 	br_error_clear(&err);
 	const br_format_t *fmt = NULL;
-	if (br_cli_output_format(s.format, s.output, &fmt, &err) != BR_OK)
+	if (br_report_output_format(s.format, s.output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_upload_config_t upload;
 	if (upload_path != NULL && br_upload_config_load(upload_path, &upload, &err) != BR_OK)

@@ -11,6 +11,7 @@
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/suite.h"
+#include "report/report_output.h"
 #include "run/board_runs.h"
 
 /* The gate's word on every checked board: 1 when a budget or regression
@@ -59,7 +60,8 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 	br_error_clear(&err);
 	br_status_t st = BR_OK;
 	if (shown > 0)
-		st = br_cli_output_write(reports, shown, s->format, s->output, &err);
+		st = br_report_output_write(reports, shown, s->format, s->output, NULL, stdout,
+					    br_cli_colour(stdout), &err);
 	free(reports);
 	br_status_t worst = br_board_runs_status(runs, count);
 	for (size_t i = 0; i < count; i++) {

@@ -1,0 +1,110 @@
+#include "report/report_output.h"
+
+#include <string.h>
+
+#include "report/report_html.h"
+#include "report/report_page.h"
+#include "results/atomic_file.h"
+#include "results/table.h"
+
+/* The formats results/ writes, and the HTML page this layer writes. */
+#define OUTPUT_FORMAT_NAMES BR_FORMAT_NAMES ", html"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* --format html: one report page (controller/report) of the reports, and of
+ * a rack's document when there is one. Written by page_write, not through
+ * the table of results/format.h, since it can fail. */
+static const br_format_t html_format = {"html", NULL};
+
+static br_status_t page_write(const br_report_t *reports, size_t count, const char *rack_document,
+			      FILE *out, br_error_t *err)
+{
+	br_page_t page;
+	br_page_init(&page);
+	for (size_t i = 0; i < count; i++)
+		br_page_add_report(&page, &reports[i]);
+	br_status_t st = BR_OK;
+	if (rack_document != NULL)
+		st = br_page_add_rack_file(&page, rack_document, err);
+	if (st == BR_OK) {
+		br_page_finish(&page);
+		st = br_report_html_write(&page, out, err);
+	}
+	br_page_free(&page);
+	return st;
+}
+
+static br_status_t format_write(const br_format_t *fmt, const br_report_t *reports, size_t count,
+				const char *rack_document, FILE *out, br_error_t *err)
+{
+	if (fmt == &html_format)
+		return page_write(reports, count, rack_document, out, err);
+	fmt->write(reports, count, out);
+	return BR_OK;
+}
+
+br_status_t br_report_output_format(const char *format, const char *output,
+				    const br_format_t **out, br_error_t *err)
+{
+	*out = NULL;
+	if (format == NULL && output != NULL) {
+		static const struct {
+			const char *extension;
+			const char *format;
+		} by_extension[] = {
+			{".json", "json"}, {".csv", "csv"}, {".xml", "junit"},
+			{".md", "markdown"}, {".markdown", "markdown"},
+			{".html", "html"}, {".htm", "html"},
+		};
+		for (size_t i = 0; i < sizeof(by_extension) / sizeof(by_extension[0]); i++) {
+			if (ends_with(output, by_extension[i].extension))
+				format = by_extension[i].format;
+		}
+		if (format == NULL)
+			return br_error_set(err, BR_ERR_USAGE,
+					    "--output %s: say which format with --format (one of "
+					    "%s)",
+					    output, OUTPUT_FORMAT_NAMES);
+	}
+	if (format == NULL)
+		return BR_OK;
+	*out = strcmp(format, html_format.name) == 0 ? &html_format : br_format_find(format);
+	if (*out == NULL)
+		return br_error_set(err, BR_ERR_USAGE, "--format %s: unknown format; expected one of %s",
+				    format, OUTPUT_FORMAT_NAMES);
+	return BR_OK;
+}
+
+br_status_t br_report_output_write(const br_report_t *reports, size_t count, const char *format,
+				   const char *output, const char *rack_document, FILE *console,
+				   bool colour, br_error_t *err)
+{
+	const br_format_t *fmt = NULL;
+	br_status_t st = br_report_output_format(format, output, &fmt, err);
+	if (st != BR_OK)
+		return st;
+	if (fmt == NULL || output != NULL)
+		br_table_write(reports, count, colour, console);
+	if (fmt == NULL)
+		return BR_OK;
+	if (output == NULL) {
+		st = format_write(fmt, reports, count, rack_document, console, err);
+		fflush(console);
+		return st;
+	}
+	br_atomic_file_t f;
+	st = br_atomic_file_open(&f, output, err);
+	if (st != BR_OK)
+		return st;
+	st = format_write(fmt, reports, count, rack_document, f.stream, err);
+	if (st != BR_OK) {
+		br_atomic_file_abort(&f);
+		return st;
+	}
+	return br_atomic_file_commit(&f, err);
+}
