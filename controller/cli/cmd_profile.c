@@ -36,6 +36,10 @@ static void profile_usage(FILE *out)
 	      "      --max-steps N    --exact refuses a region longer than N instructions (by\n"
 	      "                       the counter, before stepping; default 1000000): each step\n"
 	      "                       is one round trip to the server\n"
+	      "      --pcsr           sample DWT_PCSR while the core runs, never halting it: a\n"
+	      "                       flat profile of everything (no call chains, no region);\n"
+	      "                       needs a real core with a DWT and a server that reads\n"
+	      "                       memory while it runs (OpenOCD); refused on QEMU\n"
 	      "      --duration S     sampling: how long, in seconds (default 2)\n"
 	      "      --rate HZ        sampling: samples per second (default: as fast as the\n"
 	      "                       server allows)\n"
@@ -97,13 +101,14 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_EXACT, OPT_MAX_STEPS, OPT_DURATION,
 		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_FORMAT, OPT_OUTPUT, OPT_COUNTER, OPT_QEMU,
-		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT, OPT_LOAD,
+		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT, OPT_LOAD, OPT_PCSR,
 	};
 	static const struct option longopts[] = {
 	    {"from", required_argument, NULL, OPT_FROM},
 	    {"to", required_argument, NULL, OPT_TO},
 	    {"function", required_argument, NULL, OPT_FUNCTION},
 	    {"exact", no_argument, NULL, OPT_EXACT},
+	    {"pcsr", no_argument, NULL, OPT_PCSR},
 	    {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
 	    {"duration", required_argument, NULL, OPT_DURATION},
 	    {"rate", required_argument, NULL, OPT_RATE},
@@ -132,6 +137,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 		case OPT_TO: o->to = optarg; break;
 		case OPT_FUNCTION: o->function = optarg; break;
 		case OPT_EXACT: o->exact = true; break;
+		case OPT_PCSR: o->pcsr = true; break;
 		case OPT_MAX_STEPS:
 			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT, &v) != 0)
 				return 2;

@@ -32,6 +32,15 @@
 #define BR_DWT_CTRL_NOCYCCNT (1U << 25)
 #define BR_DWT_CTRL_CYCCNTENA (1U << 0)
 #define BR_DWT_CYCCNT 0xE0001004U
+/* DWT_PCSR (ARMv7-M ARM C1.8.7, ARMv6-M ARM C1.7.2): the address of an
+ * instruction the running core executed recently, read without halting it;
+ * 0xFFFFFFFF while the core is halted or where non-invasive debug is not
+ * permitted; RAZ where the DWT is not implemented. */
+#define BR_DWT_PCSR 0xE000101CU
+#define BR_DWT_PCSR_NOT_SAMPLED 0xFFFFFFFFU
+/* DWT_CTRL.NUMCOMP [31:28]: the DWT's comparators (0: no DWT on ARMv6-M and
+ * ARMv8-M Baseline, where DWT_PCSR comes with the DWT). */
+#define BR_DWT_CTRL_NUMCOMP_SHIFT 28U
 /* Cortex-M7: DWT_LAR must be written with the key before DWT writes stick. */
 #define BR_DWT_LAR 0xE0001FB0U
 #define BR_DWT_LAR_KEY 0xC5ACCE55U

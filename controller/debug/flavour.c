@@ -41,6 +41,10 @@ static const br_flavour_t flavours[] = {
             .description = "OpenOCD gdb server",
             .reset_command = "reset halt",
             .reset_halt_command = "reset halt",
+            /* Its manual: memory reads while the core runs, the gdb
+             * session left halted; not run on hardware here. */
+            .background_run_command = "resume",
+            .background_halt_command = "halt",
             .broken_reply_chars = OPENOCD_BROKEN_REPLY_CHARS,
             .steps_over_breakpoints = false,
             .registers_need_target_xml = false,

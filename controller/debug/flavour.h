@@ -55,6 +55,15 @@ typedef struct br_flavour {
 	 * stop reply comes before their replies. false: wait for the stop reply
 	 * first, as the GDB manual asks. */
 	bool packets_follow_interrupt;
+	/* Monitor commands that let the core run, and halt it again, while the
+	 * RSP session stays in its halted state, so that packets (memory reads
+	 * over the debug port's AP) go on while the core runs: OpenOCD's
+	 * "resume" and "halt" (its manual, "Using GDB as a non-intrusive memory
+	 * inspector"). NULL: the server cannot read memory of a running core
+	 * (QEMU's gdbstub stops the machine on any packet). Used by DWT_PCSR
+	 * sampling (profile/pcsr_sampler.h). */
+	const char *background_run_command;
+	const char *background_halt_command;
 	/* Z1 refuses once the FPB's comparators are used up (real hardware);
 	 * false: hardware breakpoints are unlimited there and the comparator
 	 * count comes from the board. */

@@ -46,6 +46,8 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 			br_json_null(&j);
 		figure(&j, "step_limit", p->step_limit);
 	} else {
+		br_json_key(&j, "sampling");
+		br_json_string(&j, p->pcsr ? "dwt_pcsr" : "halting");
 		br_json_key(&j, "rate_hz");
 		if (p->rate_hz > 0)
 			br_json_double(&j, p->rate_hz);

@@ -61,11 +61,16 @@ static void header(FILE *out, const br_profile_t *p)
 		        "p90, %.0f us mean\n",
 		        p->sample_cost_median_s * 1e6, p->sample_cost_p90_s * 1e6,
 		        p->sample_cost_mean_s * 1e6);
-	fprintf(out, "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
-	             " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
-	             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
-	        p->unwind.failed_chains, p->unwind.cfi, p->unwind.frame_record,
-	        p->unwind.link_register, p->unwind.exception);
+	if (p->pcsr)
+		fputs("  flat: PCs read from DWT_PCSR while the core ran (never halted), no call "
+		      "chains;\n  lost: reads of 0xFFFFFFFF (not sampled) or refused by the server\n",
+		      out);
+	else
+		fprintf(out, "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
+		             " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
+		             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
+		        p->unwind.failed_chains, p->unwind.cfi, p->unwind.frame_record,
+		        p->unwind.link_register, p->unwind.exception);
 	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"
 	      "     of consecutive samples (never below the binomial sqrt(p(1-p)/n)); lines:\n"
 	      "     binomial\n",

@@ -76,6 +76,7 @@ typedef struct br_profile {
 	uint64_t outside_region;  /* samples whose chain is not in the region */
 	uint64_t samples_lost;    /* stops whose reads failed */
 	br_profile_unwind_counts_t unwind;
+	bool pcsr;                /* from DWT_PCSR, never halting: flat (each chain one frame) */
 	double rate_hz;           /* asked for; 0: as fast as the server allows */
 	double seconds;           /* host time spent taking them */
 	/* What one sample cost the host (stop, reads, resume, unwinding; not the

@@ -9,6 +9,7 @@
 #include "measure/stack_region.h"
 #include "profile/exact.h"
 #include "profile/lines.h"
+#include "profile/pcsr_sampler.h"
 #include "profile/sampler.h"
 
 void br_profile_options_default(br_profile_options_t *o)
@@ -34,6 +35,14 @@ static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "--exact steps one pass of a region: give --from X --to Y or "
 		                    "--function NAME");
+	if (o->pcsr && o->exact)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "--pcsr samples the running core, --exact steps it: give one");
+	if (o->pcsr && (o->from != NULL || o->function != NULL))
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "--pcsr gives a flat profile (the sampled PC, no call chain), "
+		                    "so it cannot tell which samples are inside --function or "
+		                    "--from/--to: it profiles everything; drop the region or --pcsr");
 	if (!o->exact && !(o->duration_s > 0))
 		return br_error_set(err, BR_ERR_USAGE, "--duration must be more than 0 seconds");
 	return BR_OK;
@@ -51,7 +60,9 @@ static br_status_t resolve_region(const br_profile_options_t *o, const br_elf_t 
 		st = br_span_range(elf, o->from, o->to, span, err);
 		snprintf(out->region, sizeof(out->region), "range %s .. %s", o->from, o->to);
 	} else {
-		snprintf(out->region, sizeof(out->region), "everything from reset");
+		snprintf(out->region, sizeof(out->region), "%s",
+		         o->pcsr ? "everything from reset (DWT_PCSR: flat, no call chains)"
+		                 : "everything from reset");
 	}
 	return st;
 }
@@ -71,6 +82,10 @@ static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t 
 		    .timeout_ms = o->timeout_ms,
 		};
 		return br_exact_run(t, &eo, out, err);
+	}
+	if (o->pcsr) {
+		br_pcsr_options_t po = {.elf = elf, .duration_s = o->duration_s, .rate_hz = o->rate_hz};
+		return br_pcsr_sample(t, &po, out, err);
 	}
 	br_sampler_options_t so = {
 	    .elf = elf,
@@ -95,7 +110,9 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	br_profile_data_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
 	snprintf(out->elf_path, sizeof(out->elf_path), "%s", o->elf_path);
 	snprintf(out->unit, sizeof(out->unit), "%s",
-	         o->exact ? "instructions (single-stepped)" : "samples");
+	         o->exact  ? "instructions (single-stepped)"
+	         : o->pcsr ? "samples (DWT_PCSR, flat)"
+	                   : "samples");
 	out->rate_hz = o->rate_hz;
 	br_status_t st = check_options(o, err);
 	if (st != BR_OK)

@@ -4,7 +4,9 @@
  * endpoints as measure, QEMU launched by default; the image loaded as the
  * load policy says, the core reset and halted, the counter started), and
  * profile — exact (single-stepping
- * one pass, exact.h) or sampled (sampler.h) — into a br_profile_t, with its
+ * one pass, exact.h), sampled (sampler.h), or sampled from DWT_PCSR without
+ * halting (pcsr_sampler.h: flat, every sample counts, so no region) — into a
+ * br_profile_t, with its
  * source lines resolved. Libraries never print: the CLI writes the formats.
  *
  * The region: --from X --to Y, --function F, or neither (everything from
@@ -34,6 +36,7 @@ typedef struct br_profile_options {
 	const char *to;
 	const char *function;
 	bool exact;
+	bool pcsr;           /* sampled from DWT_PCSR without halting: flat (pcsr_sampler.h) */
 	uint64_t max_steps;  /* exact: the most instructions stepped */
 	double duration_s;   /* sampled: how long */
 	double rate_hz;      /* sampled: samples per second asked; 0: as fast as it goes */

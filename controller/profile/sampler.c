@@ -2,13 +2,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "debug/target_sample.h"
 #include "elf/elf_symbols.h"
 #include "profile/frame_names.h"
+#include "profile/pacing.h"
 #include "stats/summary.h"
 
 #define NS_PER_S 1000000000LL
@@ -50,16 +50,6 @@ static void summarize_costs(const sampler_t *s, br_profile_t *out)
 	out->sample_cost_median_s = sum.median;
 	out->sample_cost_p90_s = sum.p90;
 	out->sample_cost_mean_s = sum.mean;
-}
-
-static void sleep_until(int64_t when_ns)
-{
-	int64_t now = br_clock_ns();
-	if (when_ns <= now)
-		return;
-	struct timespec ts = {.tv_sec = (time_t)((when_ns - now) / NS_PER_S),
-	                      .tv_nsec = (long)((when_ns - now) % NS_PER_S)};
-	nanosleep(&ts, NULL);
 }
 
 /* The windows of the next sample (see sampler.h). */
@@ -198,17 +188,10 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 		st = br_target_resume(t, err);
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
-	int64_t period = o->rate_hz > 0 ? (int64_t)((double)NS_PER_S / o->rate_hz) : 0;
-	int64_t next = start + period;
-	unsigned seed = (unsigned)start;
+	br_pacing_t pacing;
+	br_pacing_start(&pacing, o->rate_hz, start);
 	while (st == BR_OK && br_clock_ns() < end) {
-		if (period > 0) {
-			sleep_until(next);
-			/* Intervals uniform in [period/2, 3 period/2): no fixed stride to
-			 * alias with the firmware's own loops. */
-			next += period / 2 + (int64_t)((double)period * ((double)rand_r(&seed) /
-			                                                  ((double)RAND_MAX + 1.0)));
-		}
+		br_pacing_wait(&pacing);
 		int64_t taken = br_clock_ns();
 		st = take_sample(&s, t, out, err);
 		if (st == BR_OK)
