@@ -122,6 +122,53 @@ static br_status_t elf_check_segments(br_elf_t *elf, br_error_t *err)
 	return BR_OK;
 }
 
+/*
+ * Checks that the section header table and every section's contents lie
+ * inside the file. libelf reads a file whose section headers were cut off
+ * as one without sections: sizes of 0 and "no symbol table" would follow,
+ * each blaming the wrong thing.
+ */
+static br_status_t elf_check_sections(br_elf_t *elf, br_error_t *err)
+{
+	GElf_Ehdr ehdr;
+	if (gelf_getehdr(elf->elf, &ehdr) == NULL)
+		return elf_corrupt(elf->path, "ELF header", err);
+	if (ehdr.e_shoff == 0)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "%s: the ELF has no section headers (stripped of sections?): "
+		                    "pass the ELF the linker wrote",
+		                    elf->path);
+	uint64_t table = (uint64_t)ehdr.e_shentsize * (ehdr.e_shnum == 0 ? 1U : ehdr.e_shnum);
+	if (ehdr.e_shentsize == 0 || !br_elf_file_holds(elf, ehdr.e_shoff, table))
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "%s: truncated ELF: its section headers (%llu bytes at offset "
+		                    "%llu) lie past the end of the file (%zu bytes): the file was cut "
+		                    "short (an interrupted copy or build?): rebuild or copy it again",
+		                    elf->path, (unsigned long long)table,
+		                    (unsigned long long)ehdr.e_shoff, elf->raw_size);
+	size_t count = 0;
+	if (elf_getshdrnum(elf->elf, &count) != 0)
+		return elf_corrupt(elf->path, "section headers", err);
+	if (count == 0)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "%s: the ELF has no sections: pass the ELF the linker wrote",
+		                    elf->path);
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf->elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		if (gelf_getshdr(scn, &shdr) == NULL)
+			return elf_corrupt(elf->path, "section header", err);
+		if (shdr.sh_type != SHT_NOBITS && !br_elf_file_holds(elf, shdr.sh_offset, shdr.sh_size))
+			return br_error_set(err, BR_ERR_INPUT,
+			                    "%s: truncated ELF: section %zu (%llu bytes at offset %llu) "
+			                    "lies past the end of the file (%zu bytes): the file was cut "
+			                    "short: rebuild or copy it again",
+			                    elf->path, elf_ndxscn(scn), (unsigned long long)shdr.sh_size,
+			                    (unsigned long long)shdr.sh_offset, elf->raw_size);
+	}
+	return BR_OK;
+}
+
 /* Demangles every C++ or Rust symbol name once, at open (elf->demangled). */
 static void elf_demangle_symbols(br_elf_t *elf)
 {
@@ -206,6 +253,8 @@ br_status_t br_elf_open(const char *path, br_elf_t **out, br_error_t *err)
 		goto fail;
 	}
 	status = elf_check_segments(elf, err);
+	if (status == BR_OK)
+		status = elf_check_sections(elf, err);
 	if (status != BR_OK)
 		goto fail;
 	status = elf_find_symtab(elf, err);

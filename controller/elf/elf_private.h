@@ -43,6 +43,28 @@ static inline const char *br_elf_display_name(const struct br_elf *elf, size_t i
 	                                                               : name;
 }
 
+/* Preference among definitions of one name: global beats weak beats local. */
+enum br_elf_symbol_rank {
+	BR_ELF_RANK_NONE = 0,
+	BR_ELF_RANK_LOCAL = 1,
+	BR_ELF_RANK_WEAK = 2,
+	BR_ELF_RANK_GLOBAL = 3,
+};
+
+/* How a definition ranks by its binding. */
+static inline enum br_elf_symbol_rank br_elf_symbol_rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return BR_ELF_RANK_GLOBAL;
+	case STB_WEAK:
+		return BR_ELF_RANK_WEAK;
+	default:
+		return BR_ELF_RANK_LOCAL;
+	}
+}
+
 /* True when the bytes [offset, offset + size) lie inside the file. */
 static inline bool br_elf_file_holds(const struct br_elf *elf, uint64_t offset, uint64_t size)
 {

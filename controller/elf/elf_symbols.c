@@ -12,14 +12,6 @@
  * are never what a user means by a name or an address. */
 #define BR_ELF_MAPPING_SYMBOL_PREFIX '$'
 
-/* Preference among definitions of one name: global beats weak beats local. */
-enum symbol_rank {
-	SYMBOL_RANK_NONE = 0,
-	SYMBOL_RANK_LOCAL = 1,
-	SYMBOL_RANK_WEAK = 2,
-	SYMBOL_RANK_GLOBAL = 3,
-};
-
 /* Reads symbol index; false when it is unreadable or has no name. */
 static bool symbol_read(const br_elf_t *elf, size_t index, GElf_Sym *sym, const char **name)
 {
@@ -44,19 +36,6 @@ static bool symbol_is_named_definition(const GElf_Sym *sym, const char *name)
 static bool symbol_is_function(const GElf_Sym *sym)
 {
 	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx != SHN_UNDEF;
-}
-
-static enum symbol_rank symbol_rank(const GElf_Sym *sym)
-{
-	switch (GELF_ST_BIND(sym->st_info)) {
-	case STB_GLOBAL:
-	case STB_GNU_UNIQUE:
-		return SYMBOL_RANK_GLOBAL;
-	case STB_WEAK:
-		return SYMBOL_RANK_WEAK;
-	default:
-		return SYMBOL_RANK_LOCAL;
-	}
 }
 
 /* The byte address of a symbol: functions lose the Thumb bit. */
@@ -154,7 +133,7 @@ br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_sym
 		return symbol_no_table(elf, name, err);
 
 	GElf_Sym best = {0};
-	enum symbol_rank best_rank = SYMBOL_RANK_NONE;
+	enum br_elf_symbol_rank best_rank = BR_ELF_RANK_NONE;
 	size_t best_count = 0;      /* definitions at best_rank */
 	uint32_t other_address = 0; /* a best_rank definition elsewhere than best */
 	bool ambiguous = false;
@@ -165,7 +144,7 @@ br_status_t br_elf_symbol_find(const br_elf_t *elf, const char *name, br_elf_sym
 		if (!symbol_read(elf, i, &sym, &sym_name) || strcmp(sym_name, name) != 0 ||
 		    !symbol_is_named_definition(&sym, sym_name))
 			continue;
-		enum symbol_rank rank = symbol_rank(&sym);
+		enum br_elf_symbol_rank rank = br_elf_symbol_rank(&sym);
 		if (rank < best_rank)
 			continue;
 		if (rank > best_rank) {
@@ -217,20 +196,20 @@ static void function_fill(const br_elf_t *elf, size_t index, const GElf_Sym *sym
 
 bool br_elf_symbol_at(const br_elf_t *elf, uint32_t address, br_elf_function_t *out)
 {
-	enum symbol_rank best_rank = SYMBOL_RANK_NONE;
+	enum br_elf_symbol_rank best_rank = BR_ELF_RANK_NONE;
 	for (size_t i = 0; i < elf->symtab_count; i++) {
 		GElf_Sym sym;
 		const char *name;
 		if (!symbol_read(elf, i, &sym, &name) || !symbol_is_function(&sym) ||
 		    !function_contains(&sym, address))
 			continue;
-		enum symbol_rank rank = symbol_rank(&sym);
+		enum br_elf_symbol_rank rank = br_elf_symbol_rank(&sym);
 		if (rank > best_rank) {
 			best_rank = rank;
 			function_fill(elf, i, &sym, name, out);
 		}
 	}
-	return best_rank != SYMBOL_RANK_NONE;
+	return best_rank != BR_ELF_RANK_NONE;
 }
 
 void br_elf_symbol_describe(const br_elf_t *elf, uint32_t address, char *buf, size_t size)

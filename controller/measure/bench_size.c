@@ -8,7 +8,6 @@
 
 #include "common/xalloc.h"
 #include "elf/elf_file.h"
-#include "elf/elf_symbols.h"
 
 br_status_t br_bench_size_elf(const char *path, br_elf_sizes_t *out, br_error_t *err)
 {
@@ -36,13 +35,14 @@ br_status_t br_bench_size_compute(const char *bench_elf, const char *empty_elf,
 	return BR_OK;
 }
 
-/* The size of the function called name in elf, 0 when it has none. */
-static uint32_t function_size(const br_elf_t *elf, const char *name)
+/* The size of the entry whose first name is name among sized, 0 when none. */
+static uint32_t empty_size(const br_elf_sized_t *sized, size_t count, const char *name)
 {
-	br_elf_symbol_t sym;
-	if (elf == NULL || br_elf_symbol_find(elf, name, &sym, NULL) != BR_OK || !sym.is_function)
-		return 0;
-	return sym.size;
+	for (size_t i = 0; i < count; i++) {
+		if (strcmp(sized[i].name, name) == 0)
+			return sized[i].size;
+	}
+	return 0;
 }
 
 static int symbol_order(const void *a, const void *b)
@@ -56,45 +56,50 @@ static int symbol_order(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* The sized symbols of the ELF at path into *out, *count. */
+static br_status_t sized_read(const char *path, br_elf_sized_t **out, size_t *count,
+                              br_error_t *err)
+{
+	br_elf_t *elf = NULL;
+	br_status_t st = br_elf_open(path, &elf, err);
+	if (st == BR_OK)
+		st = br_elf_symbol_sizes(elf, out, count, err);
+	br_elf_close(elf);
+	return st;
+}
+
 br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
                                   br_size_symbol_t **out, size_t *count, br_error_t *err)
 {
 	*out = NULL;
 	*count = 0;
-	br_elf_t *bench = NULL, *empty = NULL;
-	br_status_t st = br_elf_open(bench_elf, &bench, err);
+	br_elf_sized_t *bench = NULL, *empty = NULL;
+	size_t bench_count = 0, empty_count = 0;
+	br_status_t st = sized_read(bench_elf, &bench, &bench_count, err);
 	if (st == BR_OK && empty_elf != NULL)
-		st = br_elf_open(empty_elf, &empty, err);
+		st = sized_read(empty_elf, &empty, &empty_count, err);
 	if (st != BR_OK) {
-		br_elf_close(bench);
+		free(bench);
+		free(empty);
 		return st;
 	}
-	size_t cap = 0;
-	br_elf_function_iter_t it;
-	br_elf_function_t fn;
-	br_elf_functions_begin(bench, &it);
-	while (br_elf_functions_next(&it, &fn)) {
-		uint32_t before = function_size(empty, fn.name);
-		if (fn.size <= before && empty != NULL)
+	*out = bench_count > 0 ? xcalloc(bench_count, sizeof(**out)) : NULL;
+	for (size_t i = 0; i < bench_count; i++) {
+		const br_elf_sized_t *e = &bench[i];
+		uint32_t before = empty_size(empty, empty_count, e->name);
+		if (empty_elf != NULL && e->size <= before)
 			continue;
-		bool seen = false;
-		for (size_t i = 0; i < *count && !seen; i++)
-			seen = strcmp((*out)[i].name, fn.name) == 0;
-		if (seen)
-			continue;
-		if (*count == cap) {
-			cap = cap == 0 ? 16U : 2U * cap;
-			*out = xrealloc(*out, cap * sizeof(**out));
-		}
 		br_size_symbol_t *s = &(*out)[(*count)++];
-		snprintf(s->name, sizeof(s->name), "%s", fn.name);
-		s->size = fn.size;
+		snprintf(s->name, sizeof(s->name), "%s", e->names);
+		snprintf(s->section, sizeof(s->section), "%s", e->section);
+		s->is_function = e->is_function;
+		s->size = e->size;
 		s->empty_size = before;
 	}
 	if (*count > 1)
 		qsort(*out, *count, sizeof(**out), symbol_order);
-	br_elf_close(empty);
-	br_elf_close(bench);
+	free(bench);
+	free(empty);
 	return BR_OK;
 }
 

@@ -2,8 +2,9 @@
  * A bench's size (DESIGN.md, "Size"): the text/data/bss of the image built
  * with that bench alone, less those of the image built the same way with the
  * empty bench (benches/: bench-<name>-O<level>.elf against
- * bench-empty-O<level>.elf); and, broken down by symbol, the functions the
- * bench image has that the empty one lacks or has smaller (its own code).
+ * bench-empty-O<level>.elf); and, broken down by symbol, the functions and
+ * data objects in flash the bench image has that the empty one lacks or has
+ * smaller (its own code and tables), aliases folded (elf/elf_symbol_sizes.h).
  */
 #ifndef BENCHRACK_MEASURE_BENCH_SIZE_H
 #define BENCHRACK_MEASURE_BENCH_SIZE_H
@@ -14,8 +15,7 @@
 
 #include "common/error.h"
 #include "elf/elf_sizes.h"
-
-#define BR_BENCH_SIZE_NAME 64U
+#include "elf/elf_symbol_sizes.h"
 
 typedef struct br_bench_size {
 	br_elf_sizes_t bench;    /* of the bench's image */
@@ -24,7 +24,9 @@ typedef struct br_bench_size {
 } br_bench_size_t;
 
 typedef struct br_size_symbol {
-	char name[BR_BENCH_SIZE_NAME];
+	char name[BR_ELF_SIZED_NAMES];       /* every name of it: "a, b" (aliases) */
+	char section[BR_ELF_SECTION_NAME];   /* where it is: ".text", ".rodata", ... */
+	bool is_function;                    /* code, or else a data object */
 	uint32_t size;       /* bytes in the bench's image */
 	uint32_t empty_size; /* bytes in the empty image (0: not there) */
 } br_size_symbol_t;
@@ -45,9 +47,11 @@ br_status_t br_bench_size_compute(const char *bench_elf, const char *empty_elf,
                                   br_bench_size_t *out, br_error_t *err);
 
 /*
- * The function symbols of bench_elf that empty_elf (may be NULL: every
- * function counts) lacks or has smaller, largest growth first, ties by name;
- * *out is allocated (free() it), *count its length.
+ * The functions and data objects in bench_elf's flash that empty_elf (may be
+ * NULL: every one counts) lacks or has smaller, largest growth first, ties by
+ * name; an entry of the empty image is the same when its first name is. *out
+ * is allocated (free() it), *count its length. Their sizes sum to at most
+ * bench_elf's text + data.
  */
 br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
                                   br_size_symbol_t **out, size_t *count, br_error_t *err);

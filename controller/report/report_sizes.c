@@ -22,8 +22,11 @@ static void symbols_read(br_page_t *page, br_page_latest_t *l, const char *elf)
 	size_t n = count < BR_PAGE_TOP_SYMBOLS ? count : BR_PAGE_TOP_SYMBOLS;
 	l->symbols = n > 0 ? xcalloc(n, sizeof(*l->symbols)) : NULL;
 	for (size_t i = 0; i < n; i++) {
-		snprintf(l->symbols[i].name, sizeof(l->symbols[i].name), "%s", syms[i].name);
-		snprintf(l->symbols[i].kind, sizeof(l->symbols[i].kind), "function");
+		/* a long list of aliases is cut to the page's column */
+		snprintf(l->symbols[i].name, sizeof(l->symbols[i].name), "%.*s",
+			 (int)sizeof(l->symbols[i].name) - 1, syms[i].name);
+		snprintf(l->symbols[i].kind, sizeof(l->symbols[i].kind), "%s",
+			 syms[i].is_function ? "function" : "object");
 		l->symbols[i].size = syms[i].size;
 	}
 	l->symbol_count = n;

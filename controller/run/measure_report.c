@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "benchrack/stack_paint.h"
+#include "common/escape.h"
 #include "common/xalloc.h"
 #include "results/atomic_file.h"
 #include "results/json_writer.h"
@@ -245,11 +246,17 @@ static void print_sizes(const br_measure_report_t *r, FILE *out)
 		print_footprint(r->footprint, r->elf_path, out);
 	if (!r->symbols_shown)
 		return;
-	fprintf(out, "%-40s %8s %8s  %s\n", "function", "bytes", "empty", "growth");
+	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind",
+	        "section", "bytes", "empty", "growth");
 	for (size_t i = 0; i < r->symbol_count; i++) {
 		const br_size_symbol_t *s = &r->symbols[i];
-		fprintf(out, "%-40s %8u %8u  %+lld\n", s->name, s->size, s->empty_size,
-		        (long long)s->size - (long long)s->empty_size);
+		char name[BR_ESCAPE_BYTES(sizeof(s->name))];
+		char section[BR_ESCAPE_BYTES(sizeof(s->section))];
+		fprintf(out, "%-40s %-8s %-12s %8u %8u  %+lld\n",
+		        br_escape_text(s->name, name, sizeof(name)),
+		        s->is_function ? "function" : "object",
+		        br_escape_text(s->section, section, sizeof(section)), s->size,
+		        s->empty_size, (long long)s->size - (long long)s->empty_size);
 	}
 }
 
@@ -520,6 +527,10 @@ static void json_sizes(br_json_t *j, const br_measure_report_t *r)
 		br_json_object_begin(j);
 		br_json_key(j, "name");
 		br_json_string(j, r->symbols[i].name);
+		br_json_key(j, "kind");
+		br_json_string(j, r->symbols[i].is_function ? "function" : "object");
+		br_json_key(j, "section");
+		br_json_string(j, r->symbols[i].section);
 		br_json_key(j, "bytes");
 		br_json_uint(j, r->symbols[i].size);
 		br_json_key(j, "empty_bytes");
