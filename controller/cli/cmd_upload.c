@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/upload_run.h"
+#include "common/escape.h"
 #include "config/suite.h"
 #include "config/upload_config.h"
 #include "upload/item.h"
@@ -24,9 +25,11 @@ static void upload_usage(FILE *out)
 	fputs("usage: benchrack upload [RUN.json ...] [options]\n"
 	      "\n"
 	      "Sends what waits in RESULTS/spool (uploads a dashboard did not take yet) to\n"
-	      "its servers. With RUN files, first spools each of them for every sink of\n"
-	      "--upload-config FILE or of --suite FILE's upload: section (a run or check\n"
-	      "does that by itself for its own runs).\n"
+	      "the sinks of --upload-config FILE or of --suite FILE's upload: section. With\n"
+	      "RUN files, first spools each of them for every sink (a run or check does\n"
+	      "that by itself for its own runs). A spooled upload goes only to a sink the\n"
+	      "configuration names (same name, kind and URL), with that sink's token\n"
+	      "source; any other is refused, kept, and shown by --list with the reason.\n"
 	      "\n"
 	      "An upload is deleted from the spool only when its server accepted it; 408,\n"
 	      "429, 5xx and connection errors are retried (backoff with jitter, Retry-After\n"
@@ -46,8 +49,9 @@ static void upload_usage(FILE *out)
 	      "      --list                show what is spooled and rejected; send nothing\n"
 	      "  -h, --help                this text\n"
 	      "\n"
-	      "exit codes: 0 nothing left to deliver, 2 a configuration error or an upload\n"
-	      "            the server refused, 3 uploads left in the spool (server down)\n",
+	      "exit codes: 0 nothing left to deliver, 2 a configuration error, an upload\n"
+	      "            the server refused or one the configuration does not name,\n"
+	      "            3 uploads left in the spool (server down)\n",
 	      out);
 }
 
@@ -71,14 +75,24 @@ static void list_dir(const br_upload_spool_t *sp, bool rejected)
 			printf("  %s: cannot be read: %s\n", ids[i], err.message);
 			continue;
 		}
-		printf("  %s: %s (%s) %s %s, %u attempt%s", ids[i], item.sink, item.kind,
-		       item.method, item.url, item.attempts, item.attempts == 1 ? "" : "s");
-		if (rejected)
-			printf(", refused with HTTP %ld: %s\n", item.rejected_status,
-			       item.rejected_message != NULL ? item.rejected_message : "");
-		else
-			printf("%s%s\n", item.last_error != NULL ? ", last: " : "",
-			       item.last_error != NULL ? item.last_error : "");
+		/* a spool file's words, escaped: it may have been planted */
+		printf("  %s: ", ids[i]);
+		br_escape_text_write(stdout, item.sink);
+		fputs(" (", stdout);
+		br_escape_text_write(stdout, item.kind);
+		printf(") %s ", item.method);
+		br_escape_text_write(stdout, item.url);
+		printf(", %u attempt%s", item.attempts, item.attempts == 1 ? "" : "s");
+		if (rejected) {
+			printf(", refused with HTTP %ld: ", item.rejected_status);
+			br_escape_text_write(stdout, item.rejected_message != NULL
+							     ? item.rejected_message
+							     : "");
+		} else if (item.last_error != NULL) {
+			fputs(", last: ", stdout);
+			br_escape_text_write(stdout, item.last_error);
+		}
+		putchar('\n');
 		br_upload_item_free(&item);
 	}
 	br_upload_spool_ids_free(ids, count);
@@ -100,7 +114,8 @@ static int parse_seconds(const char *arg, unsigned *out)
 /* The exit code of a pass: configuration first, then what is still pending. */
 static int pass_exit(const br_upload_report_t *report, bool spool_failed)
 {
-	if (spool_failed || br_upload_report_count(report, BR_UPLOAD_OUT_REJECTED) > 0)
+	if (spool_failed || br_upload_report_count(report, BR_UPLOAD_OUT_REJECTED) > 0 ||
+	    br_upload_report_count(report, BR_UPLOAD_OUT_REFUSED) > 0)
 		return br_status_exit_code(BR_ERR_INPUT);
 	if (br_upload_report_count(report, BR_UPLOAD_OUT_DELIVERED) < report->count)
 		return br_status_exit_code(BR_ERR_INFRA);
@@ -173,9 +188,10 @@ static int parse_args(int argc, char **argv, upload_args_t *a)
 		fprintf(stderr, "benchrack upload: --upload-config or --suite, not both\n");
 		return 2;
 	}
-	if (optind < argc && a->config_path == NULL && a->suite_path == NULL) {
+	if (!a->list && a->config_path == NULL && a->suite_path == NULL) {
 		fprintf(stderr, "benchrack upload: to which dashboards? give --upload-config FILE "
-				"or --suite FILE with the run files\n");
+				"or --suite FILE (a spooled upload goes only to a sink the "
+				"configuration names)\n");
 		return 2;
 	}
 	return -1;
@@ -227,6 +243,8 @@ int br_cli_upload(int argc, char **argv)
 			      &spool_failed);
 	br_upload_pass_t pass = {
 		.results_dir = a.results_dir,
+		.section = section,
+		.config_dir = config_dir,
 		.limits = br_upload_section_limits(section),
 		.force = a.force,
 		.user_agent = br_cli_upload_user_agent(),

@@ -66,6 +66,11 @@ void br_cli_upload_print(const br_upload_report_t *report)
 				sink, o->id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
 				o->message, o->path);
 			break;
+		case BR_UPLOAD_OUT_REFUSED:
+			fprintf(stderr,
+				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, o->id,
+				o->message, o->path);
+			break;
 		case BR_UPLOAD_OUT_BROKEN:
 			fprintf(stderr, "benchrack: upload: %s cannot be read: %s; left as it is\n",
 				o->path, o->message);
@@ -86,10 +91,14 @@ void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t 
 		section = &suite->file.upload;
 		config_dir = suite->dir;
 	}
+	if (section == NULL)
+		return; /* no sinks: nothing in the spool may be sent on this run's word */
 	bool failed = false;
 	br_cli_upload_enqueue(section, config_dir, results_dir, run_files, count, &failed);
 	br_upload_pass_t pass = {
 		.results_dir = results_dir,
+		.section = section,
+		.config_dir = config_dir,
 		.limits = br_upload_section_limits(section),
 		.user_agent = br_cli_upload_user_agent(),
 	};

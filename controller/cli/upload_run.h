@@ -17,9 +17,10 @@
 /*
  * After a run: spools each of the count run files for every sink of the
  * upload config (config when not NULL, else suite's upload: section when it
- * has one; with neither, the spool left by earlier runs is still retried),
- * then makes one delivery pass over results_dir's spool, bounded by the
- * config's max_total_seconds (default 30 s). Prints one line per upload;
+ * has one), then makes one delivery pass over results_dir's spool for those
+ * sinks, bounded by the config's max_total_seconds (default 30 s). With
+ * neither, nothing is spooled or sent (a file in the spool is no reason to
+ * send anything). Prints one line per upload;
  * returns nothing, so it cannot change the exit code.
  */
 void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t *suite,

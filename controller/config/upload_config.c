@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 
 #include "common/xalloc.h"
+#include "config/sink_url.h"
 
 #define UPLOAD_MAX_SINKS 16U
 #define UPLOAD_MAX_TOTAL_S 3600U
@@ -266,72 +265,6 @@ static bool is_header_name(const char *s)
 	return true;
 }
 
-/* What a URL's parts say, as far as these checks need. */
-typedef struct url_parts {
-	bool https;
-	bool credentials; /* user[:password]@ in the authority */
-	bool query, fragment;
-	bool loopback;    /* host is 127.x.x.x, localhost or [::1] */
-	bool has_host;
-} url_parts_t;
-
-/* Local means a loopback address literal (127.0.0.0/8, [::1]) or the name
- * localhost, exactly: never a name that merely starts like one
- * (127.0.0.1.example.invalid resolves wherever its owner likes). */
-static bool host_is_loopback(const char *host, size_t n)
-{
-	char text[INET6_ADDRSTRLEN + 2];
-	if (n == 0 || n >= sizeof(text))
-		return false;
-	memcpy(text, host, n);
-	text[n] = '\0';
-	if (strcasecmp(text, "localhost") == 0)
-		return true;
-	struct in_addr v4;
-	if (inet_pton(AF_INET, text, &v4) == 1)
-		return (ntohl(v4.s_addr) >> 24) == 127U;
-	if (text[0] == '[' && text[n - 1] == ']') {
-		text[n - 1] = '\0';
-		struct in6_addr v6;
-		return inet_pton(AF_INET6, text + 1, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
-	}
-	return false;
-}
-
-static bool url_split(const char *url, url_parts_t *u)
-{
-	memset(u, 0, sizeof(*u));
-	const char *rest;
-	if (strncmp(url, "https://", 8) == 0) {
-		u->https = true;
-		rest = url + 8;
-	} else if (strncmp(url, "http://", 7) == 0) {
-		rest = url + 7;
-	} else {
-		return false;
-	}
-	size_t authority = strcspn(rest, "/?#");
-	const char *at = memchr(rest, '@', authority);
-	u->credentials = at != NULL;
-	const char *host = at != NULL ? at + 1 : rest;
-	size_t host_len = authority - (size_t)(host - rest);
-	size_t name_len = host_len;
-	if (host_len > 0 && host[0] == '[') {
-		const char *close = memchr(host, ']', host_len);
-		if (close != NULL)
-			name_len = (size_t)(close - host) + 1U;
-	} else {
-		const char *colon = memchr(host, ':', host_len);
-		if (colon != NULL)
-			name_len = (size_t)(colon - host);
-	}
-	u->has_host = name_len > 0;
-	u->loopback = host_is_loopback(host, name_len);
-	u->query = strchr(rest, '?') != NULL;
-	u->fragment = strchr(rest, '#') != NULL;
-	return true;
-}
-
 static br_status_t check_url(const char *file, const br_upload_sink_t *s, bool has_token,
 			     br_error_t *err)
 {
@@ -344,9 +277,9 @@ static br_status_t check_url(const char *file, const br_upload_sink_t *s, bool h
 				    "server's http:// or https:// URL",
 				    s->name.value, kind);
 	}
-	url_parts_t u;
+	br_sink_url_t u;
 	const char *url = s->url.value;
-	if (!no_controls(url) || strchr(url, ' ') != NULL || !url_split(url, &u) || !u.has_host)
+	if (!no_controls(url) || !br_sink_url_parse(url, &u))
 		return br_cfg_error(err, file, s->url.mark,
 				    "url of sink '%s' is not an http(s) URL; expected "
 				    "http://HOST[:PORT][/PATH] or https://...",

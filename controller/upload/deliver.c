@@ -10,9 +10,11 @@
 
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "config/sink_url.h"
 #include "upload/http.h"
 #include "upload/item.h"
 #include "upload/item_json.h"
+#include "upload/render.h"
 #include "upload/retry.h"
 #include "upload/secret.h"
 #include "upload/spool.h"
@@ -33,6 +35,7 @@
  */
 typedef struct sink_queue {
 	char *sink;
+	char *kind;              /* the kind its first item names, for messages */
 	char **ids;              /* owned */
 	size_t count, next;      /* ids[next] is the head once loaded */
 	bool loaded;
@@ -72,6 +75,7 @@ static void outcome_start(const pass_state_t *ps, br_upload_outcome_t *o, const 
 {
 	memset(o, 0, sizeof(*o));
 	snprintf(o->id, sizeof(o->id), "%s", id);
+	snprintf(o->sink_kind, sizeof(o->sink_kind), "?");
 	if (item != NULL) {
 		snprintf(o->sink, sizeof(o->sink), "%s", item->sink);
 		snprintf(o->sink_kind, sizeof(o->sink_kind), "%s", item->kind);
@@ -150,11 +154,56 @@ static void queue_stop(pass_state_t *ps, sink_queue_t *q, br_upload_outcome_kind
 		br_upload_outcome_t o;
 		outcome_start(ps, &o, q->ids[q->next], NULL);
 		snprintf(o.sink, sizeof(o.sink), "%s", q->sink);
+		snprintf(o.sink_kind, sizeof(o.sink_kind), "%s", q->kind);
 		o.kind = BR_UPLOAD_OUT_DEFERRED;
 		note(&o, "not tried: %s", why);
 		outcome_keep(ps, &o);
 	}
 	q->finished = true;
+}
+
+/*
+ * The sink of the current configuration the head goes to: the one with its
+ * name, of its kind, whose url the head's URL lies under. Its token source,
+ * authentication, CA file and timeouts replace the item's. Otherwise the
+ * head is refused (kept, with the reason as its last error) and false.
+ */
+static bool sink_take(pass_state_t *ps, sink_queue_t *q)
+{
+	const br_upload_section_t *section = ps->pass->section;
+	const br_upload_sink_t *sink = NULL;
+	for (size_t i = 0; section != NULL && i < section->sinks.count && sink == NULL; i++) {
+		const br_upload_sink_t *s = br_upload_section_sink(section, i);
+		if (strcmp(s->name.value, q->item.sink) == 0)
+			sink = s;
+	}
+	const char *kind = sink != NULL ? br_upload_sink_kind_name(
+						  (br_upload_sink_kind_t)sink->kind.value)
+					: NULL;
+	const char *base = sink == NULL		 ? NULL
+			   : sink->url.set ? sink->url.value
+					   : BR_UPLOAD_DEFAULT_BENCHER_URL;
+	if (section == NULL)
+		note(&q->out, "refused: no upload configuration given, so no sink to send it to "
+			      "(give the --suite or --upload-config that spooled it)");
+	else if (sink == NULL)
+		note(&q->out, "refused: the configuration names no sink '%s' (give the --suite or "
+			      "--upload-config that spooled it, or delete the file)",
+		     q->item.sink);
+	else if (strcmp(kind, q->item.kind) != 0)
+		note(&q->out, "refused: sink '%s' is of kind %s in the configuration, not %s",
+		     q->item.sink, kind, q->item.kind);
+	else if (!br_sink_url_within(base, q->item.url))
+		note(&q->out, "refused: its URL %s is not under sink '%s''s url %s",
+		     q->item.url, q->item.sink, base);
+	else {
+		br_upload_render_auth(section, sink, ps->pass->config_dir, &q->item);
+		return true;
+	}
+	br_upload_item_set(&q->item.last_error, q->out.message);
+	save(ps, q);
+	head_done(ps, q, BR_UPLOAD_OUT_REFUSED);
+	return false;
 }
 
 /* Reads the head and its token; false when the queue stopped instead. */
@@ -174,7 +223,10 @@ static bool head_load(pass_state_t *ps, sink_queue_t *q)
 		return false;
 	}
 	q->loaded = true;
+	br_upload_item_set(&q->item.id, id); /* the file's own name, never one it claims */
 	outcome_start(ps, &q->out, id, &q->item);
+	if (!sink_take(ps, q))
+		return false;
 	if (!ps->pass->force && q->item.not_before_ms > br_upload_time_now_ms()) {
 		char when[32];
 		br_upload_time_format(q->item.not_before_ms, when, sizeof(when));
@@ -224,6 +276,7 @@ static void attempt(const pass_state_t *ps, const sink_queue_t *q, br_http_respo
 	bool has_auth = br_upload_secret_header(&q->item, &q->secret, auth, DELIVER_HEADER_BYTES);
 	br_http_request_t req;
 	request_of(ps, q, headers, has_auth ? 2U : 1U, &req);
+	br_upload_secret_credentials(&q->item, &q->secret, &req);
 	br_http_perform(&req, resp);
 	explicit_bzero(auth, DELIVER_HEADER_BYTES);
 	free(auth);
@@ -336,6 +389,8 @@ static void build_queues(pass_state_t *ps, char **ids, size_t count)
 			continue;
 		}
 		sink_queue_t *q = queue_of(ps, item.sink);
+		if (q->kind == NULL)
+			q->kind = xstrdup(item.kind);
 		q->ids = xrealloc(q->ids, (q->count + 1U) * sizeof(char *));
 		q->ids[q->count++] = xstrdup(ids[i]);
 		br_upload_item_free(&item);
@@ -372,6 +427,7 @@ static void run_queues(pass_state_t *ps)
 			} else {
 				outcome_start(ps, &q->out, q->ids[q->next], NULL);
 				snprintf(q->out.sink, sizeof(q->out.sink), "%s", q->sink);
+				snprintf(q->out.sink_kind, sizeof(q->out.sink_kind), "%s", q->kind);
 				note(&q->out, "not tried: no time left in this pass");
 				q->loaded = true;
 			}
@@ -420,6 +476,7 @@ br_status_t br_upload_deliver(const br_upload_pass_t *pass, br_upload_report_t *
 	br_upload_spool_ids_free(ids, count);
 	for (size_t i = 0; i < ps.queue_count; i++) {
 		free(ps.queues[i].sink);
+		free(ps.queues[i].kind);
 		br_upload_spool_ids_free(ps.queues[i].ids, ps.queues[i].count);
 	}
 	free(ps.queues);

@@ -7,6 +7,8 @@
  * whole pass ends by its deadline, whatever the servers do: no request runs
  * past it and no wait is started that would. A sink that failed once in the
  * pass is not tried again in it (its other items wait for the next pass).
+ * A spool file is data, not an instruction: it is sent only to a sink the
+ * current configuration names, as that configuration says to (pass->section).
  * Every message in the outcome is redacted (secret.h).
  */
 #ifndef BENCHRACK_UPLOAD_DELIVER_H
@@ -27,6 +29,8 @@ typedef enum br_upload_outcome_kind {
 	BR_UPLOAD_OUT_DEFERRED,  /* not tried: its sink failed earlier in this pass, or no
 				    time was left */
 	BR_UPLOAD_OUT_BROKEN,    /* its spool file cannot be read: left as it is */
+	BR_UPLOAD_OUT_REFUSED,   /* not sent: the current configuration names no sink of its
+				    name, kind and URL; kept, the reason in its last_error */
 } br_upload_outcome_kind_t;
 
 typedef struct br_upload_outcome {
@@ -48,6 +52,13 @@ typedef struct br_upload_report {
 
 typedef struct br_upload_pass {
 	const char *results_dir;
+	/* The current configuration: an item goes only to a sink of section with
+	 * its name, kind and a URL under the sink's url, with the token source,
+	 * authentication, CA file and timeouts of that sink (relative paths
+	 * against config_dir), never those its spool file names. NULL: every
+	 * item is refused. */
+	const br_upload_section_t *section;
+	const char *config_dir;
 	br_upload_limits_t limits; /* max_total_ms bounds the pass */
 	bool force;                /* send items still waiting for a Retry-After too */
 	const char *user_agent;

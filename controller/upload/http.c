@@ -159,6 +159,14 @@ void br_http_perform(const br_http_request_t *req, br_http_response_t *resp)
 	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, req->body);
 	curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
 	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	if (req->username != NULL && req->password != NULL) {
+		curl_easy_setopt(curl, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(curl, CURLOPT_USERNAME, req->username);
+		curl_easy_setopt(curl, CURLOPT_PASSWORD, req->password);
+	} else if (req->bearer != NULL) {
+		curl_easy_setopt(curl, CURLOPT_HTTPAUTH, (long)CURLAUTH_BEARER);
+		curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, req->bearer);
+	}
 	curl_easy_setopt(curl, CURLOPT_USERAGENT, req->user_agent);
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);

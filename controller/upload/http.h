@@ -19,8 +19,14 @@ typedef struct br_http_request {
 	const char *method;         /* POST or PUT */
 	const char *url;
 	const char *content_type;
-	const char *const *headers; /* more "Name: value" lines (the token's among them) */
+	const char *const *headers; /* more "Name: value" lines (a token scheme libcurl has
+				       no option for: "Token", a webhook's own header) */
 	size_t header_count;
+	/* Credentials libcurl sends itself, or NULL: basic authentication
+	 * (CURLOPT_USERNAME, CURLOPT_PASSWORD), or a bearer token
+	 * (CURLOPT_XOAUTH2_BEARER). */
+	const char *username, *password;
+	const char *bearer;
 	const char *body;
 	size_t body_len;
 	const char *ca_file;        /* extra CA bundle, or NULL */

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "common/xalloc.h"
 #include "upload/timestamp.h"
 
@@ -28,6 +30,26 @@ FILE *br_upload_memstream(char **data, size_t *len)
 	if (f == NULL)
 		abort(); /* out of memory: as xalloc.h does, without a word (libraries never print) */
 	return f;
+}
+
+void br_upload_write_escaped(FILE *out, const char *s)
+{
+	char *escaped = curl_easy_escape(NULL, s, 0);
+	if (escaped == NULL)
+		abort(); /* out of memory: as xalloc.h does */
+	fputs(escaped, out);
+	curl_free(escaped);
+}
+
+bool br_upload_is_plain_segment(const char *s)
+{
+	char *escaped = curl_easy_escape(NULL, s, 0);
+	if (escaped == NULL)
+		abort();
+	bool plain = s[0] != '\0' && strcmp(escaped, s) == 0 && strcmp(s, ".") != 0 &&
+		     strcmp(s, "..") != 0;
+	curl_free(escaped);
+	return plain;
 }
 
 void br_upload_write_base_url(FILE *out, const char *url)
@@ -96,15 +118,55 @@ void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t
 	char now[RENDER_TIME_BYTES];
 	br_upload_time_format(br_upload_time_now_ms(), now, sizeof(now));
 	item->spooled = xstrdup(now);
+	br_upload_render_auth(section, sink, config_dir, item);
+	renderers[kind](sink, src, item);
+}
+
+/* How each kind carries its token. */
+static br_upload_auth_t auth_of(const br_upload_sink_t *sink)
+{
+	switch ((br_upload_sink_kind_t)sink->kind.value) {
+	case BR_UPLOAD_SINK_INFLUXDB1:
+		return sink->influxdb1.username.set ? BR_UPLOAD_AUTH_BASIC : BR_UPLOAD_AUTH_TOKEN;
+	case BR_UPLOAD_SINK_INFLUXDB2:
+		return BR_UPLOAD_AUTH_TOKEN;
+	case BR_UPLOAD_SINK_PUSHGATEWAY:
+		return sink->pushgateway.username.set ? BR_UPLOAD_AUTH_BASIC
+						      : BR_UPLOAD_AUTH_BEARER;
+	case BR_UPLOAD_SINK_BENCHER:
+		return BR_UPLOAD_AUTH_BEARER;
+	case BR_UPLOAD_SINK_WEBHOOK:
+		return sink->webhook.token_header.set ? BR_UPLOAD_AUTH_HEADER
+						      : BR_UPLOAD_AUTH_BEARER;
+	}
+	return BR_UPLOAD_AUTH_NONE;
+}
+
+void br_upload_render_auth(const br_upload_section_t *section, const br_upload_sink_t *sink,
+			   const char *config_dir, br_upload_item_t *item)
+{
+	char **owned[] = {&item->auth_header, &item->username, &item->token_env,
+			  &item->token_file, &item->ca_file};
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+		free(*owned[i]);
+		*owned[i] = NULL;
+	}
+	item->auth = BR_UPLOAD_AUTH_NONE;
 	if (sink->token_env.set)
 		item->token_env = xstrdup(sink->token_env.value);
 	if (sink->token_file.set)
 		item->token_file = absolute(config_dir, sink->token_file.value);
+	if (item->token_env != NULL || item->token_file != NULL) {
+		item->auth = auth_of(sink);
+		if (sink->kind.value == BR_UPLOAD_SINK_INFLUXDB1 && sink->influxdb1.username.set)
+			item->username = xstrdup(sink->influxdb1.username.value);
+		if (sink->kind.value == BR_UPLOAD_SINK_PUSHGATEWAY && sink->pushgateway.username.set)
+			item->username = xstrdup(sink->pushgateway.username.value);
+		if (sink->kind.value == BR_UPLOAD_SINK_WEBHOOK && sink->webhook.token_header.set)
+			item->auth_header = xstrdup(sink->webhook.token_header.value);
+	}
 	if (sink->ca_file.set)
 		item->ca_file = absolute(config_dir, sink->ca_file.value);
 	item->connect_timeout_ms = br_upload_sink_connect_timeout_ms(section, sink);
 	item->timeout_ms = br_upload_sink_timeout_ms(section, sink);
-	renderers[kind](sink, src, item);
-	if (item->token_env == NULL && item->token_file == NULL)
-		item->auth = BR_UPLOAD_AUTH_NONE;
 }

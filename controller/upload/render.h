@@ -11,6 +11,7 @@
 #ifndef BENCHRACK_UPLOAD_RENDER_H
 #define BENCHRACK_UPLOAD_RENDER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "common/error.h"
@@ -27,8 +28,7 @@ typedef struct br_upload_source {
 } br_upload_source_t;
 
 /*
- * Fills item's method, url, content_type, auth (scheme and username or
- * header) and body for sink. Leaves body NULL when the record holds nothing
+ * Fills item's method, url, content_type and body for sink. Leaves body NULL when the record holds nothing
  * this sink takes (no bench measured and no sizes).
  */
 typedef void (*br_upload_render_fn)(const br_upload_sink_t *sink, const br_upload_source_t *src,
@@ -54,9 +54,28 @@ void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t
 		      const char *config_dir, const br_upload_source_t *src,
 		      br_upload_item_t *item);
 
+/*
+ * Sets what item takes from the configuration alone, replacing what it had:
+ * where its token comes from (token_env, or token_file against config_dir),
+ * how it is sent (auth scheme, username, header), the CA file and the
+ * timeouts of sink (a sink of section). A spooled upload gets these again
+ * from the current configuration before each pass, never from its file.
+ */
+void br_upload_render_auth(const br_upload_section_t *section, const br_upload_sink_t *sink,
+			   const char *config_dir, br_upload_item_t *item);
+
 /* A stream writing into a growing buffer (*data, *len valid after fclose);
  * aborts when memory runs out, like xalloc.h (the caller frees *data). */
 FILE *br_upload_memstream(char **data, size_t *len);
+
+/* Writes s percent-encoded (RFC 3986: every byte but ALPHA, DIGIT, '-', '.',
+ * '_', '~' as %XX, by libcurl's curl_easy_escape), so that a database "a&b"
+ * or a project "x/y" stays one value of the URL it is put in. */
+void br_upload_write_escaped(FILE *out, const char *s);
+
+/* True when s is a URL path segment as it is: non-empty, nothing to
+ * percent-encode, and neither "." nor "..". */
+bool br_upload_is_plain_segment(const char *s);
 
 /* Writes the sink's URL without trailing slashes (the base paths are added to). */
 void br_upload_write_base_url(FILE *out, const char *url);

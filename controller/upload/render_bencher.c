@@ -17,7 +17,6 @@
 #include "common/xalloc.h"
 #include "results/format.h"
 #include "results/json_writer.h"
-#include "upload/percent.h"
 #include "upload/render.h"
 #include "upload/timestamp.h"
 
@@ -55,14 +54,13 @@ void br_upload_render_bencher(const br_upload_sink_t *sink, const br_upload_sour
 	const br_run_record_t *run = src->run;
 	item->method = xstrdup("POST");
 	item->content_type = xstrdup("application/json");
-	item->auth = BR_UPLOAD_AUTH_BEARER;
 	char *url = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&url, &len);
 	const char *base = sink->url.set ? sink->url.value : BR_UPLOAD_DEFAULT_BENCHER_URL;
 	br_upload_write_base_url(f, base);
 	fputs("/v0/projects/", f);
-	br_percent_write(f, sink->bencher.project.value);
+	br_upload_write_escaped(f, sink->bencher.project.value);
 	fputs("/reports", f);
 	fclose(f);
 	item->url = url;

@@ -14,7 +14,6 @@
 
 #include "common/xalloc.h"
 #include "upload/line_protocol.h"
-#include "upload/percent.h"
 #include "upload/render.h"
 
 #define INFLUX_CONTENT_TYPE "text/plain; charset=utf-8"
@@ -27,16 +26,16 @@ static void write_url(const br_upload_sink_t *sink, br_upload_item_t *item)
 	br_upload_write_base_url(f, sink->url.value);
 	if (sink->kind.value == BR_UPLOAD_SINK_INFLUXDB1) {
 		fputs("/write?db=", f);
-		br_percent_write(f, sink->influxdb1.database.value);
+		br_upload_write_escaped(f, sink->influxdb1.database.value);
 		if (sink->influxdb1.retention_policy.set) {
 			fputs("&rp=", f);
-			br_percent_write(f, sink->influxdb1.retention_policy.value);
+			br_upload_write_escaped(f, sink->influxdb1.retention_policy.value);
 		}
 	} else {
 		fputs("/api/v2/write?org=", f);
-		br_percent_write(f, sink->influxdb2.org.value);
+		br_upload_write_escaped(f, sink->influxdb2.org.value);
 		fputs("&bucket=", f);
-		br_percent_write(f, sink->influxdb2.bucket.value);
+		br_upload_write_escaped(f, sink->influxdb2.bucket.value);
 	}
 	fputs("&precision=ms", f);
 	fclose(f);
@@ -50,13 +49,6 @@ void br_upload_render_influxdb(const br_upload_sink_t *sink, const br_upload_sou
 	item->method = xstrdup("POST");
 	item->content_type = xstrdup(INFLUX_CONTENT_TYPE);
 	write_url(sink, item);
-	const br_cfg_string_t *user = &sink->influxdb1.username;
-	if (v1 && user->set) {
-		item->auth = BR_UPLOAD_AUTH_BASIC;
-		item->username = xstrdup(user->value);
-	} else {
-		item->auth = BR_UPLOAD_AUTH_TOKEN;
-	}
 	const br_cfg_string_t *m = v1 ? &sink->influxdb1.measurement : &sink->influxdb2.measurement;
 	const char *measurement = m->set ? m->value : BR_UPLOAD_DEFAULT_MEASUREMENT;
 	char *body = NULL;

@@ -10,28 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/base64.h>
+
 #include "common/xalloc.h"
-#include "upload/base64.h"
 #include "upload/exposition.h"
-#include "upload/percent.h"
 #include "upload/render.h"
 
 #define PUSHGATEWAY_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define PUSHGATEWAY_MAX_GROUPING 4U
 
-/* Writes "/<key>/<value>" or "/<key>@base64/<base64url(value)>". */
+/* Writes "/<key>/<value>" or "/<key>@base64/<base64url(value)>" (nettle's
+ * RFC 4648 URL-safe alphabet, padded; "=" for an empty value). */
 static void write_group(FILE *f, const char *key, const char *value)
 {
-	bool plain = br_percent_is_plain(value) && strcmp(value, ".") != 0 &&
-		     strcmp(value, "..") != 0;
-	if (plain) {
+	if (br_upload_is_plain_segment(value)) {
 		fprintf(f, "/%s/%s", key, value);
 		return;
 	}
 	size_t len = strlen(value);
-	size_t cap = br_base64_length(len) + 1U;
-	char *encoded = xmalloc(cap);
-	br_base64_encode(value, len, true, encoded, cap);
+	char *encoded = xmalloc(BASE64_ENCODE_LENGTH(len) + BASE64_ENCODE_FINAL_LENGTH + 1U);
+	struct base64_encode_ctx ctx;
+	base64url_encode_init(&ctx);
+	size_t n = base64_encode_update(&ctx, encoded, len, (const uint8_t *)value);
+	n += base64_encode_final(&ctx, encoded + n);
+	encoded[n] = '\0';
 	fprintf(f, "/%s@base64/%s", key, len == 0 ? "=" : encoded);
 	free(encoded);
 }
@@ -56,12 +58,6 @@ void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_
 {
 	item->method = xstrdup("PUT");
 	item->content_type = xstrdup(PUSHGATEWAY_CONTENT_TYPE);
-	if (sink->pushgateway.username.set) {
-		item->auth = BR_UPLOAD_AUTH_BASIC;
-		item->username = xstrdup(sink->pushgateway.username.value);
-	} else {
-		item->auth = BR_UPLOAD_AUTH_BEARER;
-	}
 	br_upload_grouping_t keys[PUSHGATEWAY_MAX_GROUPING] = {BR_UPLOAD_GROUP_BOARD,
 							       BR_UPLOAD_GROUP_SUITE};
 	size_t key_count = 2;

@@ -16,12 +16,6 @@ void br_upload_render_webhook(const br_upload_sink_t *sink, const br_upload_sour
 	item->method = xstrdup("POST");
 	item->content_type = xstrdup("application/json");
 	item->url = xstrdup(sink->url.value);
-	if (sink->webhook.token_header.set) {
-		item->auth = BR_UPLOAD_AUTH_HEADER;
-		item->auth_header = xstrdup(sink->webhook.token_header.value);
-	} else {
-		item->auth = BR_UPLOAD_AUTH_BEARER;
-	}
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&body, &len);

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/base64.h>
+
 #include "common/xalloc.h"
-#include "upload/base64.h"
 
 #define REDACT_MIN_PARTIAL 3U /* shorter ends of a token are too common to cut */
 
@@ -48,14 +49,18 @@ static br_status_t read_token_file(const br_upload_item_t *item, char **out, br_
 	return BR_OK;
 }
 
+/* base64(username:token), the form basic authentication puts on the wire
+ * (libcurl builds the header itself): kept only to redact it from a
+ * server's echo. Encoded by nettle (RFC 4648, padded). */
 static br_status_t make_basic(const br_upload_item_t *item, br_upload_secret_t *secret)
 {
 	size_t plain_len = strlen(item->username) + 1U + strlen(secret->token);
 	char *plain = xmalloc(plain_len + 1U);
 	snprintf(plain, plain_len + 1U, "%s:%s", item->username, secret->token);
-	size_t cap = br_base64_length(plain_len) + 1U;
-	secret->basic = xmalloc(cap);
-	br_base64_encode(plain, plain_len, false, secret->basic, cap);
+	size_t encoded_len = BASE64_ENCODE_RAW_LENGTH(plain_len);
+	secret->basic = xmalloc(encoded_len + 1U);
+	base64_encode_raw(secret->basic, plain_len, (const uint8_t *)plain);
+	secret->basic[encoded_len] = '\0';
 	explicit_bzero(plain, plain_len);
 	free(plain);
 	return BR_OK;
@@ -104,23 +109,28 @@ bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secre
 	out[0] = '\0';
 	if (secret->token == NULL)
 		return false;
-	switch (item->auth) {
-	case BR_UPLOAD_AUTH_BEARER:
-		snprintf(out, cap, "Authorization: Bearer %s", secret->token);
-		return true;
-	case BR_UPLOAD_AUTH_TOKEN:
+	if (item->auth == BR_UPLOAD_AUTH_TOKEN) {
 		snprintf(out, cap, "Authorization: Token %s", secret->token);
 		return true;
-	case BR_UPLOAD_AUTH_BASIC:
-		snprintf(out, cap, "Authorization: Basic %s", secret->basic);
-		return true;
-	case BR_UPLOAD_AUTH_HEADER:
+	}
+	if (item->auth == BR_UPLOAD_AUTH_HEADER) {
 		snprintf(out, cap, "%s: %s", item->auth_header, secret->token);
 		return true;
-	case BR_UPLOAD_AUTH_NONE:
-		break;
 	}
-	return false;
+	return false; /* basic and bearer: libcurl's own options (br_upload_secret_credentials) */
+}
+
+void br_upload_secret_credentials(const br_upload_item_t *item, const br_upload_secret_t *secret,
+				  br_http_request_t *req)
+{
+	if (secret->token == NULL)
+		return;
+	if (item->auth == BR_UPLOAD_AUTH_BASIC) {
+		req->username = item->username;
+		req->password = secret->token;
+	} else if (item->auth == BR_UPLOAD_AUTH_BEARER) {
+		req->bearer = secret->token;
+	}
 }
 
 /* Replaces each occurrence of needle in text (cap bytes) with the marker. */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "upload/http.h"
 #include "upload/item.h"
 
 #define BR_UPLOAD_TOKEN_MAX 4096U
@@ -20,7 +21,7 @@
 
 typedef struct br_upload_secret {
 	char *token; /* owned; NULL when the item has no token */
-	char *basic; /* base64(username:token) for basic auth, owned; else NULL */
+	char *basic; /* base64(username:token) for basic auth, owned, to redact; else NULL */
 } br_upload_secret_t;
 
 /*
@@ -34,11 +35,21 @@ br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret
 				  br_error_t *err);
 
 /*
- * The header that carries the token ("Authorization: Bearer ..." and so on)
- * into out (cap bytes). Returns false when the item has no token (out "").
+ * The header that carries the token for the schemes libcurl has no option
+ * for ("Authorization: Token ...", a webhook's "<header>: ...") into out
+ * (cap bytes). Returns false otherwise (no token, basic, bearer: out "").
  */
 bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secret_t *secret,
 			     char *out, size_t cap);
+
+/*
+ * Basic and bearer authentication as libcurl's options: sets req's username
+ * and password (CURLOPT_USERNAME, CURLOPT_PASSWORD) or bearer
+ * (CURLOPT_XOAUTH2_BEARER) to the item's user and secret's token (pointers
+ * into item and secret: valid while they are). Nothing for other schemes.
+ */
+void br_upload_secret_credentials(const br_upload_item_t *item, const br_upload_secret_t *secret,
+				  br_http_request_t *req);
 
 /* Replaces every occurrence of the token (and of its basic-auth encoding)
  * in the NUL-terminated text (a buffer of cap bytes) with BR_UPLOAD_REDACTED,

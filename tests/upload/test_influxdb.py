@@ -104,11 +104,11 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check("not delivered yet" in err and "benchrack upload" in err,
                 "stderr says it waits for `benchrack upload`", err)
         influx.start()
-        rc, out, err, _ = br(["upload", "--results-dir", results])
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
         c.check(rc == 0, f"server up: `benchrack upload` exits 0 (got {rc})", err)
         c.check(spool_items(results) == {}, "server up: the spool is empty")
         check_points(influx, rec2, "bench mark", "delivered from the spool")
-        rc, out, err, _ = br(["upload", "--results-dir", results])
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
         c.check(rc == 0 and "nothing waits" in err, "a second `benchrack upload` has nothing to do",
                 err)
         check_points(influx, rec2, "bench mark", "after the second upload")
@@ -131,7 +131,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   if p["time"] == records.time_ms(rec3["timestamp"])]
         c.check(len(stored) == len(rec3["benches"]),
                 "the killed server had stored the write before dying", repr(stored))
-        rc, out, err, _ = br(["upload", "--results-dir", results])
+        rc, out, err, _ = br(["upload", "--upload-config", proxied, "--results-dir", results])
         c.check(rc == 0, f"after the restart: delivered (exit {rc})", err)
         c.check(proxy.requests >= 2, f"sent again through the proxy ({proxy.requests} requests)")
         check_points(influx, rec3, "bench mark", "resent after a lost answer")
@@ -163,7 +163,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 "400: the rejected item keeps the data for a person")
         c.check(rid not in spool_items(results), "400: gone from the spool")
         c.check(counting.requests == 1, f"400: sent once ({counting.requests})")
-        rc, out, err, _ = br(["upload", "--results-dir", results])
+        rc, out, err, _ = br(["upload", "--upload-config", conflict, "--results-dir", results])
         c.check(counting.requests == 1 and rc == 0, "400: not retried by a later upload")
         rc, out, err, _ = br(["upload", "--list", "--results-dir", results])
         c.check(rc == 0 and rid in out and "field type conflict" in out,

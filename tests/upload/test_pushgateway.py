@@ -68,7 +68,7 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check(list(spool_items(results)) == ["20261129T110002.000Z-board-2--pg"],
                 "server down: spooled")
         pg.start()  # no persistence: the first group is gone, the spooled one comes back
-        rc, out, err, _ = br(["upload", "--results-dir", results])
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
         c.check(rc == 0, f"server up: delivered (exit {rc})", err)
         c.check(spool_items(results) == {}, "server up: the spool is empty")
         check_group(pg, rec2, "delivered from the spool")

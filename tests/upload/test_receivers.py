@@ -27,7 +27,13 @@ request and answers from a script:
 9. configuration errors: a token inline in YAML, a switch to turn TLS
    verification off, credentials in a URL -> exit 2 with file:line:col,
    the token never echoed;
-10. the token appears in no file and no output.
+10. the token appears in no file and no output;
+11. hostile input (issue 12): a sink at http://127.0.0.1.example.invalid with
+    a token -> exit 2, nothing spooled or sent; a spool item planted to
+    point elsewhere with another variable as its token -> nothing sent,
+    kept, listed as refused with the reason; one planted with the right
+    URL but another variable -> sent with the configuration's token only;
+    `upload` without a configuration -> exit 2, nothing sent.
 
 usage: test_receivers.py BENCHRACK
 """
@@ -43,10 +49,11 @@ import threading
 sys.path.insert(0, os.path.dirname(__file__))
 import records  # noqa: E402
 from servers import Receiver, grep_token, make_cert, results_files  # noqa: E402
-from upload_lib import Bench, Checker, spool_items, write_config  # noqa: E402
+from upload_lib import Bench, Checker, plant, spool_items, write_config  # noqa: E402
 
 BENCHRACK = sys.argv[1]
 TOKEN = "tok-rcv-51be0f2d93"
+OTHER = "other-secret-4c1d7e"  # an unrelated variable a planted spool file names
 c = Checker()
 counter = [0]
 
@@ -252,10 +259,11 @@ def check_retries(br, tmp, results):
     item = next(iter(spool_items(results).values()), {})
     c.check(item.get("not_before") is not None,
             f"the spool keeps not_before {item.get('not_before')}")
-    rc, out, err, took = br(["upload", "--results-dir", results])
+    rc, out, err, took = br(["upload", "--upload-config", cfg, "--results-dir", results])
     c.check(rc == 3 and len(rcv.requests) == 1 and "Retry-After" in err,
             "a later pass waits for the Retry-After", err)
-    rc, out, err, took = br(["upload", "--results-dir", results, "--force"])
+    rc, out, err, took = br(["upload", "--upload-config", cfg, "--results-dir", results,
+                             "--force"])
     c.check(rc == 0 and len(rcv.requests) == 2, "--force sends it anyway", err)
     rcv.stop()
 
@@ -274,7 +282,7 @@ def check_refusals(br, tmp, results):
         c.check(rc == 2 and len(rcv.requests) == 1 and rej.get("status") == status and
                 msg in (rej.get("message") or "") and rid not in spool_items(results),
                 f"{status}: one request, kept in rejected/ with the server's message", err)
-        br(["upload", "--results-dir", results])
+        br(["upload", "--upload-config", cfg, "--results-dir", results])
         c.check(len(rcv.requests) == 1, f"{status}: never sent again")
         rcv.stop()
 
@@ -376,10 +384,64 @@ def check_config_errors(br, tmp, results):
         os.unlink(path)  # holds the token: not one of the files a run wrote
 
 
+def check_hostile(br, tmp, results):
+    legit = Receiver([(204, {}, b"")])
+    thief = Receiver([(204, {}, b"")])
+    try:
+        # a look-alike local host: the token would go in clear text to it
+        look = write_config(os.path.join(tmp, "lookalike.yaml"),
+                            [{"name": "hook", "kind": "webhook",
+                              "url": f"http://127.0.0.1.example.invalid:{thief.port}/h",
+                              "token_env": "HOOK_TOKEN"}])
+        before = sorted(spool_items(results))
+        run, _ = new_run(results)
+        rc, out, err, _ = br(["upload", "--upload-config", look, run, "--results-dir", results])
+        c.check(rc == 2 and "lookalike.yaml:2:" in err and "unencrypted" in err,
+                f"sink at http://127.0.0.1.example.invalid with a token: exit {rc}, "
+                "file:line:col and why", err)
+        c.check(sorted(spool_items(results)) == before and thief.requests == [],
+                "look-alike host: nothing spooled, nothing sent")
+
+        # planted: another URL and another variable -> nothing sent, refused, listed
+        cfg = one_sink(tmp, "legit.yaml", legit.port)
+        plant(results, "planted-1--hook", "hook", "webhook",
+              f"http://127.0.0.1:{thief.port}/steal", "OTHER_SECRET")
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
+        c.check(rc == 2 and "NOT SENT planted-1--hook" in err and "refused" in err and
+                "is not under sink 'hook'" in err,
+                f"planted item pointing elsewhere: exit {rc}, refused with the reason", err)
+        c.check(thief.requests == [] and legit.requests == [],
+                "planted item pointing elsewhere: nothing sent anywhere")
+        c.check("planted-1--hook" in spool_items(results), "the planted item is kept")
+        rc, out, err, _ = br(["upload", "--list", "--results-dir", results])
+        line = [x for x in out.splitlines() if "planted-1--hook" in x]
+        c.check(rc == 0 and line and "refused: its URL" in line[0],
+                "`upload --list` shows the planted item as refused, and why", out)
+        # no configuration: refused outright, nothing sent
+        rc, out, err, _ = br(["upload", "--results-dir", results])
+        c.check(rc == 2 and "--upload-config" in err and thief.requests == [],
+                f"`upload` without a configuration: exit {rc}, nothing sent", err)
+        os.unlink(os.path.join(results, "spool", "planted-1--hook.json"))
+
+        # planted at the right URL with another variable: the config's token only
+        plant(results, "planted-2--hook", "hook", "webhook",
+              f"http://127.0.0.1:{legit.port}/h", "OTHER_SECRET")
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
+        auth = [r["headers"].get("Authorization") for r in legit.requests]
+        c.check(rc == 0 and auth == [f"Bearer {TOKEN}"],
+                f"planted with another variable: sent with the config's token only ({rc})",
+                err)
+        c.check(all(OTHER not in repr(r) for r in legit.requests + thief.requests),
+                "the other variable's value reached no server")
+    finally:
+        legit.stop()
+        thief.stop()
+
+
 with tempfile.TemporaryDirectory() as tmp:
     results = os.path.join(tmp, "results")
     br = Bench(BENCHRACK, {"BENCHER_API_TOKEN": TOKEN, "HOOK_TOKEN": TOKEN,
-                           "INFLUX_TOKEN": TOKEN})
+                           "INFLUX_TOKEN": TOKEN, "OTHER_SECRET": OTHER})
     check_bencher(br, tmp, results)
     check_webhook(br, tmp, results)
     check_influx2(br, tmp, results)
@@ -390,9 +452,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check_timeouts(br, tmp, results)
     check_tls(br, tmp, results)
     check_config_errors(br, tmp, results)
+    check_hostile(br, tmp, results)
     files = results_files(tmp)
     leaks = grep_token(TOKEN, files, br.outputs)
     c.check(leaks == [], f"the token is in none of {len(files)} files nor any output",
             repr(leaks))
+    leaks = grep_token(OTHER, files, br.outputs)
+    c.check(leaks == [], "the other variable's value is in no file and no output", repr(leaks))
 
 sys.exit(c.finish())

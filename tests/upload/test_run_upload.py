@@ -13,7 +13,9 @@ section, to a real InfluxDB and a real Pushgateway (Debian packages,
    exactly as the same check without an upload section does;
 4. `--upload-config FILE` replaces the suite's sinks: a webhook receives the
    record exactly as results/runs holds it (on disk first);
-5. the token is in no file the runs wrote and in no output.
+5. the token is in no file the runs wrote and in no output;
+6. a spool item planted to post another variable to another server is not
+   sent by a run of a suite without an upload: section.
 
 usage: test_run_upload.py BENCHRACK SUITE_ELF
 """
@@ -27,7 +29,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import checks  # noqa: E402
 import records  # noqa: E402
 from servers import Influx, Pushgateway, Receiver, grep_token, results_files  # noqa: E402
-from upload_lib import Bench, Checker, spool_items, write_config  # noqa: E402
+from upload_lib import Bench, Checker, plant, spool_items, write_config  # noqa: E402
 
 BENCHRACK, SUITE_ELF = sys.argv[1:3]
 TOKEN = "tok-run-c0ffee4711"
@@ -59,7 +61,7 @@ with tempfile.TemporaryDirectory() as tmp:
     results = os.path.join(tmp, "results")
     influx = Influx(os.path.join(tmp, "influx"), password=TOKEN).start()
     pg = Pushgateway(os.path.join(tmp, "pg")).start()
-    br = Bench(BENCHRACK, {"INFLUX_PASSWORD": TOKEN})
+    br = Bench(BENCHRACK, {"INFLUX_PASSWORD": TOKEN, "OTHER_SECRET": "other-secret-9a3f"})
     base = ["--results-dir", results]
     try:
         influx.query(f"CREATE DATABASE {checks.DB}")
@@ -91,7 +93,7 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check("not delivered yet" in err, "servers down: stderr says so", err)
         influx.start()
         pg.start()
-        rc, out, err, _ = br(["upload"] + base)
+        rc, out, err, _ = br(["upload", "--suite", suite] + base)
         c.check(rc == 0, f"servers up: `benchrack upload` delivers (exit {rc})", err)
         c.check(spool_items(results) == {}, "servers up: the spool is empty")
         checks.influx_points(c, influx, rec2, "benchrack", "run 2 in InfluxDB", run_file=run2)
@@ -107,7 +109,16 @@ with tempfile.TemporaryDirectory() as tmp:
         plain = write_suite(os.path.join(tmp, "plain.yaml"), influx.port, pg.port,
                             upload=False, budget=500)
         rc_up, _, err_up, _ = br(["check", failing] + base)
+        # a spool file planted to post another variable elsewhere (issue 12): a
+        # suite with no upload: section sends nothing at all
+        thief = Receiver([(204, {}, b"")])
+        planted = plant(results, "planted--lab", "lab", "influxdb1",
+                        f"http://127.0.0.1:{thief.port}/write", "OTHER_SECRET")
         rc_plain, _, err_plain, _ = br(["check", plain] + base)
+        c.check(thief.requests == [] and os.path.exists(planted),
+                "a planted spool item: nothing sent by a run without upload:, the file kept")
+        thief.stop()
+        os.unlink(planted)
         c.check(rc_up == 1 and rc_plain == 1,
                 f"a failing check exits 1 with the servers down ({rc_up}) and without uploads "
                 f"({rc_plain})", err_up + err_plain)
@@ -115,7 +126,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 err_up)
         influx.start()
         pg.start()
-        rc, out, err, _ = br(["upload"] + base)
+        rc, out, err, _ = br(["upload", "--suite", failing] + base)
         c.check(rc == 0 and spool_items(results) == {},
                 f"the failing check's results delivered later (exit {rc})", err)
 

@@ -13,14 +13,13 @@
 
 #include "check.h"
 #include "common/clock.h"
+#include "config/sink_url.h"
 #include "config/upload_config.h"
-#include "upload/base64.h"
 #include "upload/deliver.h"
 #include "upload/exposition.h"
 #include "upload/item_json.h"
 #include "upload/line_protocol.h"
 #include "upload/metrics.h"
-#include "upload/percent.h"
 #include "upload/render.h"
 #include "upload/retry.h"
 #include "upload/secret.h"
@@ -49,38 +48,80 @@ static void check_written(void (*writer)(FILE *, const char *), const char *in,
 	free(got);
 }
 
-static void test_base64(void)
+/* Percent-encoding and plain path segments, as libcurl escapes them. */
+static void test_escaped(void)
 {
-	static const struct {
-		const char *in, *out;
-	} rfc4648[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-		       {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},   {"fooba", "Zm9vYmE="},
-		       {"foobar", "Zm9vYmFy"}};
-	for (size_t i = 0; i < sizeof(rfc4648) / sizeof(rfc4648[0]); i++) {
-		char out[32];
-		size_t n = br_base64_encode(rfc4648[i].in, strlen(rfc4648[i].in), false, out,
-					    sizeof(out));
-		CHECK_MSG(strcmp(out, rfc4648[i].out) == 0 && n == strlen(rfc4648[i].out),
-			  "base64(%s) = %s", rfc4648[i].in, out);
-	}
-	const unsigned char bytes[] = {0xFB, 0xFF};
-	char out[8];
-	br_base64_encode(bytes, 2, false, out, sizeof(out));
-	CHECK(strcmp(out, "+/8=") == 0);
-	br_base64_encode(bytes, 2, true, out, sizeof(out));
-	CHECK(strcmp(out, "-_8=") == 0);
-	CHECK(br_base64_encode("foobar", 6, false, out, 8) == 0 && out[0] == '\0');
+	check_written(br_upload_write_escaped, "bench", "bench");
+	check_written(br_upload_write_escaped, "a b&c/d=e?f#g", "a%20b%26c%2Fd%3De%3Ff%23g");
+	check_written(br_upload_write_escaped, "\xC3\xA9~_.-", "%C3%A9~_.-");
+	CHECK(br_upload_is_plain_segment("qemu-netduinoplus2"));
+	CHECK(!br_upload_is_plain_segment("a b"));
+	CHECK(!br_upload_is_plain_segment(""));
+	CHECK(!br_upload_is_plain_segment("a/b"));
+	CHECK(!br_upload_is_plain_segment("."));
+	CHECK(!br_upload_is_plain_segment(".."));
 }
 
-static void test_percent(void)
+/* URLs as libcurl parses them (issue 12): local is a loopback literal or
+ * localhost, never a look-alike; a request URL lies under a sink's URL only
+ * on the same origin and below its path. */
+static void test_sink_url(void)
 {
-	check_written(br_percent_write, "bench", "bench");
-	check_written(br_percent_write, "a b&c/d=e?f#g", "a%20b%26c%2Fd%3De%3Ff%23g");
-	check_written(br_percent_write, "\xC3\xA9~_.-", "%C3%A9~_.-");
-	CHECK(br_percent_is_plain("qemu-netduinoplus2"));
-	CHECK(!br_percent_is_plain("a b"));
-	CHECK(!br_percent_is_plain(""));
-	CHECK(!br_percent_is_plain("a/b"));
+	static const struct {
+		const char *url;
+		bool parses, loopback, https, credentials;
+	} urls[] = {
+		{"http://127.0.0.1:8086", true, true, false, false},
+		{"http://127.1/x", true, true, false, false},      /* libcurl: 127.0.0.1 */
+		{"http://2130706433/", true, true, false, false},  /* 127.0.0.1 as a number */
+		{"http://127.255.0.9/", true, true, false, false},
+		{"http://LOCALHOST:9091", true, true, false, false},
+		{"http://[::1]:8086/", true, true, false, false},
+		{"https://[0:0:0:0:0:0:0:1]/", true, true, true, false},
+		{"http://127.0.0.1.example.invalid/h", true, false, false, false},
+		{"http://127.evil.example/", true, false, false, false},
+		{"http://localhost.example/", true, false, false, false},
+		{"http://localhost@evil.example/", true, false, false, true},
+		{"http://evil.example#@127.0.0.1/", true, false, false, false},
+		{"http://[::2]/", true, false, false, false},
+		{"http://128.0.0.1/", true, false, false, false},
+		{"https://u:p@127.0.0.1/", true, true, true, true},
+		{"ftp://127.0.0.1/", false, false, false, false},
+		{"http://a b/", false, false, false, false},
+		{"127.0.0.1:8086", false, false, false, false},
+	};
+	for (size_t i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		br_sink_url_t u;
+		bool parses = br_sink_url_parse(urls[i].url, &u);
+		CHECK_MSG(parses == urls[i].parses, "%s: parses %d", urls[i].url, parses);
+		if (parses && urls[i].parses)
+			CHECK_MSG(u.loopback == urls[i].loopback && u.https == urls[i].https &&
+					  u.credentials == urls[i].credentials,
+				  "%s: loopback %d https %d credentials %d", urls[i].url,
+				  u.loopback, u.https, u.credentials);
+	}
+	static const struct {
+		const char *base, *request;
+		bool within;
+	} under[] = {
+		{"http://127.0.0.1:8086", "http://127.0.0.1:8086/write?db=a", true},
+		{"http://127.0.0.1:8086/", "http://127.0.0.1:8086/write", true},
+		{"http://Influx.Lab:8086/p", "http://influx.lab:8086/p/api/v2/write", true},
+		{"https://api.bencher.dev", "https://api.bencher.dev:443/v0/projects/x", true},
+		{"http://127.0.0.1:8086/p", "http://127.0.0.1:8086/p", true},
+		{"http://127.0.0.1:8086/p", "http://127.0.0.1:8086/px/write", false},
+		{"http://127.0.0.1:8086", "http://127.0.0.1:8087/write", false},
+		{"http://127.0.0.1:8086", "https://127.0.0.1:8086/write", false},
+		{"http://127.0.0.1:8086", "http://127.0.0.2:8086/write", false},
+		{"http://127.0.0.1:8086", "http://127.0.0.1.example.invalid:8086/write", false},
+		{"http://127.0.0.1:8086", "http://u:p@127.0.0.1:8086/write", false},
+		{"http://127.0.0.1:8086", "ftp://127.0.0.1:8086/write", false},
+		{"http://127.0.0.1:8086", "not a url", false},
+	};
+	for (size_t i = 0; i < sizeof(under) / sizeof(under[0]); i++)
+		CHECK_MSG(br_sink_url_within(under[i].base, under[i].request) == under[i].within,
+			  "%s under %s: want %d", under[i].request, under[i].base,
+			  under[i].within);
 }
 
 /* Line protocol names with every hostile character the issue lists. */
@@ -390,8 +431,12 @@ static void test_secret(void)
 	setenv("BR_TEST_TOKEN", TOKEN, 1);
 	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
 	char header[256];
-	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
-	CHECK(strcmp(header, "Authorization: Bearer " TOKEN) == 0);
+	br_http_request_t req;
+	memset(&req, 0, sizeof(req));
+	/* bearer and basic go through libcurl's options, never a header of ours */
+	CHECK(!br_upload_secret_header(&item, &s, header, sizeof(header)) && header[0] == '\0');
+	br_upload_secret_credentials(&item, &s, &req);
+	CHECK(req.bearer != NULL && strcmp(req.bearer, TOKEN) == 0 && req.username == NULL);
 	char text[256] = "server says: token " TOKEN " is bad; " TOKEN;
 	br_upload_secret_redact(&s, text, sizeof(text));
 	CHECK_MSG(strcmp(text, "server says: token [redacted] is bad; [redacted]") == 0, "%s",
@@ -407,17 +452,21 @@ static void test_secret(void)
 	item.auth = BR_UPLOAD_AUTH_BASIC;
 	item.username = (char *)"admin";
 	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
-	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
-	char plain[] = "admin:" TOKEN;
-	char b64[128];
-	br_base64_encode(plain, strlen(plain), false, b64, sizeof(b64));
-	char want[200];
-	snprintf(want, sizeof(want), "Authorization: Basic %s", b64);
-	CHECK(strcmp(header, want) == 0);
+	CHECK(!br_upload_secret_header(&item, &s, header, sizeof(header)));
+	memset(&req, 0, sizeof(req));
+	br_upload_secret_credentials(&item, &s, &req);
+	CHECK(req.bearer == NULL && strcmp(req.username, "admin") == 0 &&
+	      strcmp(req.password, TOKEN) == 0);
+	const char *b64 = "YWRtaW46czNjcjN0LVQwa2VuLXZhbHVl"; /* base64("admin:" TOKEN) */
 	char echoed[256];
 	snprintf(echoed, sizeof(echoed), "got %s", b64);
 	br_upload_secret_redact(&s, echoed, sizeof(echoed));
 	CHECK(strcmp(echoed, "got [redacted]") == 0);
+	br_upload_secret_free(&s);
+	item.auth = BR_UPLOAD_AUTH_TOKEN;
+	CHECK(br_upload_secret_load(&item, &s, &err) == BR_OK);
+	CHECK(br_upload_secret_header(&item, &s, header, sizeof(header)));
+	CHECK(strcmp(header, "Authorization: Token " TOKEN) == 0);
 	br_upload_secret_free(&s);
 	item.auth = BR_UPLOAD_AUTH_HEADER;
 	item.auth_header = (char *)"X-Api-Key";
@@ -547,7 +596,15 @@ static void test_spool(void)
 	item.url = strdup("http://127.0.0.1:9/write");
 	item.auth = BR_UPLOAD_AUTH_NONE;
 	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	br_upload_config_t cfg;
+	const char *yaml = "sinks:\n  - {name: lab, kind: influxdb1, url: 'http://127.0.0.1:9',\n"
+			   "     database: d, username: u, token_env: BR_TEST_CONFIG_TOKEN}\n";
+	CHECK(br_upload_config_parse("up.yaml", (const unsigned char *)yaml, strlen(yaml), &cfg,
+				     &err) == BR_OK);
+	setenv("BR_TEST_CONFIG_TOKEN", TOKEN, 1);
 	br_upload_pass_t pass = {.results_dir = dir,
+				 .section = &cfg.section,
+				 .config_dir = "/cfg",
 				 .limits = {.max_total_ms = 700, .max_attempts = 100,
 					    .retry_initial_ms = 50, .retry_max_ms = 200},
 				 .user_agent = "test", .seed = 7};
@@ -562,8 +619,78 @@ static void test_spool(void)
 	br_upload_report_free(&report);
 	br_upload_spool_path(&sp, false, item.id, path, sizeof(path));
 	CHECK(br_upload_item_read(path, &back, &err) == BR_OK && back.attempts > 3);
+	/* sent as the configuration says, whatever the file said (auth none) */
+	CHECK(back.auth == BR_UPLOAD_AUTH_BASIC && strcmp(back.username, "u") == 0 &&
+	      strcmp(back.token_env, "BR_TEST_CONFIG_TOKEN") == 0);
 	br_upload_item_free(&back);
+	CHECK(br_upload_spool_remove(&sp, item.id, &err) == BR_OK);
+
+	/* planted items (issue 12): each is refused, kept, and says why; none is
+	 * sent (nothing listens on 127.0.0.1:9, so a send would show as "no
+	 * connection" and an attempt) */
+	static const struct {
+		const char *id, *sink, *kind, *url, *why;
+	} planted[] = {
+		{"p1--lab", "lab", "influxdb1", "http://127.0.0.2:9/write", "is not under sink"},
+		{"p2--lab", "lab", "webhook", "http://127.0.0.1:9/write", "of kind influxdb1"},
+		{"p3--other", "other", "influxdb1", "http://127.0.0.1:9/write", "names no sink"},
+		{"p4--lab", "lab", "influxdb1", "http://127.0.0.1.example.invalid:9/write",
+		 "is not under sink"},
+	};
+	for (size_t i = 0; i < sizeof(planted) / sizeof(planted[0]); i++) {
+		fill_item(&item);
+		br_upload_item_set(&item.id, planted[i].id);
+		br_upload_item_set(&item.sink, planted[i].sink);
+		br_upload_item_set(&item.kind, planted[i].kind);
+		br_upload_item_set(&item.url, planted[i].url);
+		br_upload_item_set(&item.token_env, "BR_TEST_OTHER_SECRET");
+		item.attempts = 0;
+		CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+		br_upload_item_free(&item);
+	}
+	/* and one whose id would lead out of the spool */
+	fill_item(&item);
+	br_upload_item_set(&item.id, "p5--lab");
+	br_upload_item_set(&item.url, "http://127.0.0.2:9/write");
+	item.attempts = 0;
+	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	br_upload_item_set(&item.id, "../../escaped");
+	br_upload_spool_path(&sp, false, "p5--lab", path, sizeof(path));
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	br_upload_item_write(&item, f);
+	fclose(f);
 	br_upload_item_free(&item);
+	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
+	CHECK_MSG(report.count == 5, "%zu outcomes", report.count);
+	for (size_t i = 0; i < report.count; i++) {
+		const br_upload_outcome_t *o = &report.items[i];
+		CHECK_MSG(o->kind == BR_UPLOAD_OUT_REFUSED && o->attempts == 0 &&
+				  strncmp(o->message, "refused: ", 9) == 0 && o->sink_kind[0] != '\0',
+			  "%s: kind %d, %u attempts: %s", o->id, (int)o->kind, o->attempts,
+			  o->message);
+		for (size_t k = 0; k < sizeof(planted) / sizeof(planted[0]); k++) {
+			if (strcmp(o->id, planted[k].id) == 0)
+				CHECK_MSG(strstr(o->message, planted[k].why) != NULL, "%s: %s",
+					  o->id, o->message);
+		}
+		br_upload_spool_path(&sp, false, o->id, path, sizeof(path));
+		CHECK(br_upload_item_read(path, &back, &err) == BR_OK && back.attempts == 0 &&
+		      back.last_error != NULL && strncmp(back.last_error, "refused: ", 9) == 0);
+		br_upload_item_free(&back);
+	}
+	br_upload_report_free(&report);
+	char escaped[4200];
+	snprintf(escaped, sizeof(escaped), "%s/../escaped.json", dir);
+	CHECK(access(escaped, F_OK) != 0);
+	/* with no configuration at all, nothing goes anywhere */
+	pass.section = NULL;
+	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
+	CHECK(report.count == 5 &&
+	      br_upload_report_count(&report, BR_UPLOAD_OUT_REFUSED) == report.count);
+	br_upload_report_free(&report);
+	unsetenv("BR_TEST_CONFIG_TOKEN");
+	br_upload_config_free(&cfg);
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
@@ -724,8 +851,8 @@ static void test_config(void)
 
 int main(void)
 {
-	test_base64();
-	test_percent();
+	test_escaped();
+	test_sink_url();
 	test_line_protocol_escaping();
 	test_prometheus_escaping();
 	test_timestamps();

@@ -82,3 +82,21 @@ def spool_items(results_dir, which="spool"):
                 with open(os.path.join(d, n), encoding="utf-8") as f:
                     out[n[:-5]] = json.load(f)
     return out
+
+
+def plant(results, name, sink, kind, url, token_env):
+    """Drops a spool item into RESULTS/spool, as an attacker could: its own URL
+    and its own variable as the token's source."""
+    item = {"spool_version": 1, "id": name, "sink": sink, "kind": kind,
+            "run_file": "/nonexistent.json", "spooled": "2026-11-29T12:00:00.000Z",
+            "method": "POST", "url": url, "content_type": "application/json",
+            "idempotency_key": "planted-" + name,
+            "auth": {"scheme": "bearer", "header": None, "username": None,
+                     "token_env": token_env, "token_file": None},
+            "ca_file": None, "connect_timeout_ms": 2000, "timeout_ms": 5000, "attempts": 0,
+            "last_error": None, "not_before": None, "rejected": None, "body": "{}"}
+    os.makedirs(os.path.join(results, "spool"), exist_ok=True)
+    path = os.path.join(results, "spool", name + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(item, f)
+    return path
