@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/escape.h"
 #include "report/report_html.h"
 #include "report/report_page.h"
 #include "results/atomic_file.h"
@@ -181,8 +182,11 @@ int br_cli_report_page(int argc, char **argv)
 		else
 			br_atomic_file_abort(&f);
 	}
-	for (size_t i = 0; i < page.warning_count; i++)
-		fprintf(stderr, "report: left out: %s\n", page.warnings[i]);
+	for (size_t i = 0; i < page.warning_count; i++) {
+		fputs("report: left out: ", stderr);
+		br_escape_text_write(stderr, page.warnings[i]); /* paths and names from records */
+		fputc('\n', stderr);
+	}
 	if (st == BR_OK) {
 		fprintf(stderr,
 			"report: %zu runs, %zu baselines, %zu racks, %zu profiles written to %s\n",

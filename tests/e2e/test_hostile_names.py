@@ -12,6 +12,8 @@ finding of issue 12 that must stay fixed.
   (1e+40, 1e+308), never cut to 31 characters, and their change in percent
   is a number, never "-inf%".
 - A suite file starting with a UTF-8 byte order mark reads as without it.
+- `benchrack report` of such records: no raw control byte in the HTML page
+  nor in what it prints (a firmware path with a BEL once reached stderr).
 
 usage: test_hostile_names.py BENCHRACK
 """
@@ -104,6 +106,18 @@ with tempfile.TemporaryDirectory() as d:
             no_raw(out + err, f"diff --format {fmt} {figure:g}")
             if fmt == "json":
                 json.loads(out)
+
+    # 4. the HTML report of such records, and what it says on the terminal
+    runs = os.path.join(d, "hostile", "runs")
+    os.makedirs(runs)
+    with open(os.path.join(runs, "20260102T030405.000Z-b.json"), "w") as f:
+        json.dump(record("b\x1b]0;x\x07", "n\x1b[2J", 5e39), f)
+    page = os.path.join(d, "report.html")
+    rc, out, err = run("report", "-o", page, "--results-dir", os.path.join(d, "hostile"), cwd=d)
+    check(rc == 0, f"report: exit {rc} ({err!r})")
+    no_raw(out + err, "report on the terminal")
+    with open(page, "rb") as f:
+        no_raw(f.read(), "report HTML")
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
