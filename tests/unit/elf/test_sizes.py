@@ -9,7 +9,8 @@ size run on the same file (findings of issue 12):
 - what the lines add up to is no more than text + data;
 - a symbol name holding an ESC byte is printed escaped (table and JSON);
 - an ELF whose section headers were cut off is refused (exit 2) naming the
-  file and what to do, not reported as 0 bytes.
+  file and what to do, not reported as 0 bytes (nor, by measure, as
+  "stripped?").
 
 usage: test_sizes.py BENCHRACK SIZED_ELF NM SIZE
 """
@@ -115,6 +116,10 @@ with tempfile.TemporaryDirectory() as d:
     check(cut.encode() in err and b"truncated ELF" in err and b"rebuild or copy it again" in err,
           f"truncated ELF: names the file, what is wrong and what to do ({err!r})")
     check(b"text 0" not in out, f"truncated ELF: no size printed ({out!r})")
+    p = subprocess.run([BENCHRACK, "measure", cut, "--function", "sized_main", "-n", "2"],
+                       capture_output=True, timeout=60)
+    check(p.returncode == 2 and b"truncated ELF" in p.stderr and b"stripped?" not in p.stderr,
+          f"truncated ELF: measure says so too, not 'stripped?' ({p.stderr!r})")
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
