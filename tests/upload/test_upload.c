@@ -624,6 +624,7 @@ static void test_spool(void)
 	      strcmp(back.token_env, "BR_TEST_CONFIG_TOKEN") == 0);
 	br_upload_item_free(&back);
 	CHECK(br_upload_spool_remove(&sp, item.id, &err) == BR_OK);
+	br_upload_item_free(&item);
 
 	/* planted items (issue 12): each is refused, kept, and says why; none is
 	 * sent (nothing listens on 127.0.0.1:9, so a send would show as "no
