@@ -132,6 +132,12 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	mo.endpoint = o->endpoint;
 	if (st == BR_OK)
 		st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
+	if (st == BR_OK && o->pcsr && ep.kind == BR_ENDPOINT_QEMU)
+		st = br_error_set(err, BR_ERR_USAGE,
+		                  "--pcsr reads DWT_PCSR while the core runs: QEMU implements no "
+		                  "DWT and its gdbstub stops the machine on any packet; give a "
+		                  "real board behind OpenOCD (--board), or sample by halting "
+		                  "instead (drop --pcsr)");
 	if (st == BR_OK)
 		snprintf(out->board, sizeof(out->board), "%s",
 		         ep.kind == BR_ENDPOINT_QEMU ? ep.qemu.machine

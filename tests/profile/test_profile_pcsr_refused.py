@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`benchrack profile --pcsr` where it cannot work, end to end:
-- on the default board (a launched QEMU, which implements no DWT and stops
-  the machine on any packet): exit 2, saying QEMU cannot, and no profile
-  written;
+- on the default board (QEMU, which implements no DWT and stops the machine
+  on any packet): exit 2 before QEMU is launched, saying QEMU cannot, and no
+  profile written;
 - with a region (--function): exit 2 before any server starts, saying a flat
   profile cannot tell the region's samples;
 - with --exact: exit 2.
