@@ -15,6 +15,7 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_number.h"
 #include "run/measure_report.h"
 #include "cli/paths.h"
 #include "config/board.h"
@@ -87,21 +88,6 @@ static int measure_bad(const char *message)
 {
 	fprintf(stderr, "benchrack measure: %s; try 'benchrack measure --help'\n", message);
 	return 2;
-}
-
-static int parse_u64(const char *opt, const char *arg, unsigned long long max,
-                     unsigned long long *out)
-{
-	char *end = NULL;
-	unsigned long long v = strtoull(arg, &end, 0);
-	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
-		fprintf(stderr,
-		        "benchrack measure: %s takes a whole number from 0 to %llu, not '%s'\n",
-		        opt, max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
 }
 
 static void show_output(void *ctx, int fd, const char *text, size_t len)
@@ -202,17 +188,17 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			o->bench = optarg;
 			break;
 		case OPT_ARG:
-			if (parse_u64("--arg", optarg, UINT32_MAX, &v) != 0)
+			if (br_cli_option_whole("measure", "--arg", optarg, 0, UINT32_MAX, &v) != 0)
 				return 2;
 			o->bench_argument = (uint32_t)v;
 			break;
 		case 'n':
-			if (parse_u64("--iterations", optarg, MEASURE_MAX_COUNT, &v) != 0)
+			if (br_cli_option_whole("measure", "--iterations", optarg, 1, MEASURE_MAX_COUNT, &v) != 0)
 				return 2;
 			o->iterations = (uint32_t)v;
 			break;
 		case 'w':
-			if (parse_u64("--warmup", optarg, MEASURE_MAX_COUNT, &v) != 0)
+			if (br_cli_option_whole("measure", "--warmup", optarg, 0, MEASURE_MAX_COUNT, &v) != 0)
 				return 2;
 			o->warmup = (uint32_t)v;
 			break;
@@ -220,7 +206,7 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			m->counter_spec = optarg;
 			break;
 		case OPT_CLOCK:
-			if (parse_u64("--clock-hz", optarg, UINT64_MAX, &m->clock_hz) != 0)
+			if (br_cli_option_whole("measure", "--clock-hz", optarg, 1, UINT64_MAX, &m->clock_hz) != 0)
 				return 2;
 			break;
 		case OPT_CORE:
@@ -272,8 +258,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			o->link.flavour = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_u64("--timeout", optarg, MEASURE_MAX_TIMEOUT_S, &v) != 0 ||
-			    v == 0)
+			if (br_cli_option_whole("measure", "--timeout", optarg, 1, MEASURE_MAX_TIMEOUT_S,
+			                        &v) != 0)
 				return 2;
 			o->timeout_ms = (int)v * MEASURE_MS_PER_S;
 			break;

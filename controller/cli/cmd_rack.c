@@ -16,6 +16,7 @@
 
 #include "run/board_run.h"
 #include "cli/cli.h"
+#include "cli/option_number.h"
 #include "cli/paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
@@ -106,19 +107,6 @@ static void rack_usage(FILE *out)
 	      out);
 }
 
-static int parse_seconds(const char *opt, const char *arg, unsigned long max, unsigned long *out)
-{
-	char *end = NULL;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
-		fprintf(stderr, "benchrack rack: %s takes a whole number from 0 to %lu, not '%s'\n",
-		        opt, max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 enum rack_option {
 	OPT_ONLY = 256,
 	OPT_RESULTS_DIR,
@@ -151,7 +139,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	unsigned long v = 0;
+	unsigned long long v = 0;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:f:o:n:h", longopts, NULL)) != -1) {
@@ -165,8 +153,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->only[o->only_count++] = optarg;
 			break;
 		case 'j':
-			if (parse_seconds("--parallel", optarg, RACK_MAX_PARALLEL, &v) != 0 ||
-			    v == 0)
+			if (br_cli_option_whole("rack", "--parallel", optarg, 1, RACK_MAX_PARALLEL, &v) != 0)
 				return 2;
 			o->parallel = (unsigned)v;
 			break;
@@ -177,7 +164,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->lock_dir = optarg;
 			break;
 		case OPT_LOCK_WAIT:
-			if (parse_seconds("--lock-wait", optarg, RACK_MAX_SECONDS, &v) != 0)
+			if (br_cli_option_whole("rack", "--lock-wait", optarg, 0, RACK_MAX_SECONDS, &v) != 0)
 				return 2;
 			o->lock_wait_s = (int)v;
 			break;
@@ -194,18 +181,18 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->qemu_program = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_seconds("--timeout", optarg, RACK_MAX_SECONDS, &v) != 0 || v == 0)
+			if (br_cli_option_whole("rack", "--timeout", optarg, 1, RACK_MAX_SECONDS, &v) != 0)
 				return 2;
 			o->timeout_s = (int)v;
 			break;
 		case 'n':
-			if (parse_seconds("--iterations", optarg, RACK_MAX_ITERATIONS, &v) != 0 ||
-			    v == 0)
+			if (br_cli_option_whole("rack", "--iterations", optarg, 1, RACK_MAX_ITERATIONS, &v) !=
+			    0)
 				return 2;
 			o->iterations = (uint32_t)v;
 			break;
 		case OPT_BOARD_TIMEOUT:
-			if (parse_seconds("--board-timeout", optarg, RACK_MAX_SECONDS, &v) != 0)
+			if (br_cli_option_whole("rack", "--board-timeout", optarg, 0, RACK_MAX_SECONDS, &v) != 0)
 				return 2;
 			o->board_timeout_s = (int)v;
 			break;

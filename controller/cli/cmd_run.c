@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option_number.h"
 #include "cli/paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
@@ -81,20 +82,6 @@ static void run_usage(FILE *out, bool check)
 	      out);
 }
 
-static int parse_count(const char *cmd, const char *opt, const char *arg, unsigned long max,
-		       unsigned long *out)
-{
-	char *end = NULL;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v > max) {
-		fprintf(stderr, "benchrack %s: %s takes a whole number from 0 to %lu, not '%s'\n",
-			cmd, opt, max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static bool is_suite_file(const char *path)
 {
 	size_t n = strlen(path);
@@ -145,23 +132,20 @@ static int run_or_check(int argc, char **argv, bool check)
 								      : RUN_DEFAULT_RESULTS;
 	const char *firmware = NULL;
 	const char *upload_path = NULL;
-	unsigned long v = 0;
+	unsigned long long v = 0;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:w:b:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_count(cmd, "--iterations", optarg, RUN_MAX_ITERATIONS, &v) != 0)
+			if (br_cli_option_whole(cmd, "--iterations", optarg, 1, RUN_MAX_ITERATIONS, &v) !=
+			    0)
 				return 2;
-			if (v == 0) {
-				fprintf(stderr, "benchrack %s: --iterations must be at least 1\n", cmd);
-				return 2;
-			}
 			s.iterations = (uint32_t)v;
 			s.iterations_set = true;
 			break;
 		case 'w':
-			if (parse_count(cmd, "--warmup", optarg, RUN_MAX_COUNT, &v) != 0)
+			if (br_cli_option_whole(cmd, "--warmup", optarg, 0, RUN_MAX_COUNT, &v) != 0)
 				return 2;
 			s.warmup = (uint32_t)v;
 			s.warmup_set = true;
@@ -194,8 +178,7 @@ static int run_or_check(int argc, char **argv, bool check)
 			s.qemu_program = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_count(cmd, "--timeout", optarg, RUN_MAX_TIMEOUT_S, &v) != 0 ||
-			    v == 0)
+			if (br_cli_option_whole(cmd, "--timeout", optarg, 1, RUN_MAX_TIMEOUT_S, &v) != 0)
 				return 2;
 			s.timeout_s = (int)v;
 			break;

@@ -82,5 +82,27 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("bad iterations", ["run", "-n", "abc", SUITE], 2, "--iterations")
     expect("too many iterations", ["run", "-n", "5000", SUITE], 2, "--iterations")
 
+    # Issue 12: a number out of range says so, with the range the command
+    # accepts (0 was refused while the message said "from 0", or silently).
+    plain = ["--function", "main"]
+    for name, args, phrase in [
+        ("measure --timeout 0", ["measure", SUITE, *plain, "--timeout", "0"],
+         "--timeout takes a whole number from 1 to"),
+        ("measure -n 0", ["measure", SUITE, *plain, "-n", "0"],
+         "--iterations takes a whole number from 1 to"),
+        ("measure -n -1", ["measure", SUITE, *plain, "-n", "-1"],
+         "--iterations takes a whole number from 1 to"),
+        ("run --timeout 0", ["run", "--timeout", "0", SUITE],
+         "--timeout takes a whole number from 1 to"),
+        ("run -n 0", ["run", "-n", "0", SUITE], "--iterations takes a whole number from 1 to 1024"),
+        ("check --timeout 0", ["check", "--timeout", "0", SUITE],
+         "benchrack check: --timeout takes a whole number from 1 to"),
+        ("rack --timeout 0", ["rack", "r.yaml", "--timeout", "0"],
+         "benchrack rack: --timeout takes a whole number from 1 to"),
+        ("rack --parallel 0", ["rack", "r.yaml", "--parallel", "0"],
+         "--parallel takes a whole number from 1 to"),
+    ]:
+        expect(name, args, 2, phrase, "not '")
+
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
