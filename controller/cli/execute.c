@@ -13,6 +13,7 @@
 #include "config/suite.h"
 #include "report/report_output.h"
 #include "run/board_runs.h"
+#include "run/suite_files.h"
 
 /* The gate's word on every checked board: 1 when a budget or regression
  * failed, 3 when a bench could not run, one line on stderr for each board. */
@@ -187,7 +188,14 @@ int br_cli_execute(const br_cli_settings_t *given)
 	br_board_run_t *runs = xcalloc(wanted, sizeof(*runs));
 	size_t count = 0;
 	int code;
-	if (br_board_runs_load(s, sp, br_cli_configs_dir(), runs, &count, &err) != BR_OK) {
+	br_status_t st = br_board_runs_load(s, sp, br_cli_configs_dir(), runs, &count, &err);
+	/* The suite's files, before any board starts: a problem at its key. */
+	for (size_t i = 0; st == BR_OK && sp != NULL && s->against == NULL && i < count; i++) {
+		if (!runs[i].host)
+			st = br_suite_files_check(
+			    sp, elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name), &err);
+	}
+	if (st != BR_OK) {
 		code = br_cli_report(&err);
 	} else if (s->against != NULL) {
 		code = execute_against(s, sp, elf, runs, count);

@@ -104,5 +104,34 @@ with tempfile.TemporaryDirectory() as tmp:
     ]:
         expect(name, args, 2, phrase, "not '")
 
+# Issue 12: what a suite names but is not there is the suite file's error, at
+# the key that names it (file:line:col), before any board starts.
+with tempfile.TemporaryDirectory() as tmp:
+    suite_elf = os.path.abspath(SUITE)
+    missing = os.path.join(tmp, "gone.elf")
+    for name, text, where, phrase in [
+        ("bench not in the firmware",
+         f"name: s\nfirmware: {suite_elf}\nboards: [qemu-netduinoplus2]\n"
+         "benches:\n  - empty\n  - nosuchbench\n",
+         "s.yaml:6:5: ", "bench 'nosuchbench' is not in the firmware"),
+        ("firmware: path wrong",
+         f"name: s\nfirmware: {missing}\nboards: [qemu-netduinoplus2]\nbenches:\n  - empty\n",
+         "s.yaml:2:11: ", "firmware: " + missing + ": cannot open"),
+        ("elf: path wrong",
+         "name: s\nboards: [qemu-netduinoplus2]\nbenches:\n  - name: x\n"
+         f"    elf: {missing}\n    function: main\n",
+         "s.yaml:5:10: ", "elf: " + missing + ": cannot open"),
+    ]:
+        path = os.path.join(tmp, "s.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        results = os.path.join(tmp, "results")
+        expect(name, ["run", path, "--results-dir", results], 2, path[:-len("s.yaml")] + where,
+               phrase)
+        runs = os.path.join(results, "runs")
+        if os.path.isdir(runs) and os.listdir(runs):
+            print(f"{name}: FAIL: a run was started ({os.listdir(runs)})")
+            failures += 1
+
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
