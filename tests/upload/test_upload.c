@@ -623,7 +623,21 @@ static void test_spool(void)
 	CHECK(back.auth == BR_UPLOAD_AUTH_BASIC && strcmp(back.username, "u") == 0 &&
 	      strcmp(back.token_env, "BR_TEST_CONFIG_TOKEN") == 0);
 	br_upload_item_free(&back);
+	/* a second upload for the sink behind it is not tried, and says whose it
+	 * is: "lab (influxdb1)", never an empty kind (issue 12) */
+	br_upload_item_set(&item.id, "20260101T000001.000Z-b--lab");
+	CHECK(br_upload_spool_put(&sp, &item, &err) == BR_OK);
+	pass.limits.max_attempts = 1;
+	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
+	CHECK_MSG(report.count == 2 && report.items[1].kind == BR_UPLOAD_OUT_DEFERRED &&
+			  strcmp(report.items[1].sink, "lab") == 0 &&
+			  strcmp(report.items[1].sink_kind, "influxdb1") == 0,
+		  "%zu outcomes; the second: %s (%s)", report.count,
+		  report.count > 1 ? report.items[1].sink : "",
+		  report.count > 1 ? report.items[1].sink_kind : "");
+	br_upload_report_free(&report);
 	CHECK(br_upload_spool_remove(&sp, item.id, &err) == BR_OK);
+	CHECK(br_upload_spool_remove(&sp, "20260101T000000.000Z-b--lab", &err) == BR_OK);
 	br_upload_item_free(&item);
 
 	/* planted items (issue 12): each is refused, kept, and says why; none is
