@@ -298,7 +298,16 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 			                      &failed);
 		}
 	}
-	br_cli_upload_after_run(NULL, NULL, results_dir, NULL, 0);
+	/* one pass per suite with sinks, each sending only to its own sinks
+	 * (a spooled upload goes to a sink its configuration names) */
+	for (size_t n = 0; n < rack->entry_count * BR_RACK_MAX_SUITES; n++) {
+		const br_suite_t *suite = suite_ptrs[n];
+		bool first = suite != NULL && suite->file.upload.head.set;
+		for (size_t m = 0; first && m < n; m++)
+			first = suite_ptrs[m] != suite;
+		if (first)
+			br_cli_upload_after_run(NULL, suite, results_dir, NULL, 0);
+	}
 }
 
 int br_cli_rack(int argc, char **argv)

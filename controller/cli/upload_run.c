@@ -99,6 +99,7 @@ void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t 
 		.results_dir = results_dir,
 		.section = section,
 		.config_dir = config_dir,
+		.others_left = true, /* other suites' uploads wait for their own runs */
 		.limits = br_upload_section_limits(section),
 		.user_agent = br_cli_upload_user_agent(),
 	};

@@ -18,9 +18,9 @@
  * After a run: spools each of the count run files for every sink of the
  * upload config (config when not NULL, else suite's upload: section when it
  * has one), then makes one delivery pass over results_dir's spool for those
- * sinks, bounded by the config's max_total_seconds (default 30 s). With
- * neither, nothing is spooled or sent (a file in the spool is no reason to
- * send anything). Prints one line per upload;
+ * sinks (the items of other sinks are left alone), bounded by the config's
+ * max_total_seconds (default 30 s). With neither, nothing is spooled or sent
+ * (a file in the spool is no reason to send anything). Prints one line per upload;
  * returns nothing, so it cannot change the exit code.
  */
 void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t *suite,

@@ -162,6 +162,18 @@ static void queue_stop(pass_state_t *ps, sink_queue_t *q, br_upload_outcome_kind
 	q->finished = true;
 }
 
+/* The sink of the current configuration called name, or NULL. */
+static const br_upload_sink_t *sink_named(const pass_state_t *ps, const char *name)
+{
+	const br_upload_section_t *section = ps->pass->section;
+	for (size_t i = 0; section != NULL && i < section->sinks.count; i++) {
+		const br_upload_sink_t *s = br_upload_section_sink(section, i);
+		if (strcmp(s->name.value, name) == 0)
+			return s;
+	}
+	return NULL;
+}
+
 /*
  * The sink of the current configuration the head goes to: the one with its
  * name, of its kind, whose url the head's URL lies under. Its token source,
@@ -171,12 +183,7 @@ static void queue_stop(pass_state_t *ps, sink_queue_t *q, br_upload_outcome_kind
 static bool sink_take(pass_state_t *ps, sink_queue_t *q)
 {
 	const br_upload_section_t *section = ps->pass->section;
-	const br_upload_sink_t *sink = NULL;
-	for (size_t i = 0; section != NULL && i < section->sinks.count && sink == NULL; i++) {
-		const br_upload_sink_t *s = br_upload_section_sink(section, i);
-		if (strcmp(s->name.value, q->item.sink) == 0)
-			sink = s;
-	}
+	const br_upload_sink_t *sink = sink_named(ps, q->item.sink);
 	const char *kind = sink != NULL ? br_upload_sink_kind_name(
 						  (br_upload_sink_kind_t)sink->kind.value)
 					: NULL;
@@ -387,6 +394,10 @@ static void build_queues(pass_state_t *ps, char **ids, size_t count)
 			note(&o, "%s", err.message);
 			outcome_keep(ps, &o);
 			continue;
+		}
+		if (ps->pass->others_left && sink_named(ps, item.sink) == NULL) {
+			br_upload_item_free(&item);
+			continue; /* another configuration's: not this pass's business */
 		}
 		sink_queue_t *q = queue_of(ps, item.sink);
 		if (q->kind == NULL)

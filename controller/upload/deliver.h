@@ -59,6 +59,11 @@ typedef struct br_upload_pass {
 	 * item is refused. */
 	const br_upload_section_t *section;
 	const char *config_dir;
+	/* Leave the items of sinks section does not name untouched and out of
+	 * the report (another configuration's, e.g. the other suites of a
+	 * rack), instead of refusing them. An item that claims a name the
+	 * section has, with another kind or URL, is refused either way. */
+	bool others_left;
 	br_upload_limits_t limits; /* max_total_ms bounds the pass */
 	bool force;                /* send items still waiting for a Retry-After too */
 	const char *user_agent;

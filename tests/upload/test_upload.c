@@ -698,6 +698,17 @@ static void test_spool(void)
 	char escaped[4200];
 	snprintf(escaped, sizeof(escaped), "%s/../escaped.json", dir);
 	CHECK(access(escaped, F_OK) != 0);
+	/* after a run (others_left): another configuration's item is left alone
+	 * and unreported; one claiming this configuration's sink is refused */
+	pass.others_left = true;
+	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
+	CHECK_MSG(report.count == 4 &&
+			  br_upload_report_count(&report, BR_UPLOAD_OUT_REFUSED) == 4,
+		  "%zu outcomes", report.count);
+	for (size_t i = 0; i < report.count; i++)
+		CHECK(strcmp(report.items[i].id, "p3--other") != 0);
+	br_upload_report_free(&report);
+	pass.others_left = false;
 	/* with no configuration at all, nothing goes anywhere */
 	pass.section = NULL;
 	CHECK(br_upload_deliver(&pass, &report, &err) == BR_OK);
