@@ -56,6 +56,7 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 		figure(&j, "samples_taken", p->samples_taken);
 		figure(&j, "samples_lost", p->samples_lost);
 		figure(&j, "outside_region", p->outside_region);
+		figure(&j, "server_writes", p->server_writes);
 		br_json_key(&j, "sample_cost_seconds");
 		if (p->sample_cost_known) {
 			br_json_object_begin(&j);

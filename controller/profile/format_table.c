@@ -58,9 +58,11 @@ static void header(FILE *out, const br_profile_t *p)
 	if (p->sample_cost_known)
 		fprintf(out,
 		        "  one sample (stop, reads, resume, unwinding) took %.0f us median, %.0f us "
-		        "p90, %.0f us mean\n",
+		        "p90, %.0f us mean; %.2f writes to the server per sample\n",
 		        p->sample_cost_median_s * 1e6, p->sample_cost_p90_s * 1e6,
-		        p->sample_cost_mean_s * 1e6);
+		        p->sample_cost_mean_s * 1e6,
+		        p->samples_taken > 0 ? (double)p->server_writes / (double)p->samples_taken
+		                             : 0.0);
 	if (p->pcsr)
 		fputs("  flat: PCs read from DWT_PCSR while the core ran (never halted), no call "
 		      "chains;\n  lost: reads of 0xFFFFFFFF (not sampled) or refused by the server\n",

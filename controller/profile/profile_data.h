@@ -82,6 +82,9 @@ typedef struct br_profile {
 	/* What one sample cost the host (stop, reads, resume, unwinding; not the
 	 * paced waits), in seconds: median, 90th percentile, mean. */
 	bool sample_cost_known;
+	/* Write system calls to the server while sampling (one per sample where
+	 * the interrupt, the reads and the resume share a write). */
+	uint64_t server_writes;
 	double sample_cost_median_s, sample_cost_p90_s, sample_cost_mean_s;
 	/* Exact mode. */
 	uint64_t counter_delta;   /* the counter across the stepped region (+1: see exact.h) */

@@ -186,6 +186,7 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 		st = br_target_reg_read(t, BR_TARGET_REG_SP, &s.last_sp, err);
 	if (st == BR_OK)
 		st = br_target_resume(t, err);
+	unsigned long writes_before = t->rsp.counters.write_calls;
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
 	br_pacing_t pacing;
@@ -198,6 +199,7 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 			note_cost(&s, (double)(br_clock_ns() - taken) / (double)NS_PER_S);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
+	out->server_writes = t->rsp.counters.write_calls - writes_before;
 	summarize_costs(&s, out);
 	free(s.costs);
 	if (st == BR_OK)

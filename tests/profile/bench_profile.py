@@ -76,7 +76,8 @@ for i, taken in enumerate(rounds):
         ratios[w]["rate"].append(rate * 2 * floor_mean / 1e6)
         ratios[w]["mixed"].append(rate * 2 * floor_median / 1e6)
         print(f"round {i + 1}, window {w} B: {rate:.0f} samples/s "
-              f"({r['samples_taken']} in {r['seconds']:.2f} s); one sample "
+              f"({r['samples_taken']} in {r['seconds']:.2f} s, "
+              f"{r['server_writes'] / r['samples_taken']:.2f} writes each); one sample "
               f"{median_us:.0f} us median, {cost['p90'] * 1e6:.0f} us p90, "
               f"{cost['mean'] * 1e6:.0f} us mean; floor {floor_mean:.0f} us mean, "
               f"{floor_median:.0f} us median: {median_us / floor_median:.2f} floors "

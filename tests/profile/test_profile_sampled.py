@@ -10,7 +10,8 @@ PROFILE_LONG_FACTOR (3) times the other, called alternately.
   frame records at -O0 -fno-omit-frame-pointer with .debug_frame removed;
 - the figures add up: in the region + outside + lost = taken; what the
   samples cost (sample_cost_seconds) is ordered (median <= p90) and their
-  sum (mean x taken) fits in the time spent.
+  sum (mean x taken) fits in the time spent; one write to the server per
+  sample (QEMU: the interrupt, the reads and the continue together).
 
 usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
 """
@@ -53,6 +54,11 @@ cost = rec["sample_cost_seconds"]
 c.check(cost is not None and 0 < cost["median"] <= cost["p90"] and
         0 < cost["mean"] * rec["samples_taken"] <= rec["seconds"],
         f"one sample's cost {cost} is ordered and fits in {rec['seconds']} s")
+# One write per sample on QEMU (the interrupt, the reads and the continue
+# together), plus the resume before the first and the interrupt after the last.
+c.check(rec["server_writes"] <= rec["samples_taken"] + 2,
+        f"{rec['server_writes']} writes to the server for {rec['samples_taken']} samples: "
+        "one each")
 leaf_chains = [ch for ch in rec["chains"]
                if ch["frames"][-1] in ("profile_leaf_short", "profile_leaf_long")]
 c.check(sum(ch["count"] for ch in leaf_chains) > 0.9 * n, "leaf chains are most samples")
