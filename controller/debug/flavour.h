@@ -52,8 +52,10 @@ typedef struct br_flavour {
 	 * byte, and an interrupt that finds the target stopped is dropped (QEMU:
 	 * its gdbstub stops the VM synchronously on any byte that arrives while
 	 * it runs): packets may follow the 0x03 in the same write, and exactly one
-	 * stop reply comes before their replies. false: wait for the stop reply
-	 * first, as the GDB manual asks. */
+	 * stop reply comes before their replies (QEMU 7.2 here, checked on the
+	 * installed QEMU by tests/profile/test_interrupt_pipeline.py; QEMU 8.1's
+	 * gdbstub, by its source, does the same). false: wait
+	 * for the stop reply first, as the GDB manual asks. */
 	bool packets_follow_interrupt;
 	/* Monitor commands that let the core run, and halt it again, while the
 	 * RSP session stays in its halted state, so that packets (memory reads
