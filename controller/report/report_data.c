@@ -101,6 +101,8 @@ static void latest_write(br_json_t *j, const br_page_t *page, const br_page_late
 		br_json_string(j, l->symbols[i].name);
 		br_json_key(j, "kind");
 		br_json_string(j, l->symbols[i].kind);
+		br_json_key(j, "section");
+		br_json_string(j, l->symbols[i].section);
 		br_json_key(j, "size");
 		br_json_uint(j, l->symbols[i].size);
 		br_json_object_end(j);

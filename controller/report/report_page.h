@@ -37,6 +37,7 @@ typedef struct br_page_record {
 typedef struct br_page_symbol {
 	char name[BR_PAGE_NAME_BYTES];
 	char kind[16]; /* "function" or "object" */
+	char section[32]; /* where it is in flash: ".text", ".rodata", ... */
 	unsigned long long size;
 } br_page_symbol_t;
 

@@ -27,6 +27,7 @@ static void symbols_read(br_page_t *page, br_page_latest_t *l, const char *elf)
 			 (int)sizeof(l->symbols[i].name) - 1, syms[i].name);
 		snprintf(l->symbols[i].kind, sizeof(l->symbols[i].kind), "%s",
 			 syms[i].is_function ? "function" : "object");
+		snprintf(l->symbols[i].section, sizeof(l->symbols[i].section), "%s", syms[i].section);
 		l->symbols[i].size = syms[i].size;
 	}
 	l->symbol_count = n;

@@ -35,6 +35,38 @@ WORK = tempfile.mkdtemp(prefix='benchrack-report-rack-')
 BENCHES = ['empty', 'nop1000', 'work']
 
 
+def nm_sizes(elf):
+    """{name: size} of every sized symbol of elf, by arm-none-eabi-nm (the
+    oracle beside benchrack's own ELF reader)."""
+    nm = shutil.which('arm-none-eabi-nm')
+    out = subprocess.run([nm, '-S', elf], capture_output=True, text=True, check=True).stdout
+    sizes = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            sizes[parts[3]] = int(parts[1], 16)
+    return sizes
+
+
+def symbols_checks(b, data):
+    """The run page lists the firmware's biggest functions and objects in
+    flash, with the sizes nm gives, in a drawn table."""
+    symbols = data['latest'][0].get('symbols') or []
+    kinds = {s['kind'] for s in symbols}
+    check(kinds == {'function', 'object'}, 'run page: the biggest functions and objects are both listed',
+          str([(s['name'], s['kind']) for s in symbols]))
+    sizes = nm_sizes(SUITE_ELF)
+    wrong = [(s['name'], s['size'], sizes.get(s['name'].split(', ')[0])) for s in symbols
+             if sizes.get(s['name'].split(', ')[0]) != s['size']]
+    check(symbols and not wrong, 'run page: each size is the one nm gives', str(wrong))
+    check(all(s['section'] in ('.vectors', '.text', '.rodata') for s in symbols),
+          'run page: each names its flash section', str([s['section'] for s in symbols]))
+    sizes_listed = [s['size'] for s in symbols]
+    check(sizes_listed == sorted(sizes_listed, reverse=True), 'run page: biggest first', str(sizes_listed))
+    rows = b.eval('document.querySelectorAll("table.symbols tbody tr").length')
+    check(rows == len(symbols), 'run page: one table row per symbol (%s of %s)' % (rows, len(symbols)))
+
+
 def page_checks(path, doc, label):
     with cdp.Browser(width=1280, height=900) as b:
         b.network_off()
@@ -128,6 +160,7 @@ def main():
         check(len(data['runs']) == 1 and len(data['latest']) == 1, 'run page: just that run')
         names = b.eval('[...document.querySelectorAll(".bench-name")].map(e => e.textContent)')
         check(names == [x['name'] for x in data['runs'][0]['benches']], 'run page: every bench named', str(names))
+        symbols_checks(b, data)
         b.screenshot(os.path.join(BUILD, 'report-run.png'))
 
 

@@ -567,14 +567,16 @@
 	function symbolsTable(l) {
 		if (!l.symbols || !l.symbols.length) return null;
 		var t = el('table', { cls: 'symbols' }, el('thead', {}, el('tr', {},
-			el('th', { text: 'function' }), el('th', { text: 'kind' }), el('th', { text: 'size (bytes)' }))));
+			el('th', { text: 'name' }), el('th', { text: 'kind' }), el('th', { text: 'section' }),
+			el('th', { text: 'size (bytes)' }))));
 		var tb = el('tbody');
 		l.symbols.forEach(function (s) {
 			tb.appendChild(el('tr', {}, el('td', { cls: 'mono', text: s.name }), el('td', { text: s.kind }),
+				el('td', { cls: 'mono', text: s.section }),
 				el('td', { cls: 'num', text: fmt(s.size) })));
 		});
 		t.appendChild(tb);
-		return el('div', { cls: 'table-wrap' }, el('h3', { text: 'Biggest functions of ' + firmwareName(runsById[l.run]) }), t);
+		return el('div', { cls: 'table-wrap' }, el('h3', { text: 'Biggest functions and objects in flash of ' + firmwareName(runsById[l.run]) }), t);
 	}
 
 	function benchTextChart(l) {
