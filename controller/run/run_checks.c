@@ -28,20 +28,39 @@ size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *sample
 	return br_wrap_batch_check(state, samples, n, host_seconds, measured);
 }
 
+br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t *err)
+{
+	br_error_t why;
+	br_error_clear(&why);
+	br_status_t st;
+	if (rsp_client_usable(&t->rsp)) {
+		st = br_target_halt(t, BR_RUN_HALT_PROBE_MS, &why);
+		if (st == BR_OK)
+			st = br_target_pc(t, pc, &why);
+		if (st == BR_OK)
+			return BR_OK;
+	} else if (err->status == BR_ERR_TIMEOUT && t->rsp.broken) {
+		/* The wait ended with the session intact; it broke since, when the
+		 * measurement's cleanup interrupted the core: that is the answer. */
+		why = t->rsp.broken_reason;
+	} else {
+		return err->status; /* ended some other way: err already says how */
+	}
+	/* err's guess (the firmware never got there) does not stand: replaced. */
+	return br_error_set(err, BR_ERR_INFRA,
+			    "the server stopped answering while the target ran: no stop came, and "
+			    "no answer to an interrupt either (%.200s); check the server and the "
+			    "connection to it",
+			    why.message);
+}
+
 br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
 				    br_error_t *err)
 {
-	if (!rsp_client_usable(&t->rsp))
-		return err->status;
-	br_error_t why;
-	br_error_clear(&why);
 	uint32_t pc = 0;
-	br_status_t st = br_target_halt(t, BR_RUN_HALT_PROBE_MS, &why);
-	if (st == BR_OK)
-		st = br_target_pc(t, &pc, &why);
+	br_status_t st = br_run_probe_after_timeout(t, &pc, err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "(and the board did not answer an interrupt: %.200s)",
-				       why.message);
+		return st;
 	int seconds = (timeout_ms + 999) / 1000;
 	char was[BR_ERROR_MESSAGE_BYTES / 2U];
 	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);

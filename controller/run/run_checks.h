@@ -40,13 +40,23 @@ size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *sample
 #define BR_RUN_HALT_PROBE_MS 2000
 
 /*
+ * After a wait on t timed out (err says for what, BR_ERR_TIMEOUT): asks
+ * whether the server still answers — the 0x03 interrupt stops the core and
+ * its PC reads. Answered: BR_OK, *pc where the core was, err untouched (the
+ * target ran and the firmware did not get there). Unanswered: the server is
+ * at fault, not the firmware: BR_ERR_INFRA, err replaced by "the server
+ * stopped answering while the target ran: ...". A session that broke since
+ * the wait (a cleanup's interrupt unanswered) counts as unanswered.
+ */
+br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t *err);
+
+/*
  * After `what` (a bench, a region) did not finish within timeout_ms on t
  * (err says so, BR_ERR_TIMEOUT): asks whether the board still answers — the
  * 0x03 interrupt stops it and its PC reads. Then the firmware is at fault:
  * BR_ERR_REGRESSION (exit 1, a test failure, never retried), err saying
- * "WHAT did not finish within N s (the board answers: ...)". Otherwise the
- * timeout stands (BR_ERR_TIMEOUT, exit 3), err saying the interrupt went
- * unanswered too.
+ * "WHAT did not finish within N s (the board answers: ...)". Otherwise as
+ * br_run_probe_after_timeout: the server stopped answering (BR_ERR_INFRA).
  */
 br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
 				    br_error_t *err);

@@ -52,10 +52,18 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	if (st != BR_OK)
 		return st;
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
-	if (st == BR_ERR_TIMEOUT && timeout_is_failure)
+	if (st == BR_ERR_TIMEOUT && timeout_is_failure) {
 		st = br_run_classify_timeout(br_runner_target(&runner),
 					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
 					     opts->timeout_ms, err);
+	} else if (st == BR_ERR_TIMEOUT) {
+		/* Never blame the firmware for a server that went silent. */
+		uint32_t pc = 0;
+		if (br_run_probe_after_timeout(br_runner_target(&runner), &pc, err) == BR_OK)
+			st = BR_ERR_TIMEOUT;
+		else
+			st = err->status;
+	}
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)

@@ -30,6 +30,8 @@ counted in `stops`), instead of that reply (issue 12):
   killed    `X0f` sent (terminated by signal 15), then closed
   eof       the connection closed (a FIN, nothing said)
   rst       the connection reset (an abortive close: RST)
+  mute      nothing more from the server, the connection left open (a
+            server that stopped answering while the target runs)
 
 Whatever the mode, the client's memory-write packets (M, X, vFlashWrite) are
 counted in `Proxy.writes`.
@@ -239,6 +241,9 @@ class Proxy:
                 for kind, tok in parser.tokens(data):
                     if direction == "s2c" and kind == "packet" and tok.startswith((b"$T", b"$S")):
                         self.stops += 1
+                    if self.mode == "mute" and direction == "s2c" and self.stops >= self.nth:
+                        self.injected = 1  # silent from the nth stop reply on
+                        continue
                     if (self.mode in ("exited", "killed", "eof", "rst") and direction == "s2c"
                             and kind == "packet" and self._server_end(dst, tok, out)):
                         raise ConnectionAbortedError

@@ -9,7 +9,9 @@ breakpoint entries:
   killed    it says X0f and closes
   eof       it closes without a word (FIN)
   rst       the connection is reset (RST)
-  (these four through faultproxy.py, in place of a stop reply half way
+  mute      it stops answering, the connection open (then an interrupt
+            goes unanswered too: the server is blamed, not the firmware)
+  (these five through faultproxy.py, in place of a stop reply half way
   through the clean run's stops), and
   sigterm   the QEMU benchrack launched gets SIGTERM 2 s after the start
   sigkill   ... gets SIGKILL
@@ -48,6 +50,7 @@ WORDS = {
     "killed": r"signal 15",
     "eof": r"closed the connection",
     "rst": r"reset by peer",
+    "mute": r"the server stopped answering",
     "sigterm": r"exit(ed)? (with )?code 0|closed the connection|reset by peer",
     "sigkill": r"closed the connection|reset by peer",
 }
@@ -171,6 +174,8 @@ def verdict(what, mode, p, folder):
     c.check(not CRASH.search(p.stderr), f"{label}: no crash or sanitizer report")
     c.check("back in step" not in message,
             f"{label}: a dead server is not blamed on out-of-step replies")
+    c.check(not re.search(r"was not called|did not return|fix the firmware", message),
+            f"{label}: nor on the firmware")
     if p.returncode != 3:
         c.show(p.stdout, p.stderr)
     doc_path = os.path.join(folder, "out.json")
@@ -195,7 +200,7 @@ def verdict(what, mode, p, folder):
 
 for what in ("measure", "run"):
     nth = clean_stops(what) // 2
-    for mode in ("exited", "killed", "eof", "rst"):
+    for mode in ("exited", "killed", "eof", "rst", "mute"):
         p, folder = through_proxy(what, mode, nth)
         verdict(what, mode, p, folder)
     for mode in ("sigterm", "sigkill"):
