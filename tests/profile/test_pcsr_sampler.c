@@ -6,6 +6,7 @@
  * `monitor halt` (qRcmd), and DWT_PCSR, which answers 0xFFFFFFFF while the
  * core is halted and a scripted sequence of PCs while it runs.
  *
+ * - paced by a rate: one read per write, never more reads than the rate asks;
  * - a Cortex-M4 whose PCSR script is 5 reads in profile_leaf_long, 2 in
  *   profile_leaf_short and one 0xFFFFFFFF per 8: the flat profile counts
  *   exactly 5:2 of the counted samples, one lost per 8 taken, every chain a
@@ -255,6 +256,19 @@ int main(int argc, char **argv)
 	int saw = finish(&t, pid);
 	CHECK_MSG(saw == (SAW_TRCENA | SAW_RESUME | SAW_HALT | SAW_PACKET_AFTER_ATTACH),
 	          "the fake saw 0x%x: TRCENA set, resumed, halted, no PCSR read while halted", saw);
+	br_profile_data_free(&p);
+
+	/* Paced (--rate 500 for 0.2 s): one read per write, never faster than asked. */
+	pid = start(&t, &m4, br_flavour_openocd());
+	br_profile_data_init(&p, BR_PROFILE_SAMPLED);
+	br_pcsr_options_t paced = {.elf = elf, .duration_s = 0.2, .rate_hz = 500};
+	st = br_pcsr_sample(&t, &paced, &p, &err);
+	CHECK_MSG(st == BR_OK && p.samples_taken >= 1U && p.samples_taken <= 130U &&
+	              p.server_writes == p.samples_taken,
+	          "paced: %lu reads in %lu writes (at most 0.2 s x 500 / 0.8): %s",
+	          (unsigned long)p.samples_taken, (unsigned long)p.server_writes,
+	          st == BR_OK ? "ok" : err.message);
+	finish(&t, pid);
 	br_profile_data_free(&p);
 
 	/* A wrapped error read counts as lost, not as an error. */
