@@ -249,11 +249,41 @@ static void show_output(void *ctx, int fd, const char *text, size_t len)
 	fflush(out);
 }
 
-/* Runs the firmware for run_ms, showing what it prints, and says how it ended. */
-static br_status_t probe_run(br_target_t *t, long run_ms, br_error_t *err)
+/*
+ * Whether an exit reported while the firmware ran was the firmware's own: a
+ * QEMU benchrack launched ends only by semihosting's SYS_EXIT (with
+ * --semihosting), and then silently; one that ended saying something (QEMU:
+ * "terminating on signal 15") or with no way for the firmware to end it was
+ * shut down (issue 12: 'health: ok' after QEMU was killed). A server not
+ * launched here is taken at its word.
+ */
+static br_status_t probe_exit_check(br_session_t *s, const probe_options_t *o,
+                                    const br_probe_run_result_t *r, br_error_t *err)
 {
+	if (s->server.pid == 0)
+		return BR_OK;
+	br_error_set(err, BR_ERR_INFRA, "the server ended the session while the firmware ran "
+	             "(it reported exit code %d)", r->exit_code);
+	br_session_explain(s, err); /* waits for it to end; its last words, if any */
+	char tail[BR_SERVER_STDERR_TAIL];
+	br_server_log_tail(&s->server, tail, sizeof(tail));
+	bool said = !br_server_alive(&s->server) && tail[0] != '\0';
+	if (o->ep.qemu.semihosting && !said)
+		return BR_OK;
+	if (!said)
+		br_error_prefix(err, "without --semihosting the firmware cannot end QEMU: it was shut "
+		                "down");
+	return BR_ERR_INFRA;
+}
+
+/* Runs the firmware for run_ms, showing what it prints, and says how it ended. */
+static br_status_t probe_run(br_session_t *s, const probe_options_t *o, br_error_t *err)
+{
+	br_target_t *t = &s->target;
 	br_probe_run_result_t r;
-	br_status_t st = br_probe_run(t, run_ms, show_output, NULL, &r, err);
+	br_status_t st = br_probe_run(t, o->run_ms, show_output, NULL, &r, err);
+	if (st == BR_OK && r.end == BR_PROBE_RUN_EXITED)
+		st = probe_exit_check(s, o, &r, err);
 	if (st == BR_OK && r.end == BR_PROBE_RUN_EXITED)
 		fprintf(stderr, "benchrack probe: the firmware exited with code %d\n", r.exit_code);
 	else if (st == BR_OK && r.end == BR_PROBE_RUN_STOPPED)
@@ -308,9 +338,9 @@ int br_cli_probe(int argc, char **argv)
 		st = br_probe_dump_write(&s.target, o.dumps[i].address, o.dumps[i].length, stdout,
 					 &err);
 	if (st == BR_OK && o.run_ms > 0)
-		st = probe_run(&s.target, o.run_ms, &err);
-	if (st != BR_OK)
-		br_session_explain(&s, &err);
+		st = probe_run(&s, &o, &err);
+	if (st != BR_OK && !s.target.exited)
+		br_session_explain(&s, &err); /* an exit was explained by probe_run */
 	bool exited = s.target.exited;
 	br_session_close(&s, st == BR_OK && !exited);
 	br_board_lock_give(&lock);

@@ -15,7 +15,8 @@ breakpoint entries:
   through the clean run's stops), and
   sigterm   the QEMU benchrack launched gets SIGTERM 2 s after the start
   sigkill   ... gets SIGKILL
-  (the issue's reproduction: `measure plain-O2.elf --function plain_long -n 40`).
+  (the issue's reproduction: `measure plain-O2.elf --function plain_long -n 40`;
+  and `probe --run`, which must not then say "health: ok").
 Every case: exit 3 (not a signal, not 139), a 'benchrack' message saying
 what the server did (its words), no sanitizer report. measure --json: a
 record with status "failed", that reason and the 40 samples asked for. run:
@@ -79,6 +80,8 @@ def command(what, label, port):
     os.makedirs(folder)
     json_path = os.path.join(folder, "out.json")
     function = "plain_long" if port is None else "plain_fixed"
+    if what == "probe":
+        return [BENCHRACK, "probe", "--kernel", PLAIN, "--run", "30000"], folder
     if what == "measure":
         argv = [BENCHRACK, "measure", PLAIN, "--function", function, "-n", str(ASKED),
                 "-w", "0", "--timeout", "5", "--json", json_path]
@@ -178,6 +181,10 @@ def verdict(what, mode, p, folder):
             f"{label}: nor on the firmware")
     if p.returncode != 3:
         c.show(p.stdout, p.stderr)
+    if what == "probe":
+        c.check("NOT HEALTHY" in p.stdout and "health:     ok" not in p.stdout,
+                f"{label}: not reported healthy")
+        return
     doc_path = os.path.join(folder, "out.json")
     doc = json.load(open(doc_path, encoding="utf-8")) if os.path.exists(doc_path) else None
     if what == "measure":
@@ -206,5 +213,11 @@ for what in ("measure", "run"):
     for mode in ("sigterm", "sigkill"):
         p, folder = kill_launched(what, mode)
         verdict(what, mode, p, folder)
+
+# `probe --run` while its QEMU is killed: not healthy (it said "health: ok"
+# when QEMU's W00 on SIGTERM passed for the firmware's own exit).
+for mode in ("sigterm", "sigkill"):
+    p, folder = kill_launched("probe", mode)
+    verdict("probe", mode, p, folder)
 
 sys.exit(c.finish())
