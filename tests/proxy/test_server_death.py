@@ -22,7 +22,10 @@ what the server did (its words), no sanitizer report. measure --json: a
 record with status "failed", that reason and the 40 samples asked for. run:
 its record in RESULTS/runs says "failed" with that reason (never "running").
 
-usage: test_server_death.py BENCHRACK QEMU PLAIN_ELF
+And `run` of a stub suite (GATE_ELF's bench that never returns) whose QEMU is
+signalled while the bench runs: the same, record failed with the reason.
+
+usage: test_server_death.py BENCHRACK QEMU PLAIN_ELF GATE_ELF
 """
 import glob
 import json
@@ -40,8 +43,8 @@ from faultproxy import Proxy  # noqa: E402
 from measure_cli import Checks  # noqa: E402
 from qemu_gdbstub import remote_board_yaml, start_qemu  # noqa: E402
 
-BENCHRACK, QEMU, PLAIN = sys.argv[1:4]
-PLAIN = os.path.abspath(PLAIN)
+BENCHRACK, QEMU, PLAIN, GATE = sys.argv[1:5]
+PLAIN, GATE = os.path.abspath(PLAIN), os.path.abspath(GATE)
 WORK = tempfile.mkdtemp(prefix="benchrack-server-death-")
 ASKED = 40
 KILL_AFTER_S = 2.0
@@ -80,6 +83,12 @@ def command(what, label, port):
     os.makedirs(folder)
     json_path = os.path.join(folder, "out.json")
     function = "plain_long" if port is None else "plain_fixed"
+    if what == "stub-run":
+        path = os.path.join(folder, "stub.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"name: stub\nfirmware: {GATE}\nboards: [qemu-netduinoplus2]\n"
+                    "timeout_seconds: 60\nbenches:\n  - empty\n  - stall\n")
+        return [BENCHRACK, "run", path, "--results-dir", folder], folder
     if what == "probe":
         return [BENCHRACK, "probe", "--kernel", PLAIN, "--run", "30000"], folder
     if what == "measure":
@@ -216,8 +225,9 @@ for what in ("measure", "run"):
 
 # `probe --run` while its QEMU is killed: not healthy (it said "health: ok"
 # when QEMU's W00 on SIGTERM passed for the firmware's own exit).
-for mode in ("sigterm", "sigkill"):
-    p, folder = kill_launched("probe", mode)
-    verdict("probe", mode, p, folder)
+for what in ("stub-run", "probe"):
+    for mode in ("sigterm", "sigkill"):
+        p, folder = kill_launched(what, mode)
+        verdict(what, mode, p, folder)
 
 sys.exit(c.finish())
