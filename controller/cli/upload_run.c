@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "common/escape.h"
 #include "upload/enqueue.h"
 #include "upload/spool.h"
 
@@ -44,9 +45,16 @@ void br_cli_upload_print(const br_upload_report_t *report)
 {
 	for (size_t i = 0; i < report->count; i++) {
 		const br_upload_outcome_t *o = &report->items[i];
-		char sink[128] = "";
+		/* a spool file's words and a server's, escaped: either may be hostile */
+		char name[BR_ESCAPE_BYTES(sizeof(o->sink))];
+		char kind[BR_ESCAPE_BYTES(sizeof(o->sink_kind))];
+		char message[BR_ESCAPE_BYTES(sizeof(o->message))];
+		br_escape_text(o->message, message, sizeof(message));
+		char sink[sizeof(name) + sizeof(kind) + 8U] = "";
 		if (o->sink[0] != '\0')
-			snprintf(sink, sizeof(sink), "%s (%s): ", o->sink, o->sink_kind);
+			snprintf(sink, sizeof(sink), "%s (%s): ",
+				 br_escape_text(o->sink, name, sizeof(name)),
+				 br_escape_text(o->sink_kind, kind, sizeof(kind)));
 		switch (o->kind) {
 		case BR_UPLOAD_OUT_DELIVERED:
 			fprintf(stderr, "benchrack: upload: %sdelivered %s\n", sink, o->id);
@@ -55,7 +63,7 @@ void br_cli_upload_print(const br_upload_report_t *report)
 			fprintf(stderr,
 				"benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
 				"%s for a person\n",
-				sink, o->id, o->message, o->path);
+				sink, o->id, message, o->path);
 			break;
 		case BR_UPLOAD_OUT_PENDING:
 		case BR_UPLOAD_OUT_WAITING:
@@ -64,16 +72,16 @@ void br_cli_upload_print(const br_upload_report_t *report)
 				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
 				"%s; kept in %s, `benchrack upload` retries it\n",
 				sink, o->id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
-				o->message, o->path);
+				message, o->path);
 			break;
 		case BR_UPLOAD_OUT_REFUSED:
 			fprintf(stderr,
 				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, o->id,
-				o->message, o->path);
+				message, o->path);
 			break;
 		case BR_UPLOAD_OUT_BROKEN:
 			fprintf(stderr, "benchrack: upload: %s cannot be read: %s; left as it is\n",
-				o->path, o->message);
+				o->path, message);
 			break;
 		}
 	}

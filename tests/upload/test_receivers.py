@@ -422,6 +422,17 @@ def check_hostile(br, tmp, results):
         c.check(rc == 2 and "--upload-config" in err and thief.requests == [],
                 f"`upload` without a configuration: exit {rc}, nothing sent", err)
         os.unlink(os.path.join(results, "spool", "planted-1--hook.json"))
+        # planted with an escape sequence in its URL: shown escaped, never raw
+        plant(results, "planted-3--hook", "hook", "webhook",
+              f"http://127.0.0.1:{thief.port}/\x1b]0;owned\x07\x1b[2J", "OTHER_SECRET")
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
+        rc2, out2, err2, _ = br(["upload", "--list", "--results-dir", results])
+        c.check(rc == 2 and "NOT SENT planted-3--hook" in err and "\\x1b]0;owned" in err,
+                "a planted URL with an escape sequence is shown escaped", err)
+        c.check(not any(ch in out + err + out2 + err2 for ch in "\x1b\x07"),
+                "no raw ESC or BEL from a planted spool file on the terminal")
+        c.check(thief.requests == [], "the planted escape-sequence item: nothing sent")
+        os.unlink(os.path.join(results, "spool", "planted-3--hook.json"))
 
         # planted at the right URL with another variable: the config's token only
         plant(results, "planted-2--hook", "hook", "webhook",
