@@ -182,7 +182,10 @@ br_status_t br_target_sample(br_target_t *t, br_target_sample_t *s, br_error_t *
 br_status_t br_target_sample_running(br_target_t *t, br_target_sample_t *s, int timeout_ms,
                                      br_error_t *err)
 {
-	if (!t->running || !t->flavour->packets_follow_interrupt || !sample_pipelines(t)) {
+	/* A resent request's reply may still come (t->rsp.stale): stop first, so
+	 * the next request can put the replies back in step. */
+	if (!t->running || !t->flavour->packets_follow_interrupt || !sample_pipelines(t) ||
+	    t->rsp.stale > 0) {
 		br_status_t st = br_target_halt(t, timeout_ms, err);
 		if (st != BR_OK)
 			return st;

@@ -605,6 +605,11 @@ static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
 	if (count == 0 || count > RSP_PIPELINE_EACH_MAX)
 		return br_error_set(err, BR_ERR_USAGE, "a pipeline holds 1 to %u requests",
 		                    RSP_PIPELINE_EACH_MAX);
+	if (c->stale > 0 && interrupt_first)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "%s: a resent request may still be answered: stop the target "
+		                    "and put the replies back in step before reading in one write",
+		                    c->transport.peer);
 	if (c->stale > 0) {
 		st = client_resync(c, err);
 		if (st != BR_OK)

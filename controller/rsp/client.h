@@ -221,7 +221,9 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
  * interrupt's, or the one the target sent when it stopped by itself): it is
  * on_reply's index 0, the requests' replies are 1, 2, ... Not for a server
  * that waits for a stop before it reads packets: the GDB manual allows only
- * the interrupt while the target runs.
+ * the interrupt while the target runs. Refused (BR_ERR_USAGE, nothing sent)
+ * while a resent request may still be answered: the resync that puts the
+ * replies back in step needs a stopped target.
  */
 br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *const *requests,
                                               size_t count, bool last_resumes,

@@ -239,6 +239,14 @@ int main(void)
 	CHECK(got.n == 3 && strcmp(got.text[0], "T02thread:01;") == 0 &&
 	      strcmp(got.text[1], "0102030405060708") == 0 && strcmp(got.text[2], "aabbccdd") == 0);
 	CHECK(c.counters.write_calls == 1);
+	/* A resent request's reply may still come: refused, nothing written (the
+	 * resync needs a stopped target). */
+	c.stale = 1;
+	got.n = 0;
+	CHECK(rsp_client_interrupt_pipeline_each(&c, ireqs, 3, true, collect, &got, &err) ==
+	      BR_ERR_USAGE);
+	CHECK(c.counters.write_calls == 1 && got.n == 0);
+	c.stale = 0;
 	CHECK(finish(&c, pid) == 0);
 
 	/* A reply that never comes ends the session; later calls fail at once. */
