@@ -71,12 +71,14 @@ static void list_dir(const br_upload_spool_t *sp, bool rejected)
 		char path[BR_UPLOAD_PATH_BYTES + 256U];
 		br_upload_spool_path(sp, rejected, ids[i], path, sizeof(path));
 		br_upload_item_t item;
+		/* a spool file's name and words, escaped: it may have been planted */
+		fputs("  ", stdout);
+		br_escape_text_write(stdout, ids[i]);
 		if (br_upload_item_read(path, &item, &err) != BR_OK) {
-			printf("  %s: cannot be read: %s\n", ids[i], err.message);
+			printf(": cannot be read: %s\n", err.message);
 			continue;
 		}
-		/* a spool file's words, escaped: it may have been planted */
-		printf("  %s: ", ids[i]);
+		fputs(": ", stdout);
 		br_escape_text_write(stdout, item.sink);
 		fputs(" (", stdout);
 		br_escape_text_write(stdout, item.kind);

@@ -50,6 +50,10 @@ void br_cli_upload_print(const br_upload_report_t *report)
 		char kind[BR_ESCAPE_BYTES(sizeof(o->sink_kind))];
 		char message[BR_ESCAPE_BYTES(sizeof(o->message))];
 		br_escape_text(o->message, message, sizeof(message));
+		char id[BR_ESCAPE_BYTES(sizeof(o->id))]; /* a file's name, planted or not */
+		br_escape_text(o->id, id, sizeof(id));
+		char where[BR_ESCAPE_BYTES(sizeof(o->path))];
+		br_escape_text(o->path, where, sizeof(where));
 		char sink[sizeof(name) + sizeof(kind) + 8U] = "";
 		if (o->sink[0] != '\0')
 			snprintf(sink, sizeof(sink), "%s (%s): ",
@@ -57,13 +61,13 @@ void br_cli_upload_print(const br_upload_report_t *report)
 				 br_escape_text(o->sink_kind, kind, sizeof(kind)));
 		switch (o->kind) {
 		case BR_UPLOAD_OUT_DELIVERED:
-			fprintf(stderr, "benchrack: upload: %sdelivered %s\n", sink, o->id);
+			fprintf(stderr, "benchrack: upload: %sdelivered %s\n", sink, id);
 			break;
 		case BR_UPLOAD_OUT_REJECTED:
 			fprintf(stderr,
 				"benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
 				"%s for a person\n",
-				sink, o->id, message, o->path);
+				sink, id, message, where);
 			break;
 		case BR_UPLOAD_OUT_PENDING:
 		case BR_UPLOAD_OUT_WAITING:
@@ -71,17 +75,17 @@ void br_cli_upload_print(const br_upload_report_t *report)
 			fprintf(stderr,
 				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
 				"%s; kept in %s, `benchrack upload` retries it\n",
-				sink, o->id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
-				message, o->path);
+				sink, id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
+				message, where);
 			break;
 		case BR_UPLOAD_OUT_REFUSED:
 			fprintf(stderr,
-				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, o->id,
-				message, o->path);
+				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, id,
+				message, where);
 			break;
 		case BR_UPLOAD_OUT_BROKEN:
 			fprintf(stderr, "benchrack: upload: %s cannot be read: %s; left as it is\n",
-				o->path, message);
+				where, message);
 			break;
 		}
 	}

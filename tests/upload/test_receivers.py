@@ -433,6 +433,15 @@ def check_hostile(br, tmp, results):
                 "no raw ESC or BEL from a planted spool file on the terminal")
         c.check(thief.requests == [], "the planted escape-sequence item: nothing sent")
         os.unlink(os.path.join(results, "spool", "planted-3--hook.json"))
+        # ... and in its file's name
+        named = plant(results, "planted-\x1b[2J--hook", "hook", "webhook",
+                      f"http://127.0.0.1:{thief.port}/x", "OTHER_SECRET")
+        rc, out, err, _ = br(["upload", "--upload-config", cfg, "--results-dir", results])
+        rc2, out2, err2, _ = br(["upload", "--list", "--results-dir", results])
+        c.check(rc == 2 and "planted-\\x1b[2J--hook" in err and "planted-\\x1b[2J" in out2 and
+                not any(ch in out + err + out2 + err2 for ch in "\x1b\x07"),
+                "a planted file named with an escape sequence: shown escaped", err + out2)
+        os.unlink(named)
 
         # planted at the right URL with another variable: the config's token only
         plant(results, "planted-2--hook", "hook", "webhook",
