@@ -328,36 +328,25 @@ int br_cli_rack(int argc, char **argv)
 	const br_format_t *fmt = NULL;
 	if (br_report_output_format(o.format, o.output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
-	br_rack_t full;
-	if (br_rack_load(o.rack_path, br_cli_configs_dir(), &full, &err) != BR_OK)
-		return br_cli_report(&err);
-
-	/* the selected boards, as a rack of their own (sharing full's memory) */
-	br_rack_t rack;
-	br_rack_select(&full, o.only, o.only_count, &rack);
+	br_rack_session_t rs;
 	int code = 2;
-	size_t slots = full.entry_count * BR_RACK_MAX_SUITES;
-	br_suite_t *suites = xcalloc(slots, sizeof(*suites));
-	const br_suite_t **suite_ptrs = xcalloc(slots, sizeof(*suite_ptrs));
-	bool *heavy = xcalloc(full.entry_count, sizeof(*heavy));
-	br_rack_board_result_t *results = xcalloc(full.entry_count, sizeof(*results));
-	br_rack_worker_view_t *views = xcalloc(full.entry_count, sizeof(*views));
+	if (br_rack_session_open(o.rack_path, br_cli_configs_dir(), o.only, o.only_count, &rs,
+	                         &err) != BR_OK) {
+		code = br_cli_report(&err);
+		br_rack_session_free(&rs);
+		return code;
+	}
+	const br_rack_t rack = rs.rack;
+	br_rack_board_result_t *results = rs.results;
+	br_rack_worker_view_t *views = xcalloc(rack.entry_count + 1U, sizeof(*views));
 	if (rack.entry_count == 0) {
 		fprintf(stderr, "benchrack rack: no board of %s has the tag%s asked for\n",
 		        o.rack_path, o.only_count > 1 ? "s" : "");
 		goto out;
 	}
-	if (br_rack_configs_load(&rack, suites, suite_ptrs, heavy, &err) != BR_OK) {
-		code = br_cli_report(&err);
-		goto out;
-	}
-	br_rack_results_init(&rack, suite_ptrs, results);
 	for (size_t i = 0; i < rack.entry_count; i++)
 		snprintf(views[i].state, sizeof(views[i].state), "waiting");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned parallel = o.parallel > 0      ? o.parallel
-	                    : rack.parallel > 0 ? rack.parallel
-	                                        : (unsigned)(cpus > 0 ? cpus : 1);
+	unsigned parallel = br_rack_session_parallel(&rs, o.parallel);
 	br_run_settings_t run_base;
 	memset(&run_base, 0, sizeof(run_base));
 	run_base.qemu_program = o.qemu_program;
@@ -367,7 +356,7 @@ int br_cli_rack(int argc, char **argv)
 	br_cli_settings_callbacks(&run_base);
 	br_rack_worker_options_t wo = {
 	    .rack = &rack,
-	    .suites = suite_ptrs,
+	    .suites = rs.suite_ptrs,
 	    .results_dir = o.results_dir,
 	    .lock_dir = o.lock_dir,
 	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
@@ -387,7 +376,7 @@ int br_cli_rack(int argc, char **argv)
 		        rack.entry_count, parallel);
 	br_rack_pool_t pool = {
 	    .count = rack.entry_count,
-	    .heavy = heavy,
+	    .heavy = rs.heavy,
 	    .heavy_limit = parallel,
 	    .job_timeout_ms = o.board_timeout_s * RACK_MS_PER_S,
 	    .tick_ms = RACK_TICK_MS,
@@ -427,22 +416,13 @@ int br_cli_rack(int argc, char **argv)
 				   stdout, br_cli_colour(stdout), &err) != BR_OK)
 		br_cli_report(&err);
 	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
-	rack_upload(&rack, results, suite_ptrs, o.results_dir);
+	rack_upload(&rack, results, rs.suite_ptrs, o.results_dir);
 	for (size_t i = 0; i < n; i++)
 		br_board_run_free(&runs[i]);
 	free(runs);
 	free(reports);
 out:
-	for (size_t i = 0; i < slots; i++) {
-		if (suite_ptrs[i] != NULL)
-			br_suite_free(&suites[i]);
-	}
-	free(suites);
-	free(suite_ptrs);
-	free(heavy);
-	free(results);
 	free(views);
-	free(rack.entries);
-	br_rack_free(&full);
+	br_rack_session_free(&rs);
 	return code;
 }

@@ -1,5 +1,6 @@
 #include "rack/rack_run.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -181,4 +182,51 @@ br_status_t br_rack_document_save(const char *path, const br_rack_t *rack,
 		return st;
 	br_rack_document_write(rack->name, results, rack->entry_count, f.stream);
 	return br_atomic_file_commit(&f, err);
+}
+
+br_status_t br_rack_session_open(const char *path, const char *configs_dir,
+                                 const char *const *only, size_t only_count,
+                                 br_rack_session_t *s, br_error_t *err)
+{
+	memset(s, 0, sizeof(*s));
+	br_status_t st = br_rack_load(path, configs_dir, &s->full, err);
+	if (st != BR_OK)
+		return st;
+	s->loaded = true;
+	br_rack_select(&s->full, only, only_count, &s->rack);
+	s->slots = s->full.entry_count * BR_RACK_MAX_SUITES;
+	s->suites = xcalloc(s->slots, sizeof(*s->suites));
+	s->suite_ptrs = xcalloc(s->slots, sizeof(*s->suite_ptrs));
+	s->heavy = xcalloc(s->full.entry_count, sizeof(*s->heavy));
+	s->results = xcalloc(s->full.entry_count, sizeof(*s->results));
+	if (s->rack.entry_count == 0)
+		return BR_OK;
+	st = br_rack_configs_load(&s->rack, s->suites, s->suite_ptrs, s->heavy, err);
+	if (st == BR_OK)
+		br_rack_results_init(&s->rack, s->suite_ptrs, s->results);
+	return st;
+}
+
+unsigned br_rack_session_parallel(const br_rack_session_t *s, unsigned asked)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return asked > 0             ? asked
+	       : s->rack.parallel > 0 ? s->rack.parallel
+	                              : (unsigned)(cpus > 0 ? cpus : 1);
+}
+
+void br_rack_session_free(br_rack_session_t *s)
+{
+	for (size_t i = 0; i < s->slots; i++) {
+		if (s->suite_ptrs[i] != NULL)
+			br_suite_free(&s->suites[i]);
+	}
+	free(s->suites);
+	free(s->suite_ptrs);
+	free(s->heavy);
+	free(s->results);
+	free(s->rack.entries);
+	if (s->loaded)
+		br_rack_free(&s->full);
+	memset(s, 0, sizeof(*s));
 }
