@@ -103,20 +103,6 @@ static int gdb_parse(int argc, char **argv, gdb_cli_t *g)
 	return -1;
 }
 
-/* The board as `measure` opens it: located, loaded, its endpoint for elf;
- * its gdb: program unless --gdb named one. */
-static br_status_t gdb_board(gdb_cli_t *g, br_board_t *board, br_endpoint_t *ep,
-			     br_error_t *err)
-{
-	br_status_t st = br_board_open(g->board != NULL ? g->board : GDB_DEFAULT_BOARD,
-				       br_cli_configs_dir(), g->elf, board, ep, err);
-	if (st == BR_OK && g->qemu != NULL)
-		ep->qemu.program = g->qemu;
-	if (st == BR_OK && g->gdb == NULL && board->file.gdb.set)
-		g->gdb = board->file.gdb.value;
-	return st;
-}
-
 int br_cli_gdb(int argc, char **argv)
 {
 	gdb_cli_t g;
@@ -137,13 +123,16 @@ int br_cli_gdb(int argc, char **argv)
 	br_board_t board;
 	memset(&board, 0, sizeof(board));
 	br_endpoint_t ep;
-	st = gdb_board(&g, &board, &ep, &err);
+	br_counter_t counter;
+	br_board_load_t load;
+	st = br_board_reach(g.board != NULL ? g.board : GDB_DEFAULT_BOARD, br_cli_configs_dir(),
+			    g.elf, g.qemu, &board, &ep, &counter, &load, &err);
 	if (st != BR_OK) {
 		br_board_free(&board);
 		return br_cli_report(&err);
 	}
-	br_counter_t counter;
-	br_board_counter(&board, &counter);
+	if (g.gdb == NULL && board.file.gdb.set) /* the board's gdb: unless --gdb */
+		g.gdb = board.file.gdb.value;
 	br_board_lock_t lock;
 	st = br_board_lock_take(&ep, &lock, &err);
 	if (st != BR_OK) {
@@ -151,7 +140,7 @@ int br_cli_gdb(int argc, char **argv)
 		return br_cli_report(&err);
 	}
 	br_runner_options_t ro = {
-	    .endpoint = &ep, .elf_path = g.elf, .load = board.load, .counter = &counter,
+	    .endpoint = &ep, .elf_path = g.elf, .load = load, .counter = &counter,
 	};
 	br_runner_t runner;
 	st = br_runner_open(&ro, &runner, &err);

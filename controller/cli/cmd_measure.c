@@ -111,6 +111,7 @@ typedef struct measure_cli {
 	const char *json_path;
 	const char *board;   /* --board, or NULL */
 	const char *load;    /* --load, or NULL */
+	br_board_load_t load_policy; /* --load's (DEFAULT: not given) */
 	br_board_t board_file; /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
 
@@ -281,8 +282,7 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 		return measure_bad("give exactly one firmware ELF");
 	if (m->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
 		return measure_bad("--board says where the board is: leave out --remote and --machine");
-	if (m->load != NULL && strcmp(m->load, "always") != 0 &&
-	    strcmp(m->load, "if-different") != 0 && strcmp(m->load, "never") != 0)
+	if (m->load != NULL && !br_board_load_parse(m->load, &m->load_policy))
 		return measure_bad("--load takes always, if-different or never");
 	o->elf_path = argv[optind];
 	if (m->counter_spec != NULL || m->clock_hz != 0) {
@@ -295,15 +295,6 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	return -1;
 }
 
-static br_board_load_t load_policy(const char *name)
-{
-	if (name == NULL)
-		return BR_BOARD_LOAD_DEFAULT;
-	if (strcmp(name, "always") == 0)
-		return BR_BOARD_LOAD_ALWAYS;
-	return strcmp(name, "never") == 0 ? BR_BOARD_LOAD_NEVER : BR_BOARD_LOAD_IF_DIFFERENT;
-}
-
 /* The measurement, through the runner, on the board --board names or the
  * one the link options describe, with the board's lock held throughout. */
 static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_error_t *err)
@@ -311,19 +302,15 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	br_measure_options_t *o = &m->opts;
 	br_endpoint_t ep;
 	char host[BR_MEASURE_HOST_BYTES];
-	br_board_t *board = &m->board_file;
-	br_board_load_t load = load_policy(m->load);
+	br_board_load_t load = m->load_policy;
+	bool counter_given = m->counter_spec != NULL || m->clock_hz != 0;
 	br_status_t st;
 	if (m->board != NULL) {
-		st = br_board_open(m->board, br_cli_configs_dir(), o->elf_path, board, &ep, err);
-		if (st == BR_OK && o->link.qemu_program != NULL)
-			ep.qemu.program = o->link.qemu_program;
-		if (st == BR_OK && m->counter_spec == NULL && m->clock_hz == 0) {
-			br_board_counter(board, &m->counter);
+		st = br_board_reach(m->board, br_cli_configs_dir(), o->elf_path, o->link.qemu_program,
+				    &m->board_file, &ep, counter_given ? NULL : &m->counter,
+				    m->load == NULL ? &load : NULL, err);
+		if (st == BR_OK && !counter_given)
 			o->counter = &m->counter;
-		}
-		if (m->load == NULL)
-			load = board->load;
 	} else {
 		st = br_measure_endpoint(o, &ep, host, sizeof(host), err);
 	}
@@ -343,6 +330,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	br_measure_options_default(&m.opts);
 	m.opts.link.output = show_output;
+	m.load_policy = BR_BOARD_LOAD_DEFAULT;
 	int code = measure_parse(argc, argv, &m);
 	if (code >= 0)
 		return code;

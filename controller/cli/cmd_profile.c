@@ -175,8 +175,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 		}
 		case 'b': c->board = optarg; break;
 		case OPT_LOAD:
-			if (strcmp(optarg, "always") != 0 && strcmp(optarg, "if-different") != 0 &&
-			    strcmp(optarg, "never") != 0)
+			if (!br_board_load_parse(optarg, &o->load))
 				return profile_bad("--load is always, if-different or never");
 			c->load = optarg;
 			break;
@@ -230,18 +229,14 @@ static void write_format(FILE *out, const char *format, const br_profile_t *p)
  * load policy unless --load. */
 static br_status_t board_endpoint(profile_cli_t *c, br_error_t *err)
 {
-	br_status_t st = br_board_open(c->board, br_cli_configs_dir(), c->o.elf_path,
-				       &c->board_file, &c->endpoint, err);
+	br_status_t st = br_board_reach(c->board, br_cli_configs_dir(), c->o.elf_path,
+					c->o.link.qemu_program, &c->board_file, &c->endpoint,
+					c->counter_given ? NULL : &c->counter,
+					c->load == NULL ? &c->o.load : NULL, err);
 	if (st != BR_OK)
 		return st;
-	if (c->o.link.qemu_program != NULL)
-		c->endpoint.qemu.program = c->o.link.qemu_program;
-	if (!c->counter_given) {
-		br_board_counter(&c->board_file, &c->counter);
+	if (!c->counter_given)
 		c->o.counter = &c->counter;
-	}
-	if (c->load == NULL)
-		c->o.load = c->board_file.load;
 	c->o.endpoint = &c->endpoint;
 	return BR_OK;
 }
@@ -251,10 +246,6 @@ static br_status_t profile_locked(profile_cli_t *c, br_profile_t *p, br_error_t 
 {
 	br_profile_options_t *o = &c->o;
 	br_profile_data_init(p, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
-	if (c->load != NULL)
-		o->load = strcmp(c->load, "always") == 0  ? BR_BOARD_LOAD_ALWAYS
-		          : strcmp(c->load, "never") == 0 ? BR_BOARD_LOAD_NEVER
-		                                          : BR_BOARD_LOAD_IF_DIFFERENT;
 	br_status_t st = c->board != NULL ? board_endpoint(c, err) : BR_OK;
 	br_measure_options_t mo;
 	br_measure_options_default(&mo);

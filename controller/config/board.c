@@ -399,6 +399,17 @@ const char *br_board_load_name(br_board_load_t load)
 	return load == BR_BOARD_LOAD_DEFAULT ? "default" : load_names[load];
 }
 
+bool br_board_load_parse(const char *name, br_board_load_t *out)
+{
+	for (size_t i = 0; load_names[i] != NULL; i++) {
+		if (strcmp(name, load_names[i]) == 0) {
+			*out = (br_board_load_t)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 const char *br_board_counter_name(const br_board_t *board)
 {
 	const br_board_counter_t *c = &board->file.counter;

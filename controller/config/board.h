@@ -163,6 +163,10 @@ void br_board_describe_server(const br_board_t *board, char *buf, size_t cap);
 /* "always", "if-different", "never", "default". */
 const char *br_board_load_name(br_board_load_t load);
 
+/* The policy called name ("always", "if-different", "never"); false when
+ * name is none of them. */
+bool br_board_load_parse(const char *name, br_board_load_t *out);
+
 /* The counter's name as records show it: the mmio counter's own, else its kind. */
 const char *br_board_counter_name(const br_board_t *board);
 

@@ -97,3 +97,19 @@ br_status_t br_board_open(const char *ref, const char *configs_dir, const char *
 		st = br_board_endpoint(board, elf_path, ep, err);
 	return st;
 }
+
+br_status_t br_board_reach(const char *ref, const char *configs_dir, const char *elf_path,
+			   const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
+			   br_counter_t *counter, br_board_load_t *load, br_error_t *err)
+{
+	br_status_t st = br_board_open(ref, configs_dir, elf_path, board, ep, err);
+	if (st != BR_OK)
+		return st;
+	if (qemu_program != NULL)
+		ep->qemu.program = qemu_program;
+	if (counter != NULL)
+		br_board_counter(board, counter);
+	if (load != NULL)
+		*load = board->load;
+	return BR_OK;
+}

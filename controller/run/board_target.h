@@ -39,4 +39,14 @@ br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_
 br_status_t br_board_open(const char *ref, const char *configs_dir, const char *elf_path,
 			  br_board_t *board, br_endpoint_t *ep, br_error_t *err);
 
+/*
+ * The board ref names as measure, profile and gdb reach it: opened
+ * (br_board_open), QEMU launched as qemu_program when that is not NULL,
+ * its counter written to *counter unless counter is NULL, its load policy
+ * to *load unless load is NULL. Free board with br_board_free.
+ */
+br_status_t br_board_reach(const char *ref, const char *configs_dir, const char *elf_path,
+			   const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
+			   br_counter_t *counter, br_board_load_t *load, br_error_t *err);
+
 #endif
