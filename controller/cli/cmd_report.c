@@ -14,7 +14,6 @@
 #include "results/atomic_file.h"
 
 #define REPORT_DEFAULT_RESULTS "results"
-#define REPORT_PATH_BYTES 1024U
 #define REPORT_MAX_LISTED 64U
 
 static void report_usage(FILE *out)
@@ -127,40 +126,6 @@ static int args_parse(int argc, char **argv, report_args_t *a)
 	return -1;
 }
 
-static br_status_t page_gather(const report_args_t *a, br_page_t *page, br_error_t *err)
-{
-	char dir[REPORT_PATH_BYTES];
-	br_status_t st = BR_OK;
-	if (a->run_count > 0) {
-		for (size_t i = 0; i < a->run_count; i++)
-			br_page_add_run_glob(page, a->runs[i]);
-	} else if (a->rack_count == 0) {
-		snprintf(dir, sizeof(dir), "%s/runs", a->results_dir);
-		st = br_page_add_run_dir(page, dir, err);
-	}
-	for (size_t i = 0; i < a->rack_count && st == BR_OK; i++)
-		st = br_page_add_rack_file(page, a->racks[i], err);
-	for (size_t i = 0; i < a->profile_count && st == BR_OK; i++)
-		st = br_page_add_profile_file(page, a->profiles[i], err);
-	if (st != BR_OK)
-		return st;
-	if (a->baseline_dir != NULL)
-		snprintf(dir, sizeof(dir), "%s", a->baseline_dir);
-	else
-		snprintf(dir, sizeof(dir), "%s/baselines", a->results_dir);
-	st = br_page_add_baseline_dir(page, dir, err);
-	if (st != BR_OK)
-		return st;
-	if (page->run_count == 0 && page->rack_count == 0 && page->profile_count == 0)
-		return br_error_set(err, BR_ERR_USAGE,
-				    "nothing to report: no run record in %s/runs (or --runs), no "
-				    "--rack document and no --profile; run `benchrack run` first or "
-				    "name them",
-				    a->results_dir);
-	br_page_finish(page);
-	return BR_OK;
-}
-
 int br_cli_report_page(int argc, char **argv)
 {
 	report_args_t a;
@@ -171,7 +136,9 @@ int br_cli_report_page(int argc, char **argv)
 	br_error_clear(&err);
 	br_page_t page;
 	br_page_init(&page);
-	br_status_t st = page_gather(&a, &page, &err);
+	br_page_sources_t sources = {a.results_dir, a.baseline_dir, a.runs,     a.run_count,
+				     a.racks,       a.rack_count,   a.profiles, a.profile_count};
+	br_status_t st = br_page_gather(&page, &sources, &err);
 	br_atomic_file_t f;
 	if (st == BR_OK)
 		st = br_atomic_file_open(&f, a.output, &err);

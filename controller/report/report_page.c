@@ -374,3 +374,39 @@ br_status_t br_page_add_profile_file(br_page_t *page, const char *path, br_error
 {
 	return br_flame_read(path, &page->profiles, &page->profile_count, err);
 }
+
+#define PAGE_GATHER_PATH_BYTES 1024U
+
+br_status_t br_page_gather(br_page_t *page, const br_page_sources_t *a, br_error_t *err)
+{
+	char dir[PAGE_GATHER_PATH_BYTES];
+	br_status_t st = BR_OK;
+	if (a->run_count > 0) {
+		for (size_t i = 0; i < a->run_count; i++)
+			br_page_add_run_glob(page, a->runs[i]);
+	} else if (a->rack_count == 0) {
+		snprintf(dir, sizeof(dir), "%s/runs", a->results_dir);
+		st = br_page_add_run_dir(page, dir, err);
+	}
+	for (size_t i = 0; i < a->rack_count && st == BR_OK; i++)
+		st = br_page_add_rack_file(page, a->racks[i], err);
+	for (size_t i = 0; i < a->profile_count && st == BR_OK; i++)
+		st = br_page_add_profile_file(page, a->profiles[i], err);
+	if (st != BR_OK)
+		return st;
+	if (a->baseline_dir != NULL)
+		snprintf(dir, sizeof(dir), "%s", a->baseline_dir);
+	else
+		snprintf(dir, sizeof(dir), "%s/baselines", a->results_dir);
+	st = br_page_add_baseline_dir(page, dir, err);
+	if (st != BR_OK)
+		return st;
+	if (page->run_count == 0 && page->rack_count == 0 && page->profile_count == 0)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "nothing to report: no run record in %s/runs (or --runs), no "
+				    "--rack document and no --profile; run `benchrack run` first or "
+				    "name them",
+				    a->results_dir);
+	br_page_finish(page);
+	return BR_OK;
+}

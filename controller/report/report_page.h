@@ -201,4 +201,24 @@ void br_page_warn(br_page_t *page, const char *fmt, ...) __attribute__((format(p
  */
 void br_page_finish(br_page_t *page);
 
+/* What `benchrack report` gathers a page from. */
+typedef struct br_page_sources {
+	const char *results_dir;   /* runs from RESULTS/runs, baselines from RESULTS/baselines */
+	const char *baseline_dir;  /* instead of RESULTS/baselines, or NULL */
+	const char *const *runs;   /* run globs instead of RESULTS/runs */
+	size_t run_count;
+	const char *const *racks;  /* rack documents (with their boards' runs) */
+	size_t rack_count;
+	const char *const *profiles; /* folded or speedscope files */
+	size_t profile_count;
+} br_page_sources_t;
+
+/*
+ * Adds what src names to page — the run globs, else RESULTS/runs unless
+ * racks are given; the racks; the profiles; the baselines — and finishes it.
+ * BR_ERR_USAGE when nothing is left to report; a rack or profile that does
+ * not read is its error.
+ */
+br_status_t br_page_gather(br_page_t *page, const br_page_sources_t *src, br_error_t *err);
+
 #endif
