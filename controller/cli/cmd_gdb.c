@@ -12,7 +12,7 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "config/board.h"
 #include "run/board_target.h"
 #include "run/gdb_handoff.h"
@@ -125,7 +125,7 @@ int br_cli_gdb(int argc, char **argv)
 	br_endpoint_t ep;
 	br_counter_t counter;
 	br_board_load_t load;
-	st = br_board_reach(g.board != NULL ? g.board : GDB_DEFAULT_BOARD, br_cli_configs_dir(),
+	st = br_board_reach(g.board != NULL ? g.board : GDB_DEFAULT_BOARD, br_configs_dir(),
 			    g.elf, g.qemu, &board, &ep, &counter, &load, &err);
 	if (st != BR_OK) {
 		br_board_free(&board);

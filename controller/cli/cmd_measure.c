@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "cli/option_number.h"
 #include "run/measure_report.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "config/board.h"
 #include "common/xalloc.h"
 #include "measure/bench_size.h"
@@ -306,7 +306,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	bool counter_given = m->counter_spec != NULL || m->clock_hz != 0;
 	br_status_t st;
 	if (m->board != NULL) {
-		st = br_board_reach(m->board, br_cli_configs_dir(), o->elf_path, o->link.qemu_program,
+		st = br_board_reach(m->board, br_configs_dir(), o->elf_path, o->link.qemu_program,
 				    &m->board_file, &ep, counter_given ? NULL : &m->counter,
 				    m->load == NULL ? &load : NULL, err);
 		if (st == BR_OK && !counter_given)

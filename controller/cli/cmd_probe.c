@@ -13,7 +13,7 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
 #include "debug/probe_report.h"
@@ -296,7 +296,7 @@ static br_status_t probe_run(br_session_t *s, const probe_options_t *o, br_error
 static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 {
 	br_endpoint_t given = o->ep;
-	br_status_t st = br_board_open(o->board, br_cli_configs_dir(), given.qemu.kernel,
+	br_status_t st = br_board_open(o->board, br_configs_dir(), given.qemu.kernel,
 				       &o->board_file, &o->ep, err);
 	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
 		o->ep.qemu.program = given.qemu.program;

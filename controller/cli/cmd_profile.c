@@ -10,7 +10,7 @@
 
 #include "cli/board_lock.h"
 #include "cli/cli.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"
 #include "profile/format.h"
@@ -229,7 +229,7 @@ static void write_format(FILE *out, const char *format, const br_profile_t *p)
  * load policy unless --load. */
 static br_status_t board_endpoint(profile_cli_t *c, br_error_t *err)
 {
-	br_status_t st = br_board_reach(c->board, br_cli_configs_dir(), c->o.elf_path,
+	br_status_t st = br_board_reach(c->board, br_configs_dir(), c->o.elf_path,
 					c->o.link.qemu_program, &c->board_file, &c->endpoint,
 					c->counter_given ? NULL : &c->counter,
 					c->load == NULL ? &c->o.load : NULL, err);

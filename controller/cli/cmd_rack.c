@@ -17,7 +17,7 @@
 #include "run/board_run.h"
 #include "cli/cli.h"
 #include "cli/option_number.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "cli/upload_run.h"
@@ -330,7 +330,7 @@ int br_cli_rack(int argc, char **argv)
 		return br_cli_report(&err);
 	br_rack_session_t rs;
 	int code = 2;
-	if (br_rack_session_open(o.rack_path, br_cli_configs_dir(), o.only, o.only_count, &rs,
+	if (br_rack_session_open(o.rack_path, br_configs_dir(), o.only, o.only_count, &rs,
 	                         &err) != BR_OK) {
 		code = br_cli_report(&err);
 		br_rack_session_free(&rs);
@@ -361,7 +361,7 @@ int br_cli_rack(int argc, char **argv)
 	    .lock_dir = o.lock_dir,
 	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
 	    .run_base = &run_base,
-	    .default_firmware = br_cli_default_firmware,
+	    .default_firmware = br_default_firmware,
 	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
 	    .probe = o.probe,
 	};

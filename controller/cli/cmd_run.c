@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/option_number.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "config/upload_config.h"
@@ -42,7 +42,7 @@ static void run_usage(FILE *out, bool check)
 		      "board (suite-O2-<board>.elf, else suite-O2.elf), here:\n",
 		      out);
 	if (!check)
-		fprintf(out, "  %s\n", br_cli_default_firmware(NULL));
+		fprintf(out, "  %s\n", br_default_firmware(NULL));
 	fputs("\n"
 	      "Every run is written first to RESULTS/runs/<time>-<board>.json and rewritten\n"
 	      "after each bench, so that an interrupted run keeps what it finished.\n"

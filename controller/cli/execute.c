@@ -7,7 +7,7 @@
 #include "cli/board_lock.h"
 #include "cli/cli.h"
 #include "cli/output.h"
-#include "cli/paths.h"
+#include "run/install_paths.h"
 #include "cli/upload_run.h"
 #include "common/xalloc.h"
 #include "config/suite.h"
@@ -132,7 +132,7 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 	s->load_progress = br_cli_load_progress;
 	s->notice = on_notice;
 	if (s->host_program == NULL)
-		s->host_program = br_cli_host_benches();
+		s->host_program = br_host_benches();
 }
 
 /* --against REF: base and head measured together on each board (run/board_runs.h);
@@ -144,7 +144,7 @@ static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, 
 	br_error_clear(&err);
 	br_board_run_t *bases = xcalloc(count, sizeof(*bases));
 	int code;
-	if (br_board_runs_against(s, suite, elf, br_cli_default_firmware, runs, bases, count,
+	if (br_board_runs_against(s, suite, elf, br_default_firmware, runs, bases, count,
 				  &err) != BR_OK)
 		code = br_cli_report(&err);
 	else
@@ -172,7 +172,7 @@ int br_cli_execute(const br_cli_settings_t *given)
 	if (have_suite && br_suite_load(s->suite_path, &suite, &err) != BR_OK)
 		return br_cli_report(&err);
 	const br_suite_t *sp = have_suite ? &suite : NULL;
-	/* NULL: each board's own image of this build (cli/paths.h). */
+	/* NULL: each board's own image of this build (run/install_paths.h). */
 	const char *elf = s->elf_path != NULL                         ? s->elf_path
 			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
 								      : NULL;
@@ -188,12 +188,12 @@ int br_cli_execute(const br_cli_settings_t *given)
 	br_board_run_t *runs = xcalloc(wanted, sizeof(*runs));
 	size_t count = 0;
 	int code;
-	br_status_t st = br_board_runs_load(s, sp, br_cli_configs_dir(), runs, &count, &err);
+	br_status_t st = br_board_runs_load(s, sp, br_configs_dir(), runs, &count, &err);
 	/* The suite's files, before any board starts: a problem at its key. */
 	for (size_t i = 0; st == BR_OK && sp != NULL && s->against == NULL && i < count; i++) {
 		if (!runs[i].host)
 			st = br_suite_files_check(
-			    sp, elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name), &err);
+			    sp, elf != NULL ? elf : br_default_firmware(runs[i].board.name), &err);
 	}
 	if (st != BR_OK) {
 		code = br_cli_report(&err);
@@ -202,7 +202,7 @@ int br_cli_execute(const br_cli_settings_t *given)
 	} else {
 		for (size_t i = 0; i < count; i++)
 			br_board_run_execute(s, sp,
-					     elf != NULL ? elf : br_cli_default_firmware(runs[i].board.name),
+					     elf != NULL ? elf : br_default_firmware(runs[i].board.name),
 					     &runs[i]);
 		code = finish(s, runs, count);
 		upload_runs(s, sp, runs, count);

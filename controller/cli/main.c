@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "run/install_paths.h"
 
 static void usage(FILE *out)
 {
@@ -50,6 +51,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	br_install_paths_set(BR_INSTALL_DATA_REL, BR_BUILD_FIRMWARE_REL, BR_BUILD_CONFIGS_REL);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -1,4 +1,4 @@
-#include "cli/paths.h"
+#include "run/install_paths.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,6 +7,18 @@
 #include <unistd.h>
 
 #define PATHS_BYTES 4096U
+
+static const char *data_rel = ".";
+static const char *firmware_rel = ".";
+static const char *configs_rel = ".";
+
+void br_install_paths_set(const char *installed_data_rel, const char *build_firmware_rel,
+			  const char *build_configs_rel)
+{
+	data_rel = installed_data_rel;
+	firmware_rel = build_firmware_rel;
+	configs_rel = build_configs_rel;
+}
 
 /* The folder of the running executable, without a trailing slash, or "."
  * when /proc/self/exe cannot be read. */
@@ -56,7 +68,7 @@ static const char *installed_data(void)
 	static int known = -1;
 	if (known < 0) {
 		char configs[PATHS_BYTES];
-		known = join(data, sizeof(data), exe_dir(), BR_INSTALL_DATA_REL) &&
+		known = join(data, sizeof(data), exe_dir(), data_rel) &&
 				join(configs, sizeof(configs), data, "configs") && is_dir(configs)
 			? 1
 			: 0;
@@ -64,7 +76,7 @@ static const char *installed_data(void)
 	return known == 1 ? data : NULL;
 }
 
-const char *br_cli_configs_dir(void)
+const char *br_configs_dir(void)
 {
 	static char dir[PATHS_BYTES];
 	if (dir[0] == '\0') {
@@ -72,7 +84,7 @@ const char *br_cli_configs_dir(void)
 		if (data != NULL)
 			join(dir, sizeof(dir), data, "configs");
 		else
-			join(dir, sizeof(dir), exe_dir(), BR_BUILD_CONFIGS_REL);
+			join(dir, sizeof(dir), exe_dir(), configs_rel);
 	}
 	return dir;
 }
@@ -84,10 +96,10 @@ static void firmware_dir(char *dir, size_t cap)
 	if (data != NULL)
 		join(dir, cap, data, "firmware");
 	else
-		join(dir, cap, exe_dir(), BR_BUILD_FIRMWARE_REL);
+		join(dir, cap, exe_dir(), firmware_rel);
 }
 
-const char *br_cli_host_benches(void)
+const char *br_host_benches(void)
 {
 	static char path[PATHS_BYTES];
 	char dir[PATHS_BYTES];
@@ -96,7 +108,7 @@ const char *br_cli_host_benches(void)
 	return path;
 }
 
-const char *br_cli_default_firmware(const char *board)
+const char *br_default_firmware(const char *board)
 {
 	static char path[PATHS_BYTES];
 	char dir[PATHS_BYTES];
