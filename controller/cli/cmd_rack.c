@@ -361,7 +361,6 @@ int br_cli_rack(int argc, char **argv)
 	    .lock_dir = o.lock_dir,
 	    .lock_wait_ms = o.lock_wait_s * RACK_MS_PER_S,
 	    .run_base = &run_base,
-	    .default_firmware = br_default_firmware,
 	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
 	    .probe = o.probe,
 	};

@@ -144,8 +144,7 @@ static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, 
 	br_error_clear(&err);
 	br_board_run_t *bases = xcalloc(count, sizeof(*bases));
 	int code;
-	if (br_board_runs_against(s, suite, elf, br_default_firmware, runs, bases, count,
-				  &err) != BR_OK)
+	if (br_board_runs_against(s, suite, elf, runs, bases, count, &err) != BR_OK)
 		code = br_cli_report(&err);
 	else
 		code = finish(s, runs, count);

@@ -17,6 +17,7 @@
 #include "debug/endpoint.h"
 #include "run/board_run.h"
 #include "run/board_target.h"
+#include "run/install_paths.h"
 
 #define WORKER_PATH_BYTES 1024U
 #define WORKER_EXIT_REGRESSION 1
@@ -76,10 +77,9 @@ static void base_settings(const br_rack_worker_options_t *o, const br_rack_entry
 	}
 }
 
-static const char *suite_elf(const br_rack_worker_options_t *o, const br_suite_t *suite,
-			     const char *board)
+static const char *suite_elf(const br_suite_t *suite, const char *board)
 {
-	return suite->firmware_path != NULL ? suite->firmware_path : o->default_firmware(board);
+	return suite->firmware_path != NULL ? suite->firmware_path : br_default_firmware(board);
 }
 
 /* The health check: reach the board as its file says and identify the core. */
@@ -174,7 +174,7 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 	         run.board.name);
 	if (access(baseline, F_OK) == 0)
 		s.baseline_path = baseline;
-	br_board_run_execute(&s, suite, suite_elf(o, suite, run.board.name), &run);
+	br_board_run_execute(&s, suite, suite_elf(suite, run.board.name), &run);
 	if (run.has_run_path)
 		snprintf(run_path, BR_RACK_PATH_BYTES, "%s", run.run_path);
 	br_rack_outcome_t out = BR_RACK_PASS;
@@ -254,7 +254,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 	br_error_t err;
 	br_error_clear(&err);
 	char name[BR_RACK_LOCK_PATH_BYTES];
-	lock_name(o, e, e->suite_count > 0 ? suite_elf(o, suites[0], e->board.value) : NULL, name,
+	lock_name(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL, name,
 	          sizeof(name));
 	if (br_rack_lock_acquire(o->lock_dir, name, o->lock_wait_ms, &lock, NULL, &err) != BR_OK) {
 		char flat[BR_RACK_REASON_BYTES];
@@ -276,7 +276,7 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 		br_status_t st = BR_OK;
 		for (unsigned a = 0; a <= retries; a++) {
 			br_error_clear(&err);
-			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(o, suites[0], e->board.value) : NULL,
+			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL,
 			                &err);
 			if (st == BR_OK || !retryable(st))
 				break;

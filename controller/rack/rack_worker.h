@@ -29,8 +29,6 @@ typedef struct br_rack_worker_options {
 	 * for firmware output and notices (a bench's progress goes to the
 	 * parent; a load's is not shown). */
 	const br_run_settings_t *run_base;
-	/* The suite firmware for a board when its suite names none. */
-	const char *(*default_firmware)(const char *board);
 	int probe_timeout_ms;
 	bool probe; /* the health check first */
 } br_rack_worker_options_t;

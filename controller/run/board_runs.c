@@ -5,6 +5,7 @@
 
 #include "config/board_locate.h"
 #include "run/ab_worktree.h"
+#include "run/install_paths.h"
 
 #define RUNS_PATH_BYTES 1024U
 
@@ -84,8 +85,7 @@ static void notice(const br_run_settings_t *s, const char *text)
 }
 
 br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *suite,
-				  const char *elf, br_default_firmware_fn default_firmware,
-				  br_board_run_t *runs, br_board_run_t *bases, size_t count,
+				  const char *elf, br_board_run_t *runs, br_board_run_t *bases, size_t count,
 				  br_error_t *err)
 {
 	if (suite == NULL)
@@ -116,7 +116,7 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 			.ref = s->against,
 			.base_elf = fw.elf,
 			.base_commit = fw.base_commit,
-			.head_elf = elf != NULL ? elf : default_firmware(runs[i].board.name),
+			.head_elf = elf != NULL ? elf : br_default_firmware(runs[i].board.name),
 			.head_commit = fw.head_commit,
 		};
 		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */

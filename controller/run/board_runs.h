@@ -16,10 +16,6 @@
 #define BR_RUN_DEFAULT_BOARD "qemu-netduinoplus2"
 #define BR_RUN_MAX_BOARDS 64U
 
-/* The suite firmware for a board when neither the command nor the suite
- * names one. */
-typedef const char *(*br_default_firmware_fn)(const char *board);
-
 /* How many boards s and suite (NULL: none) ask for: one with --board or
  * without a suite, else the suite's. */
 size_t br_board_runs_wanted(const br_run_settings_t *s, const br_suite_t *suite);
@@ -45,13 +41,12 @@ br_status_t br_board_runs_status(const br_board_run_t *runs, size_t count);
  * --against s->against: the firmware at that commit built (or its build
  * reused, said through s->notice), then base and head measured together on
  * each of the count boards (br_board_run_execute_ab), the head being elf,
- * else default_firmware(board). bases (count of them, zeroed) receive the
+ * else the board's default firmware (run/install_paths.h). bases (count of them, zeroed) receive the
  * base runs; free them with br_board_runs_free_bases. BR_ERR_USAGE without
  * a suite or on the host board; the build's failure otherwise.
  */
 br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *suite,
-				  const char *elf, br_default_firmware_fn default_firmware,
-				  br_board_run_t *runs, br_board_run_t *bases, size_t count,
+				  const char *elf, br_board_run_t *runs, br_board_run_t *bases, size_t count,
 				  br_error_t *err);
 
 /* Frees what br_board_runs_against left in bases (not their boards, which
