@@ -155,14 +155,25 @@ def children(pid):
     return out
 
 
+def qemu_named(pid):
+    try:
+        with open(f"/proc/{pid}/comm", encoding="ascii") as f:
+            return "qemu" in f.read()
+    except OSError:
+        return False
+
+
 def kill_launched(what, mode):
     """The issue's reproduction: benchrack launches QEMU; it is signalled
-    KILL_AFTER_S later, while benchrack still measures."""
+    KILL_AFTER_S after it started, while benchrack still measures."""
     argv, folder = command(what, mode, None)
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    qemus = []
+    deadline = time.monotonic() + 30  # a loaded machine may be slow to start it
+    while not qemus and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        qemus = [k for k in children(p.pid) if qemu_named(k)]
     time.sleep(KILL_AFTER_S)
-    qemus = [k for k in children(p.pid)
-             if "qemu" in open(f"/proc/{k}/comm", encoding="ascii").read()]
     alive = p.poll() is None
     c.check(alive and len(qemus) == 1,
             f"{what} {mode}: benchrack still measuring with its QEMU ({qemus}) "
