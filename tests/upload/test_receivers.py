@@ -244,9 +244,15 @@ def check_retries(br, tmp, results):
     c.check(rc == 3 and took < 4.0 and len(rcv.requests) >= 3,
             f"500 forever: exit 3 after {took:.1f} s (limit 2 s), {len(rcv.requests)} requests",
             err)
-    c.check(item.get("attempts") == len(rcv.requests) and
-            "HTTP 500: internal error" in (item.get("last_error") or ""),
-            "500 forever: the spool keeps the attempts and the server's message", repr(item)[:300])
+    # The pass's last attempt gets only the time left: on a loaded host it
+    # may time out (before or after the server saw it), and then its error
+    # is the one kept — the truth, not the 500 before it.
+    last = item.get("last_error") or ""
+    timed_out = "timed out" in last
+    c.check(len(rcv.requests) <= (item.get("attempts") or 0) <= len(rcv.requests) + timed_out and
+            ("HTTP 500: internal error" in last or timed_out),
+            "500 forever: the spool keeps the attempts and the last error (the server's "
+            "message, or the last attempt's time-out at the pass's limit)", repr(item)[:300])
     rcv.stop()
     os.unlink(os.path.join(results, "spool", os.path.basename(run)[:-5] + "--hook.json"))
     # Retry-After beyond the limit: stop now, later passes wait unless --force
