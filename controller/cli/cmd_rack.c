@@ -20,7 +20,7 @@
 #include "run/install_paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
-#include "cli/upload_run.h"
+#include "upload/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
 #include "config/rack.h"
@@ -294,8 +294,8 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 			if (suite == NULL || run[0] == '\0' || !suite->file.upload.head.set)
 				continue;
 			bool failed = false;
-			br_cli_upload_enqueue(&suite->file.upload, suite->dir, results_dir, &run, 1,
-			                      &failed);
+			br_upload_run_enqueue(&suite->file.upload, suite->dir, results_dir, &run, 1,
+			                      &failed, stderr);
 		}
 	}
 	/* one pass per suite with sinks, each sending only to its own sinks
@@ -306,7 +306,7 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 		for (size_t m = 0; first && m < n; m++)
 			first = suite_ptrs[m] != suite;
 		if (first)
-			br_cli_upload_after_run(NULL, suite, results_dir, NULL, 0);
+			br_upload_run_after(NULL, suite, results_dir, NULL, 0, stderr);
 	}
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/upload_run.h"
+#include "upload/upload_run.h"
 #include "common/escape.h"
 #include "config/suite.h"
 #include "config/upload_config.h"
@@ -240,16 +240,16 @@ int br_cli_upload(int argc, char **argv)
 		config_dir = suite.dir;
 	}
 	bool spool_failed = false;
-	br_cli_upload_enqueue(section, config_dir, a.results_dir,
+	br_upload_run_enqueue(section, config_dir, a.results_dir,
 			      (const char *const *)(argv + optind), (size_t)(argc - optind),
-			      &spool_failed);
+			      &spool_failed, stderr);
 	br_upload_pass_t pass = {
 		.results_dir = a.results_dir,
 		.section = section,
 		.config_dir = config_dir,
 		.limits = br_upload_section_limits(section),
 		.force = a.force,
-		.user_agent = br_cli_upload_user_agent(),
+		.user_agent = br_upload_run_user_agent(),
 	};
 	if (a.max_time_s > 0)
 		pass.limits.max_total_ms = a.max_time_s * UPLOAD_MS_PER_S;
@@ -257,7 +257,7 @@ int br_cli_upload(int argc, char **argv)
 	br_status_t st = br_upload_deliver(&pass, &report, &err);
 	if (st != BR_OK)
 		code = br_cli_report(&err);
-	br_cli_upload_print(&report);
+	br_upload_run_print(&report, stderr);
 	if (st == BR_OK)
 		code = pass_exit(&report, spool_failed);
 	if (report.count == 0 && st == BR_OK && !spool_failed)

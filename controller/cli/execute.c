@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "run/install_paths.h"
-#include "cli/upload_run.h"
+#include "upload/upload_run.h"
 #include "common/xalloc.h"
 #include "config/suite.h"
 #include "report/report_output.h"
@@ -95,7 +95,7 @@ static void upload_runs(const br_cli_settings_t *s, const br_suite_t *suite,
 		if (runs[i].has_run_path)
 			files[n++] = runs[i].run_path;
 	}
-	br_cli_upload_after_run(s->upload_config, suite, s->results_dir, files, n);
+	br_upload_run_after(s->upload_config, suite, s->results_dir, files, n, stderr);
 	free(files);
 }
 

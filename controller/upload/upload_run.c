@@ -1,20 +1,19 @@
-#include "cli/upload_run.h"
+#include "upload/upload_run.h"
 
 #include <stdio.h>
 
-#include "cli/cli.h"
 #include "common/escape.h"
 #include "upload/enqueue.h"
 #include "upload/spool.h"
 
-const char *br_cli_upload_user_agent(void)
+const char *br_upload_run_user_agent(void)
 {
 	return "benchrack/" BENCHRACK_VERSION;
 }
 
-size_t br_cli_upload_enqueue(const br_upload_section_t *section, const char *config_dir,
+size_t br_upload_run_enqueue(const br_upload_section_t *section, const char *config_dir,
 			     const char *results_dir, const char *const *run_files, size_t count,
-			     bool *failed)
+			     bool *failed, FILE *log)
 {
 	*failed = false;
 	if (section == NULL || count == 0)
@@ -23,7 +22,7 @@ size_t br_cli_upload_enqueue(const br_upload_section_t *section, const char *con
 	br_error_clear(&err);
 	br_upload_spool_t sp;
 	if (br_upload_spool_open(&sp, results_dir, true, &err) != BR_OK) {
-		fprintf(stderr, "benchrack: upload: nothing spooled: %s\n", err.message);
+		fprintf(log, "benchrack: upload: nothing spooled: %s\n", err.message);
 		*failed = true;
 		return 0;
 	}
@@ -32,7 +31,7 @@ size_t br_cli_upload_enqueue(const br_upload_section_t *section, const char *con
 		size_t n = 0;
 		br_error_clear(&err);
 		if (br_upload_enqueue(&sp, section, config_dir, run_files[i], &n, &err) != BR_OK) {
-			fprintf(stderr, "benchrack: upload: %s not spooled: %s\n", run_files[i],
+			fprintf(log, "benchrack: upload: %s not spooled: %s\n", run_files[i],
 				err.message);
 			*failed = true;
 		}
@@ -41,7 +40,7 @@ size_t br_cli_upload_enqueue(const br_upload_section_t *section, const char *con
 	return total;
 }
 
-void br_cli_upload_print(const br_upload_report_t *report)
+void br_upload_run_print(const br_upload_report_t *report, FILE *log)
 {
 	for (size_t i = 0; i < report->count; i++) {
 		const br_upload_outcome_t *o = &report->items[i];
@@ -61,10 +60,10 @@ void br_cli_upload_print(const br_upload_report_t *report)
 				 br_escape_text(o->sink_kind, kind, sizeof(kind)));
 		switch (o->kind) {
 		case BR_UPLOAD_OUT_DELIVERED:
-			fprintf(stderr, "benchrack: upload: %sdelivered %s\n", sink, id);
+			fprintf(log, "benchrack: upload: %sdelivered %s\n", sink, id);
 			break;
 		case BR_UPLOAD_OUT_REJECTED:
-			fprintf(stderr,
+			fprintf(log,
 				"benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
 				"%s for a person\n",
 				sink, id, message, where);
@@ -72,27 +71,28 @@ void br_cli_upload_print(const br_upload_report_t *report)
 		case BR_UPLOAD_OUT_PENDING:
 		case BR_UPLOAD_OUT_WAITING:
 		case BR_UPLOAD_OUT_DEFERRED:
-			fprintf(stderr,
+			fprintf(log,
 				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
 				"%s; kept in %s, `benchrack upload` retries it\n",
 				sink, id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
 				message, where);
 			break;
 		case BR_UPLOAD_OUT_REFUSED:
-			fprintf(stderr,
+			fprintf(log,
 				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, id,
 				message, where);
 			break;
 		case BR_UPLOAD_OUT_BROKEN:
-			fprintf(stderr, "benchrack: upload: %s cannot be read: %s; left as it is\n",
+			fprintf(log, "benchrack: upload: %s cannot be read: %s; left as it is\n",
 				where, message);
 			break;
 		}
 	}
 }
 
-void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t *suite,
-			     const char *results_dir, const char *const *run_files, size_t count)
+void br_upload_run_after(const br_upload_config_t *config, const br_suite_t *suite,
+			 const char *results_dir, const char *const *run_files, size_t count,
+			 FILE *log)
 {
 	const br_upload_section_t *section = NULL;
 	const char *config_dir = NULL;
@@ -106,20 +106,20 @@ void br_cli_upload_after_run(const br_upload_config_t *config, const br_suite_t 
 	if (section == NULL)
 		return; /* no sinks: nothing in the spool may be sent on this run's word */
 	bool failed = false;
-	br_cli_upload_enqueue(section, config_dir, results_dir, run_files, count, &failed);
+	br_upload_run_enqueue(section, config_dir, results_dir, run_files, count, &failed, log);
 	br_upload_pass_t pass = {
 		.results_dir = results_dir,
 		.section = section,
 		.config_dir = config_dir,
 		.others_left = true, /* other suites' uploads wait for their own runs */
 		.limits = br_upload_section_limits(section),
-		.user_agent = br_cli_upload_user_agent(),
+		.user_agent = br_upload_run_user_agent(),
 	};
 	br_upload_report_t report;
 	br_error_t err;
 	br_error_clear(&err);
 	if (br_upload_deliver(&pass, &report, &err) != BR_OK)
-		fprintf(stderr, "benchrack: upload: %s\n", err.message);
-	br_cli_upload_print(&report);
+		fprintf(log, "benchrack: upload: %s\n", err.message);
+	br_upload_run_print(&report, log);
 	br_upload_report_free(&report);
 }
