@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "run/install_paths.h"
 #include "config/board.h"
@@ -134,7 +134,7 @@ int br_cli_gdb(int argc, char **argv)
 	if (g.gdb == NULL && board.file.gdb.set) /* the board's gdb: unless --gdb */
 		g.gdb = board.file.gdb.value;
 	br_board_lock_t lock;
-	st = br_board_lock_take(&ep, &lock, &err);
+	st = br_board_lock_take(&ep, stderr, &lock, &err);
 	if (st != BR_OK) {
 		br_board_free(&board);
 		return br_cli_report(&err);

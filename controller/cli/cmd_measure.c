@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "cli/option_number.h"
 #include "run/measure_report.h"
@@ -316,7 +316,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	}
 	br_board_lock_t lock;
 	if (st == BR_OK)
-		st = br_board_lock_take(&ep, &lock, err);
+		st = br_board_lock_take(&ep, stderr, &lock, err);
 	if (st == BR_OK) {
 		st = br_run_measure(o, &ep, load, false, raw, err);
 		br_board_lock_give(&lock);

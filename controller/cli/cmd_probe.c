@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "run/install_paths.h"
 #include "config/board.h"
@@ -319,7 +319,7 @@ int br_cli_probe(int argc, char **argv)
 	if (st != BR_OK)
 		return br_cli_report(&err);
 	br_board_lock_t lock;
-	st = br_board_lock_take(&o.ep, &lock, &err);
+	st = br_board_lock_take(&o.ep, stderr, &lock, &err);
 	if (st != BR_OK) {
 		br_board_free(&o.board_file);
 		return br_cli_report(&err);

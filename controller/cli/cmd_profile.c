@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "run/install_paths.h"
 #include "run/board_target.h"
@@ -258,7 +258,7 @@ static br_status_t profile_locked(profile_cli_t *c, br_profile_t *p, br_error_t 
 		st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
 	br_board_lock_t lock;
 	if (st == BR_OK)
-		st = br_board_lock_take(&ep, &lock, err);
+		st = br_board_lock_take(&ep, stderr, &lock, err);
 	if (st != BR_OK)
 		return st;
 	st = br_profile_run(o, p, err);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "run/install_paths.h"
@@ -158,7 +158,7 @@ int br_cli_execute(const br_cli_settings_t *given)
 	br_cli_settings_t settings = *given;
 	br_cli_settings_t *s = &settings;
 	br_cli_settings_callbacks(s);
-	br_board_lock_t desk_lock;
+	br_board_lock_t desk_lock = {.notes = stderr};
 	if (s->lock == NULL) {
 		s->lock = br_board_lock_fn;
 		s->lock_ctx = &desk_lock;

@@ -114,7 +114,7 @@ static br_status_t probe_once(const br_rack_worker_options_t *o, const br_rack_e
 /*
  * The name a board's lock is kept under: the hardware's identity (probe
  * serial, host:port, device), shared with `probe` and `measure` at a desk
- * (cli/board_lock.h), or, for an emulated board, the rack entry's name.
+ * (rack/board_lock.h), or, for an emulated board, the rack entry's name.
  */
 static void lock_name(const br_rack_worker_options_t *o, const br_rack_entry_t *e, const char *elf,
                       char *out, size_t cap)

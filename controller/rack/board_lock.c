@@ -1,4 +1,4 @@
-#include "cli/board_lock.h"
+#include "rack/board_lock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +14,11 @@ const char *br_board_lock_dir(void)
 	return dir != NULL && dir[0] != '\0' ? dir : BR_RACK_LOCK_DEFAULT_DIR;
 }
 
-br_status_t br_board_lock_take(const br_endpoint_t *ep, br_board_lock_t *bl, br_error_t *err)
+br_status_t br_board_lock_take(const br_endpoint_t *ep, FILE *notes, br_board_lock_t *bl,
+			       br_error_t *err)
 {
 	memset(bl, 0, sizeof(*bl));
+	bl->notes = notes;
 	bl->lock.fd = -1;
 	char name[BOARD_LOCK_NAME_BYTES];
 	if (!br_board_identity(ep, name, sizeof(name)))
@@ -25,8 +27,8 @@ br_status_t br_board_lock_take(const br_endpoint_t *ep, br_board_lock_t *bl, br_
 	if (st != BR_OK)
 		return br_error_prefix(err, "%s", "the board is locked (wait for its owner to finish)");
 	bl->held = true;
-	if (bl->lock.took_over)
-		fprintf(stderr, "benchrack: took over the stale lock of %s (pid %ld on %s, gone)\n",
+	if (bl->lock.took_over && notes != NULL)
+		fprintf(notes, "benchrack: took over the stale lock of %s (pid %ld on %s, gone)\n",
 			name, bl->lock.stale.pid, bl->lock.stale.host);
 	return BR_OK;
 }
@@ -45,5 +47,5 @@ br_status_t br_board_lock_fn(void *ctx, const br_endpoint_t *ep, bool take, br_e
 		br_board_lock_give(bl);
 		return BR_OK;
 	}
-	return br_board_lock_take(ep, bl, err);
+	return br_board_lock_take(ep, bl->notes, bl, err);
 }
