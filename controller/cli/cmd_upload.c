@@ -9,11 +9,8 @@
 
 #include "cli/cli.h"
 #include "upload/upload_run.h"
-#include "common/escape.h"
 #include "config/suite.h"
 #include "config/upload_config.h"
-#include "upload/item.h"
-#include "upload/item_json.h"
 #include "upload/spool.h"
 
 #define UPLOAD_DEFAULT_RESULTS "results"
@@ -53,51 +50,6 @@ static void upload_usage(FILE *out)
 	      "            the server refused or one the configuration does not name,\n"
 	      "            3 uploads left in the spool (server down)\n",
 	      out);
-}
-
-/* One line per item of the spool or rejected/. */
-static void list_dir(const br_upload_spool_t *sp, bool rejected)
-{
-	char **ids = NULL;
-	size_t count = 0;
-	br_error_t err;
-	br_error_clear(&err);
-	if (br_upload_spool_list(sp, rejected, &ids, &count, &err) != BR_OK) {
-		fprintf(stderr, "benchrack: %s\n", err.message);
-		return;
-	}
-	printf("%s: %zu\n", rejected ? sp->rejected_dir : sp->spool_dir, count);
-	for (size_t i = 0; i < count; i++) {
-		char path[BR_UPLOAD_PATH_BYTES + 256U];
-		br_upload_spool_path(sp, rejected, ids[i], path, sizeof(path));
-		br_upload_item_t item;
-		/* a spool file's name and words, escaped: it may have been planted */
-		fputs("  ", stdout);
-		br_escape_text_write(stdout, ids[i]);
-		if (br_upload_item_read(path, &item, &err) != BR_OK) {
-			printf(": cannot be read: %s\n", err.message);
-			continue;
-		}
-		fputs(": ", stdout);
-		br_escape_text_write(stdout, item.sink);
-		fputs(" (", stdout);
-		br_escape_text_write(stdout, item.kind);
-		printf(") %s ", item.method);
-		br_escape_text_write(stdout, item.url);
-		printf(", %u attempt%s", item.attempts, item.attempts == 1 ? "" : "s");
-		if (rejected) {
-			printf(", refused with HTTP %ld: ", item.rejected_status);
-			br_escape_text_write(stdout, item.rejected_message != NULL
-							     ? item.rejected_message
-							     : "");
-		} else if (item.last_error != NULL) {
-			fputs(", last: ", stdout);
-			br_escape_text_write(stdout, item.last_error);
-		}
-		putchar('\n');
-		br_upload_item_free(&item);
-	}
-	br_upload_spool_ids_free(ids, count);
 }
 
 static int parse_seconds(const char *arg, unsigned *out)
@@ -212,8 +164,8 @@ int br_cli_upload(int argc, char **argv)
 		br_upload_spool_t sp;
 		if (br_upload_spool_open(&sp, a.results_dir, false, &err) != BR_OK)
 			return br_cli_report(&err);
-		list_dir(&sp, false);
-		list_dir(&sp, true);
+		br_upload_run_list(&sp, false, stdout, stderr);
+		br_upload_run_list(&sp, true, stdout, stderr);
 		return 0;
 	}
 	br_upload_config_t cfg;

@@ -5,6 +5,8 @@
 #include "common/escape.h"
 #include "upload/enqueue.h"
 #include "upload/spool.h"
+#include "upload/item_json.h"
+#include "upload/item.h"
 
 const char *br_upload_run_user_agent(void)
 {
@@ -122,4 +124,48 @@ void br_upload_run_after(const br_upload_config_t *config, const br_suite_t *sui
 		fprintf(log, "benchrack: upload: %s\n", err.message);
 	br_upload_run_print(&report, log);
 	br_upload_report_free(&report);
+}
+
+void br_upload_run_list(const br_upload_spool_t *sp, bool rejected, FILE *out, FILE *log)
+{
+	char **ids = NULL;
+	size_t count = 0;
+	br_error_t err;
+	br_error_clear(&err);
+	if (br_upload_spool_list(sp, rejected, &ids, &count, &err) != BR_OK) {
+		fprintf(log, "benchrack: %s\n", err.message);
+		return;
+	}
+	fprintf(out, "%s: %zu\n", rejected ? sp->rejected_dir : sp->spool_dir, count);
+	for (size_t i = 0; i < count; i++) {
+		char path[BR_UPLOAD_PATH_BYTES + 256U];
+		br_upload_spool_path(sp, rejected, ids[i], path, sizeof(path));
+		br_upload_item_t item;
+		/* a spool file's name and words, escaped: it may have been planted */
+		fputs("  ", stdout);
+		br_escape_text_write(stdout, ids[i]);
+		if (br_upload_item_read(path, &item, &err) != BR_OK) {
+			fprintf(out, ": cannot be read: %s\n", err.message);
+			continue;
+		}
+		fputs(": ", stdout);
+		br_escape_text_write(stdout, item.sink);
+		fputs(" (", stdout);
+		br_escape_text_write(stdout, item.kind);
+		fprintf(out, ") %s ", item.method);
+		br_escape_text_write(stdout, item.url);
+		fprintf(out, ", %u attempt%s", item.attempts, item.attempts == 1 ? "" : "s");
+		if (rejected) {
+			fprintf(out, ", refused with HTTP %ld: ", item.rejected_status);
+			br_escape_text_write(stdout, item.rejected_message != NULL
+							     ? item.rejected_message
+							     : "");
+		} else if (item.last_error != NULL) {
+			fputs(", last: ", stdout);
+			br_escape_text_write(stdout, item.last_error);
+		}
+		putchar('\n');
+		br_upload_item_free(&item);
+	}
+	br_upload_spool_ids_free(ids, count);
 }

@@ -15,6 +15,7 @@
 #include "config/suite.h"
 #include "config/upload_config.h"
 #include "upload/deliver.h"
+#include "upload/spool.h"
 
 /*
  * After a run: spools each of the count run files for every sink of the
@@ -38,6 +39,11 @@ size_t br_upload_run_enqueue(const br_upload_section_t *section, const char *con
 
 /* Writes one line to log per outcome of report. */
 void br_upload_run_print(const br_upload_report_t *report, FILE *log);
+
+/* Writes to out one line per item of sp's spool (rejected: of its
+ * rejected/): sink, method, URL, attempts, the last error or the server's
+ * refusal; what cannot be listed goes to log. */
+void br_upload_run_list(const br_upload_spool_t *sp, bool rejected, FILE *out, FILE *log);
 
 /* "benchrack/<version>": what every request says it comes from. */
 const char *br_upload_run_user_agent(void);
