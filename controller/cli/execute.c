@@ -24,13 +24,8 @@ static int gate_exit(const br_board_run_t *runs, size_t count)
 		const br_gate_t *g = &runs[i].gate;
 		if (!runs[i].gated || g->count == 0)
 			continue;
-		const br_finding_t *first = NULL;
-		for (size_t k = 0; k < g->count && first == NULL; k++) {
-			bool error = g->findings[k].kind == BR_FINDING_NOT_RUN;
-			if (g->failures > 0 ? !error : error)
-				first = &g->findings[k];
-		}
-		size_t more = (g->failures > 0 ? g->failures : g->not_run) - 1U;
+		size_t more = 0;
+		const br_finding_t *first = br_gate_first(g, &more);
 		char tail[48] = "";
 		if (more > 0)
 			snprintf(tail, sizeof(tail), " (and %zu more)", more);
@@ -106,18 +101,6 @@ static void free_runs(br_board_run_t *runs, size_t count)
 	free(runs);
 }
 
-static void on_progress(void *ctx, unsigned index, unsigned count, const char *name)
-{
-	(void)ctx;
-	br_cli_progress(index, count, name);
-}
-
-static void on_progress_done(void *ctx)
-{
-	(void)ctx;
-	br_cli_progress_done();
-}
-
 static void on_notice(void *ctx, const char *text)
 {
 	(void)ctx;
@@ -126,8 +109,8 @@ static void on_notice(void *ctx, const char *text)
 
 void br_cli_settings_callbacks(br_cli_settings_t *s)
 {
-	s->progress = on_progress;
-	s->progress_done = on_progress_done;
+	s->progress = br_cli_progress;
+	s->progress_done = br_cli_progress_done;
 	s->firmware_output = br_cli_firmware_output;
 	s->load_progress = br_cli_load_progress;
 	s->notice = on_notice;

@@ -18,12 +18,13 @@ void br_cli_firmware_output(void *ctx, int fd, const char *text, size_t len)
 {
 	(void)ctx;
 	(void)fd;
-	br_cli_progress_done();
+	br_cli_progress_done(NULL);
 	fprintf(stderr, "firmware: %.*s", (int)len, text);
 }
 
-void br_cli_progress(unsigned index, unsigned count, const char *name)
+void br_cli_progress(void *ctx, unsigned index, unsigned count, const char *name)
 {
+	(void)ctx;
 	if (!isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "\r\033[K[%u/%u] %s", index + 1U, count, name);
@@ -41,8 +42,9 @@ void br_cli_load_progress(void *ctx, size_t done, size_t total)
 	progress_showing = true;
 }
 
-void br_cli_progress_done(void)
+void br_cli_progress_done(void *ctx)
 {
+	(void)ctx;
 	if (!progress_showing)
 		return;
 	fputs("\r\033[K", stderr);

@@ -20,13 +20,13 @@ bool br_cli_colour(FILE *stream);
 void br_cli_firmware_output(void *ctx, int fd, const char *text, size_t len);
 
 /* "[index+1/count] name" on stderr, rewritten in place; only on a TTY. */
-void br_cli_progress(unsigned index, unsigned count, const char *name);
+void br_cli_progress(void *ctx, unsigned index, unsigned count, const char *name);
 
 /* A long load's progress, "loading: N of M bytes" on stderr, rewritten in
  * place; only on a TTY (a br_image_progress_fn). */
 void br_cli_load_progress(void *ctx, size_t done, size_t total);
 
 /* Clears the progress line, if one is showing. */
-void br_cli_progress_done(void);
+void br_cli_progress_done(void *ctx);
 
 #endif

@@ -146,3 +146,16 @@ const char *br_finding_kind_name(br_finding_kind_t kind)
 	}
 	return "finding";
 }
+
+const br_finding_t *br_gate_first(const br_gate_t *g, size_t *more)
+{
+	*more = 0;
+	for (size_t k = 0; k < g->count; k++) {
+		bool error = g->findings[k].kind == BR_FINDING_NOT_RUN;
+		if (g->failures > 0 ? !error : error) {
+			*more = (g->failures > 0 ? g->failures : g->not_run) - 1U;
+			return &g->findings[k];
+		}
+	}
+	return NULL;
+}

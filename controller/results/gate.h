@@ -51,6 +51,11 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 
 void br_gate_free(br_gate_t *gate);
 
+/* The finding a one-line verdict names: the first failure (budget,
+ * regression, not measured) when there is one, else the first bench not
+ * run; NULL when gate has neither. *more: how many of that kind follow. */
+const br_finding_t *br_gate_first(const br_gate_t *gate, size_t *more);
+
 /* "budget", "regression", "not measured", "not run". */
 const char *br_finding_kind_name(br_finding_kind_t kind);
 
