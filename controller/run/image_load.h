@@ -1,9 +1,13 @@
 /*
  * The image on a board benchrack did not launch with it, by policy
  * (config/board.h `load:`): `always` writes and verifies it; `if-different`
- * compares first (qCRC where the server offers it, else a read-back of the
- * loadable segments) and writes only when it differs; `never` trusts what
- * is there. Writing goes through vFlashErase/vFlashWrite/vFlashDone where the
+ * compares first and writes only when it differs; `never` trusts what is
+ * there. The comparison looks at the image's GNU build-id note first when
+ * a loadable segment holds it (so it is in target memory): a different note
+ * there means a different image, found with one small read; a matching one
+ * is confirmed by the full comparison (qCRC where the server offers it,
+ * else a read-back of the loadable segments), since an interrupted load can
+ * leave the note written and the rest not. Writing goes through vFlashErase/vFlashWrite/vFlashDone where the
  * server's memory map has flash, memory writes (X, else M) elsewhere
  * (debug/target.h, br_target_load). The vector table (SP, PC) comes from the
  * image too, for the reset check.
@@ -13,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/error.h"
 #include "config/board.h"
@@ -25,6 +30,8 @@ typedef void (*br_image_progress_fn)(void *ctx, size_t done, size_t total);
 typedef struct br_image_load_result {
 	br_board_load_t policy; /* as applied (never DEFAULT) */
 	bool compared;          /* if-different looked first */
+	bool build_id_compared; /* ... at the image's build-id note in target memory */
+	uint32_t build_id_address; /* ... which is there */
 	bool matched;           /* ... and the image was already there */
 	bool written;
 	br_target_load_report_t report; /* what writing and verifying did */

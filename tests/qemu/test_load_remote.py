@@ -12,6 +12,11 @@ a remote gdbserver through a board file (`server: {kind: remote, host:
 - `load: if-different` on a QEMU that already holds the image writes nothing
   (the proxy counts the memory-write packets: 0; with `load: always` through
   the same proxy, the peer figure, they are many);
+- `if-different` compares the image's GNU build-id note in target memory
+  first (its address from objdump, an oracle outside benchrack): on a QEMU
+  holding another image the only flash read before the first write is the
+  36-byte note; on one holding the image the note is read, then the full
+  read-back confirms it, and nothing is written;
 - a write corrupted in flight (faultproxy.py's flipwrite: one data byte
   changed, checksum made right) is caught by verification: exit 3, naming
   the address the proxy changed.
@@ -35,6 +40,9 @@ from measure_cli import Checks  # noqa: E402
 from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, SUITE_YAML, SUITE, PLAIN, IDLE, MARKERS = sys.argv[1:8]
+OBJDUMP = shutil.which("arm-none-eabi-objdump")
+FLASH = (0x08000000, 0x08000000 + 1024 * 1024)
+READ = re.compile(rb"^\$m([0-9a-fA-F]+),([0-9a-fA-F]+)#")
 TIMEOUT_S = 120
 BOARD = """name: {name}
 core: cortex-m4
@@ -82,6 +90,39 @@ class Qemu:
     def __exit__(self, *exc):
         self.proc.kill()
         self.proc.wait()
+
+
+class RecordingProxy(Proxy):
+    """The pass-through proxy, also keeping the client's packets in order."""
+
+    def __init__(self, upstream_port):
+        self.sent = []
+        super().__init__(upstream_port, "pass")
+
+    def _transform(self, direction, kind, tok):
+        if direction == "c2s" and kind == "packet":
+            self.sent.append(tok)
+        return super()._transform(direction, kind, tok)
+
+    def flash_reads_before_first_write(self):
+        """(address, length) of each flash read the client sent before its
+        first memory write (all of them when it wrote nothing)."""
+        reads = []
+        for tok in self.sent:
+            if tok[1:2] in (b"M", b"X") or tok.startswith(b"$vFlashWrite"):
+                break
+            m = READ.match(tok)
+            if m and FLASH[0] <= int(m.group(1), 16) < FLASH[1]:
+                reads.append((int(m.group(1), 16), int(m.group(2), 16)))
+        return reads
+
+
+def build_id_note(elf):
+    """(address, size) of elf's .note.gnu.build-id by objdump -h (its LMA)."""
+    out = subprocess.run([OBJDUMP, "-h", elf], capture_output=True, text=True,
+                         check=True).stdout
+    m = re.search(r"\.note\.gnu\.build-id\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", out)
+    return (int(m.group(2), 16), int(m.group(1), 16)) if m else None
 
 
 def measure_json(elf, *args):
@@ -168,6 +209,39 @@ def main():
         c.check(rc == 0 and proxy.writes > 0 and res["raw"] == peer["raw"],
                 f"if-different on another image writes it ({proxy.writes} write packets) and "
                 f"measures the same (exit {rc})")
+
+    # 3b. The build-id note decides first (objdump says where it is).
+    note = build_id_note(PLAIN) if OBJDUMP else None
+    c.check(note is not None and note[1] == 36,
+            f"objdump finds PLAIN's 36-byte build-id note: {note}")
+    with Qemu(IDLE) as q:
+        proxy = RecordingProxy(q.port)
+        try:
+            board = board_file("remote-note-differs", proxy.port, "if-different")
+            rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        finally:
+            proxy.close()
+        before = proxy.flash_reads_before_first_write()
+        c.check(rc == 0 and proxy.writes > 0,
+                f"another image there: if-different writes ({proxy.writes} write packets, "
+                f"exit {rc})")
+        c.check(note is not None and before == [note],
+                f"the only flash read before writing is the build-id note "
+                f"{note and (hex(note[0]), note[1])}: {[(hex(a), n) for a, n in before]}")
+    with Qemu(PLAIN) as q:
+        proxy = RecordingProxy(q.port)
+        try:
+            board = board_file("remote-note-same", proxy.port, "if-different")
+            rc, out, err, res = measure_json(PLAIN, *span, "--board", board)
+        finally:
+            proxy.close()
+        reads = proxy.flash_reads_before_first_write()
+        c.check(rc == 0 and proxy.writes == 0,
+                f"the image there: nothing written ({proxy.writes} write packets, exit {rc})")
+        c.check(note is not None and reads[:1] == [note] and len(reads) > 1
+                and reads[1][0] == FLASH[0],
+                f"the note read first, then the image read back from its start to confirm: "
+                f"{[(hex(a), n) for a, n in reads[:3]]}")
 
     # 4. A write corrupted in flight: verification catches it, exit 3, naming the address.
     with Qemu(IDLE) as q:
