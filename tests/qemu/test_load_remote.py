@@ -17,6 +17,9 @@ a remote gdbserver through a board file (`server: {kind: remote, host:
   holding another image the only flash read before the first write is the
   36-byte note; on one holding the image the note is read, then the full
   read-back confirms it, and nothing is written;
+- a long load's progress ("loading: N of M bytes", rewritten in place) is
+  on stderr when stderr is a terminal (benchrack run under a pty from
+  Python's pty module), and not when stderr is a pipe or a file;
 - a write corrupted in flight (faultproxy.py's flipwrite: one data byte
   changed, checksum made right) is caught by verification: exit 3, naming
   the address the proxy changed.
@@ -25,6 +28,7 @@ usage: test_load_remote.py BENCHRACK QEMU SUITE_YAML SUITE_ELF PLAIN_ELF IDLE_EL
 """
 import json
 import os
+import pty
 import re
 import shutil
 import subprocess
@@ -115,6 +119,26 @@ class RecordingProxy(Proxy):
             if m and FLASH[0] <= int(m.group(1), 16) < FLASH[1]:
                 reads.append((int(m.group(1), 16), int(m.group(2), 16)))
         return reads
+
+
+def run_on_pty(argv):
+    """Runs argv with its stderr on a pseudo-terminal (stdout a pipe);
+    returns the exit code and everything written to the terminal."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the last holder of the terminal closed it
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return p.wait(timeout=TIMEOUT_S), b"".join(chunks).decode(errors="replace")
 
 
 def build_id_note(elf):
@@ -242,6 +266,37 @@ def main():
                 and reads[1][0] == FLASH[0],
                 f"the note read first, then the image read back from its start to confirm: "
                 f"{[(hex(a), n) for a, n in reads[:3]]}")
+
+    # 3c. A load's progress: on a terminal, and only there.
+    progress = re.compile(r"loading: (\d+) of (\d+) bytes")
+    with Qemu(IDLE) as q:
+        board = board_file("remote-tty", q.port, "always")
+        rc, tty = run_on_pty([BENCHRACK, "run", SUITE_YAML, "--firmware", SUITE, "--board",
+                              board, "--results-dir", os.path.join(WORK, "results")])
+    shown = [(int(a), int(b)) for a, b in progress.findall(tty)]
+    c.check(rc == 0 and len(shown) >= 1,
+            f"stderr a terminal: the load's progress is shown ({len(shown)} updates, exit {rc})")
+    c.check(shown != [] and shown[-1][0] == shown[-1][1]
+            and all(a <= b for (a, _), (b, _) in zip(shown, shown[1:])),
+            f"it counts up to the whole image: {shown[:2]} ... {shown[-1:]}")
+    c.check("\r\x1b[Kloading: " in tty,
+            "the load's line is rewritten in place (carriage return, erase line)")
+    with Qemu(IDLE) as q:
+        board = board_file("remote-pipe", q.port, "always")
+        rc, out, err = benchrack("run", SUITE_YAML, "--firmware", SUITE, "--board", board)
+    c.check(rc == 0 and "loading:" not in err and "\x1b[K" not in err,
+            f"stderr a pipe: no progress (exit {rc})")
+    with Qemu(IDLE) as q:
+        board = board_file("remote-file", q.port, "always")
+        log = os.path.join(WORK, "stderr.log")
+        with open(log, "w") as f:
+            p = subprocess.run([BENCHRACK, "run", SUITE_YAML, "--firmware", SUITE, "--board",
+                                board, "--results-dir", os.path.join(WORK, "results")],
+                               stdout=subprocess.PIPE, stderr=f, timeout=TIMEOUT_S)
+        with open(log) as f:
+            logged = f.read()
+    c.check(p.returncode == 0 and "loading:" not in logged and "\x1b[K" not in logged,
+            f"stderr a file: no progress (exit {p.returncode})")
 
     # 4. A write corrupted in flight: verification catches it, exit 3, naming the address.
     with Qemu(IDLE) as q:
