@@ -10,7 +10,6 @@
 #include "cli/output.h"
 #include "report/report_output.h"
 #include "results/diff.h"
-#include "results/record_read.h"
 
 static void diff_usage(FILE *out)
 {
@@ -69,31 +68,16 @@ int br_cli_diff(int argc, char **argv)
 	if (br_report_output_format(format, output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_run_record_t old_rec, new_rec;
-	if (br_record_read(old_path, &old_rec, &err) != BR_OK)
+	br_diff_t diff;
+	if (br_diff_files(old_path, new_path, &old_rec, &new_rec, &diff, &err) != BR_OK)
 		return br_cli_report(&err);
-	if (br_record_read(new_path, &new_rec, &err) != BR_OK) {
-		br_run_record_free(&old_rec);
-		return br_cli_report(&err);
-	}
+	br_report_t report = {.run = &new_rec, .run_path = new_path, .diff = &diff,
+			      .baseline_path = old_path};
 	int code = 0;
-	if (br_diff_check_compatible(&old_rec, old_path, &new_rec, &err) != BR_OK) {
+	if (br_report_output_write(&report, 1, format, output, NULL, stdout, br_cli_colour(stdout),
+				   &err) != BR_OK)
 		code = br_cli_report(&err);
-	} else {
-		br_diff_t diff;
-		br_diff_compute(&old_rec, &new_rec, &diff);
-		br_report_t report = {
-			.run = &new_rec,
-			.run_path = new_path,
-			.diff = &diff,
-			.baseline_path = old_path,
-			.gate = NULL,
-			.figures = false,
-		};
-		if (br_report_output_write(&report, 1, format, output, NULL, stdout,
-					   br_cli_colour(stdout), &err) != BR_OK)
-			code = br_cli_report(&err);
-		br_diff_free(&diff);
-	}
+	br_diff_free(&diff);
 	const br_run_record_t *recs[] = {&old_rec, &new_rec};
 	const char *paths[] = {old_path, new_path};
 	for (size_t i = 0; code == 0 && i < 2; i++) {

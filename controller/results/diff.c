@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "results/record_read.h"
 #include "stats/compare.h"
 
 br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char *old_name,
@@ -235,4 +236,24 @@ void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap)
 		snprintf(buf, cap, "%+.1f%%", row->percent);
 	else
 		snprintf(buf, cap, "new (was 0)");
+}
+
+br_status_t br_diff_files(const char *old_path, const char *new_path, br_run_record_t *old_rec,
+			  br_run_record_t *new_rec, br_diff_t *out, br_error_t *err)
+{
+	br_status_t st = br_record_read(old_path, old_rec, err);
+	if (st != BR_OK)
+		return st;
+	st = br_record_read(new_path, new_rec, err);
+	if (st == BR_OK) {
+		st = br_diff_check_compatible(old_rec, old_path, new_rec, err);
+		if (st != BR_OK)
+			br_run_record_free(new_rec);
+	}
+	if (st != BR_OK) {
+		br_run_record_free(old_rec);
+		return st;
+	}
+	br_diff_compute(old_rec, new_rec, out);
+	return BR_OK;
 }

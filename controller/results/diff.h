@@ -68,6 +68,16 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 
 void br_diff_free(br_diff_t *diff);
 
+/*
+ * `benchrack diff OLD NEW`: both records read from their files
+ * (results/record_read.h), refused when they do not fit
+ * (br_diff_check_compatible), then compared into *out. On BR_OK the caller
+ * frees old_rec, new_rec (br_run_record_free) and out; on a failure nothing
+ * is left to free.
+ */
+br_status_t br_diff_files(const char *old_path, const char *new_path, br_run_record_t *old_rec,
+			  br_run_record_t *new_rec, br_diff_t *out, br_error_t *err);
+
 /* "equal", "better", "worse", "not distinguishable", "new", "gone", "not measured". */
 const char *br_change_name(br_change_t change);
 
