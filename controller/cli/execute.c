@@ -46,12 +46,7 @@ static int gate_exit(const br_board_run_t *runs, size_t count)
 static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count)
 {
 	br_report_t *reports = xcalloc(count == 0 ? 1U : count, sizeof(*reports));
-	size_t shown = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (!runs[i].has_run_path)
-			continue;
-		br_board_run_report(&runs[i], &reports[shown++]);
-	}
+	size_t shown = br_board_runs_reports(runs, count, reports, NULL);
 	br_error_t err;
 	br_error_clear(&err);
 	br_status_t st = BR_OK;
@@ -85,11 +80,7 @@ static void upload_runs(const br_cli_settings_t *s, const br_suite_t *suite,
 			const br_board_run_t *runs, size_t count)
 {
 	const char **files = xcalloc(count + 1U, sizeof(char *));
-	size_t n = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (runs[i].has_run_path)
-			files[n++] = runs[i].run_path;
-	}
+	size_t n = br_board_runs_reports(runs, count, NULL, files);
 	br_upload_run_after(s->upload_config, suite, s->results_dir, files, n, stderr);
 	free(files);
 }

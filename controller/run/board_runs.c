@@ -125,6 +125,22 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 	return BR_OK;
 }
 
+size_t br_board_runs_reports(const br_board_run_t *runs, size_t count, br_report_t *reports,
+			     const char **files)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (!runs[i].has_run_path)
+			continue;
+		if (reports != NULL)
+			br_board_run_report(&runs[i], &reports[n]);
+		if (files != NULL)
+			files[n] = runs[i].run_path;
+		n++;
+	}
+	return n;
+}
+
 void br_board_runs_free_bases(br_board_run_t *bases, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {

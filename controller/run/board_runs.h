@@ -49,6 +49,12 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 				  const char *elf, br_board_run_t *runs, br_board_run_t *bases, size_t count,
 				  br_error_t *err);
 
+/* For each of the count runs with a run file on disk, in order: its report
+ * (br_board_run_report) into reports and its path into files, each unless
+ * NULL. Returns how many. */
+size_t br_board_runs_reports(const br_board_run_t *runs, size_t count, br_report_t *reports,
+			     const char **files);
+
 /* Frees what br_board_runs_against left in bases (not their boards, which
  * are the heads'). */
 void br_board_runs_free_bases(br_board_run_t *bases, size_t count);
