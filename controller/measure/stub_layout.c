@@ -1,6 +1,7 @@
 #include "measure/stub_layout.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "elf/elf_image.h"
@@ -104,4 +105,15 @@ br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layou
 			return br_error_prefix(err, "%s", path);
 	}
 	return BR_OK;
+}
+
+void br_stub_bench_names_join(const char names[][BR_CB_NAME_BYTES], uint32_t count, char *out,
+			      size_t cap)
+{
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	size_t n = 0;
+	for (uint32_t i = 0; i < count && n < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, "%s%s", i > 0 ? ", " : "", names[i]);
 }

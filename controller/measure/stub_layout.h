@@ -9,6 +9,7 @@
 #ifndef BENCHRACK_MEASURE_STUB_LAYOUT_H
 #define BENCHRACK_MEASURE_STUB_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "benchrack/control_block.h"
@@ -24,6 +25,16 @@ typedef struct br_stub_layout {
 	uint32_t samples_address; /* the sample buffer */
 	char bench_names[BR_CB_MAX_BENCHES][BR_CB_NAME_BYTES]; /* NUL-terminated, suite order */
 } br_stub_layout_t;
+
+/* Room for every bench name joined by br_stub_bench_names_join. */
+#define BR_STUB_BENCH_NAMES_JOINED (BR_CB_MAX_BENCHES * (BR_CB_NAME_BYTES + 2U))
+
+/*
+ * Writes the first count names (count <= BR_CB_MAX_BENCHES) joined by ", "
+ * into out, cut to cap: the "it has: ..." list of a bench-not-found message.
+ */
+void br_stub_bench_names_join(const char names[][BR_CB_NAME_BYTES], uint32_t count, char *out,
+			      size_t cap);
 
 /*
  * Fills *layout from elf: finds br_control_block and br_host_sync, checks the

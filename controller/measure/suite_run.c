@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "measure/stub_layout.h"
 
 void br_suite_options_default(br_suite_options_t *opts)
 {
@@ -26,11 +27,9 @@ static br_status_t select_benches(const br_suite_options_t *opts, const br_stub_
 	for (size_t k = 0; k < opts->bench_count; k++) {
 		if (br_stub_bench_index(session, opts->benches[k].name) >= 0)
 			continue;
-		char have[BR_CB_MAX_BENCHES * (BR_CB_NAME_BYTES + 2U)] = "";
-		size_t n = 0;
-		for (uint32_t i = 0; i < session->bench_count && n < sizeof(have); i++)
-			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s", i > 0 ? ", " : "",
-					      session->bench_names[i]);
+		char have[BR_STUB_BENCH_NAMES_JOINED];
+		br_stub_bench_names_join(session->bench_names, session->bench_count, have,
+					 sizeof(have));
 		return br_error_set(err, BR_ERR_INPUT,
 				    "bench '%s' is not in the firmware %s (it has: %s); add it to "
 				    "the firmware's suite table or remove it from the suite file",

@@ -26,11 +26,9 @@ static br_status_t check_benches(const br_suite_t *suite, const br_stub_layout_t
 		const br_suite_bench_t *b = &suite->benches[k];
 		if (b->kind != BR_SUITE_ENTRY_STUB || layout_has(layout, b->name.value))
 			continue;
-		char have[BR_CB_MAX_BENCHES * (BR_CB_NAME_BYTES + 2U)] = "";
-		size_t n = 0;
-		for (uint32_t i = 0; i < layout->bench_count && n < sizeof(have); i++)
-			n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s", i > 0 ? ", " : "",
-			                      layout->bench_names[i]);
+		char have[BR_STUB_BENCH_NAMES_JOINED];
+		br_stub_bench_names_join(layout->bench_names, layout->bench_count, have,
+		                         sizeof(have));
 		return br_cfg_error(err, suite->path, b->name.mark,
 		                    "bench '%s' is not in the firmware %s (it has: %s); add it to "
 		                    "the firmware's suite table or remove it from the suite file",
