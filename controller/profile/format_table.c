@@ -75,7 +75,10 @@ static void header(FILE *out, const br_profile_t *p)
 		        p->unwind.link_register, p->unwind.exception);
 	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"
 	      "     of consecutive samples (never below the binomial sqrt(p(1-p)/n)); lines:\n"
-	      "     binomial\n",
+	      "     binomial\n"
+	      "  shares are of the time the target ran, not of instructions: on QEMU, of the\n"
+	      "     emulator's host time, in which a call or return outweighs an instruction, so\n"
+	      "     the code right after one is over-counted (--exact counts instructions)\n",
 	      out);
 }
 

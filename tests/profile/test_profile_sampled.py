@@ -1,9 +1,19 @@
 #!/usr/bin/env python3
 """Sampled profiles of profile_caller: two leaves of known cost, one
 PROFILE_LONG_FACTOR (3) times the other, called alternately.
-- the long leaf's share of the region's samples is 75 % +- 4 points, and
-  within 3 printed standard errors (batch means) of the truth (its share of
-  the region's instructions, from `benchrack measure`: ROUNDS x long / caller);
+- sampling the two leaves' code (--from profile_leaf_short --to
+  profile_caller: the leaves lie there, in that order, checked), the long
+  leaf's share is 75 % +- 4 points, and within 3 printed standard errors
+  (batch means) of the truth (its share of the leaves' instructions, from
+  `benchrack measure`: long / (short + long)). Not the share of all of
+  profile_caller: QEMU's samples fall in host time, where each return costs
+  the emulator more than an instruction and the code right after it (the
+  caller's) is over-counted: the caller held about 1 % of the samples (0.5 to
+  2.7 % measured, under loads of 4 to 7) for 0.07 % of the instructions,
+  taken from the leaves, so the long leaf's share of the caller's samples was
+  about 1 to 1.7 points low on average, a bias batch means cannot see. The
+  two leaves run the same loop body and enter and leave the same way, so
+  host time divides between them as instructions do;
 - every chain that ends in a leaf is br_reset_handler;br_main;profile_caller;leaf
   (no [unknown], no frame skipped);
 - the unwinder used what the image offers: CFI at -O2 (no frame pointer),
@@ -13,7 +23,7 @@ PROFILE_LONG_FACTOR (3) times the other, called alternately.
   sum (mean x taken) fits in the time spent; one write to the server per
   sample (QEMU: the interrupt, the reads and the continue together).
 
-usage: test_profile_sampled.py BENCHRACK PROFILE_ELF PROFILE_H KIND (cfi|frame-records)
+usage: test_profile_sampled.py BENCHRACK PROFILE_ELF KIND (cfi|frame-records)
 """
 import os
 import sys
@@ -21,28 +31,27 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 from measure_cli import Checks  # noqa: E402
-from profile_cli import functions, per_call, profile, rounds  # noqa: E402
+from profile_cli import functions, per_call, profile  # noqa: E402
 
-BENCHRACK, ELF, HEADER, KIND = sys.argv[1:5]
+BENCHRACK, ELF, KIND = sys.argv[1:4]
 # 12 s: under a load of 10 to 17 on two cores, 6 s (3 000 samples) gave a
 # batch-means error of 1.4 to 2.1 points, so 75 +- 4 was only about 2 errors
 # wide (70.0 and 79.9 % were seen); the spread shrinks with the time sampled.
 RATE, DURATION = "500", "12"
 c = Checks()
-ROUNDS = rounds(HEADER)
-
-
-
-truth = ROUNDS * (per_call(c, BENCHRACK, ELF, "profile_leaf_long") or 0) / \
-    (per_call(c, BENCHRACK, ELF, "profile_caller") or 1)
-rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--rate", RATE,
-                            "--duration", DURATION)
+long_calls = per_call(c, BENCHRACK, ELF, "profile_leaf_long") or 0
+truth = long_calls / ((per_call(c, BENCHRACK, ELF, "profile_leaf_short") or 0) + long_calls or 1)
+rc, out, err, rec = profile(BENCHRACK, ELF, "--from", "profile_leaf_short", "--to",
+                            "profile_caller", "--rate", RATE, "--duration", DURATION)
 c.show(out, err)
 c.check(rc == 0 and rec is not None, f"profile exits 0 with a record (got {rc})")
 if rec is None:
     sys.exit(c.finish())
 n = rec["counted"]
 fn = functions(rec)
+selfish = sorted(name for name, f in fn.items() if f["self"] > 0)
+c.check(selfish == ["profile_leaf_long", "profile_leaf_short"],
+        f"the region is the two leaves: only they have samples of their own ({selfish})")
 long_ = fn.get("profile_leaf_long", {"self": 0, "self_share_error": 1})
 share = long_["self"] / n if n else 0
 se = long_["self_share_error"]
@@ -64,7 +73,7 @@ c.check(rec["server_writes"] <= rec["samples_taken"] + 2,
         "one each")
 leaf_chains = [ch for ch in rec["chains"]
                if ch["frames"][-1] in ("profile_leaf_short", "profile_leaf_long")]
-c.check(sum(ch["count"] for ch in leaf_chains) > 0.9 * n, "leaf chains are most samples")
+c.check(sum(ch["count"] for ch in leaf_chains) == n, "every sample in the region is a leaf's")
 bad = [ch for ch in leaf_chains
        if ch["frames"][:-1] != ["br_reset_handler", "br_main", "profile_caller"]]
 c.check(not bad, f"every leaf chain is br_reset_handler;br_main;profile_caller;leaf ({bad[:3]})")
