@@ -45,8 +45,11 @@ static void measure_usage(FILE *out)
 	      "  (none, with --sizes) sizes only: nothing runs\n"
 	      "\n"
 	      "options:\n"
-	      "  -n, --iterations N   measured samples (default 100; batch mode: 1..1024)\n"
-	      "  -w, --warmup N       samples taken first and discarded (default 2)\n"
+	      "  -n, --iterations N   measured samples (default 100; batch mode: 1..1024); a\n"
+	      "                       region reached fewer times: without -n its samples are\n"
+	      "                       the result, with -n they are kept and it is exit 3\n"
+	      "  -w, --warmup N       samples taken first and discarded (default: 2 in batch\n"
+	      "                       mode, 0 at breakpoints)\n"
 	      "      --arg N          the bench's argument (e.g. recursion's depth)\n"
 	      "      --counter SPEC   tim2 (default: QEMU's instruction count), dwt, systick,\n"
 	      "                       or mmio:ADDRESS[:WIDTH[:down]]\n"
@@ -173,6 +176,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	unsigned long long v = 0;
 	br_error_t err;
 	int c;
+	bool warmup_given = false;
+	o->fewer_ok = true;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:w:b:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -197,11 +202,13 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			if (br_cli_option_whole("measure", "--iterations", optarg, 1, MEASURE_MAX_COUNT, &v) != 0)
 				return 2;
 			o->iterations = (uint32_t)v;
+			o->fewer_ok = false;
 			break;
 		case 'w':
 			if (br_cli_option_whole("measure", "--warmup", optarg, 0, MEASURE_MAX_COUNT, &v) != 0)
 				return 2;
 			o->warmup = (uint32_t)v;
+			warmup_given = true;
 			break;
 		case OPT_COUNTER:
 			m->counter_spec = optarg;
@@ -285,6 +292,9 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	if (m->load != NULL && !br_board_load_parse(m->load, &m->load_policy))
 		return measure_bad("--load takes always, if-different or never");
 	o->elf_path = argv[optind];
+	/* A region that runs once (most firmware's main) is measured as it is. */
+	if (!warmup_given && (o->from != NULL || o->function != NULL))
+		o->warmup = 0;
 	if (m->counter_spec != NULL || m->clock_hz != 0) {
 		br_error_clear(&err);
 		if (br_counter_spec_parse(m->counter_spec != NULL ? m->counter_spec : "tim2",

@@ -50,6 +50,7 @@ typedef struct bp_run {
 	bool out_of_step;    /* the last error came from replies that did not prove */
 	int64_t deadline_ms; /* when waiting for the current phase's halt gives up */
 	int guard_ms;        /* 0: no guard halts */
+	int64_t wall0_ns;    /* the session's first resume */
 } bp_run_t;
 
 static bool bp_is_range(const bp_run_t *r)
@@ -72,11 +73,35 @@ static void bp_deadline_reset(bp_run_t *r)
 	r->deadline_ms = br_clock_ms() + r->o->timeout_ms;
 }
 
+/* The start not reached again after some runs: fewer samples than asked. */
+static br_status_t bp_ran_out(const bp_run_t *r, br_error_t *err)
+{
+	double wait = (double)r->o->timeout_ms / BP_MS_PER_S;
+	double wall = (double)(br_clock_ns() - r->wall0_ns) / BP_NS_PER_S;
+	const br_span_t *g = r->span;
+	const char *option = bp_is_range(r) ? "--from" : "--function";
+	r->out->ran_out = true;
+	if (r->done <= r->o->warmup)
+		return br_error_set(err, BR_ERR_TIMEOUT,
+		                    "ran %zu time%s in %.3g s, all of them warm-up (-w %u): "
+		                    "%s %s was not reached again within %g s",
+		                    r->done, r->done == 1 ? "" : "s", wall, r->o->warmup, option,
+		                    g->from.text, wait);
+	return br_error_set(err, BR_ERR_TIMEOUT,
+	                    "ran %zu of %u times in %.3g s%s: %s %s was not reached again "
+	                    "within %g s",
+	                    r->out->count, r->o->samples, wall,
+	                    r->o->warmup > 0 ? " (after the warm-up)" : "", option, g->from.text,
+	                    wait);
+}
+
 /* The message for a breakpoint that did not hit in time. */
 static br_status_t bp_timeout(const bp_run_t *r, br_error_t *err)
 {
 	double s = (double)r->o->timeout_ms / BP_MS_PER_S;
 	const br_span_t *g = r->span;
+	if (r->phase == BP_WAIT_START && r->done > 0)
+		return bp_ran_out(r, err);
 	if (!bp_is_range(r) && r->phase == BP_WAIT_START)
 		return br_error_set(err, BR_ERR_TIMEOUT,
 		                    "breakpoint at --function %s (%s) never hit within %g s: the "
@@ -461,7 +486,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	br_status_t st = br_target_breakpoints_check(t, needed, count, o->kind, err);
 	if (st == BR_OK)
 		st = br_target_breakpoint_insert(t, span->from.address, o->kind, err);
-	int64_t wall0 = br_clock_ns();
+	r.wall0_ns = br_clock_ns();
 	bp_deadline_reset(&r);
 	if (st == BR_OK)
 		st = br_target_resume(t, err);
@@ -472,7 +497,8 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 		if (st != BR_OK && r.out_of_step)
 			st = bp_recover(&r, err);
 	}
-	out->wall_seconds = (double)(br_clock_ns() - wall0) / BP_NS_PER_S;
+	out->wall_seconds = (double)(br_clock_ns() - r.wall0_ns) / BP_NS_PER_S;
+	out->runs = r.done;
 	bp_cleanup(&r);
 	return st;
 }

@@ -88,7 +88,11 @@ typedef struct br_bp_result {
 	size_t guard_halts;  /* of them, guard halts (long samples) */
 	size_t recoveries;   /* out-of-step reply streams put back in step */
 	size_t dropped;      /* samples begun and not kept (a recovery, a deeper return) */
-	double wall_seconds; /* host time from the first resume to the last halt */
+	size_t runs;         /* samples completed, warm-up included */
+	bool ran_out;        /* the start was not reached again within timeout_ms after
+	                        `runs` runs: fewer samples than asked (BR_ERR_TIMEOUT) */
+	double wall_seconds; /* host time from the first resume to the last halt (or to
+	                        the error) */
 } br_bp_result_t;
 
 /*
@@ -96,8 +100,9 @@ typedef struct br_bp_result {
  * (free with br_bp_result_free, also after an error: the samples finished
  * before it are kept). Leaves the core halted with the session's
  * breakpoints removed. Errors: BR_ERR_TIMEOUT naming the breakpoint that did
- * not hit within o->timeout_ms (the session is over: the core is still
- * running); BR_ERR_TARGET for a counter that does not count, a stop
+ * not hit within o->timeout_ms — when it was the start after some runs,
+ * out->ran_out is set and the message says "ran k of N times in T s" (the
+ * samples taken are kept); BR_ERR_TARGET for a counter that does not count, a stop
  * elsewhere (a fault, another breakpoint) or a function entered from an
  * exception; the target's own errors otherwise.
  */

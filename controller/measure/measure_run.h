@@ -58,6 +58,11 @@ typedef struct br_measure_options {
 	uint32_t bench_argument; /* request.argument; 0: the bench's default */
 	uint32_t iterations;     /* measured samples */
 	uint32_t warmup;         /* samples taken first and discarded */
+	/* Breakpoint mode, a region reached fewer than iterations times (its start
+	 * not hit again within timeout_ms): true, the samples taken are the
+	 * result (no -n was given); false, they are kept and it is BR_ERR_TIMEOUT
+	 * saying "ran k of N times in T s". */
+	bool fewer_ok;
 	const br_counter_t *counter;
 	/* Breakpoint mode: paint and scan the stack; the region given, or (NULL)
 	 * the one the ELF's linker symbols define. Stub benches always report it. */
@@ -89,6 +94,7 @@ typedef struct br_measure_raw {
 	uint64_t *ticks;
 	bool *measured;
 	size_t count;
+	uint32_t asked; /* the samples asked for: count is less when the region ran out */
 	br_calibration_t calibration;
 	br_bp_result_t bp;  /* breakpoint mode: per-sample details (stack) */
 	br_halt_proof_t proof; /* breakpoint mode: the image's marker every halt reads */

@@ -89,7 +89,16 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 	if (c->clock_hz != 0)
 		fprintf(out, " at %llu Hz", (unsigned long long)c->clock_hz);
 	fprintf(out, "; unit: %s\n", c->unit);
-	if (cs->wrap_seconds > 0.0)
+	double guard_s = br_wrap_guard_seconds(cs);
+	if (r->raw->mode == BR_MEASURE_BREAKPOINT && guard_s > 0.0)
+		fprintf(out,
+		        "  wrap: every %llu %s; a guard halt every %.3g s (half a period at %s%.3g "
+		        "per second) kept every interval between two reads shorter than a period: "
+		        "%zu taken, each sample their 64-bit sum\n",
+		        (unsigned long long)cs->period, c->unit, guard_s,
+		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
+		        r->raw->bp.guard_halts);
+	else if (cs->wrap_seconds > 0.0)
 		fprintf(out,
 		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "
 		        "wrap is not measured\n",
@@ -136,6 +145,11 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		    "could hide a wrap of counter %s (every %llu %s = %.6g s)\n",
 		    r->not_measured, raw->count, r->worst_host_seconds, cs->counter.name,
 		    (unsigned long long)cs->period, unit_of(raw), cs->wrap_seconds);
+	if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out)
+		fprintf(out,
+		        "ran %zu of %u times in %.3g s: the start was not reached again within the "
+		        "timeout\n",
+		        raw->count, raw->asked, raw->wall_seconds);
 	if (!r->summarized)
 		return;
 	print_header_row(out);
@@ -574,6 +588,8 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	br_json_object_end(j);
 	br_json_key(j, "n");
 	br_json_uint(j, raw->count);
+	br_json_key(j, "asked");
+	br_json_uint(j, raw->asked);
 	br_json_key(j, "not_measured");
 	br_json_uint(j, r->not_measured);
 	if (r->summarized) {

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""A region longer than QEMU's 32-bit counter (tests/qemu/fw_once.c: from
+long_from to long_to, two calls of a 2-instruction loop of 1.1e9
+iterations, 4,400,000,007 instructions), measured exactly by guard halts:
+the expected count is derived from the disassembly (the instructions between
+the labels, the loop's cost per iteration and its iteration count, the
+literal the code loads), never copied from a run. Exit 0, the JSON's one
+sample exactly that, guard halts taken (a region over 2^32 cannot be
+measured without), and the wrap line saying so.
+
+It runs over 4.4e9 instructions with a breakpoint inserted: tens of seconds
+of QEMU, minutes on a loaded host.
+
+usage: test_measure_long.py BENCHRACK OBJDUMP FW_ONCE_ELF
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import disasm  # noqa: E402
+from measure_cli import Checks, measure  # noqa: E402
+
+BENCHRACK, OBJDUMP, ELF = sys.argv[1:4]
+COUNTER_PERIOD = 2 ** 32
+TIMEOUT_S = 1200
+c = Checks()
+
+between = disasm.function(OBJDUMP, ELF, "long_from")
+calls = [o for _, m, o in between if m == "bl"]
+assert calls and all("<long_loop>" in o for o in calls), between
+per_iteration = disasm.loop_iteration_cost(OBJDUMP, ELF, "long_loop")
+exit_cost = 1  # long_loop's return (bx lr) after its last iteration
+literals = [o for _, m, o in between if m == "ldr"]
+assert len(literals) == len(calls), between
+dump = subprocess.run([OBJDUMP, "-d", ELF], check=True, capture_output=True, text=True).stdout
+iterations = []
+for ops in literals:
+    where = re.search(r"\(([0-9a-f]+) <", ops).group(1)
+    word = re.search(rf"^\s*{where}:\s+\S+\s+\.word\s+0x([0-9a-f]+)", dump, re.M).group(1)
+    iterations.append(int(word, 16))
+expected = len(between) + sum(per_iteration * n + exit_cost for n in iterations)
+print(f"long_from..long_to: {len(between)} instructions, {len(calls)} calls of long_loop "
+      f"({per_iteration} per iteration, iterations {iterations}): {expected}")
+c.check(expected > COUNTER_PERIOD, f"{expected} is more than one counter period (2^32)")
+
+rc, out, err, res = measure(BENCHRACK, ELF, "--from", "long_from", "--to", "long_to", "-n", "1",
+                            "--timeout", str(TIMEOUT_S), timeout=TIMEOUT_S + 60)
+c.show(out, err)
+c.check(rc == 0, f"exit {rc} == 0")
+c.check(res is not None and res["samples"] == [expected], f"the sample is exactly {expected}")
+c.check(res is not None and res["guard_halts"] >= expected // COUNTER_PERIOD,
+        "guard halts were taken (at least one per counter period)")
+c.check(re.search(r"^raw\s+1\s+%d\s" % expected, out, re.M) is not None,
+        "the table's raw row is that figure")
+c.check(re.search(r"wrap: .*guard halt.* [1-9][0-9]* taken", out) is not None,
+        "the wrap line says guard halts were taken")
+c.check("could not be told" not in out, "the wrap line does not say a wrap could not be told")
+sys.exit(c.finish())
