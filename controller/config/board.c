@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/counter_period.h"
 #include "common/xalloc.h"
 
 #define BOARD_FULL_BITS 32U
@@ -314,6 +315,12 @@ static br_status_t check_counter(const char *file, br_board_t *b, br_error_t *er
 				    counter_kinds[kind]);
 	b->counter_kind = kind;
 	b->clock_hz = f->clock_hz.set ? f->clock_hz.value : 0U;
+	/* Narrow counters: the command line's rule (common/counter_period.h). */
+	br_error_t why;
+	if (kind == BR_BOARD_COUNTER_MMIO && c->width.set &&
+	    br_counter_period_check(c->name.value, (unsigned)c->width.value, b->clock_hz,
+				    "clock_hz", BR_ERR_INPUT, &why) != BR_OK)
+		return br_cfg_error(err, file, c->width.mark, "%s", why.message);
 	return BR_OK;
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/counter_period.h"
+
 #define SPEC_MMIO_PREFIX "mmio:"
 #define SPEC_CORE_PREFIX "cortex-"
 #define SPEC_MAX_WIDTH 32UL
@@ -86,15 +88,9 @@ static br_status_t spec_mmio(const char *spec, uint64_t clock_hz, br_counter_t *
 			                    "counter '%s': direction '%s' is neither up nor down",
 			                    spec, fields[2]);
 	}
-	if (width < SPEC_MAX_WIDTH && clock_hz == 0)
-		return br_error_set(
-		    err, BR_ERR_USAGE,
-		    "counter '%s' is %llu bits wide and wraps every 2^%llu ticks: give "
-		    "its clock (--clock-hz), or a wrapped interval could not be told "
-		    "from a short one",
-		    spec, width, width);
 	br_counter_mmio(out, "mmio", (uint32_t)address, (unsigned)width, down, clock_hz);
-	return BR_OK;
+	return br_counter_period_check(spec, out->width_bits, out->max_rate_hz, "--clock-hz",
+	                               BR_ERR_USAGE, err);
 }
 
 br_status_t br_counter_spec_parse(const char *spec, uint64_t clock_hz, const char *core,

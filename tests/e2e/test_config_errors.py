@@ -123,6 +123,12 @@ CASES = [
       "s.yaml": SUITE_ON.format(board="b/d.yaml")}, "s.yaml",
      "b/d.yaml:1:1: board lacks required key 'clock_hz' for a dwt counter; expected clock_hz: "
      "the core clock in Hz, e.g. 180000000"),
+    ("a narrow counter without its clock (as --counter mmio:ADDR:16 without --clock-hz)",
+     {"b/w.yaml": GOOD_BOARD.format(name="w").replace(
+         "  address: 0x40000024\n", "  address: 0x40000024\n  width: 16\n"),
+      "s.yaml": SUITE_ON.format(board="b/w.yaml")}, "s.yaml",
+     "b/w.yaml:10:10: counter tim2 is 16 bits wide and wraps every 2^16 ticks: give its "
+     "clock (clock_hz), or a wrapped interval could not be told from a short one"),
     ("no DWT on Cortex-M0",
      {"b/z.yaml": GOOD_BOARD.format(name="z").replace(
          "  kind: mmio\n  name: tim2\n  address: 0x40000024\n", "  kind: dwt\n").replace(

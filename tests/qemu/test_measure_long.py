@@ -32,14 +32,15 @@ calls = [o for _, m, o in between if m == "bl"]
 assert calls and all("<long_loop>" in o for o in calls), between
 per_iteration = disasm.loop_iteration_cost(OBJDUMP, ELF, "long_loop")
 exit_cost = 1  # long_loop's return (bx lr) after its last iteration
-literals = [o for _, m, o in between if m == "ldr"]
-assert len(literals) == len(calls), between
+# Each call's iteration count: the literal its `ldr r0, [pc, #N]` loads
+# (objdump names the literal's address in a comment).
 dump = subprocess.run([OBJDUMP, "-d", ELF], check=True, capture_output=True, text=True).stdout
+region = dump.split("<long_from>:\n", 1)[1].split("\n\n", 1)[0]
 iterations = []
-for ops in literals:
-    where = re.search(r"\(([0-9a-f]+) <", ops).group(1)
+for where in re.findall(r"\bldr\s+r0, \[pc, #\d+\]\s+@ \(([0-9a-f]+) <", region):
     word = re.search(rf"^\s*{where}:\s+\S+\s+\.word\s+0x([0-9a-f]+)", dump, re.M).group(1)
     iterations.append(int(word, 16))
+assert len(iterations) == len(calls), region
 expected = len(between) + sum(per_iteration * n + exit_cost for n in iterations)
 print(f"long_from..long_to: {len(between)} instructions, {len(calls)} calls of long_loop "
       f"({per_iteration} per iteration, iterations {iterations}): {expected}")
