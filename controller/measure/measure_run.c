@@ -192,6 +192,7 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 	    .warmup = o->warmup,
 	    .argument = o->bench_argument,
 	    .counter = &out->counter.counter,
+	    .guard = out->mode == BR_MEASURE_STUB ? &out->counter : NULL,
 	};
 	if (out->mode == BR_MEASURE_BREAKPOINT) {
 		/* One pass of the bench body per sample, and one to spare. */

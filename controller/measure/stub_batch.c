@@ -4,8 +4,12 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "measure/halt_proof.h"
 
 #define STUB_NS_PER_S 1e9
+#define STUB_MS_PER_S 1e3
+/* Guard reads made again after their replies did not prove. */
+#define STUB_GUARD_RETRIES 3U
 
 static void put_le32(uint8_t *buf, size_t off, uint32_t v)
 {
@@ -15,20 +19,158 @@ static void put_le32(uint8_t *buf, size_t off, uint32_t v)
 	buf[off + 3U] = (uint8_t)(v >> 24);
 }
 
-/* Resumes and waits for the stub to halt at br_host_sync again. */
-static br_status_t run_to_sync(br_stub_session_t *s, int timeout_ms, br_error_t *err)
+/* Guard reads around one chunk (stub_batch.h). */
+typedef struct stub_guard {
+	const br_counter_state_t *state; /* NULL: no guard reads */
+	br_halt_proof_t proof;
+	int interval_ms;
+	uint32_t last;        /* the counter at the last proven read */
+	int64_t last_ns;      /* when that read was proven: the core ran only after it */
+	uint64_t ticks;       /* since the chunk's resume */
+	br_wrap_verdict_t verdict;
+	uint32_t halts;
+} stub_guard_t;
+
+/* Sets g up for a request: guard reads when it asks for them, the counter's
+ * rate is known and the target has a marker to prove them by. */
+static void guard_init(const br_stub_session_t *s, const br_stub_request_t *req, stub_guard_t *g)
 {
-	br_status_t st = br_target_resume(s->target, err);
+	memset(g, 0, sizeof(*g));
+	const br_target_t *t = s->target;
+	double interval_s = req->guard != NULL ? br_wrap_guard_seconds(req->guard) : 0.0;
+	if (interval_s <= 0.0 || t->marker_len < BR_HALT_PROOF_WORD)
+		return;
+	g->state = req->guard;
+	g->proof.address = t->marker_address;
+	memcpy(g->proof.bytes, t->marker,
+	       t->marker_len < sizeof(g->proof.bytes) ? t->marker_len : sizeof(g->proof.bytes));
+	g->interval_ms = (int)(interval_s * STUB_MS_PER_S);
+	if (g->interval_ms < 1)
+		g->interval_ms = 1;
+}
+
+/* One try of guard_read's proven reads (the core halted, nothing resumed):
+ * pipelined in one write, or (one_at_a_time, after a loss) each request
+ * alone, so that a refused one is sent again rather than lost. */
+static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
+				   bool one_at_a_time, uint32_t *pc, br_halt_proof_reads_t *reads,
+				   uint32_t *value, br_error_t *err)
+{
+	br_target_t *t = s->target;
+	br_target_batch_t b;
+	memset(&b, 0, sizeof(b));
+	b.read_pc = true;
+	b.hold = true;
+	br_halt_proof_add(&g->proof, g->state, reads, &b);
+	br_status_t st = BR_OK;
+	if (!one_at_a_time) {
+		st = br_target_resume_batch(t, &b, err);
+		*pc = b.pc;
+	} else {
+		st = br_target_reg_read(t, BR_TARGET_REG_PC, pc, err);
+		for (size_t i = 0; st == BR_OK && i < b.nreads; i++)
+			st = br_target_mem_read(t, b.reads[i].address, b.reads[i].buf,
+						b.reads[i].len, err);
+	}
+	if (st == BR_OK && !br_halt_proof_check(&g->proof, g->state, reads, value))
+		st = br_error_set(err, BR_ERR_PROTOCOL,
+				  "a guard read's replies did not prove (marker 0x%08x or the two "
+				  "counter reads differ): the reply stream is out of step",
+				  g->proof.address);
+	return st;
+}
+
+/* One proven counter read on the halted core, in one write with the PC read
+ * (into *pc); adds the interval since the last read to g (none at the
+ * chunk's first). The core stays halted: resuming from br_host_sync steps
+ * off its breakpoint first (br_target_resume). Replies that do not prove
+ * (a NAK or a damaged reply inside the pipeline, a reply out of step) are
+ * put back in step (br_target_recover) and the reads made again: the core
+ * has not moved, so nothing is lost. */
+static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first, uint32_t *pc,
+			      br_error_t *err)
+{
+	br_target_t *t = s->target;
+	br_halt_proof_reads_t reads;
+	uint32_t value = 0;
+	br_status_t st = guard_read_once(s, g, s->guard_one_at_a_time, pc, &reads, &value, err);
+	/* The core was halted before this read went out and stays halted until
+	 * after it is proven, and the counter with it (two equal reads): the
+	 * interval it ends ran before the first try's replies came, and the next
+	 * starts after the last try's. Retries never count as running time. */
+	int64_t first_got = br_clock_ns();
+	for (unsigned i = 0; st != BR_OK && i < STUB_GUARD_RETRIES && rsp_client_usable(&t->rsp);
+	     i++) {
+		br_error_t why = *err;
+		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
+				       t->rsp.timeout_ms, err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "after '%s'", why.message);
+		s->guard_one_at_a_time = true;
+		st = guard_read_once(s, g, true, pc, &reads, &value, err);
+	}
+	if (st != BR_OK)
+		return st;
+	if (!first) {
+		uint32_t d = br_counter_state_delta(g->state, g->last, value);
+		br_wrap_verdict_t v = br_wrap_interval_check(
+			g->state, d, (double)(first_got - g->last_ns) / STUB_NS_PER_S);
+		if ((v == BR_WRAP_POSSIBLE || v == BR_WRAP_TOO_FAST) && g->verdict == BR_WRAP_OK)
+			g->verdict = v;
+		g->ticks += d;
+	}
+	g->last = value;
+	g->last_ns = br_clock_ns();
+	return BR_OK;
+}
+
+/* Waits for the running core's stop within timeout_ms; with guard reads, a
+ * guard halt every g->interval_ms (ending the wait when the core had just
+ * reached br_host_sync). Leaves the core halted with its PC in *pc. */
+static br_status_t wait_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_ms, uint32_t *pc,
+			     rsp_stop_reply_t *stop, br_error_t *err)
+{
+	int64_t deadline = br_clock_ms() + timeout_ms;
+	for (;;) {
+		int remaining = br_clock_remaining_ms(deadline);
+		bool guard = g->state != NULL && g->interval_ms < remaining;
+		/* Silence is a timeout with the session intact: whoever called can
+		 * still ask whether the board answers (a slow bench is not a dead
+		 * board). */
+		br_status_t st = br_target_poll_stop(s->target, guard ? g->interval_ms : remaining,
+						     stop, err);
+		if (st == BR_OK && g->state != NULL)
+			return guard_read(s, g, false, pc, err);
+		if (st == BR_OK)
+			return br_target_reg_read(s->target, BR_TARGET_REG_PC, pc, err);
+		if (st != BR_ERR_TIMEOUT || !guard || !rsp_client_usable(&s->target->rsp))
+			return st;
+		st = br_target_halt(s->target, timeout_ms, err);
+		if (st == BR_OK)
+			st = guard_read(s, g, false, pc, err);
+		if (st != BR_OK || *pc == s->layout.host_sync)
+			return st;
+		g->halts++;
+		st = br_target_resume(s->target, err);
+		if (st != BR_OK)
+			return st;
+	}
+}
+
+/* Resumes (after the guard's first read) and waits for the stub to halt at
+ * br_host_sync again. */
+static br_status_t run_to_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_ms,
+			       br_error_t *err)
+{
+	uint32_t pc = 0;
+	br_status_t st = g->state != NULL ? guard_read(s, g, true, &pc, err) : BR_OK;
+	if (st == BR_OK)
+		st = br_target_resume(s->target, err);
 	if (st != BR_OK)
 		return st;
 	rsp_stop_reply_t stop;
-	/* Silence is a timeout with the session intact: whoever called can still
-	 * ask whether the board answers (a slow bench is not a dead board). */
-	st = br_target_poll_stop(s->target, timeout_ms, &stop, err);
-	if (st != BR_OK)
-		return st;
-	uint32_t pc = 0;
-	st = br_target_reg_read(s->target, BR_TARGET_REG_PC, &pc, err);
+	memset(&stop, 0, sizeof(stop));
+	st = wait_sync(s, g, timeout_ms, &pc, &stop, err);
 	if (st != BR_OK)
 		return st;
 	if (pc != s->layout.host_sync)
@@ -49,7 +191,9 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 						     BR_BREAKPOINT_SOFTWARE, err);
 	if (st != BR_OK)
 		return st;
-	st = run_to_sync(s, timeout_ms, err);
+	stub_guard_t none;
+	memset(&none, 0, sizeof(none));
+	st = run_to_sync(s, &none, timeout_ms, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "starting the firmware (waiting for its first %s)",
 				       BR_HOST_SYNC_SYMBOL);
@@ -157,12 +301,19 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	const br_stub_request_t *req = &s->pending;
 	const char *name = s->bench_names[req->bench_index];
 	uint32_t seq = s->pending_seq;
+	stub_guard_t guard;
+	guard_init(s, req, &guard);
 	int64_t t0 = br_clock_ns();
-	br_status_t st = run_to_sync(s, timeout_ms, err);
+	br_status_t st = run_to_sync(s, &guard, timeout_ms, err);
 	double host_seconds = (double)(br_clock_ns() - t0) / STUB_NS_PER_S;
+	out->guard_halts += guard.halts;
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
 	out->halts++;
+	out->guarded = out->halts == 1U ? guard.state != NULL : out->guarded && guard.state != NULL;
+	out->guarded_ticks += guard.ticks;
+	if (out->guard_verdict == BR_WRAP_OK)
+		out->guard_verdict = guard.verdict;
 	uint8_t res[sizeof(br_result_t)];
 	st = br_target_mem_read(s->target, s->layout.state + BR_CS_OFFSET_RESULT, res,
 				sizeof(res), err);
@@ -237,7 +388,7 @@ br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *r
 }
 
 br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
-			uint32_t warmup, const br_counter_t *counter, int timeout_ms,
+			uint32_t warmup, const br_counter_state_t *counter, int timeout_ms,
 			br_stub_result_t *out, br_error_t *err)
 {
 	br_stub_request_t req = {
@@ -245,7 +396,8 @@ br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iteration
 		.iterations = iterations,
 		.warmup = warmup,
 		.argument = 0,
-		.counter = counter,
+		.counter = &counter->counter,
+		.guard = counter,
 	};
 	return br_stub_run_request(s, &req, timeout_ms, out, err);
 }

@@ -32,7 +32,7 @@ typedef struct br_suite_bench_request {
 typedef struct br_suite_options {
 	const char *elf_path;        /* for messages */
 	const br_stub_layout_t *layout;
-	const br_counter_t *counter; /* as started on the target */
+	const br_counter_state_t *counter; /* as started on the target (guard reads use its period) */
 	/* The benches, in this order; NULL: every bench of the firmware, in
 	 * its own order, with default_iterations and default_warmup. A name
 	 * the firmware lacks is BR_ERR_INPUT before any bench runs. */

@@ -20,6 +20,19 @@ size_t br_wrap_batch_check(const br_counter_state_t *state, const uint32_t *samp
 	return ok ? 0 : n;
 }
 
+size_t br_wrap_guarded_check(const br_counter_state_t *state, const uint32_t *samples, size_t n,
+                             uint64_t guarded_ticks, br_wrap_verdict_t verdict, bool *measured)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += samples[i];
+	bool ok = (verdict == BR_WRAP_OK || verdict == BR_WRAP_UNKNOWN) &&
+	          guarded_ticks < sum + state->period;
+	for (size_t i = 0; i < n; i++)
+		measured[i] = ok;
+	return ok ? 0 : n;
+}
+
 br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64_t ticks,
                                          double host_seconds)
 {

@@ -56,6 +56,17 @@ br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64
                                          double host_seconds);
 
 /*
+ * Batch mode with guard reads (measure/stub_batch.h): the counter's ticks
+ * over the whole request are known exactly (guarded_ticks, a 64-bit sum of
+ * intervals each judged: verdict is the first that failed, or BR_WRAP_OK).
+ * The samples lie inside it, and a sample that wrapped would hide a whole
+ * period more: so none did when guarded_ticks < the samples' sum + period.
+ * Sets measured[i] (all alike) and returns how many are not measured.
+ */
+size_t br_wrap_guarded_check(const br_counter_state_t *state, const uint32_t *samples, size_t n,
+                             uint64_t guarded_ticks, br_wrap_verdict_t verdict, bool *measured);
+
+/*
  * How often a long interval needs a guard read so that no interval between
  * two reads can hold a whole period: half the period at max_rate_hz, in
  * seconds; 0 when the rate is not known.

@@ -169,7 +169,7 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 		b->budgets.max_text_bytes.set = false;
 	}
 	bool *measured = xcalloc(r->count == 0 ? 1U : r->count, sizeof(bool));
-	size_t lost = br_run_check_wrap(k->counter, r->samples, r->count, r->host_seconds, measured);
+	size_t lost = br_run_check_wrap(k->counter, r, measured);
 	free(measured);
 	double *values = xcalloc(r->count == 0 ? 1U : r->count, sizeof(double));
 	for (uint32_t i = 0; i < r->count; i++)
@@ -177,10 +177,7 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 	br_error_t why;
 	if (lost > 0) {
 		b->status = BR_BENCH_NOT_RUN;
-		snprintf(b->reason, sizeof(b->reason),
-			 "not measured: the batch took %.3f s of host time, enough for counter %s to "
-			 "wrap unseen (use a wider or slower counter, or fewer iterations)",
-			 r->host_seconds, k->counter->counter.name);
+		br_run_wrap_reason(k->counter, r, b->reason, sizeof(b->reason));
 	} else if (br_stats_summarize(values, r->count, &b->summary, &why) != BR_OK) {
 		b->status = BR_BENCH_NOT_RUN;
 		snprintf(b->reason, sizeof(b->reason), "no samples: %.200s", why.message);
@@ -309,7 +306,7 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		br_suite_options_default(&opts);
 		opts.elf_path = run->record.elf_path;
 		opts.layout = &layout;
-		opts.counter = &runner.counter.counter;
+		opts.counter = &runner.counter;
 		opts.benches = suite != NULL ? reqs : NULL;
 		opts.bench_count = count;
 		if (s->iterations_set)

@@ -22,10 +22,33 @@ br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted,
 	return br_counter_not_counting(state, what, err);
 }
 
-size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *samples, size_t n,
-			 double host_seconds, bool *measured)
+size_t br_run_check_wrap(const br_counter_state_t *state, const br_stub_result_t *r,
+			 bool *measured)
 {
-	return br_wrap_batch_check(state, samples, n, host_seconds, measured);
+	if (r->guarded)
+		return br_wrap_guarded_check(state, r->samples, r->count, r->guarded_ticks,
+					     r->guard_verdict, measured);
+	return br_wrap_batch_check(state, r->samples, r->count, r->host_seconds, measured);
+}
+
+void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t *r, char *buf,
+			size_t cap)
+{
+	const char *name = state->counter.name;
+	if (r->guarded && r->guard_verdict != BR_WRAP_OK)
+		snprintf(buf, cap, "not measured: a guard read of counter %s: %s", name,
+			 br_wrap_verdict_text(r->guard_verdict));
+	else if (r->guarded)
+		snprintf(buf, cap,
+			 "not measured: the batch ran %llu ticks of counter %s, a period (%llu) "
+			 "more than its samples' sum, so a sample could have wrapped (use a wider "
+			 "or slower counter, or a shorter bench)",
+			 (unsigned long long)r->guarded_ticks, name, (unsigned long long)state->period);
+	else
+		snprintf(buf, cap,
+			 "not measured: the batch took %.3f s of host time, enough for counter %s "
+			 "to wrap unseen (use a wider or slower counter, or fewer iterations)",
+			 r->host_seconds, name);
 }
 
 br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t *err)

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "debug/target.h"
 #include "measure/counter.h"
+#include "measure/stub_batch.h"
 
 /* True when any of the n samples is not zero. */
 bool br_run_any_counted(const uint32_t *samples, size_t n);
@@ -29,12 +30,17 @@ br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted,
 				  const char *what, br_error_t *err);
 
 /*
- * The batch check of measure/wrap.h on n samples taken over host_seconds:
- * sets measured[i] (all true or all false) and returns how many are not
- * measured.
+ * The batch check of measure/wrap.h on a stub bench's samples: with guard
+ * reads (r->guarded) their exact total (br_wrap_guarded_check), otherwise the
+ * host time around them (br_wrap_batch_check). Sets measured[i] (all true or
+ * all false) and returns how many are not measured.
  */
-size_t br_run_check_wrap(const br_counter_state_t *state, const uint32_t *samples, size_t n,
-			 double host_seconds, bool *measured);
+size_t br_run_check_wrap(const br_counter_state_t *state, const br_stub_result_t *r,
+			 bool *measured);
+
+/* Why br_run_check_wrap found r's samples not measured, in one line. */
+void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t *r, char *buf,
+			size_t cap);
 
 /* How long a board that still answers takes to stop on an interrupt. */
 #define BR_RUN_HALT_PROBE_MS 2000

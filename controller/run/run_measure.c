@@ -22,8 +22,7 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 		counted = out->ticks[i] != 0;
 	br_status_t st = br_run_check_counting(&out->counter, counted, out->count, what, err);
 	if (st == BR_OK && out->mode == BR_MEASURE_STUB && out->stub != NULL)
-		(void)br_run_check_wrap(&out->counter, out->stub->samples, out->stub->count,
-					out->stub->host_seconds, out->measured);
+		(void)br_run_check_wrap(&out->counter, out->stub, out->measured);
 	return st;
 }
 

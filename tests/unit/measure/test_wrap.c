@@ -63,9 +63,37 @@ static void test_batch(void)
 	CHECK(!measured[0] && !measured[3]);
 }
 
+/* Guard reads (stub_batch.h): the request's exact total against the samples. */
+static void test_guarded(void)
+{
+	br_counter_t c;
+	br_counter_state_t s;
+	br_counter_mmio(&c, "view", 0x40000024U, 24, false, GHZ);
+	br_counter_state_init(&s, &c);
+	/* Four samples of 10,000,000 ticks: a batch of 40 M, over two periods. */
+	const uint32_t samples[] = {10000000, 10000000, 10000000, 10000000};
+	bool measured[4] = {false, false, false, false};
+	/* 40 M of samples and 1000 ticks of the loop around them: exact. */
+	CHECK(br_wrap_guarded_check(&s, samples, 4, 40001000ULL, BR_WRAP_OK, measured) == 0);
+	CHECK(measured[0] && measured[3]);
+	/* A period less one tick more than the samples: still none wrapped. */
+	CHECK(br_wrap_guarded_check(&s, samples, 4, 40000000ULL + P24 - 1U, BR_WRAP_OK,
+	                            measured) == 0);
+	/* A whole period more: one sample could be 10 M + P, read as 10 M. */
+	CHECK(br_wrap_guarded_check(&s, samples, 4, 40000000ULL + P24, BR_WRAP_OK, measured) ==
+	      4);
+	CHECK(!measured[0] && !measured[3]);
+	/* An interval between guard reads that could hide a period: nothing is exact. */
+	CHECK(br_wrap_guarded_check(&s, samples, 4, 40001000ULL, BR_WRAP_POSSIBLE, measured) ==
+	      4);
+	CHECK(br_wrap_guarded_check(&s, samples, 4, 40001000ULL, BR_WRAP_TOO_FAST, measured) ==
+	      4);
+}
+
 int main(void)
 {
 	test_sample();
 	test_batch();
+	test_guarded();
 	return check_finish();
 }
