@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -20,6 +21,33 @@ int rsp_transport_fd_wait(int fd, short events, int timeout_ms)
 		r = poll(&p, 1, timeout_ms);
 	} while (r < 0 && errno == EINTR);
 	return r;
+}
+
+int rsp_transport_set_timeouts(int fd, int ms)
+{
+	struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0)
+		return -1;
+	return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * One receive on a blocking TCP socket, waiting at most left_ms (0: not at
+ * all): the receive timeout is the slice, or left_ms when that is shorter
+ * (set only when it changes, so the common wait costs the recv alone).
+ */
+static ssize_t tcp_receive(rsp_transport_t *t, void *buf, size_t cap, int left_ms)
+{
+	if (left_ms <= 0)
+		return recv(t->fd, buf, cap, MSG_DONTWAIT);
+	int want = left_ms < RSP_TRANSPORT_SLICE_MS ? left_ms : RSP_TRANSPORT_SLICE_MS;
+	if (want != t->rcv_timeout_ms) {
+		struct timeval tv = {.tv_sec = want / 1000, .tv_usec = (want % 1000) * 1000};
+		if (setsockopt(t->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0)
+			return -1;
+		t->rcv_timeout_ms = want;
+	}
+	return recv(t->fd, buf, cap, 0);
 }
 
 /* One write attempt: sockets never raise SIGPIPE (MSG_NOSIGNAL). */
@@ -67,6 +95,29 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
 	return BR_OK;
 }
 
+/* rsp_transport_read on TCP: blocking receives, each bounded (tcp_receive). */
+static br_status_t tcp_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
+                            int timeout_ms, br_error_t *err)
+{
+	int64_t deadline = br_clock_ms() + timeout_ms;
+	for (;;) {
+		ssize_t n = tcp_receive(t, buf, cap, br_clock_remaining_ms(deadline));
+		if (n > 0) {
+			*got = (size_t)n;
+			return BR_OK;
+		}
+		if (n == 0)
+			return br_error_set(err, BR_ERR_INFRA,
+			                    "%s: the server closed the connection", t->peer);
+		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
+			return br_error_set(err, BR_ERR_INFRA, "%s: read failed: %s", t->peer,
+			                    strerror(errno));
+		if (errno != EINTR && br_clock_remaining_ms(deadline) == 0)
+			return br_error_set(err, BR_ERR_TIMEOUT, "%s: no answer within %d ms",
+			                    t->peer, timeout_ms);
+	}
+}
+
 br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
                                int timeout_ms, br_error_t *err)
 {
@@ -74,6 +125,8 @@ br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t
 	int64_t deadline = br_clock_ms() + timeout_ms;
 	if (t->fd < 0)
 		return br_error_set(err, BR_ERR_INFRA, "%s: not connected", t->peer);
+	if (t->kind == RSP_TRANSPORT_TCP)
+		return tcp_read(t, buf, cap, got, timeout_ms, err);
 	for (;;) {
 		ssize_t n = read_some(t, buf, cap);
 		if (n > 0) {

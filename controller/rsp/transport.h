@@ -24,8 +24,18 @@ typedef enum rsp_transport_kind {
 	RSP_TRANSPORT_SERIAL, /* a character device in raw mode: read/write */
 } rsp_transport_kind_t;
 
+/* The longest one blocking recv or send on a TCP transport waits before its
+ * deadline is looked at again: the precision of every TCP timeout. */
+#define RSP_TRANSPORT_SLICE_MS 20
+
+/* Sets fd's receive and send timeouts (SO_RCVTIMEO, SO_SNDTIMEO) to ms
+ * (>= 1). Returns 0, or -1 with errno. */
+int rsp_transport_set_timeouts(int fd, int ms);
+
 typedef struct rsp_transport {
-	int fd; /* -1 when closed; always non-blocking */
+	int fd; /* -1 when closed; serial: non-blocking; TCP: blocking, every wait
+	           bounded by its receive and send timeouts (rcv_timeout_ms) */
+	int rcv_timeout_ms; /* TCP: SO_RCVTIMEO as last set */
 	rsp_transport_kind_t kind;
 	char peer[128]; /* "127.0.0.1:1234" or a device path, for messages */
 } rsp_transport_t;

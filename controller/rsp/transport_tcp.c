@@ -50,6 +50,11 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms)
 	}
 	int one = 1;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* Blocking from now on, each wait bounded (transport.c): a reply costs
+	 * one recv, not a recv that finds nothing, a poll and a recv again. */
+	fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	if (rsp_transport_set_timeouts(fd, RSP_TRANSPORT_SLICE_MS) != 0)
+		goto fail;
 	return fd;
 fail:;
 	int saved = errno;
@@ -77,6 +82,7 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
 		int fd = connect_one(ai, timeout_ms);
 		if (fd >= 0) {
 			t->fd = fd;
+			t->rcv_timeout_ms = RSP_TRANSPORT_SLICE_MS;
 			break;
 		}
 		last_errno = errno;
