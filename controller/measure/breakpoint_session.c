@@ -189,7 +189,10 @@ static void bp_accumulate(bp_run_t *r, const bp_halt_t *h)
 {
 	br_bp_sample_t *s = &r->current;
 	uint32_t d = br_counter_state_delta(r->o->counter, r->last, h->counter);
-	double host = (double)(h->got_ns - r->last_sent_ns) / BP_NS_PER_S;
+	/* The core ran only between the write that resumed it (last_sent_ns) and
+	 * its halt, which came before this read was sent (and the counter stands
+	 * still while it is halted: two equal reads). */
+	double host = (double)(h->sent_ns - r->last_sent_ns) / BP_NS_PER_S;
 	br_wrap_verdict_t v = br_wrap_interval_check(r->o->counter, d, host);
 	if (v == BR_WRAP_POSSIBLE || v == BR_WRAP_TOO_FAST) {
 		if (s->why == BR_WRAP_OK)

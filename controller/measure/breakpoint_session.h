@@ -22,8 +22,8 @@
  * breakpoint — at most BR_BP_RECOVERIES_MAX times, then it ends. No figure
  * read since the last proven halt is kept.
  *
- * Counters of any length: while a sample runs longer than half the
- * counter's period at its maximum rate (measure/wrap.h), guard halts (0x03,
+ * Counters of any length: while a sample runs longer than a quarter of
+ * the counter's period at its maximum rate (measure/wrap.h), guard halts (0x03,
  * the proven reads, continue) split it into intervals each shorter than a
  * period, and the sample is their 64-bit sum. An interval whose host time
  * could still hide a period, or that counted faster than the counter can,

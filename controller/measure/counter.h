@@ -20,8 +20,8 @@ typedef enum br_counter_kind {
 
 /* The instruction rate QEMU's icount is taken never to exceed: measured at
  * ~460 M instructions/s with no breakpoint inserted on these machines
- * (DESIGN.md); 2e9 leaves a margin of four. Guard halts come at half its
- * period (2^32 / 2e9 = 2.1 s). */
+ * (DESIGN.md); 2e9 leaves a margin of four. Guard halts come at a quarter of
+ * its period (2^32 / 2e9 / 4 = 0.54 s). */
 #define BR_COUNTER_QEMU_MAX_IPS 2000000000ULL
 
 /* The most enable writes one counter needs (DWT on Cortex-M7: three). */

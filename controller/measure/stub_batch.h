@@ -10,7 +10,7 @@
  * sample longer than the counter's period would wrap unseen. With a guard
  * (request.guard), the host reads the counter (proven: halt_proof.h, with
  * the target's marker) in the write that resumes each chunk, at guard halts
- * (0x03, read, continue) every half period at the counter's most rate while
+ * (0x03, read, continue) every quarter period at the counter's most rate while
  * it runs, and at its halt: the chunk's ticks as a 64-bit sum, every
  * interval judged (measure/wrap.h). No sample can have wrapped when that sum
  * is less than the samples' sum plus one period (br_wrap_guarded_check).

@@ -51,7 +51,7 @@ double br_wrap_guard_seconds(const br_counter_state_t *state)
 {
 	if (state->counter.max_rate_hz == 0 || state->period == 0)
 		return 0.0;
-	return (double)state->period / (double)state->counter.max_rate_hz / 2.0;
+	return (double)state->period / (double)state->counter.max_rate_hz / BR_WRAP_GUARDS_PER_PERIOD;
 }
 
 const char *br_wrap_verdict_text(br_wrap_verdict_t v)

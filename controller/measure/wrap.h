@@ -66,10 +66,16 @@ br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64
 size_t br_wrap_guarded_check(const br_counter_state_t *state, const uint32_t *samples, size_t n,
                              uint64_t guarded_ticks, br_wrap_verdict_t verdict, bool *measured);
 
+/* Guard reads per counter period at its most rate. Two would do on an idle
+ * host (no interval could hold a period); four leave a late guard halt (a
+ * loaded host) one and a half periods' worth of the rate before its interval
+ * could hide one. */
+#define BR_WRAP_GUARDS_PER_PERIOD 4.0
+
 /*
  * How often a long interval needs a guard read so that no interval between
- * two reads can hold a whole period: half the period at max_rate_hz, in
- * seconds; 0 when the rate is not known.
+ * two reads can hold a whole period: the period at max_rate_hz divided by
+ * BR_WRAP_GUARDS_PER_PERIOD, in seconds; 0 when the rate is not known.
  */
 double br_wrap_guard_seconds(const br_counter_state_t *state);
 

@@ -92,7 +92,7 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 	double guard_s = br_wrap_guard_seconds(cs);
 	if (r->raw->mode == BR_MEASURE_BREAKPOINT && guard_s > 0.0)
 		fprintf(out,
-		        "  wrap: every %llu %s; a guard halt every %.3g s (half a period at %s%.3g "
+		        "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
 		        "per second) kept every interval between two reads shorter than a period: "
 		        "%zu taken, each sample their 64-bit sum\n",
 		        (unsigned long long)cs->period, c->unit, guard_s,
@@ -138,7 +138,16 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 {
 	const br_measure_raw_t *raw = r->raw;
 	const br_counter_state_t *cs = &raw->counter;
-	if (r->not_measured > 0)
+	const br_bp_sample_t *judged = NULL; /* a breakpoint session's first sample not measured */
+	for (size_t i = 0; raw->mode == BR_MEASURE_BREAKPOINT && i < raw->bp.count; i++) {
+		if (!raw->bp.samples[i].measured && judged == NULL)
+			judged = &raw->bp.samples[i];
+	}
+	if (r->not_measured > 0 && judged != NULL && judged->why != BR_WRAP_OK)
+		fprintf(out, "not measured: %zu of %zu samples: %s (counter %s, every %llu %s)\n",
+		        r->not_measured, raw->count, br_wrap_verdict_text(judged->why),
+		        cs->counter.name, (unsigned long long)cs->period, unit_of(raw));
+	else if (r->not_measured > 0)
 		fprintf(
 		    out,
 		    "not measured: %zu of %zu samples: the host time around them (up to %.6g s) "
