@@ -36,7 +36,7 @@ br_status_t br_board_lock_take(const br_endpoint_t *ep, FILE *notes, br_board_lo
 /* Releases what br_board_lock_take took (nothing for QEMU). */
 void br_board_lock_give(br_board_lock_t *bl);
 
-/* A br_run_lock_fn (run/board_run.h) with ctx a br_board_lock_t: takes the
+/* A br_run_lock_fn (run/run_settings.h) with ctx a br_board_lock_t: takes the
  * lock of the board ep reaches (take true; a takeover said on ctx's notes)
  * or gives it back. */
 br_status_t br_board_lock_fn(void *ctx, const br_endpoint_t *ep, bool take, br_error_t *err);

@@ -93,7 +93,7 @@ static br_status_t probe_once(const br_rack_worker_options_t *o, const br_rack_e
 	br_endpoint_t ep;
 	br_run_settings_t s;
 	base_settings(o, e, &s);
-	st = br_board_run_endpoint(&s, &board, elf, &ep, err);
+	st = br_run_settings_endpoint(&s, &board, elf, &ep, err);
 	if (st == BR_OK) {
 		ep.timeout_ms = o->probe_timeout_ms;
 		br_session_t session;
@@ -128,7 +128,7 @@ static void lock_name(const br_rack_worker_options_t *o, const br_rack_entry_t *
 	char identity[BR_RACK_LOCK_PATH_BYTES];
 	br_run_settings_t s;
 	base_settings(o, e, &s);
-	if (br_board_run_endpoint(&s, &board, elf, &ep, &err) == BR_OK &&
+	if (br_run_settings_endpoint(&s, &board, elf, &ep, &err) == BR_OK &&
 	    br_board_identity(&ep, identity, sizeof(identity)))
 		snprintf(out, cap, "%s", identity);
 	br_board_free(&board);

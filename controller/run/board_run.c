@@ -286,7 +286,7 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 	br_endpoint_t ep;
 	br_counter_t counter;
 	br_board_counter(&run->board, &counter);
-	st = br_board_run_endpoint(s, &run->board, run->record.elf_path, &ep, err);
+	st = br_run_settings_endpoint(s, &run->board, run->record.elf_path, &ep, err);
 	br_runner_options_t ro = {
 		.endpoint = &ep,
 		.elf_path = run->record.elf_path,
@@ -597,22 +597,6 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	if (st == BR_OK)
 		st = measure_elf_entries(s, suite, run, err);
 	return st;
-}
-
-br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
-				  const char *elf, br_endpoint_t *ep, br_error_t *err)
-{
-	br_status_t st = br_board_endpoint(board, elf, ep, err);
-	if (st != BR_OK)
-		return st;
-	if (s->qemu_program != NULL)
-		ep->qemu.program = s->qemu_program;
-	if (s->remote_host != NULL) {
-		ep->kind = BR_ENDPOINT_REMOTE;
-		ep->host = s->remote_host;
-		ep->port = s->remote_port;
-	}
-	return BR_OK;
 }
 
 /* Compare with the baseline (when there is one) and apply the gate. */

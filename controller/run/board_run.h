@@ -25,51 +25,10 @@
 #include "results/record.h"
 #include "results/report.h"
 #include "run/image_load.h"
+#include "run/run_settings.h"
 
 #define BR_BOARD_RUN_PATH_BYTES 1024U
 #define BR_HOST_BOARD_NAME "host"
-
-/* Takes (take true) or gives back the lock of the board ep reaches, for the
- * time the runner uses it; NULL when the caller holds it already. */
-typedef br_status_t (*br_run_lock_fn)(void *ctx, const br_endpoint_t *ep, bool take,
-				      br_error_t *err);
-
-typedef struct br_run_settings {
-	bool check;                /* enforce budgets and regressions through the exit code */
-	const char *suite_path;    /* NULL: every bench of one firmware, no suite */
-	const char *elf_path;      /* the firmware (ELF argument or --firmware), or NULL */
-	const char *board;         /* --board: instead of the suite's boards */
-	const char *results_dir;   /* where runs/ and baselines/ are */
-	const char *format;        /* --format, or NULL */
-	const char *output;        /* --output, or NULL (stdout) */
-	const char *json_path;     /* --json: the run record, also here */
-	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
-	const char *qemu_program;  /* --qemu */
-	const char *against;       /* --against REF: A/B against the firmware built at REF */
-	const char *host_program;  /* --board host: the benches as a host program (benches/host/) */
-	const char *commit;        /* --commit */
-	bool write_baseline;
-	bool iterations_set, warmup_set;
-	uint32_t iterations, warmup;
-	int timeout_s;             /* 0: the suite's */
-	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
-	/* A gdbserver at host:port that serves this board instead of what its
-	 * file says (a rack's `remote:`); NULL: the board file's server. */
-	const char *remote_host;
-	uint16_t remote_port;
-	/* Callbacks (each may be NULL). */
-	void (*progress)(void *ctx, unsigned index, unsigned count, const char *name);
-	void (*progress_done)(void *ctx);
-	void *progress_ctx;
-	br_target_output_fn firmware_output; /* what the firmware prints */
-	void *firmware_output_ctx;
-	br_image_progress_fn load_progress;  /* a long load's bytes written */
-	void *load_progress_ctx;
-	void (*notice)(void *ctx, const char *text); /* one line for the user */
-	void *notice_ctx;
-	br_run_lock_fn lock;
-	void *lock_ctx;
-} br_run_settings_t;
 
 /* One board's work and what came of it. */
 typedef struct br_board_run {
@@ -106,14 +65,6 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
  * that cannot be read or does not fit.
  */
 br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err);
-
-/*
- * The endpoint that reaches run->board for the image elf under settings s
- * (the board file's server, or s->remote_host:port with the board's
- * flavour), with s->qemu_program applied. Strings point into the board.
- */
-br_status_t br_board_run_endpoint(const br_run_settings_t *s, const br_board_t *board,
-				  const char *elf, br_endpoint_t *ep, br_error_t *err);
 
 /* check/run --against: the two firmwares and their commits. */
 typedef struct br_ab_sides {

@@ -68,7 +68,7 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	m.link.output_ctx = s->firmware_output_ctx;
 
 	br_endpoint_t ep;
-	br_status_t st = br_board_run_endpoint(s, board, m.elf_path, &ep, err);
+	br_status_t st = br_run_settings_endpoint(s, board, m.elf_path, &ep, err);
 	if (st != BR_OK)
 		return st;
 	if (s->lock != NULL) {

@@ -17,7 +17,7 @@
 #include "config/board.h"
 #include "config/suite.h"
 #include "results/record.h"
-#include "run/board_run.h"
+#include "run/run_settings.h"
 
 typedef struct br_elf_entry_options {
 	const br_run_settings_t *settings; /* the board's endpoint, callbacks, lock */
