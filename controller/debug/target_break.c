@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rsp/hex.h"
 #include "debug/target.h"
 #include "debug/target_private.h"
 
@@ -23,8 +24,9 @@ int br_target_breakpoint_index(const br_target_t *t, uint32_t address)
 void br_target_breakpoint_packet(char *buf, size_t cap, char op, br_breakpoint_kind_t kind,
                                  uint32_t address)
 {
-	snprintf(buf, cap, "%c%d,%x,%u", op, kind == BR_BREAKPOINT_HARDWARE ? 1 : 0, address,
-	         TARGET_THUMB_BREAKPOINT_KIND);
+	const uint64_t values[] = {kind == BR_BREAKPOINT_HARDWARE ? 1U : 0U, address,
+	                           TARGET_THUMB_BREAKPOINT_KIND};
+	rsp_hex_request(op, values, 3, buf, cap);
 }
 
 br_breakpoint_kind_t br_target_breakpoint_kind(const br_target_t *t, uint32_t address,

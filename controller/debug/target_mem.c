@@ -18,7 +18,8 @@
 
 void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len)
 {
-	snprintf(buf, cap, "m%x,%zx", address, len);
+	const uint64_t values[] = {address, len};
+	rsp_hex_request('m', values, 2, buf, cap);
 }
 
 br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t address, size_t n,

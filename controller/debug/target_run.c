@@ -306,11 +306,14 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	bool ask_pc = b->read_pc && !t->pc_known;
 	if (b->read_pc && t->pc_known)
 		b->pc = t->pc;
-	if (ask_pc)
-		snprintf(packets[n++], sizeof(packets[0]), "p%x",
-		         br_target_regnum(t, BR_TARGET_REG_PC));
-	for (size_t i = 0; i < b->nregs; i++)
-		snprintf(packets[n++], sizeof(packets[0]), "p%x", br_target_regnum(t, b->regs[i]));
+	if (ask_pc) {
+		const uint64_t regnum = br_target_regnum(t, BR_TARGET_REG_PC);
+		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
+	}
+	for (size_t i = 0; i < b->nregs; i++) {
+		const uint64_t regnum = br_target_regnum(t, b->regs[i]);
+		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
+	}
 	for (size_t i = 0; i < b->nreads; i++)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
 		                      b->reads[i].len);
@@ -338,7 +341,7 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	}
 	size_t expect = n;
 	if (!b->hold)
-		snprintf(packets[n++], sizeof(packets[0]), "c");
+		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
 		requests[i] = packets[i];
 

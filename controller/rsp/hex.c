@@ -1,5 +1,7 @@
 #include "rsp/hex.h"
 
+#include "rsp/protocol.h"
+
 #define HEX_NIBBLE_BITS 4U
 #define HEX_NIBBLE_MASK 0xfU
 #define HEX_DECIMAL_DIGITS 10
@@ -121,4 +123,34 @@ size_t rsp_hex_le_u32_encode(uint32_t value, char *out, size_t out_cap)
 	for (size_t i = 0; i < HEX_U32_BYTES; i++)
 		bytes[i] = (uint8_t)(value >> (HEX_BYTE_BITS * i));
 	return rsp_hex_encode(bytes, sizeof(bytes), out, out_cap);
+}
+
+size_t rsp_hex_request(char op, const uint64_t *values, size_t n, char *out, size_t out_cap)
+{
+	char digits[2U * sizeof(uint64_t)];
+	size_t len = 0;
+	if (out_cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (out_cap < 2U)
+		return 0;
+	out[len++] = op;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = values[i];
+		size_t d = 0;
+		do {
+			digits[d++] = rsp_hex_digit((unsigned)v);
+			v >>= HEX_NIBBLE_BITS;
+		} while (v != 0);
+		if (len + (i > 0 ? 1U : 0U) + d + 1U > out_cap) {
+			out[0] = '\0';
+			return 0;
+		}
+		if (i > 0)
+			out[len++] = RSP_ARG_SEPARATOR;
+		while (d > 0)
+			out[len++] = digits[--d];
+	}
+	out[len] = '\0';
+	return len;
 }

@@ -4,6 +4,7 @@
 #include "rsp/protocol.h"
 #include "rsp/quote.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The first character of each reply (Stop Reply Packets, File-I/O). */
@@ -244,7 +245,11 @@ br_status_t rsp_stop_reply_parse(const char *payload, size_t len, rsp_stop_reply
                                  br_error_t *err)
 {
 	const stop_parse_t ctx = {payload, len, out, err};
-	memset(out, 0, sizeof(*out));
+	/* Cleared up to the console text, which gets only its NUL: clearing its
+	 * 8 KiB on every stop was most of a halt's own CPU time. */
+	memset(out, 0, offsetof(rsp_stop_reply_t, output.text));
+	out->output.text[0] = '\0';
+	memset(&out->fileio, 0, sizeof(out->fileio));
 	if (len == 0)
 		return stop_malformed(&ctx, "empty");
 	const char *p = payload + 1;

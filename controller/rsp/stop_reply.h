@@ -106,7 +106,8 @@ typedef struct rsp_stop_reply {
 
 /*
  * Parses len bytes of payload (a decoded packet, not necessarily
- * NUL-terminated) into *out, which is cleared first and owned by the caller.
+ * NUL-terminated) into *out, which is cleared first (output.text only to its
+ * first byte, a NUL) and owned by the caller.
  * Returns BR_OK, or BR_ERR_PROTOCOL with err saying what is wrong and quoting
  * a bounded, escaped prefix of the payload (out is then unspecified). "OK" is
  * not a stop reply: the caller checks for it before calling.

@@ -7,6 +7,7 @@
 #include "rsp/hex.h"
 #include "rsp/quote.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct u32_case {
@@ -159,6 +160,34 @@ static void test_encode(void)
 	CHECK(rsp_hex_bytes(&p, text + 512, back, 256) && memcmp(all, back, 256) == 0);
 }
 
+/* rsp_hex_request writes what snprintf's "%x" would, or nothing. */
+static void test_request(void)
+{
+	char out[48], want[48];
+	const uint64_t read[] = {0x08000000U, 4};
+	CHECK(rsp_hex_request('m', read, 2, out, sizeof(out)) == 10 &&
+	      strcmp(out, "m8000000,4") == 0);
+	const uint64_t bp[] = {0, 0x8000100U, 2};
+	CHECK(rsp_hex_request('Z', bp, 3, out, sizeof(out)) == 12 &&
+	      strcmp(out, "Z0,8000100,2") == 0);
+	const uint64_t reg = 0x19;
+	CHECK(rsp_hex_request('p', &reg, 1, out, sizeof(out)) == 3 && strcmp(out, "p19") == 0);
+	CHECK(rsp_hex_request('c', NULL, 0, out, sizeof(out)) == 1 && strcmp(out, "c") == 0);
+	const uint64_t edges[] = {0, 1, 0xf, 0x10, 0xabcdef, UINT32_MAX, UINT64_MAX};
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		const uint64_t two[] = {edges[i], edges[(i + 3U) % 7U]};
+		snprintf(want, sizeof(want), "m%llx,%llx", (unsigned long long)two[0],
+		         (unsigned long long)two[1]);
+		CHECK(rsp_hex_request('m', two, 2, out, sizeof(out)) == strlen(want) &&
+		      strcmp(out, want) == 0);
+	}
+	/* No room: nothing but an empty string. */
+	CHECK(rsp_hex_request('m', read, 2, out, 10) == 0 && out[0] == '\0');
+	CHECK(rsp_hex_request('m', read, 2, out, 11) == 10);
+	CHECK(rsp_hex_request('p', &reg, 1, out, 1) == 0 && out[0] == '\0');
+	CHECK(rsp_hex_request('p', &reg, 1, out, 0) == 0);
+}
+
 static void test_quote(void)
 {
 	char out[RSP_QUOTE_BUFFER_BYTES];
@@ -197,6 +226,7 @@ int main(void)
 	test_bytes();
 	test_le();
 	test_encode();
+	test_request();
 	test_quote();
 	return check_finish();
 }
