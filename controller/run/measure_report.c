@@ -642,6 +642,11 @@ br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char
 	if (!figures) {
 		br_json_key(&j, "n");
 		br_json_uint(&j, 0U);
+		/* What was asked stands even when nothing was measured. */
+		if (r->raw != NULL) {
+			br_json_key(&j, "asked");
+			br_json_uint(&j, r->raw->asked);
+		}
 	}
 	if (figures && r->raw != NULL)
 		json_measurement(&j, r);

@@ -54,6 +54,8 @@ one_line_error("dwt on QEMU", err, rc, 3, "not counting", "tim2")
 c.check((res is None or (res["status"] == "failed" and "raw" not in res
                          and not any(x is not None for x in res.get("samples", []))))
         and "median" not in out, "dwt on QEMU: no figure at all (--json: failed, no figure)")
+c.check(res is not None and res.get("asked") == 3,
+        f"dwt on QEMU: --json still says what was asked ({res and res.get('asked')} == 3)")
 
 # A wrapped interval.
 with open(PLAIN_H, encoding="utf-8") as f:
