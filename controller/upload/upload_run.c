@@ -142,29 +142,33 @@ void br_upload_run_list(const br_upload_spool_t *sp, bool rejected, FILE *out, F
 		br_upload_spool_path(sp, rejected, ids[i], path, sizeof(path));
 		br_upload_item_t item;
 		/* a spool file's name and words, escaped: it may have been planted */
-		fputs("  ", stdout);
-		br_escape_text_write(stdout, ids[i]);
+		fputs("  ", out);
+		br_escape_text_write(out, ids[i]);
 		if (br_upload_item_read(path, &item, &err) != BR_OK) {
-			fprintf(out, ": cannot be read: %s\n", err.message);
+			fputs(": cannot be read: ", out);
+			br_escape_text_write(out, err.message);
+			fputc('\n', out);
 			continue;
 		}
-		fputs(": ", stdout);
-		br_escape_text_write(stdout, item.sink);
-		fputs(" (", stdout);
-		br_escape_text_write(stdout, item.kind);
-		fprintf(out, ") %s ", item.method);
-		br_escape_text_write(stdout, item.url);
+		fputs(": ", out);
+		br_escape_text_write(out, item.sink);
+		fputs(" (", out);
+		br_escape_text_write(out, item.kind);
+		fputs(") ", out);
+		br_escape_text_write(out, item.method);
+		fputc(' ', out);
+		br_escape_text_write(out, item.url);
 		fprintf(out, ", %u attempt%s", item.attempts, item.attempts == 1 ? "" : "s");
 		if (rejected) {
 			fprintf(out, ", refused with HTTP %ld: ", item.rejected_status);
-			br_escape_text_write(stdout, item.rejected_message != NULL
+			br_escape_text_write(out, item.rejected_message != NULL
 							     ? item.rejected_message
 							     : "");
 		} else if (item.last_error != NULL) {
-			fputs(", last: ", stdout);
-			br_escape_text_write(stdout, item.last_error);
+			fputs(", last: ", out);
+			br_escape_text_write(out, item.last_error);
 		}
-		putchar('\n');
+		fputc('\n', out);
 		br_upload_item_free(&item);
 	}
 	br_upload_spool_ids_free(ids, count);
