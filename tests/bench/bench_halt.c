@@ -1,7 +1,8 @@
 /*
- * Peers for the benchmarks of the user's path (bench_user_path.py), on a
- * QEMU this program launches, with benchrack's own target layer as a lean
- * client:
+ * Peers for the benchmarks of the user's path (bench_user_path.py), on the
+ * QEMU the benchmark measures benchrack on (attached at HOST:PORT, as
+ * `benchrack --remote` attaches), with benchrack's own target layer as a
+ * lean client:
  *
  *  - floor: a bare continue -> stop reply round trip, the breakpoint swap
  *    done beforehand, untimed — what no per-halt path can beat;
@@ -17,7 +18,7 @@
  * (ratio: bulk data packets per second — the marker reads not counted, their
  * time counted — over small reads per second, medians)
  *
- * usage: bench_halt QEMU FW_LOOP_ELF
+ * usage: bench_halt FW_LOOP_ELF HOST PORT (a QEMU running FW_LOOP_ELF)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,20 +84,22 @@ static void arm_other(br_target_t *t, uint32_t here, uint32_t next)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s QEMU FW_LOOP_ELF\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s FW_LOOP_ELF HOST PORT\n", argv[0]);
 		return 2;
 	}
-	const char *qemu = argv[1], *elf = argv[2];
+	const char *elf = argv[1];
 	const uint32_t a = sym(elf, "br_loop_marker_a"), b = sym(elf, "br_loop_marker_b");
 	const uint32_t count = sym(elf, "br_loop_count");
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.qemu.program = qemu;
-	ep.qemu.kernel = elf;
+	ep.kind = BR_ENDPOINT_REMOTE;
+	ep.flavour = "qemu";
+	ep.host = argv[2];
+	ep.port = (uint16_t)strtoul(argv[3], NULL, 10);
 	br_session_t s;
 	br_error_t err;
-	must(br_session_open(&ep, &s, &err), &err, "starting QEMU");
+	must(br_session_open(&ep, &s, &err), &err, "attaching to QEMU");
 	br_target_t *t = &s.target;
 	/* Bulk reads proven by the image's marker, as every benchrack path reads. */
 	must(br_halt_proof_arm(t, elf, NULL, &err), &err, "marker");
@@ -154,7 +157,10 @@ int main(int argc, char **argv)
 		per_packet[k] = us / (double)np;
 	}
 	free(bulk);
-	br_session_close(&s, false);
+	/* The QEMU is the benchmark's: leave it running with no breakpoint, as
+	 * benchrack leaves it. */
+	must(br_target_breakpoint_remove_all(t, &err), &err, "removing the breakpoints");
+	br_session_close(&s, true);
 	double small_us = median(small, SMALL_READS);
 	double packet_us = median(per_packet, BULK_READS);
 
