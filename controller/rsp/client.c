@@ -593,6 +593,43 @@ br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char
 	return rsp_client_request(c, request, strlen(request), 0, reply, reply_len, err);
 }
 
+/* The fewest bytes request's reply can take when it is what was asked: a
+ * read ("mADDR,LEN") brings 2 * LEN hex digits, anything else at least an
+ * empty frame. A shorter reply (an error) only costs its reader one wait of
+ * RSP_TRANSPORT_SLICE_MS. */
+static size_t reply_min_bytes(const char *request)
+{
+	size_t bytes = RSP_FRAME_OVERHEAD;
+	const char *comma = request[0] == 'm' ? strchr(request, ',') : NULL;
+	if (comma != NULL) {
+		char *end = NULL;
+		unsigned long len = strtoul(comma + 1, &end, 16);
+		if (end != comma + 1 && *end == '\0' && len <= RSP_CLIENT_MAX_REPLY / 2U)
+			bytes += 2U * (size_t)len;
+	}
+	return bytes;
+}
+
+/* Tells the transport how many bytes the replies still due bring at least:
+ * the acknowledgements and each reply's fewest (reply_min_bytes), less what
+ * is already read; the stop reply first when interrupt_first. */
+static void pipeline_expect(rsp_client_t *c, bool interrupt_first, const char *const *requests,
+                            size_t count, size_t replies)
+{
+	size_t bytes = c->no_ack ? 0U : count;
+	if (interrupt_first)
+		bytes += RSP_FRAME_OVERHEAD;
+	for (size_t i = 0; i < replies && i < count; i++)
+		bytes += reply_min_bytes(requests[i]);
+	size_t buffered = c->rx_len - c->rx_pos;
+	rsp_transport_expect(&c->transport, bytes > buffered ? bytes - buffered : 0U);
+}
+
+static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
+                                    const char *const *requests, size_t count, size_t expect,
+                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                    br_error_t *err);
+
 /* rsp_client_pipeline_each, led by the interrupt byte when interrupt_first
  * (rsp_client_interrupt_pipeline_each): its stop reply is reply 0. */
 static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
@@ -643,6 +680,20 @@ static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
 		c->unacked = (unsigned)count;
 	c->tx_len = 0; /* a NAK now cannot be repaired */
 	size_t expect = (last_resumes ? count - 1U : count) + (interrupt_first ? 1U : 0U);
+	pipeline_expect(c, interrupt_first, requests, count, last_resumes ? count - 1U : count);
+	st = pipeline_replies(c, interrupt_first, requests, count, expect, last_resumes, on_reply, ctx,
+	                      err);
+	rsp_transport_expect(&c->transport, 0);
+	return st;
+}
+
+/* pipeline_run's replies: expect of them, each handed to on_reply. */
+static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
+                                    const char *const *requests, size_t count, size_t expect,
+                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                    br_error_t *err)
+{
+	br_status_t st = BR_OK;
 	for (size_t i = 0; i < expect; i++) {
 		client_wait_t w;
 		client_wait_init(c, &w, 0);

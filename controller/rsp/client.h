@@ -92,7 +92,8 @@ typedef struct rsp_client {
 	 * and one server wake-up less per halt. */
 	bool defer_acks;
 	bool ack_owed;
-	uint8_t rx[4096]; /* bytes read but not yet fed */
+	uint8_t rx[65536]; /* bytes read but not yet fed: a round of pipelined
+	                     * bulk replies fits (rsp_transport_expect) */
 	size_t rx_len, rx_pos;
 	char *tx; /* tx[0] room for an owed '+'; from tx + 1 the last
 	             framed packet(s), kept for a resend */

@@ -36,6 +36,10 @@ typedef struct rsp_transport {
 	int fd; /* -1 when closed; serial: non-blocking; TCP: blocking, every wait
 	           bounded by its receive and send timeouts (rcv_timeout_ms) */
 	int rcv_timeout_ms; /* TCP: SO_RCVTIMEO as last set */
+	size_t expect;      /* bytes the next reads are known to bring at least; 0: unknown */
+	size_t rcv_lowat;   /* TCP: SO_RCVLOWAT as last set (0: never set, the kernel's 1) */
+	bool expect_off;    /* an expected count once did not come (a server that
+	                       compresses replies, an error reply): hints ignored */
 	rsp_transport_kind_t kind;
 	char peer[128]; /* "127.0.0.1:1234" or a device path, for messages */
 } rsp_transport_t;
@@ -91,6 +95,18 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
  */
 br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
                                int timeout_ms, br_error_t *err);
+
+/*
+ * Tells the transport that at least bytes more are on their way (0: not
+ * known). A TCP read then returns when that many have come (SO_RCVLOWAT),
+ * or what has come when a slice of RSP_TRANSPORT_SLICE_MS passes: a
+ * pipelined round's replies wake the reader once, not once per segment
+ * (each wake-up is a context switch, on the host the server shares). The
+ * first read that ends a slice short of its count turns hints off for the
+ * connection (a server that run-length encodes replies sends fewer bytes):
+ * one slice lost at most. A serial transport ignores it.
+ */
+void rsp_transport_expect(rsp_transport_t *t, size_t bytes);
 
 /* Whether the transport is open. */
 bool rsp_transport_is_open(const rsp_transport_t *t);

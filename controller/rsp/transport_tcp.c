@@ -83,6 +83,9 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
 		if (fd >= 0) {
 			t->fd = fd;
 			t->rcv_timeout_ms = RSP_TRANSPORT_SLICE_MS;
+			t->rcv_lowat = 0;
+			t->expect = 0;
+			t->expect_off = false;
 			break;
 		}
 		last_errno = errno;
