@@ -152,6 +152,17 @@ br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size
                                br_error_t *err);
 
 /*
+ * Fills len bytes at address with value (a stack paint). With a marker set
+ * (br_target_set_marker), on a halted core, where the flavour pipelines:
+ * rounds of up to 15 hex M writes in flight and the marker read after them,
+ * one write each, a round whose replies fell out of step put back in step and
+ * written again (it is idempotent). Elsewhere br_target_mem_write's path. An
+ * error reply is BR_ERR_TARGET naming the address.
+ */
+br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, size_t len,
+                               br_error_t *err);
+
+/*
  * Writes len bytes from buf at address, in chunks the server accepts: binary
  * X where the server accepts it (probed once with an empty X), hex M
  * elsewhere. An error reply is BR_ERR_TARGET naming the address.

@@ -57,7 +57,7 @@ static size_t avoid_broken_length(const br_target_t *t, size_t n)
 	return n;
 }
 
-/* One round of a bulk read: up to TARGET_MEM_IN_FLIGHT chunks and the marker. */
+/* One round of a bulk read (or fill): up to TARGET_MEM_IN_FLIGHT chunks and the marker. */
 typedef struct read_round {
 	uint32_t address[RSP_PIPELINE_EACH_MAX];
 	size_t n[RSP_PIPELINE_EACH_MAX];
@@ -67,6 +67,8 @@ typedef struct read_round {
 	uint8_t marker_word[BR_TARGET_MARKER_WORD];
 	bool failed;  /* a reply did not decode: error holds the first */
 	bool one_at_a_time; /* after a damaged pipeline: each request alone (NAKs repaired) */
+	const char *fill_hex; /* a fill: chunk i is an M of n[i] bytes whose digits are
+	                         fill_hex's first 2 * n[i]; out is not used */
 	br_error_t error;
 } read_round_t;
 
@@ -83,6 +85,17 @@ static br_status_t read_round_reply(void *ctx, size_t i, const char *reply, size
 {
 	(void)err;
 	read_round_t *r = ctx;
+	if (i < r->chunks && r->fill_hex != NULL) {
+		if (len == 2U && memcmp(reply, "OK", 2) == 0)
+			return BR_OK;
+		if (!r->failed) {
+			char q[RSP_QUOTE_BUFFER_BYTES];
+			br_error_set(&r->error, BR_ERR_TARGET, "writing %zu bytes at 0x%08x failed: %s",
+			             r->n[i], r->address[i], rsp_quote(reply, len, q, sizeof(q)));
+		}
+		r->failed = true;
+		return BR_OK;
+	}
 	br_status_t st = i < r->chunks ? br_target_read_reply(reply, len, r->address[i], r->n[i],
 	                                                      r->out[i], &r->error)
 	                               : br_target_read_reply(reply, len, 0, BR_TARGET_MARKER_WORD,
@@ -99,19 +112,48 @@ static bool read_round_in_step(const br_target_t *t, const read_round_t *r)
 	       memcmp(r->marker_word, t->marker, BR_TARGET_MARKER_WORD) == 0;
 }
 
+/* Chunk i of a fill round as its M request (the caller frees it). */
+static char *fill_request(const read_round_t *r, size_t i)
+{
+	size_t cap = TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE * r->n[i] + 1U;
+	char *req = xmalloc(cap);
+	int h = snprintf(req, cap, "M%x,%zx:", r->address[i], r->n[i]);
+	memcpy(req + h, r->fill_hex, RSP_HEX_PER_BYTE * r->n[i]);
+	req[(size_t)h + RSP_HEX_PER_BYTE * r->n[i]] = '\0';
+	return req;
+}
+
+static br_status_t read_round_send(br_target_t *t, read_round_t *r, const char *const *requests,
+                                   size_t n, br_error_t *err);
+
 /* One round: pipelined when the server allows, else one request at a time. */
 static br_status_t read_round_run(br_target_t *t, read_round_t *r, br_error_t *err)
 {
 	char packets[RSP_PIPELINE_EACH_MAX][32];
+	char *fills[RSP_PIPELINE_EACH_MAX] = {NULL};
 	const char *requests[RSP_PIPELINE_EACH_MAX];
 	size_t n = 0;
-	for (size_t i = 0; i < r->chunks; i++)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), r->address[i], r->n[i]);
+	for (size_t i = 0; i < r->chunks; i++, n++) {
+		if (r->fill_hex != NULL)
+			fills[i] = fill_request(r, i);
+		else
+			br_target_read_packet(packets[n], sizeof(packets[0]), r->address[i], r->n[i]);
+	}
 	if (r->marker)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
 		                      BR_TARGET_MARKER_WORD);
 	for (size_t i = 0; i < n; i++)
-		requests[i] = packets[i];
+		requests[i] = i < r->chunks && fills[i] != NULL ? fills[i] : packets[i];
+	br_status_t st = read_round_send(t, r, requests, n, err);
+	for (size_t i = 0; i < r->chunks; i++)
+		free(fills[i]);
+	return st;
+}
+
+/* read_round_run's requests, written and their replies taken. */
+static br_status_t read_round_send(br_target_t *t, read_round_t *r, const char *const *requests,
+                                   size_t n, br_error_t *err)
+{
 	r->failed = false;
 	/* Several in flight only with a marker: it is what puts a damaged
 	 * pipeline's replies back in step. */
@@ -146,9 +188,10 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 				*err = r->error;
 			if (!lost && !r->failed)
 				br_error_set(err, BR_ERR_PROTOCOL,
-				             "reading 0x%08x: the replies stayed out of step after %d "
+				             "%s 0x%08x: the replies stayed out of step after %d "
 				             "attempts",
-				             r->address[0], attempt);
+				             r->fill_hex != NULL ? "writing" : "reading", r->address[0],
+				             attempt);
 			return err->status;
 		}
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
@@ -184,6 +227,44 @@ br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size
 			return st;
 	}
 	return BR_OK;
+}
+
+br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, size_t len,
+                               br_error_t *err)
+{
+	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	bool pipelined = t->marker_len > 0 && !t->running &&
+	                 (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode) &&
+	                 max_payload > TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE;
+	if (!pipelined) {
+		uint8_t *buf = xmalloc(len > 0 ? len : 1U);
+		memset(buf, value, len);
+		br_status_t st = br_target_mem_write(t, address, buf, len, err);
+		free(buf);
+		return st;
+	}
+	size_t chunk = (max_payload - TARGET_MEM_HEADER_BYTES) / RSP_HEX_PER_BYTE;
+	char *hex = xmalloc(RSP_HEX_PER_BYTE * chunk + 1U);
+	for (size_t i = 0; i < chunk; i++)
+		rsp_hex_encode(&value, 1, hex + RSP_HEX_PER_BYTE * i, RSP_HEX_PER_BYTE + 1U);
+	br_status_t st = BR_OK;
+	while (st == BR_OK && len > 0) {
+		read_round_t r;
+		memset(&r, 0, sizeof(r));
+		r.marker = true;
+		r.fill_hex = hex;
+		while (len > 0 && r.chunks < TARGET_MEM_IN_FLIGHT) {
+			size_t n = len < chunk ? len : chunk;
+			r.address[r.chunks] = address;
+			r.n[r.chunks] = n;
+			r.chunks++;
+			address += (uint32_t)n;
+			len -= n;
+		}
+		st = read_round_proven(t, &r, err);
+	}
+	free(hex);
+	return st;
 }
 
 void br_target_set_marker(br_target_t *t, uint32_t address, const uint8_t *bytes, size_t len)

@@ -43,10 +43,7 @@ br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint
 	*status = len == 0 ? BR_STACK_SP_OUTSIDE : BR_STACK_MEASURED;
 	if (len == 0)
 		return BR_OK;
-	uint8_t *paint = xmalloc(len);
-	memset(paint, BR_STACK_PAINT, len);
-	br_status_t st = br_target_mem_write(t, region->low, paint, len, err);
-	free(paint);
+	br_status_t st = br_target_mem_fill(t, region->low, BR_STACK_PAINT, len, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
 	return BR_OK;

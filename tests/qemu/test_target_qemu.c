@@ -120,6 +120,25 @@ int main(int argc, char **argv)
 	CHECK(t->x_packet == 0);
 	CHECK(br_target_read_u32(t, 0x20001000U, &word, &err) == BR_OK && word == 0x11223344U);
 
+	/* A fill (the stack paint) with a marker set: every chunk and the marker
+	 * read in one write, the bytes all written, none past the end. (QEMU
+	 * answers OK to a write anywhere, so a refused chunk cannot be shown here.) */
+	uint8_t image_word[8];
+	CHECK(br_target_mem_read(t, 0x08000000U, image_word, sizeof(image_word), &err) == BR_OK);
+	br_target_set_marker(t, 0x08000000U, image_word, sizeof(image_word));
+	CHECK(br_target_write_u32(t, 0x20002000U + 9000U, 0x5A5A5A5AU, &err) == BR_OK);
+	unsigned long fill_writes = t->rsp.counters.write_calls;
+	CHECK(br_target_mem_fill(t, 0x20002000U, 0xAA, 9000U, &err) == BR_OK);
+	fill_writes = t->rsp.counters.write_calls - fill_writes;
+	CHECK_MSG(fill_writes == 1U, "a 9000-byte fill took %lu writes", fill_writes);
+	static uint8_t filled[9004];
+	CHECK(br_target_mem_read(t, 0x20002000U, filled, sizeof(filled), &err) == BR_OK);
+	size_t painted = 0;
+	while (painted < 9000U && filled[painted] == 0xAA)
+		painted++;
+	CHECK_MSG(painted == 9000U, "fill: %zu of 9000 bytes hold 0xAA", painted);
+	CHECK(filled[9000] == 0x5A && filled[9003] == 0x5A);
+
 	/* No step-over: continuing from an inserted breakpoint stops at once. */
 	CHECK(br_target_breakpoint_insert(t, a, BR_BREAKPOINT_SOFTWARE, &err) == BR_OK);
 	CHECK(br_target_resume(t, &err) == BR_OK);
