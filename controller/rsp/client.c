@@ -218,6 +218,10 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 	bool heard = false;
 	for (;;) {
 		while (c->rx_pos < c->rx_len) {
+			c->rx_pos += rsp_decoder_feed_plain(&c->decoder, c->rx + c->rx_pos,
+			                                    c->rx_len - c->rx_pos);
+			if (c->rx_pos == c->rx_len)
+				break;
 			rsp_event_t ev = rsp_decoder_feed(&c->decoder, c->rx[c->rx_pos++]);
 			switch (ev) {
 			case RSP_EVENT_NONE:

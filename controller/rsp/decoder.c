@@ -5,6 +5,7 @@
 #include "rsp/protocol.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The buffer starts this big (or at the cap, if smaller) and doubles on demand:
  * most replies ('OK', stop replies, a register) are short. */
@@ -231,6 +232,34 @@ rsp_event_t rsp_decoder_feed(rsp_decoder_t *dec, uint8_t byte)
 		return decoder_frame_end(dec);
 	}
 	return RSP_EVENT_NONE;
+}
+
+size_t rsp_decoder_feed_plain(rsp_decoder_t *dec, const uint8_t *bytes, size_t n)
+{
+	if (dec->state != RSP_DECODER_PAYLOAD || dec->len >= dec->max_payload)
+		return 0;
+	size_t room = dec->max_payload - dec->len;
+	if (n > room)
+		n = room;
+	size_t k = 0;
+	uint8_t sum = dec->sum;
+	while (k < n) {
+		uint8_t b = bytes[k];
+		if (b == RSP_START || b == RSP_END || b == RSP_ESCAPE || b == RSP_RUNLENGTH)
+			break;
+		sum = rsp_checksum_add(sum, b);
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	decoder_reserve(dec, dec->len + k + 1U);
+	memcpy(dec->buf + dec->len, bytes, k);
+	dec->len += k;
+	dec->sum = sum;
+	dec->last = bytes[k - 1U];
+	dec->have_last = true;
+	dec->ready = false;
+	return k;
 }
 
 const char *rsp_decoder_payload(const rsp_decoder_t *dec, size_t *len)

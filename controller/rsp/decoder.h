@@ -105,6 +105,17 @@ void rsp_decoder_reset(rsp_decoder_t *dec);
 rsp_event_t rsp_decoder_feed(rsp_decoder_t *dec, uint8_t byte);
 
 /*
+ * Consumes the plain payload bytes at the start of bytes[0..n) — while a
+ * packet's payload is being read, up to the first byte with a meaning of its
+ * own ('$', '#', '}', '*') and never past the payload cap — exactly as that
+ * many rsp_decoder_feed calls would, none of which completes anything.
+ * Returns how many it took (0 when the decoder is not in a payload): the
+ * caller feeds the rest one byte at a time. For bulk replies, whose 4 KiB of
+ * hex digits would otherwise take a call per byte.
+ */
+size_t rsp_decoder_feed_plain(rsp_decoder_t *dec, const uint8_t *bytes, size_t n);
+
+/*
  * The decoded payload of the frame the last rsp_decoder_feed completed:
  * unescaped, run-length expanded and NUL-terminated (it may itself contain
  * NULs: use *len), owned by dec and valid until the next feed, reset or free.

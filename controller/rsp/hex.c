@@ -4,20 +4,29 @@
 
 #define HEX_NIBBLE_BITS 4U
 #define HEX_NIBBLE_MASK 0xfU
-#define HEX_DECIMAL_DIGITS 10
 #define HEX_BYTE_BITS 8U
 #define HEX_U64_BYTES 8U
 #define HEX_U32_BYTES 4U
 
+/* Each byte's digit value plus one (0: not a hex digit): one load per digit
+ * for bulk replies' thousands of them. */
+#define HEX_DIGIT_ENTRY(c, v) [c] = (v) + 1
+static const uint8_t hex_digit_table[256] = {
+    HEX_DIGIT_ENTRY('0', 0),  HEX_DIGIT_ENTRY('1', 1),  HEX_DIGIT_ENTRY('2', 2),
+    HEX_DIGIT_ENTRY('3', 3),  HEX_DIGIT_ENTRY('4', 4),  HEX_DIGIT_ENTRY('5', 5),
+    HEX_DIGIT_ENTRY('6', 6),  HEX_DIGIT_ENTRY('7', 7),  HEX_DIGIT_ENTRY('8', 8),
+    HEX_DIGIT_ENTRY('9', 9),  HEX_DIGIT_ENTRY('a', 10), HEX_DIGIT_ENTRY('b', 11),
+    HEX_DIGIT_ENTRY('c', 12), HEX_DIGIT_ENTRY('d', 13), HEX_DIGIT_ENTRY('e', 14),
+    HEX_DIGIT_ENTRY('f', 15), HEX_DIGIT_ENTRY('A', 10), HEX_DIGIT_ENTRY('B', 11),
+    HEX_DIGIT_ENTRY('C', 12), HEX_DIGIT_ENTRY('D', 13), HEX_DIGIT_ENTRY('E', 14),
+    HEX_DIGIT_ENTRY('F', 15),
+};
+
 int rsp_hex_digit_value(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + HEX_DECIMAL_DIGITS;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + HEX_DECIMAL_DIGITS;
-	return -1;
+	if (c < 0 || c > 255)
+		return -1;
+	return (int)hex_digit_table[c] - 1;
 }
 
 char rsp_hex_digit(unsigned nibble)

@@ -85,6 +85,43 @@ static void fuzz_check_raw_frame(const uint8_t *data, size_t start, size_t end)
 		fuzz_require(data[i] != '$' && data[i] != '#', "framing byte inside a frame");
 }
 
+/* The same input fed with rsp_decoder_feed_plain wherever it takes bytes
+ * (as the client feeds) gives the same events, payloads and end state as
+ * feeding it one byte at a time. */
+static void fuzz_plain_runs_agree(const uint8_t *data, size_t size, size_t cap)
+{
+	rsp_decoder_t one, runs;
+	rsp_decoder_init(&one, cap);
+	rsp_decoder_init(&runs, cap);
+	size_t j = 0; /* how far `runs` has consumed */
+	for (size_t i = 0; i < size; i++) {
+		rsp_event_t ev = rsp_decoder_feed(&one, data[i]);
+		if (j > i) {
+			fuzz_require(ev == RSP_EVENT_NONE, "a plain run skipped an event");
+			continue;
+		}
+		size_t took = rsp_decoder_feed_plain(&runs, data + i, size - i);
+		if (took > 0) {
+			fuzz_require(ev == RSP_EVENT_NONE, "a plain run took an event's byte");
+			j = i + took;
+			continue;
+		}
+		rsp_event_t ev2 = rsp_decoder_feed(&runs, data[i]);
+		j = i + 1;
+		fuzz_require(ev == ev2, "plain runs change an event");
+		size_t l1, l2;
+		const char *p1 = rsp_decoder_payload(&one, &l1);
+		const char *p2 = rsp_decoder_payload(&runs, &l2);
+		fuzz_require((p1 == NULL) == (p2 == NULL) && l1 == l2 &&
+		                 (p1 == NULL || memcmp(p1, p2, l1) == 0),
+		             "plain runs change a payload");
+	}
+	fuzz_require(rsp_decoder_in_frame(&one) == rsp_decoder_in_frame(&runs),
+	             "plain runs change the end state");
+	rsp_decoder_free(&one);
+	rsp_decoder_free(&runs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t cap = size > 0 ? fuzz_caps[data[0] % FUZZ_CAP_COUNT] : FUZZ_DEFAULT_CAP;
@@ -129,6 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	             "no resync after arbitrary input");
 	rsp_decoder_free(&dec);
 
+	fuzz_plain_runs_agree(data, size, cap);
 	if (size <= RSP_PAYLOAD_LIMIT)
 		fuzz_round_trip(data, size);
 	return 0;
