@@ -276,7 +276,7 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
  * order: read the PC (when read_pc: it checks the halt was where the caller
  * thinks; taken from the stop when the target already knows it), read the
  * core registers regs[0..nregs) into reg_values, read each of reads[0..nreads)
- * (len <= BR_TARGET_BATCH_READ_MAX bytes), remove the breakpoints at
+ * (len <= BR_TARGET_BATCH_READ_MAX bytes), fill (fill_len bytes), remove the breakpoints at
  * remove[0..nremove), insert insert[0..ninsert) (kind AUTO), continue. After
  * a resume the caller calls br_target_wait_stop. The continue must not start
  * from an inserted breakpoint when the server does not step over them: remove
@@ -312,6 +312,13 @@ typedef struct br_target_batch {
 	size_t nremove;
 	const uint32_t *insert;
 	size_t ninsert;
+	/* Filled after the reads, before the breakpoint changes (a stack paint,
+	 * br_target_mem_fill's M writes, each "OK"): fill_len bytes of fill_value
+	 * at fill_address; 0: none. What the write cannot carry besides the rest
+	 * is filled first by br_target_mem_fill. */
+	uint32_t fill_address;
+	uint8_t fill_value;
+	size_t fill_len;
 	bool hold; /* no continue: the core stays halted */
 	bool sent; /* out: the requests were written */
 } br_target_batch_t;

@@ -67,8 +67,8 @@ typedef struct read_round {
 	uint8_t marker_word[BR_TARGET_MARKER_WORD];
 	bool failed;  /* a reply did not decode: error holds the first */
 	bool one_at_a_time; /* after a damaged pipeline: each request alone (NAKs repaired) */
-	const char *fill_hex; /* a fill: chunk i is an M of n[i] bytes whose digits are
-	                         fill_hex's first 2 * n[i]; out is not used */
+	bool fill;          /* a fill: chunk i is an M of n[i] bytes of fill_value; out unused */
+	uint8_t fill_value;
 	br_error_t error;
 } read_round_t;
 
@@ -85,7 +85,7 @@ static br_status_t read_round_reply(void *ctx, size_t i, const char *reply, size
 {
 	(void)err;
 	read_round_t *r = ctx;
-	if (i < r->chunks && r->fill_hex != NULL) {
+	if (i < r->chunks && r->fill) {
 		if (len == 2U && memcmp(reply, "OK", 2) == 0)
 			return BR_OK;
 		if (!r->failed) {
@@ -112,14 +112,23 @@ static bool read_round_in_step(const br_target_t *t, const read_round_t *r)
 	       memcmp(r->marker_word, t->marker, BR_TARGET_MARKER_WORD) == 0;
 }
 
-/* Chunk i of a fill round as its M request (the caller frees it). */
-static char *fill_request(const read_round_t *r, size_t i)
+size_t br_target_fill_chunk(const br_target_t *t)
 {
-	size_t cap = TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE * r->n[i] + 1U;
+	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	if (max_payload <= TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE)
+		return 0;
+	return (max_payload - TARGET_MEM_HEADER_BYTES) / RSP_HEX_PER_BYTE;
+}
+
+char *br_target_fill_request(uint32_t address, uint8_t value, size_t n)
+{
+	size_t cap = TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE * n + 1U;
 	char *req = xmalloc(cap);
-	int h = snprintf(req, cap, "M%x,%zx:", r->address[i], r->n[i]);
-	memcpy(req + h, r->fill_hex, RSP_HEX_PER_BYTE * r->n[i]);
-	req[(size_t)h + RSP_HEX_PER_BYTE * r->n[i]] = '\0';
+	size_t h = (size_t)snprintf(req, cap, "M%x,%zx:", address, n);
+	const char pair[2] = {rsp_hex_digit(value >> 4), rsp_hex_digit(value)};
+	for (size_t i = 0; i < n; i++)
+		memcpy(req + h + RSP_HEX_PER_BYTE * i, pair, sizeof(pair));
+	req[h + RSP_HEX_PER_BYTE * n] = '\0';
 	return req;
 }
 
@@ -134,8 +143,8 @@ static br_status_t read_round_run(br_target_t *t, read_round_t *r, br_error_t *e
 	const char *requests[RSP_PIPELINE_EACH_MAX];
 	size_t n = 0;
 	for (size_t i = 0; i < r->chunks; i++, n++) {
-		if (r->fill_hex != NULL)
-			fills[i] = fill_request(r, i);
+		if (r->fill)
+			fills[i] = br_target_fill_request(r->address[i], r->fill_value, r->n[i]);
 		else
 			br_target_read_packet(packets[n], sizeof(packets[0]), r->address[i], r->n[i]);
 	}
@@ -190,7 +199,7 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 				br_error_set(err, BR_ERR_PROTOCOL,
 				             "%s 0x%08x: the replies stayed out of step after %d "
 				             "attempts",
-				             r->fill_hex != NULL ? "writing" : "reading", r->address[0],
+				             r->fill ? "writing" : "reading", r->address[0],
 				             attempt);
 			return err->status;
 		}
@@ -232,10 +241,9 @@ br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size
 br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, size_t len,
                                br_error_t *err)
 {
-	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	size_t chunk = br_target_fill_chunk(t);
 	bool pipelined = t->marker_len > 0 && !t->running &&
-	                 (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode) &&
-	                 max_payload > TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE;
+	                 (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode) && chunk > 0;
 	if (!pipelined) {
 		uint8_t *buf = xmalloc(len > 0 ? len : 1U);
 		memset(buf, value, len);
@@ -243,16 +251,13 @@ br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, 
 		free(buf);
 		return st;
 	}
-	size_t chunk = (max_payload - TARGET_MEM_HEADER_BYTES) / RSP_HEX_PER_BYTE;
-	char *hex = xmalloc(RSP_HEX_PER_BYTE * chunk + 1U);
-	for (size_t i = 0; i < chunk; i++)
-		rsp_hex_encode(&value, 1, hex + RSP_HEX_PER_BYTE * i, RSP_HEX_PER_BYTE + 1U);
 	br_status_t st = BR_OK;
 	while (st == BR_OK && len > 0) {
 		read_round_t r;
 		memset(&r, 0, sizeof(r));
 		r.marker = true;
-		r.fill_hex = hex;
+		r.fill = true;
+		r.fill_value = value;
 		while (len > 0 && r.chunks < TARGET_MEM_IN_FLIGHT) {
 			size_t n = len < chunk ? len : chunk;
 			r.address[r.chunks] = address;
@@ -263,7 +268,6 @@ br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, 
 		}
 		st = read_round_proven(t, &r, err);
 	}
-	free(hex);
 	return st;
 }
 

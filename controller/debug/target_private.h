@@ -26,6 +26,14 @@ void br_target_breakpoint_packet(char *buf, size_t cap, char op, br_breakpoint_k
 /* Formats an m request for len bytes at address into buf. */
 void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len);
 
+/* The most bytes one hex M request of a fill carries on this connection
+ * (0: the packet size allows none). */
+size_t br_target_fill_chunk(const br_target_t *t);
+
+/* An M request writing n bytes of value at address, allocated (the caller
+ * frees it); n <= br_target_fill_chunk. */
+char *br_target_fill_request(uint32_t address, uint8_t value, size_t n);
+
 /* Decodes an m reply of n bytes into out; BR_ERR_TARGET for E nn. */
 br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
                                  uint8_t *out, br_error_t *err);

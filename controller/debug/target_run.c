@@ -5,6 +5,7 @@
  * and the pipelined per-halt batch.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rsp/hex.h"
@@ -207,6 +208,8 @@ static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_err
 	for (size_t i = 0; st == BR_OK && i < b->nreads; i++)
 		st = br_target_mem_read(t, b->reads[i].address, b->reads[i].buf, b->reads[i].len,
 		                        err);
+	if (st == BR_OK && b->fill_len > 0)
+		st = br_target_mem_fill(t, b->fill_address, b->fill_value, b->fill_len, err);
 	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
 		st = br_target_breakpoint_remove(t, b->remove[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
@@ -268,7 +271,8 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 	for (; r < n; r++) {
 		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
 		if (st != BR_OK)
-			return br_error_prefix(err, "pipelined breakpoint change");
+			return br_error_prefix(err, requests[r][0] == 'M' ? "pipelined fill"
+			                                                  : "pipelined breakpoint change");
 	}
 	if (ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
 		return br_error_set(
@@ -278,6 +282,9 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 		    b->pc);
 	return BR_OK;
 }
+
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *const *fills,
+                                   size_t nfills, br_error_t *err);
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
@@ -298,6 +305,40 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	if (!t->rsp.no_ack && !t->flavour->pipelines_in_ack_mode)
 		return batch_sequential(t, b, err);
 
+	/* The fill's chunks that fit this write after the rest; what does not,
+	 * filled first on its own. */
+	uint32_t fill_at = b->fill_address;
+	size_t fill_left = b->fill_len;
+	size_t chunk = br_target_fill_chunk(t);
+	size_t in_write = chunk * (RSP_PIPELINE_MAX - total);
+	if (fill_left > in_write) {
+		size_t head = fill_left - in_write;
+		b->sent = true;
+		st = br_target_mem_fill(t, fill_at, b->fill_value, head, err);
+		if (st != BR_OK)
+			return st;
+		fill_at += (uint32_t)head;
+		fill_left -= head;
+	}
+	char *fills[RSP_PIPELINE_MAX] = {NULL};
+	size_t nfills = 0;
+	for (; fill_left > 0; nfills++) {
+		size_t k = fill_left < chunk ? fill_left : chunk;
+		fills[nfills] = br_target_fill_request(fill_at, b->fill_value, k);
+		fill_at += (uint32_t)k;
+		fill_left -= k;
+	}
+	st = batch_pipelined(t, b, fills, nfills, err);
+	for (size_t i = 0; i < nfills; i++)
+		free(fills[i]);
+	return st;
+}
+
+/* br_target_resume_batch's one write, with its fill's requests fills[0..nfills). */
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *const *fills,
+                                   size_t nfills, br_error_t *err)
+{
+	br_status_t st = BR_OK;
 	char packets[RSP_PIPELINE_MAX][48];
 	const char *requests[RSP_PIPELINE_MAX];
 	br_breakpoint_kind_t kinds[RSP_PIPELINE_MAX];
@@ -317,6 +358,8 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	for (size_t i = 0; i < b->nreads; i++)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
 		                      b->reads[i].len);
+	size_t first_fill = n;
+	n += nfills;
 	size_t first_bp = n;
 
 	/* Bookkeeping first: what the server will hold once the batch has run. */
@@ -343,7 +386,7 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	if (!b->hold)
 		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
-		requests[i] = packets[i];
+		requests[i] = i >= first_fill && i < first_bp ? fills[i - first_fill] : packets[i];
 
 	rsp_pipeline_reply_t replies[RSP_PIPELINE_MAX];
 	b->sent = true;

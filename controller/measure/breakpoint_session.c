@@ -5,6 +5,7 @@
 
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "benchrack/stack_paint.h"
 #include "measure/counter_target.h"
 
 /* LR values from 0xF0000000 up are EXC_RETURN codes, not return addresses
@@ -269,8 +270,9 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 			    r->span->from.text, lr);
 		r->end_address = lr & ~BP_THUMB_BIT;
 	}
+	bool step = bp_is_period(r) || r->starts + 1U <= BR_BP_CALIBRATION_SAMPLES;
 	br_status_t st = BR_OK;
-	if (r->o->stack != NULL)
+	if (r->o->stack != NULL && step)
 		st = br_stack_paint(t, r->o->stack, sp, &r->current.stack_status, err);
 	if (st != BR_OK)
 		return st;
@@ -280,9 +282,20 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	r->starts++;
 	r->phase = BP_WAIT_END;
 	bp_deadline_reset(r);
-	bool step = bp_is_period(r) || r->starts <= BR_BP_CALIBRATION_SAMPLES;
-	if (!step)
-		return bp_swap_resume(r, start, r->end_address, err);
+	if (!step) {
+		/* The paint (if any) in the write that swaps and continues. */
+		bp_halt_t go;
+		memset(&go, 0, sizeof(go));
+		halt_resume(&go, start, r->end_address);
+		if (r->o->stack != NULL) {
+			uint32_t len;
+			br_stack_paint_span(r->o->stack, sp, &go.b.fill_address, &len,
+			                    &r->current.stack_status);
+			go.b.fill_len = len;
+			go.b.fill_value = BR_STACK_PAINT;
+		}
+		return halt_exchange(r, &go, err);
+	}
 	/* Off the breakpoint by one step; the counter again (proven) after it. */
 	st = br_target_breakpoint_remove(t, start, err);
 	if (st == BR_OK)

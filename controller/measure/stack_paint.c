@@ -36,14 +36,22 @@ static uint32_t stack_free_bytes(const br_stack_region_t *region, uint32_t sp)
 	return sp - region->low;
 }
 
+void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
+                         uint32_t *len, br_stack_status_t *status)
+{
+	*low = region->low;
+	*len = stack_free_bytes(region, sp);
+	*status = *len == 0 ? BR_STACK_SP_OUTSIDE : BR_STACK_MEASURED;
+}
+
 br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
                            br_stack_status_t *status, br_error_t *err)
 {
-	uint32_t len = stack_free_bytes(region, sp);
-	*status = len == 0 ? BR_STACK_SP_OUTSIDE : BR_STACK_MEASURED;
+	uint32_t low, len;
+	br_stack_paint_span(region, sp, &low, &len, status);
 	if (len == 0)
 		return BR_OK;
-	br_status_t st = br_target_mem_fill(t, region->low, BR_STACK_PAINT, len, err);
+	br_status_t st = br_target_mem_fill(t, low, BR_STACK_PAINT, len, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
 	return BR_OK;

@@ -37,6 +37,15 @@ const char *br_stack_status_text(br_stack_status_t status);
 size_t br_stack_paint_intact(const uint8_t *buf, size_t len);
 
 /*
+ * What br_stack_paint paints for sp: *len bytes from *low, with the *status
+ * it sets (*len 0 and BR_STACK_SP_OUTSIDE when sp is not in (low, low +
+ * size]). For a caller that paints in its own write (a breakpoint session's
+ * resume: br_target_batch_t's fill), with BR_STACK_PAINT.
+ */
+void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
+                         uint32_t *len, br_stack_status_t *status);
+
+/*
  * Paints region bytes [low, sp) of the halted target (the live stack at and
  * above sp is never touched). Returns BR_OK with *status BR_STACK_MEASURED,
  * or BR_OK with BR_STACK_SP_OUTSIDE (and nothing written) when sp is not in

@@ -211,6 +211,38 @@ int main(int argc, char **argv)
 		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc_known);
 	}
 
+	/* A fill in the batch (a breakpoint session's stack paint): in the one
+	 * write with the swap and the continue; what the write cannot hold is
+	 * written first, in one round of its own. Every byte painted, none past. */
+	for (int k = 0; k < 2; k++) {
+		size_t fill = k == 0 ? 6000U : 30000U;
+		const uint32_t at = 0x20004000U;
+		CHECK(br_target_write_u32(t, at + (uint32_t)fill, 0x5A5A5A5AU, &err) == BR_OK);
+		uint32_t real = 0;
+		CHECK(br_target_pc(t, &real, &err) == BR_OK);
+		uint32_t rm = real, in = real == a ? b : a;
+		br_target_batch_t batch = {.remove = &rm,
+		                           .nremove = 1,
+		                           .insert = &in,
+		                           .ninsert = 1,
+		                           .fill_address = at,
+		                           .fill_value = 0xC3,
+		                           .fill_len = fill};
+		unsigned long w0 = t->rsp.counters.write_calls;
+		CHECK(br_target_resume_batch(t, &batch, &err) == BR_OK);
+		unsigned long w = t->rsp.counters.write_calls - w0;
+		CHECK_MSG(w == (k == 0 ? 1U : 2U), "a %zu-byte fill with the resume: %lu writes", fill,
+		          w);
+		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc == in);
+		static uint8_t back[30004];
+		CHECK(br_target_mem_read(t, at, back, fill + 4U, &err) == BR_OK);
+		size_t held = 0;
+		while (held < fill && back[held] == 0xC3)
+			held++;
+		CHECK_MSG(held == fill, "batch fill: %zu of %zu bytes hold 0xc3", held, fill);
+		CHECK(back[fill] == 0x5A && back[fill + 3U] == 0x5A);
+	}
+
 	/* '?' clears breakpoints: with only a inserted, '?' then continue runs free. */
 	CHECK(br_target_pc(t, &pc, &err) == BR_OK);
 	CHECK(br_target_breakpoint_remove_all(t, &err) == BR_OK);
