@@ -3,7 +3,10 @@
 QEMU: one extra well-formed reply injected before a counter read's reply
 (`inject`), and one counter reply changed in a digit with its checksum fixed
 (`fixcorrupt`), each at two places (the first and the second counter read of
-a halt). In `benchrack measure` (--function and --from/--to) and in
+a halt). And with --stack, one extra "OK" before a stack paint's reply: at
+a calibration start (the paint's own round) and at a later one (the paint
+in the write that swaps and continues). In `benchrack measure` (--function,
+--from/--to, --function --stack) and in
 `benchrack run` (a suite of breakpoint entries), every figure in the table
 and in the JSON must be the clean run's exact figure or "not measured" —
 never another number — and the fault must really have been injected.
@@ -30,7 +33,13 @@ FAULTS = [("inject", 9), ("inject", 10), ("fixcorrupt", 9), ("fixcorrupt", 10)]
 MEASURES = {
     "function": ["--function", "plain_fixed"],
     "range": ["--from", "plain_markers", "--to", "plain_fixed"],
+    "stack": ["--function", "plain_fixed", "--stack"],
 }
+# The stack paint's write (one M per start on plain_fixed's region, which
+# begins at br_ld_stack_limit): the 3rd start paints in its own round, the
+# 8th (after BR_BP_CALIBRATION_SAMPLES) in the write that resumes.
+PAINT_WRITE = b"M2001e000,"
+STACK_FAULTS = [("inject", 3), ("inject", 8)]
 SUITE = """name: outofstep
 boards: [outofstep]
 default_iterations: 12
@@ -46,10 +55,11 @@ benches:
 c = Checks()
 
 
-def through(mode, nth, fn):
-    """fn(port) with QEMU (plain firmware) behind a proxy injecting mode at nth."""
+def through(mode, nth, fn, match=COUNTER_READ):
+    """fn(port) with QEMU (plain firmware) behind a proxy injecting mode at
+    the nth reply to a request that begins with match."""
     qemu, qport = start_qemu(QEMU, PLAIN)
-    proxy = Proxy(qport, mode, match=COUNTER_READ, nth=nth) if mode else None
+    proxy = Proxy(qport, mode, match=match, nth=nth) if mode else None
     try:
         return fn(proxy.port if proxy else qport), (proxy.injected if proxy else 0)
     finally:
@@ -98,6 +108,12 @@ def numbers_in_table(text):
 
 def check_measure(label, clean, p, res, injected):
     c.check(injected == 1, f"{label}: the fault was injected ({injected})")
+    if clean.get("stack") and clean["stack"].get("per_sample"):
+        depths = set(clean["stack"]["per_sample"])
+        got_depths = [] if res is None or not res.get("stack") else res["stack"]["per_sample"]
+        wrong = [d for d in got_depths if d is not None and d not in depths]
+        c.check(not wrong, f"{label}: no stack depth other than the exact {sorted(depths)} "
+                           f"(wrong: {wrong})")
     exact = set(clean["samples"])
     got = [] if res is None else res["samples"]
     wrong = [s for s in got if s is not None and s not in exact]
@@ -128,8 +144,10 @@ for what in MEASURES:
         sys.exit(1)
     clean_out[what], clean_res[what] = p.stdout, res
     print(f"clean measure {what}: {sorted(set(res['samples']))}")
-    for mode, nth in FAULTS:
-        (p, r), injected = through(mode, nth, measure(what))
+    faults = STACK_FAULTS if what == "stack" else FAULTS
+    match = PAINT_WRITE if what == "stack" else COUNTER_READ
+    for mode, nth in faults:
+        (p, r), injected = through(mode, nth, measure(what), match)
         check_measure(f"{what} {mode}@{nth}", res, p, r, injected)
 
 (p, clean_run), _ = through(None, 0, run_suite)
