@@ -175,12 +175,22 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 	return st;
 }
 
-/* A batch of breakpoint changes and the resume only. */
-static br_status_t bp_swap_resume(bp_run_t *r, uint32_t remove, uint32_t insert, br_error_t *err)
+/* A batch of breakpoint changes and the resume only; with paint_sp, the
+ * stack region painted below *paint_sp in the same write (the sample's
+ * stack status set as br_stack_paint sets it). */
+static br_status_t bp_swap_resume(bp_run_t *r, uint32_t remove, uint32_t insert,
+                                  const uint32_t *paint_sp, br_error_t *err)
 {
 	bp_halt_t h;
 	memset(&h, 0, sizeof(h));
 	halt_resume(&h, remove, insert);
+	if (paint_sp != NULL) {
+		uint32_t len;
+		br_stack_paint_span(r->o->stack, *paint_sp, &h.b.fill_address, &len,
+		                    &r->current.stack_status);
+		h.b.fill_len = len;
+		h.b.fill_value = BR_STACK_PAINT;
+	}
 	return halt_exchange(r, &h, err);
 }
 
@@ -282,20 +292,9 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	r->starts++;
 	r->phase = BP_WAIT_END;
 	bp_deadline_reset(r);
-	if (!step) {
-		/* The paint (if any) in the write that swaps and continues. */
-		bp_halt_t go;
-		memset(&go, 0, sizeof(go));
-		halt_resume(&go, start, r->end_address);
-		if (r->o->stack != NULL) {
-			uint32_t len;
-			br_stack_paint_span(r->o->stack, sp, &go.b.fill_address, &len,
-			                    &r->current.stack_status);
-			go.b.fill_len = len;
-			go.b.fill_value = BR_STACK_PAINT;
-		}
-		return halt_exchange(r, &go, err);
-	}
+	if (!step) /* the paint (if any) in the write that swaps and continues */
+		return bp_swap_resume(r, start, r->end_address, r->o->stack != NULL ? &sp : NULL,
+		                      err);
 	/* Off the breakpoint by one step; the counter again (proven) after it. */
 	st = br_target_breakpoint_remove(t, start, err);
 	if (st == BR_OK)
@@ -410,7 +409,7 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 		uint32_t sp = r->current.sp;
 		return bp_begin(r, &h, sp, 0, err);
 	}
-	return bp_swap_resume(r, r->end_address, start, err);
+	return bp_swap_resume(r, r->end_address, start, NULL, err);
 }
 
 /* The reply stream fell out of step: put it back, drop the sample in

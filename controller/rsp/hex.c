@@ -22,11 +22,17 @@ static const uint8_t hex_digit_table[256] = {
     HEX_DIGIT_ENTRY('F', 15),
 };
 
-int rsp_hex_digit_value(int c)
+/* rsp_hex_digit_value, inlined in the loops below. */
+static inline int digit_value(int c)
 {
 	if (c < 0 || c > 255)
 		return -1;
 	return (int)hex_digit_table[c] - 1;
+}
+
+int rsp_hex_digit_value(int c)
+{
+	return digit_value(c);
 }
 
 char rsp_hex_digit(unsigned nibble)
@@ -40,7 +46,7 @@ bool rsp_hex_u32(const char **cursor, const char *end, uint32_t *out)
 	const char *p = *cursor;
 	uint32_t value = 0;
 	while (p < end) {
-		int digit = rsp_hex_digit_value((unsigned char)*p);
+		int digit = digit_value((unsigned char)*p);
 		if (digit < 0)
 			break;
 		if (value > (UINT32_MAX >> HEX_NIBBLE_BITS))
@@ -66,8 +72,8 @@ bool rsp_expect_char(const char **cursor, const char *end, char c)
 /* Decodes the two hex digits at p (p + 1 < end checked by the caller). */
 static bool hex_pair(const char *p, uint8_t *out)
 {
-	int high = rsp_hex_digit_value((unsigned char)p[0]);
-	int low = rsp_hex_digit_value((unsigned char)p[1]);
+	int high = digit_value((unsigned char)p[0]);
+	int low = digit_value((unsigned char)p[1]);
 	if (high < 0 || low < 0)
 		return false;
 	*out = (uint8_t)(((unsigned)high << HEX_NIBBLE_BITS) | (unsigned)low);

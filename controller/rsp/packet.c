@@ -14,9 +14,16 @@ uint8_t rsp_checksum(const void *data, size_t len)
 	return sum;
 }
 
-bool rsp_packet_needs_escape(uint8_t byte)
+/* rsp_packet_needs_escape, inlined in the loops below (a public function of
+ * a position-independent library is called, not inlined, byte by byte). */
+static inline bool needs_escape(uint8_t byte)
 {
 	return byte == RSP_START || byte == RSP_END || byte == RSP_ESCAPE || byte == RSP_RUNLENGTH;
+}
+
+bool rsp_packet_needs_escape(uint8_t byte)
+{
+	return needs_escape(byte);
 }
 
 size_t rsp_packet_encoded_len(const void *payload, size_t len)
@@ -24,7 +31,7 @@ size_t rsp_packet_encoded_len(const void *payload, size_t len)
 	const uint8_t *bytes = payload;
 	size_t n = RSP_FRAME_OVERHEAD + len;
 	for (size_t i = 0; i < len; i++) {
-		if (rsp_packet_needs_escape(bytes[i]))
+		if (needs_escape(bytes[i]))
 			n++;
 	}
 	return n;
@@ -41,7 +48,7 @@ size_t rsp_packet_encode(const void *payload, size_t len, char *out, size_t out_
 	out[pos++] = RSP_START;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t b = bytes[i];
-		if (rsp_packet_needs_escape(b)) {
+		if (needs_escape(b)) {
 			out[pos++] = RSP_ESCAPE;
 			sum = rsp_checksum_add(sum, RSP_ESCAPE);
 			b ^= RSP_ESCAPE_XOR;

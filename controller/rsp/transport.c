@@ -31,11 +31,6 @@ int rsp_transport_set_timeouts(int fd, int ms)
 	return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
-/*
- * One receive on a blocking TCP socket, waiting at most left_ms (0: not at
- * all): the receive timeout is the slice, or left_ms when that is shorter
- * (set only when it changes, so the common wait costs the recv alone).
- */
 /* The most bytes a read waits for: what has come wakes the reader only once
  * it is this much, and a sender stops when the receive window is full, which
  * only a read opens again. Measured on Linux 6.18 loopback: a wait for a whole
@@ -45,7 +40,13 @@ int rsp_transport_set_timeouts(int fd, int ms)
  * (bulk packet rate / small-read rate 0.89 at 16 KiB, 0.92 at 32 KiB). */
 #define RSP_TRANSPORT_LOWAT_MAX 32768U
 
-static ssize_t tcp_receive(rsp_transport_t *t, void *buf, size_t cap, int left_ms)
+/*
+ * One receive on a blocking TCP socket, waiting at most left_ms (0: not at
+ * all): the receive timeout is the slice, or left_ms when that is shorter
+ * (set only when it changes, so the common wait costs the recv alone), the
+ * low-water mark what t->expect says (rsp_transport_expect).
+ */
+static ssize_t tcp_receive_once(rsp_transport_t *t, void *buf, size_t cap, int left_ms)
 {
 	if (left_ms <= 0)
 		return recv(t->fd, buf, cap, MSG_DONTWAIT);
@@ -73,6 +74,13 @@ static ssize_t tcp_receive(rsp_transport_t *t, void *buf, size_t cap, int left_m
 	ssize_t n = recv(t->fd, buf, cap, 0);
 	if (n > 0 && (size_t)n < lowat)
 		t->expect_off = true;
+	return n;
+}
+
+/* tcp_receive_once, what came taken off t->expect (on either path). */
+static ssize_t tcp_receive(rsp_transport_t *t, void *buf, size_t cap, int left_ms)
+{
+	ssize_t n = tcp_receive_once(t, buf, cap, left_ms);
 	if (n > 0)
 		t->expect = (size_t)n < t->expect ? t->expect - (size_t)n : 0;
 	return n;
