@@ -16,6 +16,10 @@
 #define BP_MS_PER_S 1e3
 /* The step off a start breakpoint executes one instruction of the region. */
 #define BP_STEPPED_INSTRUCTIONS 1U
+/* How long a halt's read waits for the next stop as well: on QEMU the next
+ * stop of a short region comes some 100-300 us after the replies, and the
+ * shared read saves a wake-up per halt (bp_stop_linger_ms). */
+#define BP_STOP_LINGER_MS 2
 
 typedef enum bp_phase {
 	BP_WAIT_START, /* for `from`, or the function's entry */
@@ -467,6 +471,18 @@ static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
 	return st;
 }
 
+/* How long a halt's read waits for the next stop too (rsp_client_set_stop_
+ * linger): BP_STOP_LINGER_MS, and never more than an eighth of the guard
+ * interval (a receive timeout is rounded up to the kernel's tick, up to
+ * 4 ms), so a guard halt is never put off by more than that; none when the
+ * interval is shorter than 8 ms. */
+static int bp_stop_linger_ms(int guard_ms)
+{
+	if (guard_ms == 0)
+		return BP_STOP_LINGER_MS;
+	return guard_ms / 8 < BP_STOP_LINGER_MS ? guard_ms / 8 : BP_STOP_LINGER_MS;
+}
+
 /* Removes whatever breakpoints the session left, when the session still works. */
 static void bp_cleanup(bp_run_t *r)
 {
@@ -493,6 +509,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	r.guard_ms = guard_s > 0.0 ? (int)(guard_s * BP_MS_PER_S) : 0;
 	if (guard_s > 0.0 && r.guard_ms < 1)
 		r.guard_ms = 1;
+	rsp_client_set_stop_linger(&t->rsp, bp_stop_linger_ms(r.guard_ms));
 	/* A range holds one breakpoint at a time, and a function too (its entry,
 	 * or the return address of the call in progress): but both must fit. Too
 	 * few comparators is an error now, not at the first resume. */
@@ -515,6 +532,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	out->wall_seconds = (double)(br_clock_ns() - r.wall0_ns) / BP_NS_PER_S;
 	out->runs = r.done;
 	bp_cleanup(&r);
+	rsp_client_set_stop_linger(&t->rsp, 0);
 	return st;
 }
 

@@ -21,6 +21,8 @@
 #define RSP_SYNC_LEN_A 8U
 #define RSP_SYNC_LEN_B 12U
 #define RSP_SYNC_LEN_C 16U
+/* The shortest stop reply's payload: a letter and a two-digit code ("S05"). */
+#define RSP_STOP_REPLY_MIN 3U
 
 /* How a wait for a packet ended, besides errors. */
 typedef struct client_wait {
@@ -591,6 +593,11 @@ br_status_t rsp_client_request(rsp_client_t *c, const void *payload, size_t len,
 	return BR_OK;
 }
 
+void rsp_client_set_stop_linger(rsp_client_t *c, int ms)
+{
+	c->stop_linger_ms = ms > 0 ? ms : 0;
+}
+
 br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char **reply,
                                 size_t *reply_len, br_error_t *err)
 {
@@ -685,6 +692,9 @@ static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
 	c->tx_len = 0; /* a NAK now cannot be repaired */
 	size_t expect = (last_resumes ? count - 1U : count) + (interrupt_first ? 1U : 0U);
 	pipeline_expect(c, interrupt_first, requests, count, last_resumes ? count - 1U : count);
+	if (last_resumes && c->stop_linger_ms > 0)
+		rsp_transport_expect_more(&c->transport, RSP_FRAME_OVERHEAD + RSP_STOP_REPLY_MIN,
+		                          c->stop_linger_ms);
 	st = pipeline_replies(c, interrupt_first, requests, count, expect, last_resumes, on_reply, ctx,
 	                      err);
 	rsp_transport_expect(&c->transport, 0);

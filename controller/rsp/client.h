@@ -92,6 +92,7 @@ typedef struct rsp_client {
 	 * and one server wake-up less per halt. */
 	bool defer_acks;
 	bool ack_owed;
+	int stop_linger_ms; /* rsp_client_set_stop_linger; 0: off */
 	uint8_t rx[65536]; /* bytes read but not yet fed: a round of pipelined
 	                     * bulk replies fits (rsp_transport_expect) */
 	size_t rx_len, rx_pos;
@@ -117,6 +118,16 @@ void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport);
 
 /* Closes the connection and frees the buffers. Safe to call twice. */
 void rsp_client_close(rsp_client_t *c);
+
+/*
+ * A pipeline that ends with a resume (last_resumes) waits up to ms for the
+ * stop reply as well as for its replies, in the same read, so a prompt stop
+ * costs no wake-up of its own; the stop stays buffered for the next receive.
+ * A stop later than ms delays the replies by ms at most. 0 (the default)
+ * turns it off. Callers that must answer something in time while the core
+ * runs (guard halts) keep ms well below that time.
+ */
+void rsp_client_set_stop_linger(rsp_client_t *c, int ms);
 
 /*
  * Sends qSupported, records the server's features (PacketSize caps every later

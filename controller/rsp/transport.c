@@ -42,25 +42,29 @@ int rsp_transport_set_timeouts(int fd, int ms)
 
 /*
  * One receive on a blocking TCP socket, waiting at most left_ms (0: not at
- * all): the receive timeout is the slice, or left_ms when that is shorter
- * (set only when it changes, so the common wait costs the recv alone), the
- * low-water mark what t->expect says (rsp_transport_expect).
+ * all). Without a hint, a blocking recv whose receive timeout is the slice,
+ * or left_ms when that is shorter (set only when it changes, so the common
+ * wait costs the recv alone). With one (rsp_transport_expect, and
+ * rsp_transport_expect_more for at most t->more_ms), the low-water mark is
+ * the hinted count and the wait a poll, then a recv that does not wait: a
+ * recv that finds part of the count already there copies it and then sleeps
+ * until what is still queued alone reaches the mark (Linux tcp_data_ready),
+ * which would stall it to its timeout; a poll copies nothing, so it wakes
+ * when the whole count is there.
  */
 static ssize_t tcp_receive_once(rsp_transport_t *t, void *buf, size_t cap, int left_ms)
 {
 	if (left_ms <= 0)
 		return recv(t->fd, buf, cap, MSG_DONTWAIT);
 	int want = left_ms < RSP_TRANSPORT_SLICE_MS ? left_ms : RSP_TRANSPORT_SLICE_MS;
-	if (want != t->rcv_timeout_ms) {
-		struct timeval tv = {.tv_sec = want / 1000, .tv_usec = (want % 1000) * 1000};
-		if (setsockopt(t->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0)
-			return -1;
-		t->rcv_timeout_ms = want;
-	}
+	bool more = t->expect_more > 0 && !t->expect_off;
+	if (more && t->more_ms < want)
+		want = t->more_ms;
 	/* At most cap (more could never come in this read) and at most
 	 * RSP_TRANSPORT_LOWAT_MAX, and the kernel's 1 again when nothing is
 	 * expected. */
-	size_t lowat = t->expect < cap ? t->expect : cap;
+	size_t total = t->expect + (more ? t->expect_more : 0U);
+	size_t lowat = total < cap ? total : cap;
 	if (lowat > RSP_TRANSPORT_LOWAT_MAX)
 		lowat = RSP_TRANSPORT_LOWAT_MAX;
 	if (lowat == 0 || t->expect_off)
@@ -71,10 +75,21 @@ static ssize_t tcp_receive_once(rsp_transport_t *t, void *buf, size_t cap, int l
 			return -1;
 		t->rcv_lowat = lowat;
 	}
-	ssize_t n = recv(t->fd, buf, cap, 0);
-	if (n > 0 && (size_t)n < lowat)
-		t->expect_off = true;
-	return n;
+	t->expect_more = 0; /* one read waits for it, however it ends */
+	if (lowat > 1) {
+		int ready = rsp_transport_fd_wait(t->fd, POLLIN, want);
+		ssize_t n = recv(t->fd, buf, cap, MSG_DONTWAIT);
+		if (ready == 0 && n > 0 && (size_t)n < lowat && !more)
+			t->expect_off = true;
+		return n;
+	}
+	if (want != t->rcv_timeout_ms) {
+		struct timeval tv = {.tv_sec = want / 1000, .tv_usec = (want % 1000) * 1000};
+		if (setsockopt(t->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0)
+			return -1;
+		t->rcv_timeout_ms = want;
+	}
+	return recv(t->fd, buf, cap, 0);
 }
 
 /* tcp_receive_once, what came taken off t->expect (on either path). */
@@ -89,6 +104,13 @@ static ssize_t tcp_receive(rsp_transport_t *t, void *buf, size_t cap, int left_m
 void rsp_transport_expect(rsp_transport_t *t, size_t bytes)
 {
 	t->expect = bytes;
+	t->expect_more = 0;
+}
+
+void rsp_transport_expect_more(rsp_transport_t *t, size_t bytes, int within_ms)
+{
+	t->expect_more = bytes;
+	t->more_ms = within_ms < 1 ? 1 : within_ms;
 }
 
 /* One write attempt: sockets never raise SIGPIPE (MSG_NOSIGNAL). */

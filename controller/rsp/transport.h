@@ -37,6 +37,8 @@ typedef struct rsp_transport {
 	           bounded by its receive and send timeouts (rcv_timeout_ms) */
 	int rcv_timeout_ms; /* TCP: SO_RCVTIMEO as last set */
 	size_t expect;      /* bytes the next reads are known to bring at least; 0: unknown */
+	size_t expect_more; /* bytes that may follow them soon (rsp_transport_expect_more) */
+	int more_ms;        /* how long the next read waits for expect_more */
 	size_t rcv_lowat;   /* TCP: SO_RCVLOWAT as last set (0: never set, the kernel's 1) */
 	bool expect_off;    /* an expected count once did not come (a server that
 	                       compresses replies, an error reply): hints ignored */
@@ -107,6 +109,17 @@ br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t
  * one slice lost at most. A serial transport ignores it.
  */
 void rsp_transport_expect(rsp_transport_t *t, size_t bytes);
+
+/*
+ * After rsp_transport_expect: bytes more may follow soon (a stop reply after
+ * the replies of the requests before a continue), within_ms (>= 1). The
+ * next TCP read waits for both, at most within_ms, and returns what has come
+ * then; whether they came or not, only that read waits for them, and its
+ * coming short never turns hints off. So replies and a prompt stop wake the
+ * reader once; a late stop delays the replies by within_ms at most.
+ * rsp_transport_expect drops it. A serial transport ignores it.
+ */
+void rsp_transport_expect_more(rsp_transport_t *t, size_t bytes, int within_ms);
 
 /* Whether the transport is open. */
 bool rsp_transport_is_open(const rsp_transport_t *t);

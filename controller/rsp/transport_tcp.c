@@ -85,6 +85,7 @@ br_status_t rsp_transport_tcp_connect(rsp_transport_t *t, const char *host, uint
 			t->rcv_timeout_ms = RSP_TRANSPORT_SLICE_MS;
 			t->rcv_lowat = 0;
 			t->expect = 0;
+			t->expect_more = 0;
 			t->expect_off = false;
 			break;
 		}

@@ -1,0 +1,189 @@
+/*
+ * The TCP transport's read hints against a scripted peer on loopback (a
+ * child process writing pieces with pauses):
+ * - a hinted count whose first piece is already queued when the read starts
+ *   still comes in one read, well before the receive slice ends (a recv that
+ *   copied the first piece would sleep until the slice ran out);
+ * - rsp_transport_expect_more: a prompt extra (a stop reply) shares the read;
+ *   a late one costs the read its wait only, and hints stay on;
+ * - a count that never comes turns hints off for the connection.
+ */
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/sockios.h>
+
+#include "check.h"
+#include "common/clock.h"
+#include "rsp/transport.h"
+
+/* One piece the peer writes: after pause_ms, len bytes of 'x'. */
+typedef struct piece {
+	int pause_ms;
+	size_t len;
+} piece_t;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* A connected pair: t the transport, *peer the accepted end. */
+static int connect_pair(rsp_transport_t *t, int *peer)
+{
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(l, 1) != 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &alen) != 0)
+		return -1;
+	br_error_t err;
+	if (rsp_transport_tcp_connect(t, "127.0.0.1", ntohs(a.sin_port), 2000, &err) != BR_OK) {
+		fprintf(stderr, "connect: %s\n", err.message);
+		close(l);
+		return -1;
+	}
+	*peer = accept(l, NULL, NULL);
+	close(l);
+	return *peer >= 0 ? 0 : -1;
+}
+
+/* Forks the peer: it writes pieces[0..n) and then holds the connection. */
+static pid_t play(int peer, const piece_t *pieces, size_t n)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		char bytes[256];
+		memset(bytes, 'x', sizeof(bytes));
+		for (size_t i = 0; i < n; i++) {
+			sleep_ms(pieces[i].pause_ms);
+			if (write(peer, bytes, pieces[i].len) != (ssize_t)pieces[i].len)
+				_exit(1);
+		}
+		char sink[16];
+		while (read(peer, sink, sizeof(sink)) > 0) {
+		}
+		_exit(0);
+	}
+	return pid;
+}
+
+static void end_pair(rsp_transport_t *t, int peer, pid_t pid)
+{
+	rsp_transport_close(t);
+	close(peer);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
+/* Waits until at least bytes are queued on t (SIOCINQ), at most 2 s. */
+static void wait_queued(const rsp_transport_t *t, int bytes)
+{
+	for (int i = 0; i < 2000; i++) {
+		int queued = 0;
+		if (ioctl(t->fd, SIOCINQ, &queued) == 0 && queued >= bytes)
+			return;
+		sleep_ms(1);
+	}
+}
+
+/* One rsp_transport_read: bytes got and ms it took. */
+static size_t timed_read(rsp_transport_t *t, int64_t *ms)
+{
+	char buf[512];
+	size_t got = 0;
+	br_error_t err;
+	int64_t t0 = br_clock_ms();
+	if (rsp_transport_read(t, buf, sizeof(buf), &got, 2000, &err) != BR_OK)
+		fprintf(stderr, "read: %s\n", err.message);
+	*ms = br_clock_ms() - t0;
+	return got;
+}
+
+static void count_with_first_piece_queued(void)
+{
+	rsp_transport_t t;
+	int peer;
+	CHECK(connect_pair(&t, &peer) == 0);
+	static const piece_t pieces[] = {{0, 10}, {3, 10}, {2, 10}};
+	pid_t pid = play(peer, pieces, 3);
+	wait_queued(&t, 10);
+	rsp_transport_expect(&t, 30);
+	int64_t ms;
+	size_t got = timed_read(&t, &ms);
+	CHECK_MSG(got == 30, "one read got %zu of 30", got);
+	CHECK_MSG(ms < RSP_TRANSPORT_SLICE_MS, "the read took %lld ms: it slept to the slice",
+	          (long long)ms);
+	CHECK(!t.expect_off);
+	end_pair(&t, peer, pid);
+}
+
+static void prompt_extra_shares_the_read(void)
+{
+	rsp_transport_t t;
+	int peer;
+	CHECK(connect_pair(&t, &peer) == 0);
+	static const piece_t pieces[] = {{0, 20}, {3, 7}};
+	pid_t pid = play(peer, pieces, 2);
+	rsp_transport_expect(&t, 20);
+	rsp_transport_expect_more(&t, 7, 500);
+	int64_t ms;
+	size_t got = timed_read(&t, &ms);
+	CHECK_MSG(got == 27, "one read got %zu of 20 + 7", got);
+	CHECK(!t.expect_off);
+	end_pair(&t, peer, pid);
+}
+
+static void late_extra_costs_its_wait_only(void)
+{
+	rsp_transport_t t;
+	int peer;
+	CHECK(connect_pair(&t, &peer) == 0);
+	static const piece_t pieces[] = {{0, 20}, {300, 7}};
+	pid_t pid = play(peer, pieces, 2);
+	rsp_transport_expect(&t, 20);
+	rsp_transport_expect_more(&t, 7, 5);
+	int64_t ms;
+	size_t got = timed_read(&t, &ms);
+	CHECK_MSG(got == 20, "the read got %zu: the 20 due, not the late 7", got);
+	CHECK_MSG(ms >= 4 && ms < 250, "the read took %lld ms, not about the 5 allowed",
+	          (long long)ms);
+	CHECK_MSG(!t.expect_off, "a late extra turned hints off");
+	CHECK(t.expect_more == 0);
+	/* The next read does not wait for it again: it takes the 7 when they come. */
+	got = timed_read(&t, &ms);
+	CHECK_MSG(got == 7, "then got %zu", got);
+	end_pair(&t, peer, pid);
+}
+
+static void short_count_turns_hints_off(void)
+{
+	rsp_transport_t t;
+	int peer;
+	CHECK(connect_pair(&t, &peer) == 0);
+	static const piece_t pieces[] = {{0, 10}};
+	pid_t pid = play(peer, pieces, 1);
+	rsp_transport_expect(&t, 30);
+	int64_t ms;
+	size_t got = timed_read(&t, &ms);
+	CHECK_MSG(got == 10, "got %zu", got);
+	CHECK_MSG(t.expect_off, "a count that did not come left hints on");
+	end_pair(&t, peer, pid);
+}
+
+int main(void)
+{
+	count_with_first_piece_queued();
+	prompt_extra_shares_the_read();
+	late_extra_costs_its_wait_only();
+	short_count_turns_hints_off();
+	return check_finish();
+}
