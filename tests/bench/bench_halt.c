@@ -14,6 +14,7 @@
  * Prints one machine-readable line per figure:
  *   FLOOR_US <mean> <median> <halts>
  *   FLOOR_CPU_US <this client's user + system time per halt, breakpoint swaps included>
+ *   FLOOR_CPU_BARE_US <the same, of the timed continue -> stop alone>
  *   BULK <bytes> <seconds> <packets> <small_reads_per_s> <ratio>
  * (ratio: bulk data packets per second — the marker reads not counted, their
  * time counted — over small reads per second, medians)
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "elf_sym.h"
@@ -74,6 +76,15 @@ static double cpu_us(void)
 	       (double)ru.ru_stime.tv_sec * 1e6 + (double)ru.ru_stime.tv_usec;
 }
 
+/* This process's CPU time so far, to the nanosecond (CLOCK_PROCESS_CPUTIME_ID:
+ * the scheduler's own account, precise over one halt). */
+static double cpu_precise_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 /* Halted at `here` with only `here` inserted: arm `next` instead (untimed). */
 static void arm_other(br_target_t *t, uint32_t here, uint32_t next)
 {
@@ -110,14 +121,16 @@ int main(int argc, char **argv)
 	must(br_target_resume(t, &err), &err, "resume");
 	must(br_target_wait_stop(t, 5000, NULL, &err), &err, "stop");
 	uint32_t here = a, next = b;
-	double total = 0;
+	double total = 0, bare_cpu = 0;
 	double cpu0 = cpu_us();
 	for (int i = 0; i < HALTS; i++) {
 		arm_other(t, here, next);
 		double t0 = now_us();
+		double c0 = cpu_precise_us();
 		must(rsp_client_send(&t->rsp, "c", 1, &err), &err, "c");
 		t->running = true;
 		must(br_target_wait_stop(t, 5000, NULL, &err), &err, "stop");
+		bare_cpu += cpu_precise_us() - c0;
 		v[i] = now_us() - t0;
 		total += v[i];
 		uint32_t x = here;
@@ -166,6 +179,7 @@ int main(int argc, char **argv)
 
 	printf("FLOOR_US %.2f %.2f %d\n", floor_mean, floor_median, HALTS);
 	printf("FLOOR_CPU_US %.2f\n", floor_cpu);
+	printf("FLOOR_CPU_BARE_US %.2f\n", bare_cpu / HALTS);
 	printf("BULK %u %.6f %lu %.1f %.3f\n", BULK_CHUNK * BULK_READS, bulk_total / 1e6, packets,
 	       1e6 / small_us, small_us / packet_us);
 	return 0;
