@@ -288,7 +288,9 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
  * knows, a counter read twice). sent tells whether the requests were written:
  * an error after that may mean the reply stream is out of step (an extra or
  * missing reply): br_target_recover puts it back in step, or the session is
- * over.
+ * over. fill_refused tells that the error was the server refusing a fill's
+ * write (an error reply in its place, BR_ERR_TARGET): the stream is in step
+ * (t->running says whether the continue went out).
  */
 #define BR_TARGET_BATCH_READ_MAX 16U
 #define BR_TARGET_BATCH_READS 4U
@@ -321,6 +323,7 @@ typedef struct br_target_batch {
 	size_t fill_len;
 	bool hold; /* no continue: the core stays halted */
 	bool sent; /* out: the requests were written */
+	bool fill_refused; /* out: a write of the fill was refused */
 } br_target_batch_t;
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *batch, br_error_t *err);

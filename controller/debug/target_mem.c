@@ -39,6 +39,16 @@ br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t addres
 	                    n, address, q);
 }
 
+br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
+                                  br_error_t *err)
+{
+	if (rlen == 2U && memcmp(reply, "OK", 2) == 0)
+		return BR_OK;
+	char q[RSP_QUOTE_BUFFER_BYTES];
+	return br_error_set(err, BR_ERR_TARGET, "writing %zu bytes at 0x%08x failed: the server "
+	                    "answered %s", n, address, rsp_quote(reply, rlen, q, sizeof(q)));
+}
+
 /* The most bytes one m may ask for here. */
 static size_t read_chunk_bytes(const br_target_t *t)
 {
@@ -86,13 +96,11 @@ static br_status_t read_round_reply(void *ctx, size_t i, const char *reply, size
 	(void)err;
 	read_round_t *r = ctx;
 	if (i < r->chunks && r->fill) {
-		if (len == 2U && memcmp(reply, "OK", 2) == 0)
+		br_error_t e;
+		if (br_target_write_reply(reply, len, r->address[i], r->n[i], &e) == BR_OK)
 			return BR_OK;
-		if (!r->failed) {
-			char q[RSP_QUOTE_BUFFER_BYTES];
-			br_error_set(&r->error, BR_ERR_TARGET, "writing %zu bytes at 0x%08x failed: %s",
-			             r->n[i], r->address[i], rsp_quote(reply, len, q, sizeof(q)));
-		}
+		if (!r->failed)
+			r->error = e;
 		r->failed = true;
 		return BR_OK;
 	}
@@ -336,13 +344,9 @@ br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *bu
 		st = rsp_client_request(&t->rsp, packet, plen, 0, &reply, &rlen, err);
 		if (st != BR_OK)
 			break;
-		if (!(rlen == 2U && memcmp(reply, "OK", 2) == 0)) {
-			char q[RSP_QUOTE_BUFFER_BYTES];
-			st = br_error_set(err, BR_ERR_TARGET,
-			                  "writing %zu bytes at 0x%08x failed: %s", n, address,
-			                  rsp_quote(reply, rlen, q, sizeof(q)));
+		st = br_target_write_reply(reply, rlen, address, n, err);
+		if (st != BR_OK)
 			break;
-		}
 		in += n;
 		address += (uint32_t)n;
 		len -= n;

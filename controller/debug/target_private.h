@@ -34,6 +34,11 @@ size_t br_target_fill_chunk(const br_target_t *t);
  * frees it); n <= br_target_fill_chunk. */
 char *br_target_fill_request(uint32_t address, uint8_t value, size_t n);
 
+/* Checks the reply to a write (M, X) of n bytes at address: BR_OK for
+ * "OK", else BR_ERR_TARGET naming the bytes and quoting the reply. */
+br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
+                                  br_error_t *err);
+
 /* Decodes an m reply of n bytes into out; BR_ERR_TARGET for E nn. */
 br_status_t br_target_read_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
                                  uint8_t *out, br_error_t *err);

@@ -208,8 +208,10 @@ static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_err
 	for (size_t i = 0; st == BR_OK && i < b->nreads; i++)
 		st = br_target_mem_read(t, b->reads[i].address, b->reads[i].buf, b->reads[i].len,
 		                        err);
-	if (st == BR_OK && b->fill_len > 0)
+	if (st == BR_OK && b->fill_len > 0) {
 		st = br_target_mem_fill(t, b->fill_address, b->fill_value, b->fill_len, err);
+		b->fill_refused = st == BR_ERR_TARGET;
+	}
 	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
 		st = br_target_breakpoint_remove(t, b->remove[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
@@ -248,10 +250,21 @@ static void batch_book_breakpoints(br_target_t *t, const br_target_batch_t *b,
 	}
 }
 
-/* Checks and decodes the replies of a pipelined batch (requests[0..n)). */
+/* The part of a batch's fill its one write carries: M requests of chunk
+ * bytes each (the last may be shorter) from address, len bytes in all. */
+typedef struct batch_fill {
+	char *requests[RSP_PIPELINE_MAX];
+	size_t count;
+	uint32_t address;
+	size_t len, chunk;
+} batch_fill_t;
+
+/* Checks and decodes the replies of a pipelined batch (requests[0..n)),
+ * whose fill's requests begin at first_fill. */
 static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_pc,
-                                 const char *const *requests, size_t n,
-                                 const rsp_pipeline_reply_t *replies, br_error_t *err)
+                                 const char *const *requests, size_t n, size_t first_fill,
+                                 const batch_fill_t *fill, const rsp_pipeline_reply_t *replies,
+                                 br_error_t *err)
 {
 	size_t r = 0;
 	br_status_t st = BR_OK;
@@ -269,10 +282,21 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 	if (st != BR_OK)
 		return st;
 	for (; r < n; r++) {
+		size_t k = r - first_fill;
+		if (r >= first_fill && k < fill->count) {
+			size_t at = k * fill->chunk;
+			size_t len = fill->len - at < fill->chunk ? fill->len - at : fill->chunk;
+			st = br_target_write_reply(replies[r].text, replies[r].len,
+			                           fill->address + (uint32_t)at, len, err);
+			if (st != BR_OK) {
+				b->fill_refused = true;
+				return br_error_prefix(err, "filling memory in the resuming write");
+			}
+			continue;
+		}
 		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
 		if (st != BR_OK)
-			return br_error_prefix(err, requests[r][0] == 'M' ? "pipelined fill"
-			                                                  : "pipelined breakpoint change");
+			return br_error_prefix(err, "pipelined breakpoint change");
 	}
 	if (ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
 		return br_error_set(
@@ -283,12 +307,13 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 	return BR_OK;
 }
 
-static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *const *fills,
-                                   size_t nfills, br_error_t *err);
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
+                                   const batch_fill_t *fill, br_error_t *err);
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
 	b->sent = false;
+	b->fill_refused = false;
 	size_t total = (b->read_pc ? 1U : 0U) + b->nregs + b->nreads + b->nremove + b->ninsert +
 	               (b->hold ? 0U : 1U);
 	bool too_big = b->nregs > BR_TARGET_BATCH_REGS || b->nreads > BR_TARGET_BATCH_READS ||
@@ -315,28 +340,28 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 		size_t head = fill_left - in_write;
 		b->sent = true;
 		st = br_target_mem_fill(t, fill_at, b->fill_value, head, err);
+		b->fill_refused = st == BR_ERR_TARGET;
 		if (st != BR_OK)
 			return st;
 		fill_at += (uint32_t)head;
 		fill_left -= head;
 	}
-	char *fills[RSP_PIPELINE_MAX] = {NULL};
-	size_t nfills = 0;
-	for (; fill_left > 0; nfills++) {
+	batch_fill_t fill = {.address = fill_at, .len = fill_left, .chunk = chunk};
+	for (; fill_left > 0; fill.count++) {
 		size_t k = fill_left < chunk ? fill_left : chunk;
-		fills[nfills] = br_target_fill_request(fill_at, b->fill_value, k);
+		fill.requests[fill.count] = br_target_fill_request(fill_at, b->fill_value, k);
 		fill_at += (uint32_t)k;
 		fill_left -= k;
 	}
-	st = batch_pipelined(t, b, fills, nfills, err);
-	for (size_t i = 0; i < nfills; i++)
-		free(fills[i]);
+	st = batch_pipelined(t, b, &fill, err);
+	for (size_t i = 0; i < fill.count; i++)
+		free(fill.requests[i]);
 	return st;
 }
 
-/* br_target_resume_batch's one write, with its fill's requests fills[0..nfills). */
-static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *const *fills,
-                                   size_t nfills, br_error_t *err)
+/* br_target_resume_batch's one write, with the part of its fill it carries. */
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
+                                   const batch_fill_t *fill, br_error_t *err)
 {
 	br_status_t st = BR_OK;
 	char packets[RSP_PIPELINE_MAX][48];
@@ -359,7 +384,7 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *c
 		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
 		                      b->reads[i].len);
 	size_t first_fill = n;
-	n += nfills;
+	n += fill->count;
 	size_t first_bp = n;
 
 	/* Bookkeeping first: what the server will hold once the batch has run. */
@@ -386,7 +411,8 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *c
 	if (!b->hold)
 		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
-		requests[i] = i >= first_fill && i < first_bp ? fills[i - first_fill] : packets[i];
+		requests[i] = i >= first_fill && i < first_bp ? fill->requests[i - first_fill]
+		                                               : packets[i];
 
 	rsp_pipeline_reply_t replies[RSP_PIPELINE_MAX];
 	b->sent = true;
@@ -398,7 +424,7 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, char *c
 	}
 	if (st != BR_OK)
 		return st;
-	return batch_replies(t, b, ask_pc, requests, expect, replies, err);
+	return batch_replies(t, b, ask_pc, requests, expect, first_fill, fill, replies, err);
 }
 
 /* Takes the stop reply of a core that was asked to stop, dropping any other

@@ -162,7 +162,8 @@ static void halt_resume(bp_halt_t *h, uint32_t remove, uint32_t insert)
 }
 
 /* Sends h and proves its replies. Replies that do not prove, or an error
- * after the batch went out while the session still works, set out_of_step. */
+ * after the batch went out while the session still works, set out_of_step;
+ * a refused stack paint ends the session, like br_stack_paint's. */
 static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 {
 	h->sent_ns = br_clock_ns();
@@ -174,6 +175,8 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 		                  "a halt's replies did not prove (marker 0x%08x or the two "
 		                  "counter reads differ): the reply stream is out of step",
 		                  r->o->proof->address);
+	if (st != BR_OK && h->b.fill_refused)
+		return br_stack_paint_failed(r->o->stack, err); /* in step: the session ends */
 	if (st != BR_OK && h->b.sent && rsp_client_usable(&r->t->rsp))
 		r->out_of_step = true;
 	return st;
@@ -416,14 +419,17 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 	return bp_swap_resume(r, r->end_address, start, NULL, err);
 }
 
-/* The reply stream fell out of step: put it back, drop the sample in
- * progress, and go on from the start breakpoint. */
+/* A halt failed after its write went out (replies out of step, or a request
+ * refused): put the stream back in step, drop the sample in progress, and go
+ * on from the start breakpoint. */
 static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 {
 	r->out_of_step = false;
 	r->out->recoveries++;
 	if (r->out->recoveries > BR_BP_RECOVERIES_MAX)
-		return br_error_prefix(err, "the replies fell out of step %zu times; the last time",
+		return br_error_prefix(err,
+		                       "%zu halts failed (replies out of step, or refused) and "
+		                       "were put back in step; the last",
 		                       r->out->recoveries);
 	if (r->phase == BP_WAIT_END)
 		r->out->dropped++;

@@ -53,8 +53,13 @@ br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint
 		return BR_OK;
 	br_status_t st = br_target_mem_fill(t, low, BR_STACK_PAINT, len, err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
+		return br_stack_paint_failed(region, err);
 	return BR_OK;
+}
+
+br_status_t br_stack_paint_failed(const br_stack_region_t *region, br_error_t *err)
+{
+	return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
 }
 
 br_status_t br_stack_scan(br_target_t *t, const br_stack_region_t *region, uint32_t sp,

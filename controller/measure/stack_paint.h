@@ -45,6 +45,11 @@ size_t br_stack_paint_intact(const uint8_t *buf, size_t len);
 void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
                          uint32_t *len, br_stack_status_t *status);
 
+/* Says in err that painting region failed (err holds the write's error);
+ * returns err's status. For br_stack_paint and callers that paint in their
+ * own write. */
+br_status_t br_stack_paint_failed(const br_stack_region_t *region, br_error_t *err);
+
 /*
  * Paints region bytes [low, sp) of the halted target (the live stack at and
  * above sp is never touched). Returns BR_OK with *status BR_STACK_MEASURED,

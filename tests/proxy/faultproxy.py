@@ -17,7 +17,12 @@ bytes both ways, injecting one kind of fault at a time:
   fixcorrupt  the reply to the `nth` request matching `match` changed in one
             hex digit, its checksum fixed (well-formed, wrong)
 
-The last two pair each reply with its request (requests in order; a
+  refuse    the reply to the `nth` request matching `match` replaced by an
+            error reply, `E0E` (a server that refused that write or read)
+  refuseall the same for the `nth` and every later one (memory that stays
+            unwritable)
+
+The last three pair each reply with its request (requests in order; a
 resume's reply is its stop), so that the fault lands on the reply asked for.
   flipwrite one data byte of the first memory write (M) changed in flight,
             with the checksum made right again: a silent corruption only
@@ -141,7 +146,7 @@ class Proxy:
         return b"$" + payload + b"#%02x" % (sum(payload) % 256)
 
     def _paired(self, direction, kind, tok):
-        """inject / fixcorrupt: the bytes to send for one token, pairing
+        """inject / fixcorrupt / refuse(all): the bytes to send for one token, pairing
         replies with requests."""
         if kind != "packet" or not tok.startswith(b"$"):
             return [tok]
@@ -160,6 +165,10 @@ class Proxy:
             if self.matched == self.nth and self.mode == "inject" and self.last_match_reply:
                 self.injected += 1
                 out = [self._frame(self.last_match_reply), tok]
+            elif (self.matched == self.nth and self.mode == "refuse"
+                  or self.matched >= self.nth and self.mode == "refuseall"):
+                self.injected += 1
+                out = [self._frame(b"E0E")]
             elif self.matched == self.nth and self.mode == "fixcorrupt" and payload:
                 self.injected += 1
                 body = bytearray(payload)
@@ -172,7 +181,7 @@ class Proxy:
     def _transform(self, direction, kind, tok):
         """Returns the list of byte strings to send for one token."""
         m = self.mode
-        if m in ("inject", "fixcorrupt"):
+        if m in ("inject", "fixcorrupt", "refuse", "refuseall"):
             return self._paired(direction, kind, tok)
         if kind == "packet":
             self.packets[direction] += 1

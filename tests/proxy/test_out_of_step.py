@@ -5,7 +5,9 @@ QEMU: one extra well-formed reply injected before a counter read's reply
 (`fixcorrupt`), each at two places (the first and the second counter read of
 a halt). And with --stack, one extra "OK" before a stack paint's reply: at
 a calibration start (the paint's own round) and at a later one (the paint
-in the write that swaps and continues). In `benchrack measure` (--function,
+in the write that swaps and continues), and a paint refused at the same
+two places (the session ends, exit 3, naming the write; the samples before
+it kept and exact). In `benchrack measure` (--function,
 --from/--to, --function --stack) and in
 `benchrack run` (a suite of breakpoint entries), every figure in the table
 and in the JSON must be the clean run's exact figure or "not measured" —
@@ -40,6 +42,10 @@ MEASURES = {
 # 8th (after BR_BP_CALIBRATION_SAMPLES) in the write that resumes.
 PAINT_WRITE = b"M2001e000,"
 STACK_FAULTS = [("inject", 3), ("inject", 8)]
+# And a paint the server refuses (an error reply in the M's place), at the
+# same two starts: the session ends there (exit 3) saying which write failed,
+# the samples before it kept, exact.
+STACK_REFUSALS = [("refuse", 3), ("refuse", 8)]
 SUITE = """name: outofstep
 boards: [outofstep]
 default_iterations: 12
@@ -134,6 +140,21 @@ def check_measure(label, clean, p, res, injected):
                 f"{label}: and no figure printed but the clean ones")
 
 
+def check_refused(label, clean, p, res, injected):
+    c.check(injected == 1, f"{label}: the refusal was injected ({injected})")
+    c.check(p.returncode == 3, f"{label}: exit 3 ({p.returncode})")
+    c.check("painting the stack region at 0x2001e000" in p.stderr
+            and 'failed: the server answered "E0E"' in p.stderr,
+            f"{label}: the error names the paint and the server's answer "
+            f"({p.stderr.strip().splitlines()[-1:]})")
+    got = [] if res is None else res["samples"]
+    c.check(len(got) >= 1 and set(got) <= set(clean["samples"]),
+            f"{label}: the samples before it kept, exact ({got})")
+    depths = [] if res is None or not res.get("stack") else res["stack"]["per_sample"]
+    c.check(len(depths) == len(got) and set(depths) <= set(clean["stack"]["per_sample"]),
+            f"{label}: their stack depths exact ({depths})")
+
+
 clean_out = {}
 clean_res = {}
 for what in MEASURES:
@@ -149,6 +170,9 @@ for what in MEASURES:
     for mode, nth in faults:
         (p, r), injected = through(mode, nth, measure(what), match)
         check_measure(f"{what} {mode}@{nth}", res, p, r, injected)
+    for mode, nth in STACK_REFUSALS if what == "stack" else []:
+        (p, r), injected = through(mode, nth, measure(what), match)
+        check_refused(f"{what} {mode}@{nth}", res, p, r, injected)
 
 (p, clean_run), _ = through(None, 0, run_suite)
 c.check(p.returncode == 0 and clean_run is not None, f"clean run: exit {p.returncode}")
