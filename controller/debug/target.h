@@ -276,7 +276,8 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
  * order: read the PC (when read_pc: it checks the halt was where the caller
  * thinks; taken from the stop when the target already knows it), read the
  * core registers regs[0..nregs) into reg_values, read each of reads[0..nreads)
- * (len <= BR_TARGET_BATCH_READ_MAX bytes), fill (fill_len bytes), remove the breakpoints at
+ * (len <= BR_TARGET_BATCH_READ_MAX bytes), read the bulk (bulk_len bytes),
+ * fill (fill_len bytes), remove the breakpoints at
  * remove[0..nremove), insert insert[0..ninsert) (kind AUTO), continue. After
  * a resume the caller calls br_target_wait_stop. The continue must not start
  * from an inserted breakpoint when the server does not step over them: remove
@@ -288,11 +289,13 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
  * knows, a counter read twice). sent tells whether the requests were written:
  * an error after that may mean the reply stream is out of step (an extra or
  * missing reply): br_target_recover puts it back in step, or the session is
- * over. fill_refused tells that the error was the server refusing a fill's
- * write (an error reply in its place, BR_ERR_TARGET): the stream is in step
+ * over. fill_refused (bulk_refused) tells that the error was the server
+ * refusing a fill's write (a bulk read's read): an error reply in its place,
+ * BR_ERR_TARGET; the stream is in step
  * (t->running says whether the continue went out).
  */
 #define BR_TARGET_BATCH_READ_MAX 16U
+#define BR_TARGET_BATCH_MAX RSP_PIPELINE_EACH_MAX /* requests in one write */
 #define BR_TARGET_BATCH_READS 4U
 #define BR_TARGET_BATCH_REGS 3U
 
@@ -314,6 +317,14 @@ typedef struct br_target_batch {
 	size_t nremove;
 	const uint32_t *insert;
 	size_t ninsert;
+	/* Read after the reads (a stack scan): bulk_len bytes at bulk_address
+	 * into bulk_buf, in m requests and a read of the marker word after them
+	 * (br_target_set_marker) that proves them in step; what the write cannot
+	 * carry besides the rest is read first by br_target_mem_read, and all of
+	 * it without a marker. 0: none. */
+	uint32_t bulk_address;
+	size_t bulk_len;
+	uint8_t *bulk_buf;
 	/* Filled after the reads, before the breakpoint changes (a stack paint,
 	 * br_target_mem_fill's M writes, each "OK"): fill_len bytes of fill_value
 	 * at fill_address; 0: none. What the write cannot carry besides the rest
@@ -324,6 +335,7 @@ typedef struct br_target_batch {
 	bool hold; /* no continue: the core stays halted */
 	bool sent; /* out: the requests were written */
 	bool fill_refused; /* out: a write of the fill was refused */
+	bool bulk_refused; /* out: a read of the bulk was refused */
 } br_target_batch_t;
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *batch, br_error_t *err);

@@ -67,6 +67,12 @@ static size_t avoid_broken_length(const br_target_t *t, size_t n)
 	return n;
 }
 
+size_t br_target_read_chunk_len(const br_target_t *t, size_t left)
+{
+	size_t chunk = read_chunk_bytes(t);
+	return avoid_broken_length(t, left < chunk ? left : chunk);
+}
+
 /* One round of a bulk read (or fill): up to TARGET_MEM_IN_FLIGHT chunks and the marker. */
 typedef struct read_round {
 	uint32_t address[RSP_PIPELINE_EACH_MAX];
@@ -224,13 +230,12 @@ br_status_t br_target_mem_read(br_target_t *t, uint32_t address, void *buf, size
                                br_error_t *err)
 {
 	uint8_t *out = buf;
-	size_t chunk = read_chunk_bytes(t);
 	while (len > 0) {
 		read_round_t r;
 		memset(&r, 0, sizeof(r));
 		r.marker = t->marker_len > 0 && !t->running;
 		while (len > 0 && r.chunks < TARGET_MEM_IN_FLIGHT) {
-			size_t n = avoid_broken_length(t, len < chunk ? len : chunk);
+			size_t n = br_target_read_chunk_len(t, len);
 			r.address[r.chunks] = address;
 			r.n[r.chunks] = n;
 			r.out[r.chunks] = out;

@@ -26,6 +26,11 @@ void br_target_breakpoint_packet(char *buf, size_t cap, char op, br_breakpoint_k
 /* Formats an m request for len bytes at address into buf. */
 void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len);
 
+/* The bytes of the next m request of a bulk read with left bytes to go (the
+ * server's and the flavour's limits, never a reply of the length the flavour
+ * breaks). */
+size_t br_target_read_chunk_len(const br_target_t *t, size_t left);
+
 /* The most bytes one hex M request of a fill carries on this connection
  * (0: the packet size allows none). */
 size_t br_target_fill_chunk(const br_target_t *t);

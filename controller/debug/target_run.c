@@ -196,6 +196,24 @@ static bool resumes_on_breakpoint(const br_target_t *t, uint32_t pc)
 	return !t->flavour->steps_over_breakpoints && br_target_breakpoint_index(t, pc) >= 0;
 }
 
+/* Reads (read) or fills the first len bytes of the batch's bulk read or
+ * fill in rounds of their own, ahead of its write (len 0: nothing); a
+ * refusal is noted in the batch. */
+static br_status_t batch_front(br_target_t *t, br_target_batch_t *b, bool read, size_t len,
+                               br_error_t *err)
+{
+	if (len == 0)
+		return BR_OK;
+	b->sent = true;
+	br_status_t st = read ? br_target_mem_read(t, b->bulk_address, b->bulk_buf, len, err)
+	                      : br_target_mem_fill(t, b->fill_address, b->fill_value, len, err);
+	if (read)
+		b->bulk_refused = st == BR_ERR_TARGET;
+	else
+		b->fill_refused = st == BR_ERR_TARGET;
+	return st;
+}
+
 /* The batch one request at a time (a server that waits for acknowledgements). */
 static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
@@ -208,10 +226,10 @@ static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_err
 	for (size_t i = 0; st == BR_OK && i < b->nreads; i++)
 		st = br_target_mem_read(t, b->reads[i].address, b->reads[i].buf, b->reads[i].len,
 		                        err);
-	if (st == BR_OK && b->fill_len > 0) {
-		st = br_target_mem_fill(t, b->fill_address, b->fill_value, b->fill_len, err);
-		b->fill_refused = st == BR_ERR_TARGET;
-	}
+	if (st == BR_OK)
+		st = batch_front(t, b, true, b->bulk_len, err);
+	if (st == BR_OK)
+		st = batch_front(t, b, false, b->fill_len, err);
 	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
 		st = br_target_breakpoint_remove(t, b->remove[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
@@ -250,25 +268,66 @@ static void batch_book_breakpoints(br_target_t *t, const br_target_batch_t *b,
 	}
 }
 
-/* The part of a batch's fill its one write carries: M requests of chunk
- * bytes each (the last may be shorter) from address, len bytes in all. */
-typedef struct batch_fill {
-	char *requests[RSP_PIPELINE_MAX];
-	size_t count;
+/* A span of memory in one batch's write: count requests from address, each
+ * of the size br_target_read_chunk_len (a read) or chunk (a fill) gives,
+ * len bytes in all; first is the index of its first request. */
+typedef struct batch_span {
 	uint32_t address;
-	size_t len, chunk;
-} batch_fill_t;
+	size_t len, count, first;
+	uint32_t at[BR_TARGET_BATCH_MAX]; /* each request's address */
+	size_t n[BR_TARGET_BATCH_MAX];    /* and bytes */
+} batch_span_t;
 
-/* Checks and decodes the replies of a pipelined batch (requests[0..n)),
- * whose fill's requests begin at first_fill. */
-static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_pc,
-                                 const char *const *requests, size_t n, size_t first_fill,
-                                 const batch_fill_t *fill, const rsp_pipeline_reply_t *replies,
-                                 br_error_t *err)
+/* The layout of a batch's write: its bulk read (chunks, then the marker
+ * read at bulk.first + bulk.count when there are any), its fill. */
+typedef struct batch_layout {
+	bool ask_pc;
+	batch_span_t bulk, fill;
+	char *fills[BR_TARGET_BATCH_MAX]; /* the fill's M requests */
+	size_t expect;                    /* replies due (the continue has none) */
+} batch_layout_t;
+
+/* The bytes of the next request of a span with left bytes to go. */
+static size_t batch_span_chunk(const br_target_t *t, bool read, size_t chunk, size_t left)
+{
+	return read ? br_target_read_chunk_len(t, left) : (left < chunk ? left : chunk);
+}
+
+/* Puts the end of [address, address + len) in the write as span s, in at
+ * most room requests of chunk bytes (a fill) or of the read's chunks (read);
+ * returns the length of the front that does not fit, for the caller to do
+ * first. */
+static size_t batch_span_plan(const br_target_t *t, bool read, size_t chunk, uint32_t address,
+                              size_t len, size_t room, batch_span_t *s)
+{
+	size_t full = batch_span_chunk(t, read, chunk, SIZE_MAX);
+	size_t tail = room * full < len ? room * full : len;
+	for (;;) {
+		s->count = 0;
+		for (size_t done = 0; done < tail && s->count <= room;) {
+			size_t n = batch_span_chunk(t, read, chunk, tail - done);
+			s->at[s->count] = address + (uint32_t)(len - tail + done);
+			s->n[s->count++] = n;
+			done += n;
+		}
+		if (s->count <= room)
+			break;
+		tail = tail > full ? tail - full : 0; /* one chunk too many: a shorter tail */
+	}
+	s->address = address + (uint32_t)(len - tail);
+	s->len = tail;
+	return len - tail;
+}
+
+/* Checks and decodes the replies of a pipelined batch (requests[0..n)) laid
+ * out as l says; the bulk's chunks are decoded already (batch_collect). */
+static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const batch_layout_t *l,
+                                 const char *const *requests,
+                                 const rsp_pipeline_reply_t *replies, br_error_t *err)
 {
 	size_t r = 0;
 	br_status_t st = BR_OK;
-	if (ask_pc) {
+	if (l->ask_pc) {
 		st = br_target_reg_reply(replies[r].text, replies[r].len, BR_TARGET_REG_PC, &b->pc,
 		                         err);
 		r++;
@@ -281,24 +340,33 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 		                          b->reads[i].len, b->reads[i].buf, err);
 	if (st != BR_OK)
 		return st;
-	for (; r < n; r++) {
-		size_t k = r - first_fill;
-		if (r >= first_fill && k < fill->count) {
-			size_t at = k * fill->chunk;
-			size_t len = fill->len - at < fill->chunk ? fill->len - at : fill->chunk;
-			st = br_target_write_reply(replies[r].text, replies[r].len,
-			                           fill->address + (uint32_t)at, len, err);
-			if (st != BR_OK) {
-				b->fill_refused = true;
-				return br_error_prefix(err, "filling memory in the resuming write");
-			}
-			continue;
+	if (l->bulk.count > 0) {
+		uint8_t word[BR_TARGET_MARKER_WORD];
+		r += l->bulk.count;
+		st = br_target_read_reply(replies[r].text, replies[r].len, t->marker_address,
+		                          sizeof(word), word, err);
+		if (st == BR_OK && memcmp(word, t->marker, sizeof(word)) != 0)
+			st = br_error_set(err, BR_ERR_PROTOCOL,
+			                  "the marker read after a bulk read in a halt's write did not "
+			                  "match: the replies are out of step");
+		if (st != BR_OK)
+			return st;
+		r++;
+	}
+	for (size_t k = 0; k < l->fill.count; k++, r++) {
+		st = br_target_write_reply(replies[r].text, replies[r].len, l->fill.at[k],
+		                           l->fill.n[k], err);
+		if (st != BR_OK) {
+			b->fill_refused = true;
+			return br_error_prefix(err, "filling memory in the resuming write");
 		}
+	}
+	for (; r < l->expect; r++) {
 		st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "pipelined breakpoint change");
 	}
-	if (ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
+	if (l->ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
 		return br_error_set(
 		    err, BR_ERR_USAGE,
 		    "resumed from the inserted breakpoint at 0x%08x: the core stops "
@@ -307,17 +375,60 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, bool ask_
 	return BR_OK;
 }
 
-static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
-                                   const batch_fill_t *fill, br_error_t *err);
+/* What a batch's replies go into as they come: the bulk's chunks decoded
+ * into its buffer, the others copied into slots. A reply that does not fit
+ * is noted and the rest still taken, so the stream stays in step. */
+typedef struct batch_collect {
+	rsp_pipeline_reply_t *slots;
+	const batch_span_t *bulk;
+	const br_target_batch_t *b;
+	bool failed;
+	bool bulk_refused; /* the first failure: a bulk chunk's error reply */
+	br_error_t error;  /* the first failure */
+} batch_collect_t;
+
+static br_status_t batch_collect(void *ctx, size_t i, const char *reply, size_t len,
+                                 br_error_t *err)
+{
+	(void)err;
+	batch_collect_t *c = ctx;
+	size_t k = i - c->bulk->first;
+	br_error_t e;
+	br_status_t st = BR_OK;
+	c->slots[i].len = 0;
+	c->slots[i].text[0] = '\0';
+	if (i >= c->bulk->first && k < c->bulk->count)
+		st = br_target_read_reply(reply, len, c->bulk->at[k], c->bulk->n[k],
+		                          c->b->bulk_buf + (c->bulk->at[k] - c->b->bulk_address),
+		                          &e);
+	else if (len > RSP_PIPELINE_REPLY_MAX)
+		st = br_error_set(&e, BR_ERR_PROTOCOL, "pipelined reply %zu: %zu bytes is too long",
+		                  i, len);
+	else {
+		memcpy(c->slots[i].text, reply, len + 1U);
+		c->slots[i].len = len;
+	}
+	if (st != BR_OK && !c->failed) {
+		c->failed = true;
+		c->bulk_refused = st == BR_ERR_TARGET;
+		c->error = e;
+	}
+	return BR_OK;
+}
+
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_layout_t *l,
+                                   br_error_t *err);
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
 	b->sent = false;
 	b->fill_refused = false;
+	b->bulk_refused = false;
 	size_t total = (b->read_pc ? 1U : 0U) + b->nregs + b->nreads + b->nremove + b->ninsert +
 	               (b->hold ? 0U : 1U);
 	bool too_big = b->nregs > BR_TARGET_BATCH_REGS || b->nreads > BR_TARGET_BATCH_READS ||
-	               total == 0 || total > RSP_PIPELINE_MAX;
+	               total == 0 || total > BR_TARGET_BATCH_MAX ||
+	               (b->bulk_len > 0 && b->bulk_buf == NULL);
 	for (size_t i = 0; !too_big && i < b->nreads; i++)
 		too_big = b->reads[i].len == 0 || b->reads[i].len > BR_TARGET_BATCH_READ_MAX;
 	if (too_big)
@@ -330,49 +441,48 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	if (!t->rsp.no_ack && !t->flavour->pipelines_in_ack_mode)
 		return batch_sequential(t, b, err);
 
-	/* The fill's chunks that fit this write after the rest; what does not,
-	 * filled first on its own. */
-	uint32_t fill_at = b->fill_address;
-	size_t fill_left = b->fill_len;
-	size_t chunk = br_target_fill_chunk(t);
-	size_t in_write = chunk * (RSP_PIPELINE_MAX - total);
-	if (fill_left > in_write) {
-		size_t head = fill_left - in_write;
-		b->sent = true;
-		st = br_target_mem_fill(t, fill_at, b->fill_value, head, err);
-		b->fill_refused = st == BR_ERR_TARGET;
-		if (st != BR_OK)
-			return st;
-		fill_at += (uint32_t)head;
-		fill_left -= head;
-	}
-	batch_fill_t fill = {.address = fill_at, .len = fill_left, .chunk = chunk};
-	for (; fill_left > 0; fill.count++) {
-		size_t k = fill_left < chunk ? fill_left : chunk;
-		fill.requests[fill.count] = br_target_fill_request(fill_at, b->fill_value, k);
-		fill_at += (uint32_t)k;
-		fill_left -= k;
-	}
-	st = batch_pipelined(t, b, &fill, err);
-	for (size_t i = 0; i < fill.count; i++)
-		free(fill.requests[i]);
+	/* The bulk read's end (its chunks and the marker read that proves them),
+	 * then the fill's, in the room this write has left; what does not fit of
+	 * each is done first in rounds of its own. Without a marker, the bulk
+	 * read is all done first (br_target_mem_read). */
+	batch_layout_t l;
+	memset(&l, 0, sizeof(l));
+	size_t room = BR_TARGET_BATCH_MAX - total;
+	size_t bulk_room = t->marker_len > 0 && room > 1U ? room - 1U : 0U;
+	size_t head = b->bulk_len == 0 ? 0 :
+	              batch_span_plan(t, true, 0, b->bulk_address, b->bulk_len, bulk_room, &l.bulk);
+	st = batch_front(t, b, true, head, err);
+	if (st != BR_OK)
+		return st;
+	room -= l.bulk.count > 0 ? l.bulk.count + 1U : 0U;
+	head = b->fill_len == 0 ? 0 :
+	       batch_span_plan(t, false, br_target_fill_chunk(t), b->fill_address, b->fill_len,
+	                       room, &l.fill);
+	st = batch_front(t, b, false, head, err);
+	if (st != BR_OK)
+		return st;
+	for (size_t k = 0; k < l.fill.count; k++)
+		l.fills[k] = br_target_fill_request(l.fill.at[k], b->fill_value, l.fill.n[k]);
+	st = batch_pipelined(t, b, &l, err);
+	for (size_t k = 0; k < l.fill.count; k++)
+		free(l.fills[k]);
 	return st;
 }
 
-/* br_target_resume_batch's one write, with the part of its fill it carries. */
-static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
-                                   const batch_fill_t *fill, br_error_t *err)
+/* br_target_resume_batch's one write, laid out as l says. */
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_layout_t *l,
+                                   br_error_t *err)
 {
 	br_status_t st = BR_OK;
-	char packets[RSP_PIPELINE_MAX][48];
-	const char *requests[RSP_PIPELINE_MAX];
-	br_breakpoint_kind_t kinds[RSP_PIPELINE_MAX];
+	char packets[BR_TARGET_BATCH_MAX][48];
+	const char *requests[BR_TARGET_BATCH_MAX];
+	br_breakpoint_kind_t kinds[BR_TARGET_BATCH_MAX];
 	size_t n = 0;
 	/* The PC of this halt: cached (stop reply, earlier read, inference) or asked. */
-	bool ask_pc = b->read_pc && !t->pc_known;
+	l->ask_pc = b->read_pc && !t->pc_known;
 	if (b->read_pc && t->pc_known)
 		b->pc = t->pc;
-	if (ask_pc) {
+	if (l->ask_pc) {
 		const uint64_t regnum = br_target_regnum(t, BR_TARGET_REG_PC);
 		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
 	}
@@ -383,8 +493,14 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
 	for (size_t i = 0; i < b->nreads; i++)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
 		                      b->reads[i].len);
-	size_t first_fill = n;
-	n += fill->count;
+	l->bulk.first = n;
+	for (size_t k = 0; k < l->bulk.count; k++)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), l->bulk.at[k], l->bulk.n[k]);
+	if (l->bulk.count > 0)
+		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
+		                      BR_TARGET_MARKER_WORD);
+	l->fill.first = n;
+	n += l->fill.count;
 	size_t first_bp = n;
 
 	/* Bookkeeping first: what the server will hold once the batch has run. */
@@ -407,16 +523,18 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
 		                    "there again: remove it in the batch",
 		                    pc);
 	}
-	size_t expect = n;
+	l->expect = n;
 	if (!b->hold)
 		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
-		requests[i] = i >= first_fill && i < first_bp ? fill->requests[i - first_fill]
-		                                               : packets[i];
+		requests[i] = i >= l->fill.first && i < first_bp ? l->fills[i - l->fill.first]
+		                                                 : packets[i];
 
-	rsp_pipeline_reply_t replies[RSP_PIPELINE_MAX];
+	rsp_pipeline_reply_t replies[BR_TARGET_BATCH_MAX];
+	batch_collect_t collect = {.slots = replies, .bulk = &l->bulk, .b = b};
 	b->sent = true;
-	st = rsp_client_pipeline(&t->rsp, requests, n, !b->hold, replies, err);
+	st = rsp_client_pipeline_each(&t->rsp, requests, n, !b->hold, batch_collect, &collect,
+	                              err);
 	if (!b->hold) {
 		t->running = true;
 		t->stepping = false;
@@ -424,7 +542,12 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b,
 	}
 	if (st != BR_OK)
 		return st;
-	return batch_replies(t, b, ask_pc, requests, expect, first_fill, fill, replies, err);
+	if (collect.failed) {
+		*err = collect.error;
+		b->bulk_refused = collect.bulk_refused;
+		return err->status;
+	}
+	return batch_replies(t, b, l, requests, replies, err);
 }
 
 /* Takes the stop reply of a core that was asked to stop, dropping any other

@@ -55,6 +55,7 @@ typedef struct bp_run {
 	bool out_of_step;    /* the last error came from replies that did not prove */
 	int64_t deadline_ms; /* when waiting for the current phase's halt gives up */
 	int guard_ms;        /* 0: no guard halts */
+	uint8_t *scan;       /* the stack region's bytes as an end's write read them */
 	int64_t wall0_ns;    /* the session's first resume */
 } bp_run_t;
 
@@ -163,7 +164,7 @@ static void halt_resume(bp_halt_t *h, uint32_t remove, uint32_t insert)
 
 /* Sends h and proves its replies. Replies that do not prove, or an error
  * after the batch went out while the session still works, set out_of_step;
- * a refused stack paint ends the session, like br_stack_paint's. */
+ * a refused stack paint or scan ends the session, like br_stack_paint's. */
 static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 {
 	h->sent_ns = br_clock_ns();
@@ -175,8 +176,8 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 		                  "a halt's replies did not prove (marker 0x%08x or the two "
 		                  "counter reads differ): the reply stream is out of step",
 		                  r->o->proof->address);
-	if (st != BR_OK && h->b.fill_refused)
-		return br_stack_paint_failed(r->o->stack, err); /* in step: the session ends */
+	if (st != BR_OK && (h->b.fill_refused || h->b.bulk_refused)) /* in step: the end */
+		return br_stack_region_failed(r->o->stack, h->b.fill_refused, err);
 	if (st != BR_OK && h->b.sent && rsp_client_usable(&r->t->rsp))
 		r->out_of_step = true;
 	return st;
@@ -242,12 +243,9 @@ static br_status_t bp_finish(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
 	br_bp_sample_t *s = &r->current;
 	bp_accumulate(r, h);
 	s->host_seconds = (double)(h->got_ns - r->t0_sent_ns) / BP_NS_PER_S;
-	if (r->o->stack != NULL && s->stack_status == BR_STACK_MEASURED) {
-		br_status_t st =
-		    br_stack_scan(r->t, r->o->stack, s->sp, &s->stack_bytes, &s->stack_status, err);
-		if (st != BR_OK)
-			return st;
-	}
+	if (h->b.bulk_len > 0)
+		br_stack_scan_judge(h->b.bulk_buf, (uint32_t)h->b.bulk_len, &s->stack_bytes,
+		                    &s->stack_status);
 	if (!r->counting_checked) {
 		r->counting_checked = true;
 		if (s->ticks == 0 && (!s->resume_measured || s->resume_ticks == 0))
@@ -362,11 +360,20 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 		h.b.regs[h.b.nregs++] = BR_TARGET_REG_LR;
 		h.b.regs[h.b.nregs++] = BR_TARGET_REG_LR;
 	}
+	/* An end scans the stack region in its own write (bp_finish judges it). */
+	if (ending && r->o->stack != NULL && r->current.stack_status == BR_STACK_MEASURED) {
+		uint32_t low, len;
+		br_stack_status_t ignored;
+		br_stack_paint_span(r->o->stack, r->current.sp, &low, &len, &ignored);
+		h.b.bulk_address = low;
+		h.b.bulk_len = len;
+		h.b.bulk_buf = r->scan;
+	}
 	/* The common cases in one write: a range's start (no calibration step,
-	 * no paint) and any end that needs nothing after its reads. */
+	 * no paint) and any end but a loop pass's and the last. */
 	bool fast_start = !ending && !function && r->o->stack == NULL && !bp_is_period(r) &&
 	                  r->starts >= BR_BP_CALIBRATION_SAMPLES;
-	bool fast_end = ending && !last && r->o->stack == NULL && !bp_is_period(r);
+	bool fast_end = ending && !last && !bp_is_period(r);
 	if (fast_start)
 		halt_resume(&h, start, r->end_address);
 	else if (fast_end)
@@ -511,6 +518,8 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	if (o->proof == NULL)
 		return br_error_set(err, BR_ERR_USAGE, "a breakpoint session needs a proof marker");
 	bp_run_t r = {.t = t, .span = span, .o = o, .out = out, .phase = BP_WAIT_START};
+	if (o->stack != NULL)
+		r.scan = xmalloc(o->stack->size > 0 ? o->stack->size : 1U);
 	double guard_s = br_wrap_guard_seconds(o->counter);
 	r.guard_ms = guard_s > 0.0 ? (int)(guard_s * BP_MS_PER_S) : 0;
 	if (guard_s > 0.0 && r.guard_ms < 1)
@@ -539,6 +548,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	out->runs = r.done;
 	bp_cleanup(&r);
 	rsp_client_set_stop_linger(&t->rsp, 0);
+	free(r.scan);
 	return st;
 }
 

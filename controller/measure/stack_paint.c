@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "benchrack/stack_paint.h"
-#include "common/xalloc.h"
 
 const char *br_stack_status_text(br_stack_status_t status)
 {
@@ -53,36 +52,25 @@ br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint
 		return BR_OK;
 	br_status_t st = br_target_mem_fill(t, low, BR_STACK_PAINT, len, err);
 	if (st != BR_OK)
-		return br_stack_paint_failed(region, err);
+		return br_stack_region_failed(region, true, err);
 	return BR_OK;
 }
 
-br_status_t br_stack_paint_failed(const br_stack_region_t *region, br_error_t *err)
+br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting,
+                                   br_error_t *err)
 {
-	return br_error_prefix(err, "painting the stack region at 0x%08x", region->low);
+	return br_error_prefix(err, "%s the stack region at 0x%08x",
+	                       painting ? "painting" : "reading", region->low);
 }
 
-br_status_t br_stack_scan(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
-                          uint32_t *bytes, br_stack_status_t *status, br_error_t *err)
+void br_stack_scan_judge(const uint8_t *buf, uint32_t len, uint32_t *bytes,
+                         br_stack_status_t *status)
 {
-	uint32_t len = stack_free_bytes(region, sp);
+	size_t intact = br_stack_paint_intact(buf, len);
 	*bytes = BR_STACK_NOT_MEASURED;
-	*status = BR_STACK_SP_OUTSIDE;
-	if (len == 0)
-		return BR_OK;
-	uint8_t *buf = xmalloc(len);
-	br_status_t st = br_target_mem_read(t, region->low, buf, len, err);
-	if (st == BR_OK) {
-		size_t intact = br_stack_paint_intact(buf, len);
-		if (intact < BR_STACK_OVERFLOW_BAND) {
-			*status = BR_STACK_OVERFLOWED;
-		} else {
-			*status = BR_STACK_MEASURED;
-			*bytes = len - (uint32_t)intact;
-		}
+	*status = BR_STACK_OVERFLOWED;
+	if (intact >= BR_STACK_OVERFLOW_BAND) {
+		*status = BR_STACK_MEASURED;
+		*bytes = len - (uint32_t)intact;
 	}
-	free(buf);
-	if (st != BR_OK)
-		return br_error_prefix(err, "reading the stack region at 0x%08x", region->low);
-	return BR_OK;
 }

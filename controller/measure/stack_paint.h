@@ -11,6 +11,7 @@
 #ifndef BENCHRACK_MEASURE_STACK_PAINT_H
 #define BENCHRACK_MEASURE_STACK_PAINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,10 +46,11 @@ size_t br_stack_paint_intact(const uint8_t *buf, size_t len);
 void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
                          uint32_t *len, br_stack_status_t *status);
 
-/* Says in err that painting region failed (err holds the write's error);
- * returns err's status. For br_stack_paint and callers that paint in their
- * own write. */
-br_status_t br_stack_paint_failed(const br_stack_region_t *region, br_error_t *err);
+/* Says in err that painting (or, when !painting, reading back) region
+ * failed: err holds the write's or read's error. Returns err's status. For
+ * br_stack_paint and callers that paint or read in their own write. */
+br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting,
+                                   br_error_t *err);
 
 /*
  * Paints region bytes [low, sp) of the halted target (the live stack at and
@@ -60,13 +62,15 @@ br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint
                            br_stack_status_t *status, br_error_t *err);
 
 /*
- * After code ran from a halt with SP sp (painted by br_stack_paint), reads
- * [low, sp) back and sets *bytes to sp minus the deepest byte written (0 when
- * nothing below sp was written), or BR_STACK_NOT_MEASURED with *status
- * saying why (a byte of the overflow band lost its paint, or sp was outside
- * the region). A region of the band's size or less can measure nothing.
+ * Judges a scan: buf holds the len bytes read back from the region's low end
+ * (br_stack_paint_span's span for the sample's start SP) after code ran from
+ * a halt painted by br_stack_paint. Sets *bytes to the start SP minus the
+ * deepest byte written (0 when nothing below it was written) and *status
+ * BR_STACK_MEASURED, or BR_STACK_NOT_MEASURED with *status
+ * BR_STACK_OVERFLOWED when a byte of the overflow band lost its paint (a
+ * region of the band's size or less can measure nothing).
  */
-br_status_t br_stack_scan(br_target_t *t, const br_stack_region_t *region, uint32_t sp,
-                          uint32_t *bytes, br_stack_status_t *status, br_error_t *err);
+void br_stack_scan_judge(const uint8_t *buf, uint32_t len, uint32_t *bytes,
+                         br_stack_status_t *status);
 
 #endif

@@ -20,8 +20,8 @@ the same non-zero count (the region is exact on QEMU).
 And bulk transfers on the user's path: `benchrack measure --function
 --stack-region` over 127 KiB of RAM, whose every sample paints the region
 (hex M writes of 2038 bytes, in the resuming write and in rounds of 15 with
-a marker read) and scans it back (m reads of 2046 bytes, 15 in flight and a
-marker read). The slope per sample less the same command's without a stack
+a marker read) and scans it back (m reads of 2046 bytes, in the end's write
+and in rounds of 15 with a marker read). The slope per sample less the same command's without a stack
 region, divided by those packets, is the time of one bulk packet; the
 server's small-read rate (bench_halt: a 4-byte read and the marker read it
 is proven by, one round trip, median) is the peer. Goal: bulk packets per
@@ -93,15 +93,16 @@ def benchrack(port, what, n):
 
 def bulk_packets_per_sample():
     """The bulk packets one sample of WHAT["bulk"] sends: the paint's M
-    writes (all but the 5 the resuming write holds go in rounds of up to 15
-    with a marker read) and the scan's m reads (rounds of 15, each with a
-    marker read). The paint and the scan cover [BULK_LOW, SP); SP is within
-    64 bytes of BULK_TOP, a difference of at most 0.1 %."""
+    writes (13 in the write that swaps and resumes at the start, the rest
+    first in rounds of up to 15 with a marker read) and the scan's m reads
+    (8 and a marker read in the end's write, the rest first in rounds of 15
+    with a marker read). The paint and the scan cover [BULK_LOW, SP); SP is
+    within 64 bytes of BULK_TOP, a difference of at most 0.1 %."""
     span = BULK_TOP - BULK_LOW
     paint = -(-span // WRITE_CHUNK)
-    rounds = -(-max(paint - 5, 0) // IN_FLIGHT)
     scan = -(-span // READ_CHUNK)
-    return paint + rounds + scan + -(-scan // IN_FLIGHT)
+    rounds = -(-max(paint - 13, 0) // IN_FLIGHT) + -(-max(scan - 8, 0) // IN_FLIGHT)
+    return paint + scan + 1 + rounds
 
 
 def floor(port):

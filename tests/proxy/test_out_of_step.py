@@ -7,7 +7,8 @@ a halt). And with --stack, one extra "OK" before a stack paint's reply: at
 a calibration start (the paint's own round) and at a later one (the paint
 in the write that swaps and continues), and a paint refused at the same
 two places (the session ends, exit 3, naming the write; the samples before
-it kept and exact). In `benchrack measure` (--function,
+it kept and exact); an extra reply before a stack scan's read and a refused
+scan read (in the end's one write). In `benchrack measure` (--function,
 --from/--to, --function --stack) and in
 `benchrack run` (a suite of breakpoint entries), every figure in the table
 and in the JSON must be the clean run's exact figure or "not measured" —
@@ -36,6 +37,9 @@ MEASURES = {
     "function": ["--function", "plain_fixed"],
     "range": ["--from", "plain_markers", "--to", "plain_fixed"],
     "stack": ["--function", "plain_fixed", "--stack"],
+    # recursion_descend's depths differ call by call: a scan that took one
+    # chunk's reply for another's would show as a depth the clean run lacks.
+    "stackdeep": ["--function", "recursion_descend", "--stack"],
 }
 # The stack paint's write (one M per start on plain_fixed's region, which
 # begins at br_ld_stack_limit): the 3rd start paints in its own round, the
@@ -46,6 +50,12 @@ STACK_FAULTS = [("inject", 3), ("inject", 8)]
 # same two starts: the session ends there (exit 3) saying which write failed,
 # the samples before it kept, exact.
 STACK_REFUSALS = [("refuse", 3), ("refuse", 8)]
+# The stack scan's first read (an end's write reads the region back before
+# the swap and the continue): an extra copy of an earlier scan reply (the
+# same length: only the marker read after the scan can tell), and a refusal.
+SCAN_READ = b"m2001e000,"
+SCAN_FAULTS = [("inject", 3), ("inject", 8)]
+SCAN_REFUSALS = [("refuse", 8)]
 SUITE = """name: outofstep
 boards: [outofstep]
 default_iterations: 12
@@ -140,12 +150,24 @@ def check_measure(label, clean, p, res, injected):
                 f"{label}: and no figure printed but the clean ones")
 
 
-def check_refused(label, clean, p, res, injected):
+def check_pairs(label, clean, p, res, injected):
+    """Each call's figure and stack depth as the clean run paired them (the
+    calls differ, so a dropped sample moves the median: not compared)."""
+    c.check(injected == 1, f"{label}: the fault was injected ({injected})")
+    pairs = set(zip(clean["samples"], clean["stack"]["per_sample"]))
+    got = [] if res is None else list(zip(res["samples"], res["stack"]["per_sample"]))
+    wrong = [g for g in got if g not in pairs]
+    c.check(p.returncode in (0, 3) and len(got) >= 1 and not wrong,
+            f"{label}: exit {p.returncode}, every (figure, depth) as the clean run's "
+            f"(wrong: {wrong}; recoveries {res and res.get('recoveries')})")
+
+
+def check_refused(label, clean, p, res, injected, doing="painting"):
     c.check(injected == 1, f"{label}: the refusal was injected ({injected})")
     c.check(p.returncode == 3, f"{label}: exit 3 ({p.returncode})")
-    c.check("painting the stack region at 0x2001e000" in p.stderr
+    c.check(f"{doing} the stack region at 0x2001e000" in p.stderr
             and 'failed: the server answered "E0E"' in p.stderr,
-            f"{label}: the error names the paint and the server's answer "
+            f"{label}: the error says {doing} the stack failed, with the server's answer "
             f"({p.stderr.strip().splitlines()[-1:]})")
     got = [] if res is None else res["samples"]
     c.check(len(got) >= 1 and set(got) <= set(clean["samples"]),
@@ -165,7 +187,7 @@ for what in MEASURES:
         sys.exit(1)
     clean_out[what], clean_res[what] = p.stdout, res
     print(f"clean measure {what}: {sorted(set(res['samples']))}")
-    faults = STACK_FAULTS if what == "stack" else FAULTS
+    faults = {"stack": STACK_FAULTS, "stackdeep": []}.get(what, FAULTS)
     match = PAINT_WRITE if what == "stack" else COUNTER_READ
     for mode, nth in faults:
         (p, r), injected = through(mode, nth, measure(what), match)
@@ -173,6 +195,12 @@ for what in MEASURES:
     for mode, nth in STACK_REFUSALS if what == "stack" else []:
         (p, r), injected = through(mode, nth, measure(what), match)
         check_refused(f"{what} {mode}@{nth}", res, p, r, injected)
+    for mode, nth in SCAN_FAULTS if what == "stackdeep" else []:
+        (p, r), injected = through(mode, nth, measure(what), SCAN_READ)
+        check_pairs(f"{what} scan {mode}@{nth}", res, p, r, injected)
+    for mode, nth in SCAN_REFUSALS if what == "stackdeep" else []:
+        (p, r), injected = through(mode, nth, measure(what), SCAN_READ)
+        check_refused(f"{what} scan {mode}@{nth}", res, p, r, injected, "reading")
 
 (p, clean_run), _ = through(None, 0, run_suite)
 c.check(p.returncode == 0 and clean_run is not None, f"clean run: exit {p.returncode}")

@@ -243,6 +243,38 @@ int main(int argc, char **argv)
 		CHECK(back[fill] == 0x5A && back[fill + 3U] == 0x5A);
 	}
 
+	/* A bulk read in the batch (a breakpoint session's stack scan): its
+	 * chunks and a marker read in the one write with the swap and the
+	 * continue; what the write cannot hold is read first, in one round of its
+	 * own. Every byte as written. */
+	static uint8_t written[30000], got[30000];
+	for (size_t i = 0; i < sizeof(written); i++)
+		written[i] = (uint8_t)(i * 7U + 3U);
+	CHECK(br_target_mem_write(t, 0x20004000U, written, sizeof(written), &err) == BR_OK);
+	for (int k = 0; k < 2; k++) {
+		size_t bulk = k == 0 ? 6000U : 30000U;
+		uint32_t real = 0;
+		CHECK(br_target_pc(t, &real, &err) == BR_OK);
+		uint32_t rm = real, in = real == a ? b : a;
+		memset(got, 0, sizeof(got));
+		br_target_batch_t batch = {.remove = &rm,
+		                           .nremove = 1,
+		                           .insert = &in,
+		                           .ninsert = 1,
+		                           .bulk_address = 0x20004000U,
+		                           .bulk_len = bulk,
+		                           .bulk_buf = got};
+		unsigned long w0 = t->rsp.counters.write_calls;
+		CHECK(br_target_resume_batch(t, &batch, &err) == BR_OK);
+		unsigned long w = t->rsp.counters.write_calls - w0;
+		CHECK_MSG(w == (k == 0 ? 1U : 2U), "a %zu-byte bulk read with the resume: %lu writes",
+		          bulk, w);
+		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc == in);
+		CHECK_MSG(memcmp(got, written, bulk) == 0, "batch bulk read of %zu bytes differs",
+		          bulk);
+		CHECK(got[bulk - 1U] == written[bulk - 1U] && (bulk == sizeof(got) || got[bulk] == 0));
+	}
+
 	/* '?' clears breakpoints: with only a inserted, '?' then continue runs free. */
 	CHECK(br_target_pc(t, &pc, &err) == BR_OK);
 	CHECK(br_target_breakpoint_remove_all(t, &err) == BR_OK);
