@@ -20,6 +20,9 @@
  * stop of a short region comes some 100-300 us after the replies, and the
  * shared read saves a wake-up per halt (bp_stop_linger_ms). */
 #define BP_STOP_LINGER_MS 2
+/* A function's entry guesses its return address (bp_guessed) once this many
+ * entries in a row returned to the same place. */
+#define BP_GUESS_AFTER 2U
 
 typedef enum bp_phase {
 	BP_WAIT_START, /* for `from`, or the function's entry */
@@ -56,6 +59,9 @@ typedef struct bp_run {
 	int64_t deadline_ms; /* when waiting for the current phase's halt gives up */
 	int guard_ms;        /* 0: no guard halts */
 	uint8_t *scan;       /* the stack region's bytes as an end's write read them */
+	uint32_t guess;      /* a function's return address at its last entries */
+	unsigned guess_runs; /* how many entries in a row returned there */
+	bool guess_off;      /* a guess was wrong: none for the rest of the session */
 	int64_t wall0_ns;    /* the session's first resume */
 } bp_run_t;
 
@@ -259,6 +265,22 @@ static br_status_t bp_finish(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
 	return BR_OK;
 }
 
+/* A sample begins at the halt h proved: the call's SP, where it ends. */
+static void bp_sample_begun(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32_t end)
+{
+	memset(&r->current, 0, sizeof(r->current));
+	r->current.measured = true;
+	r->current.stack_bytes = BR_STACK_NOT_MEASURED;
+	r->current.sp = sp;
+	r->end_address = end;
+	r->last = h->counter;
+	r->last_sent_ns = h->sent_ns;
+	r->t0_sent_ns = h->sent_ns;
+	r->starts++;
+	r->phase = BP_WAIT_END;
+	bp_deadline_reset(r);
+}
+
 /*
  * Halted at the start (h proven, held): begin a sample — SP and the return
  * address (function), paint, calibrate (a step) at the first starts — then
@@ -270,11 +292,7 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 {
 	br_target_t *t = r->t;
 	uint32_t start = r->span->from.address;
-	memset(&r->current, 0, sizeof(r->current));
-	r->current.measured = true;
-	r->current.stack_bytes = BR_STACK_NOT_MEASURED;
-	r->current.sp = sp;
-	r->end_address = r->span->to.address;
+	uint32_t end = r->span->to.address;
 	if (!bp_is_range(r)) {
 		if (lr >= BP_EXC_RETURN_MIN)
 			return br_error_set(
@@ -283,20 +301,17 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 			    "it has no return address to stop at; measure a range with "
 			    "--from/--to instead",
 			    r->span->from.text, lr);
-		r->end_address = lr & ~BP_THUMB_BIT;
+		end = lr & ~BP_THUMB_BIT;
+		r->guess_runs = end == r->guess ? r->guess_runs + 1U : 1U;
+		r->guess = end;
 	}
-	bool step = bp_is_period(r) || r->starts + 1U <= BR_BP_CALIBRATION_SAMPLES;
+	bp_sample_begun(r, h, sp, end);
+	bool step = bp_is_period(r) || r->starts <= BR_BP_CALIBRATION_SAMPLES;
 	br_status_t st = BR_OK;
 	if (r->o->stack != NULL && step)
 		st = br_stack_paint(t, r->o->stack, sp, &r->current.stack_status, err);
 	if (st != BR_OK)
 		return st;
-	r->last = h->counter;
-	r->last_sent_ns = h->sent_ns;
-	r->t0_sent_ns = h->sent_ns;
-	r->starts++;
-	r->phase = BP_WAIT_END;
-	bp_deadline_reset(r);
 	if (!step) /* the paint (if any) in the write that swaps and continues */
 		return bp_swap_resume(r, start, r->end_address, r->o->stack != NULL ? &sp : NULL,
 		                      err);
@@ -342,6 +357,34 @@ static br_status_t bp_guard(bp_run_t *r, bool *at_end, br_error_t *err)
 	return br_target_resume(r->t, err);
 }
 
+static br_status_t bp_restart(bp_run_t *r, br_error_t *err);
+
+/*
+ * A function's start whose write already swapped to the guessed return
+ * breakpoint and resumed (h proven): when LR says the guess was right, the
+ * sample has begun; when not, the core runs towards a breakpoint that is not
+ * this call's end: it is stopped, the sample dropped, and the session goes
+ * on from the entry with no more guesses.
+ */
+static br_status_t bp_guessed(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
+{
+	uint32_t lr = h->b.reg_values[1];
+	if (lr < BP_EXC_RETURN_MIN && (lr & ~BP_THUMB_BIT) == r->guess) {
+		r->guess_runs++;
+		bp_sample_begun(r, h, h->b.reg_values[0], r->guess);
+		return BR_OK;
+	}
+	r->guess_off = true;
+	r->out->dropped++;
+	r->phase = BP_WAIT_START;
+	br_status_t st = bp_restart(r, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "after a call of %s that returned elsewhere than its "
+		                            "last ones",
+		                       r->span->from.text);
+	return BR_OK;
+}
+
 /* Handles one halt at a breakpoint of the session. */
 static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 {
@@ -374,8 +417,15 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 	bool fast_start = !ending && !function && r->o->stack == NULL && !bp_is_period(r) &&
 	                  r->starts >= BR_BP_CALIBRATION_SAMPLES;
 	bool fast_end = ending && !last && !bp_is_period(r);
+	/* A function's start whose return address is as at its last entries:
+	 * the return breakpoint goes in with the reads that prove it (bp_guessed). */
+	bool guessed = !ending && function && r->o->stack == NULL &&
+	               r->starts >= BR_BP_CALIBRATION_SAMPLES && !r->guess_off &&
+	               r->guess_runs >= BP_GUESS_AFTER;
 	if (fast_start)
 		halt_resume(&h, start, r->end_address);
+	else if (guessed)
+		halt_resume(&h, start, r->guess);
 	else if (fast_end)
 		halt_resume(&h, r->end_address, start);
 	br_status_t st = halt_exchange(r, &h, err);
@@ -386,15 +436,7 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 		return bp_unexpected(r, h.b.pc, err);
 	if (fast_start) {
 		/* bp_begin's work, already done by the batch. */
-		memset(&r->current, 0, sizeof(r->current));
-		r->current.measured = true;
-		r->current.stack_bytes = BR_STACK_NOT_MEASURED;
-		r->last = h.counter;
-		r->last_sent_ns = h.sent_ns;
-		r->t0_sent_ns = h.sent_ns;
-		r->starts++;
-		r->phase = BP_WAIT_END;
-		bp_deadline_reset(r);
+		bp_sample_begun(r, &h, 0, r->span->to.address);
 		return BR_OK;
 	}
 	if (!ending && function && h.b.reg_values[1] != h.b.reg_values[2]) {
@@ -404,6 +446,8 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 		                    "changed on the way",
 		                    r->span->from.text);
 	}
+	if (guessed)
+		return bp_guessed(r, &h, err);
 	if (!ending)
 		return bp_begin(r, &h, h.b.reg_values[0], function ? h.b.reg_values[1] : 0, err);
 	if (function && h.b.reg_values[0] != r->current.sp) {
@@ -441,8 +485,18 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 	if (r->phase == BP_WAIT_END)
 		r->out->dropped++;
 	r->phase = BP_WAIT_START;
-	const br_halt_proof_t *p = r->o->proof;
 	br_error_t why = *err;
+	br_status_t st = bp_restart(r, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "after '%s'", why.message);
+	return BR_OK;
+}
+
+/* Stops the core (if it runs) with the reply stream put back in step, and
+ * runs it again to the start breakpoint alone. */
+static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
+{
+	const br_halt_proof_t *p = r->o->proof;
 	br_status_t st = br_target_recover(r->t, p->address, p->bytes, sizeof(p->bytes),
 	                                   r->o->timeout_ms, err);
 	if (st == BR_OK)
@@ -451,10 +505,9 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 		st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
 	if (st == BR_OK)
 		st = br_target_resume(r->t, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "after '%s'", why.message);
-	bp_deadline_reset(r);
-	return BR_OK;
+	if (st == BR_OK)
+		bp_deadline_reset(r);
+	return st;
 }
 
 /*

@@ -9,7 +9,11 @@
  * breakpoints alternate: a range holds one breakpoint at a time — at `from`
  * the batch removes `from` and inserts `to`, at `to` the reverse. A function
  * needs one round trip more at its entry, to learn LR (the return address)
- * and SP, before the return breakpoint goes in; its end is the return
+ * and SP, before the return breakpoint goes in — unless its last two
+ * entries returned to the same place: then the entry's write swaps to that
+ * return address and resumes too, and the LR it read (twice) proves the
+ * guess; a wrong one stops the core, drops that sample (counted) and ends
+ * guessing for the session. Its end is the return
  * address with the SP the call started with. A loop pass (`to` equal to
  * `from`) steps off its one breakpoint at every halt.
  *

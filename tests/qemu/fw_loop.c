@@ -15,6 +15,11 @@ const uint8_t br_loop_pattern[6000] = {
 
 __attribute__((noipa, used)) void br_loop_marker_a(void);
 __attribute__((noipa, used)) void br_loop_marker_b(void);
+__attribute__((noipa, used)) void br_loop_sites(void);
+
+/* br_loop_sites' calls per pass from its first call site (volatile: the
+ * loop stays one call instruction). */
+volatile uint32_t br_loop_site_repeat = 3U;
 
 __attribute__((noipa, used)) void br_loop_marker_a(void)
 {
@@ -22,6 +27,13 @@ __attribute__((noipa, used)) void br_loop_marker_a(void)
 }
 
 __attribute__((noipa, used)) void br_loop_marker_b(void)
+{
+	__asm__ volatile("nop" : : : "memory");
+}
+
+/* Called from two places in turn: three times from one, once from another
+ * (a function whose return address changes now and then). */
+__attribute__((noipa, used)) void br_loop_sites(void)
 {
 	__asm__ volatile("nop" : : : "memory");
 }
@@ -34,5 +46,8 @@ _Noreturn void br_main(void)
 		br_loop_count = br_loop_count + 1U;
 		br_loop_marker_a();
 		br_loop_marker_b();
+		for (uint32_t i = 0; i < br_loop_site_repeat; i++)
+			br_loop_sites();
+		br_loop_sites();
 	}
 }
