@@ -21,6 +21,8 @@
 #define RSP_SYNC_LEN_A 8U
 #define RSP_SYNC_LEN_B 12U
 #define RSP_SYNC_LEN_C 16U
+/* The shortest reply to a register read: a 32-bit register's hex digits. */
+#define RSP_REGISTER_REPLY_MIN 8U
 /* The shortest stop reply's payload: a letter and a two-digit code ("S05"). */
 #define RSP_STOP_REPLY_MIN 3U
 
@@ -605,12 +607,18 @@ br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char
 }
 
 /* The fewest bytes request's reply can take when it is what was asked: a
- * read ("mADDR,LEN") brings 2 * LEN hex digits, anything else at least an
- * empty frame. A shorter reply (an error) only costs its reader one wait of
- * RSP_TRANSPORT_SLICE_MS. */
+ * read ("mADDR,LEN") brings 2 * LEN hex digits, a register read ("pN") at
+ * least a 32-bit register's 8, a write or breakpoint change (M, X, z, Z)
+ * "OK", anything else at least an empty frame. A shorter reply (an error, a
+ * request not supported) only costs its reader one wait of
+ * RSP_TRANSPORT_SLICE_MS, or of a stop's linger. */
 static size_t reply_min_bytes(const char *request)
 {
 	size_t bytes = RSP_FRAME_OVERHEAD;
+	if (request[0] == 'p')
+		return bytes + RSP_REGISTER_REPLY_MIN;
+	if (strchr("MXzZ", request[0]) != NULL && request[0] != '\0')
+		return bytes + sizeof("OK") - 1U;
 	const char *comma = request[0] == 'm' ? strchr(request, ',') : NULL;
 	if (comma != NULL) {
 		char *end = NULL;
