@@ -108,75 +108,83 @@ static size_t timed_read(rsp_transport_t *t, int64_t *ms)
 	return got;
 }
 
-static void count_with_first_piece_queued(void)
-{
+/* A transport and the peer playing pieces to it. */
+typedef struct pair {
 	rsp_transport_t t;
 	int peer;
-	CHECK(connect_pair(&t, &peer) == 0);
+	pid_t pid;
+} pair_t;
+
+static void pair_start(pair_t *p, const piece_t *pieces, size_t n)
+{
+	CHECK(connect_pair(&p->t, &p->peer) == 0);
+	p->pid = play(p->peer, pieces, n);
+}
+
+/* One read with the hints: expect bytes, and more within more_ms (0: none). */
+static size_t hinted_read(pair_t *p, size_t expect, size_t more, int more_ms, int64_t *ms)
+{
+	rsp_transport_expect(&p->t, expect);
+	if (more > 0)
+		rsp_transport_expect_more(&p->t, more, more_ms);
+	return timed_read(&p->t, ms);
+}
+
+static void count_with_first_piece_queued(void)
+{
+	pair_t p;
 	static const piece_t pieces[] = {{0, 10}, {3, 10}, {2, 10}};
-	pid_t pid = play(peer, pieces, 3);
-	wait_queued(&t, 10);
-	rsp_transport_expect(&t, 30);
+	pair_start(&p, pieces, 3);
+	wait_queued(&p.t, 10);
 	int64_t ms;
-	size_t got = timed_read(&t, &ms);
+	size_t got = hinted_read(&p, 30, 0, 0, &ms);
 	CHECK_MSG(got == 30, "one read got %zu of 30", got);
 	CHECK_MSG(ms < RSP_TRANSPORT_SLICE_MS, "the read took %lld ms: it slept to the slice",
 	          (long long)ms);
-	CHECK(!t.expect_off);
-	end_pair(&t, peer, pid);
+	CHECK(!p.t.expect_off);
+	end_pair(&p.t, p.peer, p.pid);
 }
 
 static void prompt_extra_shares_the_read(void)
 {
-	rsp_transport_t t;
-	int peer;
-	CHECK(connect_pair(&t, &peer) == 0);
+	pair_t p;
 	static const piece_t pieces[] = {{0, 20}, {3, 7}};
-	pid_t pid = play(peer, pieces, 2);
-	rsp_transport_expect(&t, 20);
-	rsp_transport_expect_more(&t, 7, 500);
+	pair_start(&p, pieces, 2);
 	int64_t ms;
-	size_t got = timed_read(&t, &ms);
+	size_t got = hinted_read(&p, 20, 7, 500, &ms);
 	CHECK_MSG(got == 27, "one read got %zu of 20 + 7", got);
-	CHECK(!t.expect_off);
-	end_pair(&t, peer, pid);
+	CHECK(!p.t.expect_off);
+	end_pair(&p.t, p.peer, p.pid);
 }
 
 static void late_extra_costs_its_wait_only(void)
 {
-	rsp_transport_t t;
-	int peer;
-	CHECK(connect_pair(&t, &peer) == 0);
+	pair_t p;
 	static const piece_t pieces[] = {{0, 20}, {300, 7}};
-	pid_t pid = play(peer, pieces, 2);
-	rsp_transport_expect(&t, 20);
-	rsp_transport_expect_more(&t, 7, 5);
+	pair_start(&p, pieces, 2);
 	int64_t ms;
-	size_t got = timed_read(&t, &ms);
+	size_t got = hinted_read(&p, 20, 7, 5, &ms);
 	CHECK_MSG(got == 20, "the read got %zu: the 20 due, not the late 7", got);
 	CHECK_MSG(ms >= 4 && ms < 250, "the read took %lld ms, not about the 5 allowed",
 	          (long long)ms);
-	CHECK_MSG(!t.expect_off, "a late extra turned hints off");
-	CHECK(t.expect_more == 0);
+	CHECK_MSG(!p.t.expect_off, "a late extra turned hints off");
+	CHECK(p.t.expect_more == 0);
 	/* The next read does not wait for it again: it takes the 7 when they come. */
-	got = timed_read(&t, &ms);
+	got = timed_read(&p.t, &ms);
 	CHECK_MSG(got == 7, "then got %zu", got);
-	end_pair(&t, peer, pid);
+	end_pair(&p.t, p.peer, p.pid);
 }
 
 static void short_count_turns_hints_off(void)
 {
-	rsp_transport_t t;
-	int peer;
-	CHECK(connect_pair(&t, &peer) == 0);
+	pair_t p;
 	static const piece_t pieces[] = {{0, 10}};
-	pid_t pid = play(peer, pieces, 1);
-	rsp_transport_expect(&t, 30);
+	pair_start(&p, pieces, 1);
 	int64_t ms;
-	size_t got = timed_read(&t, &ms);
+	size_t got = hinted_read(&p, 30, 0, 0, &ms);
 	CHECK_MSG(got == 10, "got %zu", got);
-	CHECK_MSG(t.expect_off, "a count that did not come left hints on");
-	end_pair(&t, peer, pid);
+	CHECK_MSG(p.t.expect_off, "a count that did not come left hints on");
+	end_pair(&p.t, p.peer, p.pid);
 }
 
 int main(void)
