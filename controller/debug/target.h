@@ -140,7 +140,7 @@ void br_target_set_hw_breakpoint_limit(br_target_t *t, unsigned comparators);
 /*
  * Reads len bytes at address into buf, in chunks the server accepts (its
  * PacketSize, the flavour's read cap, never a reply of the length the
- * flavour breaks), up to RSP_PIPELINE_MAX - 1 chunks in flight in one write
+ * flavour breaks), up to RSP_PIPELINE_EACH_MAX - 1 chunks in flight in one write
  * where the server allows pipelining. With a marker set (br_target_set_marker)
  * and the core halted, each round ends with a read of the marker's first
  * word: when it does not match, the replies were out of step (an extra one,

@@ -45,8 +45,13 @@ br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t addre
 	if (rlen == 2U && memcmp(reply, "OK", 2) == 0)
 		return BR_OK;
 	char q[RSP_QUOTE_BUFFER_BYTES];
-	return br_error_set(err, BR_ERR_TARGET, "writing %zu bytes at 0x%08x failed: the server "
-	                    "answered %s", n, address, rsp_quote(reply, rlen, q, sizeof(q)));
+	rsp_quote(reply, rlen, q, sizeof(q));
+	if (rlen >= 1U && reply[0] == 'E')
+		return br_error_set(err, BR_ERR_TARGET,
+		                    "writing %zu bytes at 0x%08x failed: the server answered %s", n,
+		                    address, q);
+	return br_error_set(err, BR_ERR_PROTOCOL, "writing %zu bytes at 0x%08x: unexpected reply %s",
+	                    n, address, q);
 }
 
 /* The most bytes one m may ask for here. */

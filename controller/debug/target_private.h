@@ -40,7 +40,9 @@ size_t br_target_fill_chunk(const br_target_t *t);
 char *br_target_fill_request(uint32_t address, uint8_t value, size_t n);
 
 /* Checks the reply to a write (M, X) of n bytes at address: BR_OK for
- * "OK", else BR_ERR_TARGET naming the bytes and quoting the reply. */
+ * "OK", BR_ERR_TARGET for an error reply (E nn: the server refused it),
+ * BR_ERR_PROTOCOL for anything else (a reply out of step); the message names
+ * the bytes and quotes the reply. */
 br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t address, size_t n,
                                   br_error_t *err);
 

@@ -357,7 +357,7 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const bat
 		st = br_target_write_reply(replies[r].text, replies[r].len, l->fill.at[k],
 		                           l->fill.n[k], err);
 		if (st != BR_OK) {
-			b->fill_refused = true;
+			b->fill_refused = st == BR_ERR_TARGET;
 			return br_error_prefix(err, "filling memory in the resuming write");
 		}
 	}

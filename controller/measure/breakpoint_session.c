@@ -539,8 +539,7 @@ static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
 
 /* How long a halt's read waits for the next stop too (rsp_client_set_stop_
  * linger): BP_STOP_LINGER_MS, and never more than an eighth of the guard
- * interval (a receive timeout is rounded up to the kernel's tick, up to
- * 4 ms), so a guard halt is never put off by more than that; none when the
+ * interval, so a guard halt is put off by that at most; none when the
  * interval is shorter than 8 ms. */
 static int bp_stop_linger_ms(int guard_ms)
 {

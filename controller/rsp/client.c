@@ -761,29 +761,6 @@ br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *cons
 	return pipeline_run(c, true, requests, count, last_resumes, on_reply, ctx, err);
 }
 
-/* Copies one short pipelined reply out (rsp_client_pipeline). */
-static br_status_t copy_short_reply(void *ctx, size_t index, const char *reply, size_t len,
-                                    br_error_t *err)
-{
-	rsp_pipeline_reply_t *replies = ctx;
-	if (len > RSP_PIPELINE_REPLY_MAX)
-		return br_error_set(err, BR_ERR_PROTOCOL,
-		                    "pipelined reply %zu: %zu bytes is too long", index, len);
-	memcpy(replies[index].text, reply, len + 1U);
-	replies[index].len = len;
-	return BR_OK;
-}
-
-br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
-                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err)
-{
-	if (count > RSP_PIPELINE_MAX)
-		return br_error_set(err, BR_ERR_USAGE, "a pipeline holds 1 to %u requests",
-		                    RSP_PIPELINE_MAX);
-	return rsp_client_pipeline_each(c, requests, count, last_resumes, copy_short_reply,
-	                                replies, err);
-}
-
 br_status_t rsp_client_interrupt(rsp_client_t *c, br_error_t *err)
 {
 	br_status_t st = client_check(c, err);

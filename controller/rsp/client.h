@@ -50,10 +50,8 @@
 #define RSP_PIPELINE_REPLY_MAX 64U
 /* The most unaccounted replies rsp_client_sync drops before its own. */
 #define RSP_CLIENT_SYNC_DROP_MAX 16U
-/* The most requests rsp_client_pipeline_each carries (bulk reads). */
+/* The most requests rsp_client_pipeline_each carries in one write. */
 #define RSP_PIPELINE_EACH_MAX 16U
-/* The most requests one pipeline carries. */
-#define RSP_PIPELINE_MAX 8U
 
 typedef struct rsp_client_counters {
 	unsigned long packets_sent;
@@ -190,29 +188,21 @@ br_status_t rsp_client_request(rsp_client_t *c, const void *payload, size_t len,
 br_status_t rsp_client_transact(rsp_client_t *c, const char *request, const char **reply,
                                 size_t *reply_len, br_error_t *err);
 
-/*
- * Writes count NUL-terminated requests back to back in a single write, then
- * receives the replies of the first count - (last_resumes ? 1 : 0) of them, in
- * order, into replies (caller-owned). With last_resumes the final request is
- * a resume (c, s) whose stop reply the caller awaits with rsp_client_receive;
- * replies that arrive after it was sent are not acknowledged (a byte sent to
- * a running QEMU stops it), so the caller uses this in ack mode only with a
- * server that does not wait for acknowledgements. A NAK or a damaged reply
- * inside a pipeline cannot be repaired (later requests have already run): it
- * ends the session. A reply longer than RSP_PIPELINE_REPLY_MAX is an error.
- */
-br_status_t rsp_client_pipeline(rsp_client_t *c, const char *const *requests, size_t count,
-                                bool last_resumes, rsp_pipeline_reply_t *replies, br_error_t *err);
-
 /* Receives one pipelined reply (payload owned by the client until the next
  * call); a status other than BR_OK stops the pipeline. */
 typedef br_status_t (*rsp_reply_fn)(void *ctx, size_t index, const char *reply, size_t len,
                                     br_error_t *err);
 
 /*
- * rsp_client_pipeline with each reply handed to on_reply as it comes (any
- * length up to the client's limit): for bulk reads with several m in
- * flight. When on_reply refuses a reply before the last, the replies still
+ * Writes count (at most RSP_PIPELINE_EACH_MAX) NUL-terminated requests back
+ * to back in a single write, then receives the replies of the first count -
+ * (last_resumes ? 1 : 0) of them, in order, each handed to on_reply as it
+ * comes (any length up to the client's limit). With last_resumes the final
+ * request is a resume (c, s) whose stop reply the caller awaits with
+ * rsp_client_receive or rsp_client_poll; replies that arrive after it was
+ * sent are not acknowledged (a byte sent to a running QEMU stops it), so the
+ * caller uses this in ack mode only with a server that does not wait for
+ * acknowledgements. When on_reply refuses a reply before the last, the replies still
  * due would answer later requests: the session ends. In a pipeline of two
  * or more requests without a resume, a NAK or a damaged reply is not
  * repaired (a NAK makes a server resend its last reply, not the damaged

@@ -92,11 +92,13 @@ def benchrack(port, what, n):
 
 
 def bulk_packets_per_sample():
-    """The bulk packets one sample of WHAT["bulk"] sends: the paint's M
-    writes (13 in the write that swaps and resumes at the start, the rest
-    first in rounds of up to 15 with a marker read) and the scan's m reads
-    (8 and a marker read in the end's write, the rest first in rounds of 15
-    with a marker read). The paint and the scan cover [BULK_LOW, SP); SP is
+    """The bulk packets one sample of WHAT["bulk"] sends, as the product lays
+    out a write of 16 requests (BR_TARGET_BATCH_MAX): the paint's M writes
+    (13 in the write that swaps and resumes at the start, beside z, Z and
+    c; the rest first in rounds of up to 15 with a marker read) and the
+    scan's m reads (8 and a marker read in the end's write, beside SP, the
+    three proof reads, z, Z and c; the rest first in rounds of 15 with a
+    marker read). The paint and the scan cover [BULK_LOW, SP); SP is
     within 64 bytes of BULK_TOP, a difference of at most 0.1 %."""
     span = BULK_TOP - BULK_LOW
     paint = -(-span // WRITE_CHUNK)

@@ -214,10 +214,11 @@ int main(void)
 	    {END, NULL, 0}};
 	pid = start(&c, pipeline);
 	const char *reqs[] = {"pf", "m10,4", "c"};
-	rsp_pipeline_reply_t replies[3];
+	collected_t piped = {.n = 0};
 	br_error_t err;
-	CHECK(rsp_client_pipeline(&c, reqs, 3, true, replies, &err) == BR_OK);
-	CHECK(strcmp(replies[0].text, "78563412") == 0 && strcmp(replies[1].text, "01020304") == 0);
+	CHECK(rsp_client_pipeline_each(&c, reqs, 3, true, collect, &piped, &err) == BR_OK);
+	CHECK(piped.n == 2 && strcmp(piped.text[0], "78563412") == 0 &&
+	      strcmp(piped.text[1], "01020304") == 0);
 	const char *stop;
 	size_t len;
 	CHECK(rsp_client_receive(&c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
