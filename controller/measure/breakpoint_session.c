@@ -18,8 +18,13 @@
 #define BP_STEPPED_INSTRUCTIONS 1U
 /* How long a halt's read waits for the next stop as well: on QEMU the next
  * stop of a short region comes some 100-300 us after the replies, and the
- * shared read saves a wake-up per halt (bp_stop_linger_ms). */
-#define BP_STOP_LINGER_MS 2
+ * shared read saves a wake-up per halt (bp_stop_linger_ms). Longer than the
+ * kernel's tick (4 ms at HZ=250): a wait that ends before the next tick is a
+ * timer of its own, and arming and cancelling it reprograms the CPU's timer
+ * twice per halt, on a virtual machine an exit to the hypervisor each time
+ * (2 ms measured 50-61 us of controller CPU per --from/--to halt, 20 ms
+ * 39-48 us, alternating runs on one QEMU). */
+#define BP_STOP_LINGER_MS RSP_TRANSPORT_SLICE_MS
 /* A function's entry guesses its return address (bp_guessed) once this many
  * entries in a row returned to the same place. */
 #define BP_GUESS_AFTER 2U

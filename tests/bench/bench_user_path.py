@@ -202,8 +202,9 @@ def main():
           f"({med['floor_median']:.1f} median) [rounds: "
           + ", ".join(f"{x:.1f}" for x in figures["floor_mean"]) + "]")
     print(f"    its client's CPU (with the untimed z/Z round trips) {med['floor_cpu']:.1f} us; "
-          f"of the continue -> stop alone {med['floor_cpu_bare']:.1f} us (one write, one wait: "
-          "this host's least per halt)")
+          f"of the continue -> stop alone {med['floor_cpu_bare']:.1f} us (a peer for the "
+          "controller CPU below, not a bound: it waits in a blocking recv, woken by the first "
+          "byte)")
     gdb = med.get("gdb")
     print(f"  gdb-multiarch script (mean)        {gdb if gdb else float('nan'):8.1f} us")
     for what in ("range", "function"):
@@ -211,7 +212,8 @@ def main():
         print(f"  benchrack {label}        {med[what]:8.1f} us  [rounds: "
               + ", ".join(f"{x:.1f}" for x in figures[what]) + "]")
         print(f"    controller CPU                   {med[what + '_cpu']:8.1f} us "
-              f"(goal <= {GOAL_CPU_US:.0f})")
+              f"(goal <= {GOAL_CPU_US:.0f}); "
+              f"{med[what + '_cpu'] / med['floor_cpu_bare']:.2f}x the floor client's")
         print(f"    vs floor                         {med[what + '_vs_floor']:8.2f}x "
               f"(goal <= {GOAL_RANGE_VS_FLOOR if what == 'range' else GOAL_FUNCTION_VS_FLOOR}x) "
               "[rounds: " + ", ".join(f"{x:.2f}" for x in figures[what + "_vs_floor"]) + "]")
