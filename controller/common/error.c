@@ -14,6 +14,13 @@ void br_error_clear(br_error_t *err)
 	err->message[0] = '\0';
 }
 
+br_status_t br_error_copy(br_error_t *err, const br_error_t *from)
+{
+	if (err != NULL)
+		*err = *from;
+	return from->status;
+}
+
 br_status_t br_error_set(br_error_t *err, br_status_t status, const char *fmt, ...)
 {
 	if (err == NULL)

@@ -29,6 +29,10 @@ typedef struct br_error {
 /* Clears err to BR_OK with an empty message. err may be NULL. */
 void br_error_clear(br_error_t *err);
 
+/* Copies from (an error kept aside, e.g. the first of several) into err,
+ * which may be NULL, and returns from->status. */
+br_status_t br_error_copy(br_error_t *err, const br_error_t *from);
+
 /*
  * Records status and a printf-style message in err (which may be NULL) and
  * returns status, so callers can write `return br_error_set(err, ...);`.

@@ -212,15 +212,14 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 		if (in_step && !r->failed)
 			return BR_OK;
 		if (in_step || !r->marker || attempt >= TARGET_MEM_ATTEMPTS) {
-			if (!lost)
-				*err = r->error;
-			if (!lost && !r->failed)
-				br_error_set(err, BR_ERR_PROTOCOL,
-				             "%s 0x%08x: the replies stayed out of step after %d "
-				             "attempts",
-				             r->fill ? "writing" : "reading", r->address[0],
-				             attempt);
-			return err->status;
+			if (lost)
+				return st;
+			if (r->failed)
+				return br_error_copy(err, &r->error);
+			return br_error_set(err, BR_ERR_PROTOCOL,
+			                    "%s 0x%08x: the replies stayed out of step after %d "
+			                    "attempts",
+			                    r->fill ? "writing" : "reading", r->address[0], attempt);
 		}
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
 		                       t->rsp.timeout_ms, err);

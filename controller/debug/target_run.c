@@ -543,9 +543,8 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	if (st != BR_OK)
 		return st;
 	if (collect.failed) {
-		*err = collect.error;
 		b->bulk_refused = collect.bulk_refused;
-		return err->status;
+		return br_error_copy(err, &collect.error);
 	}
 	return batch_replies(t, b, l, requests, replies, err);
 }

@@ -490,7 +490,9 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 	if (r->phase == BP_WAIT_END)
 		r->out->dropped++;
 	r->phase = BP_WAIT_START;
-	br_error_t why = *err;
+	br_error_t why = {.status = BR_OK};
+	if (err != NULL)
+		why = *err;
 	br_status_t st = bp_restart(r, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "after '%s'", why.message);

@@ -130,30 +130,22 @@ static size_t hinted_read(pair_t *p, size_t expect, size_t more, int more_ms, in
 	return timed_read(&p->t, ms);
 }
 
-static void count_with_first_piece_queued(void)
+/* Pieces whose hinted count (expect, and more within more_ms) comes in one
+ * read, well before the receive slice ends; queued: bytes already waiting
+ * when the read starts. */
+static void one_read_takes_all(const char *what, const piece_t *pieces, size_t n, int queued,
+                               size_t expect, size_t more, int more_ms)
 {
 	pair_t p;
-	static const piece_t pieces[] = {{0, 10}, {3, 10}, {2, 10}};
-	pair_start(&p, pieces, 3);
-	wait_queued(&p.t, 10);
+	pair_start(&p, pieces, n);
+	if (queued > 0)
+		wait_queued(&p.t, queued);
 	int64_t ms;
-	size_t got = hinted_read(&p, 30, 0, 0, &ms);
-	CHECK_MSG(got == 30, "one read got %zu of 30", got);
-	CHECK_MSG(ms < RSP_TRANSPORT_SLICE_MS, "the read took %lld ms: it slept to the slice",
-	          (long long)ms);
-	CHECK(!p.t.expect_off);
-	end_pair(&p.t, p.peer, p.pid);
-}
-
-static void prompt_extra_shares_the_read(void)
-{
-	pair_t p;
-	static const piece_t pieces[] = {{0, 20}, {3, 7}};
-	pair_start(&p, pieces, 2);
-	int64_t ms;
-	size_t got = hinted_read(&p, 20, 7, 500, &ms);
-	CHECK_MSG(got == 27, "one read got %zu of 20 + 7", got);
-	CHECK(!p.t.expect_off);
+	size_t got = hinted_read(&p, expect, more, more_ms, &ms);
+	CHECK_MSG(got == expect + more, "%s: one read got %zu of %zu", what, got, expect + more);
+	CHECK_MSG(ms < RSP_TRANSPORT_SLICE_MS, "%s: the read took %lld ms: it slept to the slice",
+	          what, (long long)ms);
+	CHECK_MSG(!p.t.expect_off, "%s: hints turned off", what);
 	end_pair(&p.t, p.peer, p.pid);
 }
 
@@ -189,8 +181,13 @@ static void short_count_turns_hints_off(void)
 
 int main(void)
 {
-	count_with_first_piece_queued();
-	prompt_extra_shares_the_read();
+	/* The first piece queued before the read: a recv that copied it would
+	 * sleep until the slice ran out. */
+	static const piece_t queued_first[] = {{0, 10}, {3, 10}, {2, 10}};
+	one_read_takes_all("first piece queued", queued_first, 3, 10, 30, 0, 0);
+	/* A prompt extra (a stop reply) shares the read. */
+	static const piece_t prompt_extra[] = {{0, 20}, {3, 7}};
+	one_read_takes_all("prompt extra", prompt_extra, 2, 0, 20, 7, 500);
 	late_extra_costs_its_wait_only();
 	short_count_turns_hints_off();
 	return check_finish();
