@@ -1,5 +1,6 @@
 /* CRC-32/IEEE, four bits per table look-up (see crc32.h). */
 #include "crc32.h"
+#include "keep_whole.h"
 
 #define CRC32_NIBBLE_BITS 4U
 #define CRC32_NIBBLE_MASK 0xFU
@@ -23,8 +24,7 @@ static inline __attribute__((always_inline)) uint32_t crc32_nibble_step(uint32_t
 	return (crc >> CRC32_NIBBLE_BITS) ^ crc32_nibble_table[crc & CRC32_NIBBLE_MASK];
 }
 
-__attribute__((noinline, noipa)) uint32_t crc32_ieee_update(uint32_t crc, const uint8_t *data,
-                                                            uint32_t len)
+BENCH_KEEP_WHOLE uint32_t crc32_ieee_update(uint32_t crc, const uint8_t *data, uint32_t len)
 {
 	uint32_t c = crc ^ CRC32_ALL_ONES;
 	uint32_t i;

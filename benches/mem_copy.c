@@ -2,13 +2,14 @@
  * pass that would turn them into a call of the memcpy this image lacks
  * (tests/firmware/freestanding.py checks every image). */
 #include "mem_copy.h"
+#include "keep_whole.h"
 
 #include <stddef.h>
 
 #define MEM_COPY_WORD_BYTES 4U
 #define MEM_COPY_ALIGN_MASK 3U
 
-__attribute__((noinline, noipa)) void *mem_copy(void *dst, const void *src, uint32_t len)
+BENCH_KEEP_WHOLE void *mem_copy(void *dst, const void *src, uint32_t len)
 {
 	uint8_t *d = dst;
 	const uint8_t *s = src;

@@ -2,10 +2,11 @@
  * frame: a compiler may turn recursion into a loop only when no level needs
  * its own storage after the call. */
 #include "recursion_descend.h"
+#include "keep_whole.h"
 
 #define RECURSION_FRAME_WORDS 2U
 
-__attribute__((noipa)) uint32_t recursion_descend(uint32_t depth)
+BENCH_KEEP_WHOLE uint32_t recursion_descend(uint32_t depth)
 {
 	volatile uint32_t frame[RECURSION_FRAME_WORDS];
 

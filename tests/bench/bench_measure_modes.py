@@ -15,6 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import bench_mode  # noqa: E402  (takes --smoke out of argv)
 import disasm  # noqa: E402
 from measure_cli import measure  # noqa: E402
 
@@ -24,6 +25,7 @@ RATIO_GOAL = 50.0
 OVERHEAD_GOAL = 4
 BENCH = "nop1000"
 failures = []
+errors = []
 
 
 def run(label, *args):
@@ -50,7 +52,7 @@ print(f"  ratio: batch is {ratio:.1f}x faster (goal >= {RATIO_GOAL:.0f}x)")
 if ratio < RATIO_GOAL:
     failures.append(f"ratio {ratio:.1f} < {RATIO_GOAL}")
 if batch["net"]["median"] != bp["net"]["median"]:
-    failures.append(f"the modes disagree: batch net {batch['net']['median']}, "
+    errors.append(f"the modes disagree: batch net {batch['net']['median']}, "
                     f"breakpoints net {bp['net']['median']}")
 else:
     print(f"  both count {bp['net']['median']:.0f} instructions net (the same region)")
@@ -59,9 +61,8 @@ rc, out, err, empty = measure(BENCHRACK, SUITE, "--bench", "empty", "-n", N)
 overhead = empty["raw"]["median"] if empty else None
 print(f"stub per-iteration overhead (bench empty): {overhead} instructions "
       f"(goal <= {OVERHEAD_GOAL})")
-if overhead is None or overhead > OVERHEAD_GOAL:
+if overhead is None:
+    errors.append(f"bench empty not measured: benchrack exited {rc}")
+elif overhead > OVERHEAD_GOAL:
     failures.append(f"overhead {overhead} > {OVERHEAD_GOAL}")
-
-for f in failures:
-    print("FAIL " + f)
-sys.exit(1 if failures else 0)
+bench_mode.finish(failures, errors)

@@ -14,8 +14,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import bench_mode  # noqa: E402  (takes --smoke out of argv)
+
 BENCHRACK, ELF = sys.argv[1:3]
-REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+REPEATS = bench_mode.rounds(int(sys.argv[3]) if len(sys.argv) > 3 else 3)
 WORK = tempfile.mkdtemp(prefix="bench-rack-")
 BOARDS = [("np2-a", "qemu-netduinoplus2"), ("np2-b", "qemu-netduinoplus2"),
           ("nd2-a", "qemu-netduino2"), ("nd2-b", "qemu-netduino2")]

@@ -44,12 +44,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import bench_mode  # noqa: E402  (takes --smoke out of argv)
 from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, GDB, ELF, BENCH_HALT = sys.argv[1:6]
 N1, N2 = 100, 2100
-ROUNDS = 5
-GDB_HALTS = 200
+ROUNDS = bench_mode.rounds(5)
+GDB_HALTS = bench_mode.rounds(200, 50)
 GOAL_VS_GDB = 10.0
 GOAL_RANGE_VS_FLOOR = 1.5
 GOAL_FUNCTION_VS_FLOOR = 2.0
@@ -193,9 +194,10 @@ def main():
         figures["gdb_vs_range"] = [g / b for g, b in zip(figures["gdb"], figures["range"])]
     med = {k: statistics.median(v) for k, v in figures.items() if None not in v}
     failures = []
+    errors = []
     for what, values in exact.items():
         if len(values) != 1 or next(iter(values)) in (None, 0):
-            failures.append(f"{what}: samples not one exact count: {sorted(map(str, values))}")
+            errors.append(f"{what}: samples not one exact count: {sorted(map(str, values))}")
     print(f"per halt, QEMU netduinoplus2 (-icount shift=0), loopback, median of {ROUNDS} rounds;"
           f" benchrack = slope between -n {N1} and -n {N2}:")
     print(f"  floor: bare continue -> stop       {med['floor_mean']:8.1f} us mean "
@@ -236,10 +238,9 @@ def main():
         failures.append(f"range: {med['range_vs_floor']:.2f}x floor")
     if med["function_vs_floor"] > GOAL_FUNCTION_VS_FLOOR:
         failures.append(f"function: {med['function_vs_floor']:.2f}x floor")
-    for f in failures:
-        print("GOAL MISSED " + f)
-    print("goals met" if not failures else f"{len(failures)} goal(s) missed")
-    sys.exit(1 if failures else 0)
+    if gdb is None:
+        errors.append("gdb-multiarch's script did not run")
+    bench_mode.finish(failures, errors)
 
 
 main()

@@ -28,16 +28,26 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import bench_mode  # noqa: E402  (takes --smoke out of argv)
+from qemu_gdbstub import start_qemu  # noqa: E402
+
 BENCHRACK, ELF, BENCH_HALT, QEMU, FW_LOOP = sys.argv[1:6]
 DURATION = "2"
-ROUNDS = 3
+ROUNDS = bench_mode.rounds(3)
 WINDOWS = (512, 64)  # 512: the default --stack-window
 
 
 def floor_us():
-    """(mean, median) of bench_halt's continue -> stop round trips, in us."""
-    p = subprocess.run([BENCH_HALT, QEMU, FW_LOOP], capture_output=True, text=True,
-                       timeout=300, check=True)
+    """(mean, median) of bench_halt's continue -> stop round trips, in us, on
+    a QEMU of its own running FW_LOOP."""
+    qemu, port = start_qemu(QEMU, FW_LOOP)
+    try:
+        p = subprocess.run([BENCH_HALT, FW_LOOP, "127.0.0.1", str(port)], capture_output=True,
+                           text=True, timeout=300, check=True)
+    finally:
+        qemu.kill()
+        qemu.wait()
     m = re.search(r"FLOOR_US (\S+) (\S+)", p.stdout)
     return float(m.group(1)), float(m.group(2))
 
@@ -83,7 +93,7 @@ for i, taken in enumerate(rounds):
               f"{floor_median:.0f} us median: {median_us / floor_median:.2f} floors "
               f"(medians), {1e6 / rate / floor_mean:.2f} floors (means)")
 
-ok = True
+goals = []
 for w in WINDOWS:
     med = statistics.median(ratios[w]["median"])
     rate = statistics.median(ratios[w]["rate"])
@@ -92,7 +102,6 @@ for w in WINDOWS:
           f"(medians; goal <= 2: {100 * med:.0f} % of the goal); samples/s = "
           f"{100 * rate:.0f} % of 1/(2 x mean floor); not gated: {100 * mixed:.0f} % of "
           f"1/(2 x median floor)")
-    if w == WINDOWS[0]:
-        ok = med >= 1 and rate >= 1
-print("goal " + ("MET" if ok else "NOT MET") + f" with the default window ({WINDOWS[0]} B)")
-sys.exit(0 if ok else 1)
+    if w == WINDOWS[0] and not (med >= 1 and rate >= 1):
+        goals.append(f"a sample with the default window ({w} B) costs more than two floors")
+bench_mode.finish(goals)

@@ -29,8 +29,8 @@ static const char *const bad_maps[] = {
     "<memory-map><memory type=\"ram\" start=\"x\" length=\"1\"/></memory-map>",
     "<memory-map><memory type=\"ram\" start=\"0\" length=\"0\"/></memory-map>",
     "<memory-map><memory type=\"ram\" start=\"0xffffff00\" length=\"0x200\"/></memory-map>",
-    "<memory-map><memory type=\"ram\" start=\"0\" length=\"16\"/>"
-    "<memory type=\"rom\" start=\"8\" length=\"16\"/></memory-map>",
+    ("<memory-map><memory type=\"ram\" start=\"0\" length=\"16\"/>"
+     "<memory type=\"rom\" start=\"8\" length=\"16\"/></memory-map>"),
     "<memory-map><memory type=\"ram\" start=\"0\" length=\"16\"",
 };
 
