@@ -58,7 +58,7 @@ typedef struct br_bench_counter {
 	char name[32];               /* "cycles", "instructions" */
 	char unit[BR_RECORD_NAME];   /* "cycles (user mode)" */
 	br_summary_t summary;
-	uint32_t *samples;           /* owned; n raw deltas (NULL in a baseline) */
+	uint64_t *samples;           /* owned; n raw deltas (NULL in a baseline) */
 } br_bench_counter_t;
 
 typedef struct br_bench_record {
@@ -69,7 +69,8 @@ typedef struct br_bench_record {
 	char elf_path[BR_RECORD_TEXT]; /* its own ELF ("" for a bench of the suite firmware) */
 	size_t n;                    /* samples after warm-up */
 	uint32_t warmup;
-	uint32_t *samples;           /* owned; raw counter deltas (NULL in a baseline) */
+	uint64_t *samples;           /* owned; raw counter deltas, 64-bit: a region measured
+	                              * at breakpoints can exceed 2^32 (NULL in a baseline) */
 	br_summary_t summary;
 	bool stack_measured;
 	uint32_t stack_bytes;

@@ -14,6 +14,8 @@
 #define READ_MAX_SAMPLES 1024U
 #define READ_MAX_PERCENT 1000.0
 #define READ_U32_MAX 0xFFFFFFFFULL
+/* a raw sample is 64-bit: a region at breakpoints can be longer than 2^32 */
+#define READ_SAMPLE_MAX UINT64_MAX
 
 /* The record as its JSON says it, before it becomes a br_run_record_t. */
 typedef struct rr_limits {
@@ -157,7 +159,7 @@ static const br_cfg_field_t counter_figure_fields[] = {
 	{.key = "outliers", .type = BR_CFG_UINT, .offset = CX(fig.outliers), .max = READ_MAX_SAMPLES,
 	 .form = "a whole number"},
 	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = CX(samples),
-	 .max = READ_U32_MAX, .max_items = READ_MAX_SAMPLES,
+	 .max = READ_SAMPLE_MAX, .max_items = READ_MAX_SAMPLES,
 	 .form = "a list of at most 1024 whole numbers"},
 };
 static const br_cfg_map_t counter_figure_map = {"counters", sizeof(rr_counter_figures_t),
@@ -213,7 +215,7 @@ static const br_cfg_field_t bench_fields[] = {
 	{.key = "halts", .type = BR_CFG_UINT, .offset = BF(halts), .min = 1, .max = READ_U32_MAX,
 	 .form = "a whole number from 1"},
 	{.key = "samples", .type = BR_CFG_LIST, .element = BR_CFG_UINT, .offset = BF(samples),
-	 .max = READ_U32_MAX, .max_items = READ_MAX_SAMPLES,
+	 .max = READ_SAMPLE_MAX, .max_items = READ_MAX_SAMPLES,
 	 .form = "a list of at most 1024 whole numbers"},
 };
 static const br_cfg_map_t bench_map = {"bench", sizeof(rr_bench_t), bench_fields,
@@ -346,15 +348,13 @@ static void fill_summary(br_summary_t *s, const rr_figures_t *c)
 	s->outliers = (size_t)c->outliers.value;
 }
 
-static uint32_t *samples_of(const br_cfg_list_t *list)
+static uint64_t *samples_of(const br_cfg_list_t *list)
 {
 	if (!list->set || list->count == 0)
 		return NULL;
-	uint32_t *out = xcalloc(list->count, sizeof(out[0]));
+	uint64_t *out = xcalloc(list->count, sizeof(out[0]));
 	for (size_t i = 0; i < list->count; i++)
-		out[i] = (uint32_t)((const br_cfg_uint_t *)br_cfg_item(list, sizeof(br_cfg_uint_t),
-									  i))
-				 ->value;
+		out[i] = ((const br_cfg_uint_t *)br_cfg_item(list, sizeof(br_cfg_uint_t), i))->value;
 	return out;
 }
 

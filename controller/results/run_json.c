@@ -60,7 +60,7 @@ static void write_budgets(br_json_t *j, const br_budgets_t *b, bool with_text)
 }
 
 /* The samples of a run (never of a baseline), when it has them. */
-static void write_samples(br_json_t *j, const uint32_t *samples, size_t n)
+static void write_samples(br_json_t *j, const uint64_t *samples, size_t n)
 {
 	br_json_key(j, "samples");
 	br_json_array_begin(j);

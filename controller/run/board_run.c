@@ -152,7 +152,8 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 	b->n = r->count;
 	b->warmup = req->warmup;
 	b->samples = xcalloc(r->count == 0 ? 1U : r->count, sizeof(b->samples[0]));
-	memcpy(b->samples, r->samples, r->count * sizeof(b->samples[0]));
+	for (size_t i = 0; i < r->count; i++)
+		b->samples[i] = r->samples[i];
 	bool watermark = k->suite == NULL || k->suite->stack_watermark;
 	b->stack_measured = watermark && r->stack_bytes != BR_CB_NOT_MEASURED;
 	b->stack_bytes = b->stack_measured ? r->stack_bytes : 0U;
@@ -396,8 +397,9 @@ static void on_host_bench_done(void *ctx, const char *name, const br_host_result
 		if (br_stats_summarize(values, r->stub.count, &bc->summary, &err) == BR_OK) {
 			snprintf(bc->name, sizeof(bc->name), "%s", names[c]);
 			snprintf(bc->unit, sizeof(bc->unit), "%s", units[c]);
-			bc->samples = xcalloc(r->stub.count, sizeof(uint32_t));
-			memcpy(bc->samples, rows[c], r->stub.count * sizeof(uint32_t));
+			bc->samples = xcalloc(r->stub.count, sizeof(bc->samples[0]));
+			for (uint32_t i = 0; i < r->stub.count; i++)
+				bc->samples[i] = rows[c][i];
 			b->counter_count++;
 		}
 		free(values);

@@ -17,7 +17,9 @@
 #include "results/record_read.h"
 #include "results/run_json.h"
 
-static const uint32_t samples_a[] = {100, 100, 100, 100};
+/* The last sample is past 2^32: a region at breakpoints can be that long
+ * (tests/qemu/test_measure_long.py), and a record keeps it whole. */
+static const uint64_t samples_a[] = {100, 100, 100, 4400000007ULL};
 
 static br_bench_record_t *add(br_run_record_t *r, const char *name, double median, double p10,
 			      double p90)
@@ -110,7 +112,8 @@ static void test_round_trip(void)
 			CHECK(back.benches[2].status == BR_BENCH_NOT_RUN &&
 			      strcmp(back.benches[2].mode, "function") == 0);
 			if (kind == 0)
-				CHECK(back.benches[0].samples != NULL && back.benches[0].samples[3] == 100);
+				CHECK(back.benches[0].samples != NULL && back.benches[0].samples[2] == 100 &&
+				      back.benches[0].samples[3] == 4400000007ULL);
 			else
 				CHECK(back.benches[0].samples == NULL);
 		}
