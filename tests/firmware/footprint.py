@@ -12,7 +12,11 @@ reads the section headers (`objdump -h`) and checks:
   - RAM of the stub, every writable allocated section (.data, .bss) except
     the sample buffer (.br_samples), fits RAM_BUDGET bytes, at every level;
   - the sample buffer is exactly br_ld_sample_count samples of 4 bytes;
-  - .data is empty: nothing is copied from flash to RAM at reset.
+  - .data is empty: nothing is copied from flash to RAM at reset;
+  - the host's marker (br_host_sync, section .br_host_sync) is the only code
+    on its 1 KiB page (QEMU re-translates a page's code at every breakpoint
+    change on it: see stub/link.ld.in); the flash gap its alignment leaves
+    is printed, since no section holds it.
 The stack is not counted: its region belongs to the firmware's linker script.
 
 With --benchrack and --suite SUITE_ELF (repeatable): `benchrack measure
@@ -58,6 +62,39 @@ def sections(objdump, elf):
             flags = {f.strip() for f in lines[i + 1].split(",")}
             found.append((match.group(1), int(match.group(2), 16), flags))
     return found
+
+
+MARKER_SECTION = ".br_host_sync"
+MARKER_PAGE = 1024
+
+
+def marker_page(objdump, elf):
+    """(problems, gap bytes): the code sections other than the marker's that
+    share its page, and the gap between the section before it and it."""
+    lines = subprocess.run([objdump, "-h", elf], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    code, marker, ends = [], None, []
+    for i, line in enumerate(lines):
+        match = SECTION.match(line)
+        if not match or i + 1 >= len(lines):
+            continue
+        name, size, vma = match.group(1), int(match.group(2), 16), int(match.group(3), 16)
+        flags = {f.strip() for f in lines[i + 1].split(",")}
+        if "CODE" in flags:
+            code.append((name, vma, size))
+        if name == MARKER_SECTION:
+            marker = vma
+        elif "LOAD" in flags and "READONLY" in flags:
+            ends.append(vma + size)
+    if marker is None:
+        return [f"{elf}: no {MARKER_SECTION} section"], 0
+    page = marker - marker % MARKER_PAGE
+    problems = [f"{elf}: {name} (0x{vma:x}, {size} bytes) shares the marker's page 0x{page:x}"
+                for name, vma, size in code
+                if name != MARKER_SECTION and size and vma < page + MARKER_PAGE
+                and vma + size > page]
+    before = [e for e in ends if e <= marker]
+    return problems, (marker - max(before)) if before else 0
 
 
 def footprint(objdump, elf):
@@ -138,6 +175,10 @@ def main():
             failures.append(f"{elf}: RAM {ram_bytes} > {RAM_BUDGET} bytes")
         if data != 0:
             failures.append(f"{elf}: .data holds {data} bytes, copied from flash at reset")
+        problems, gap = marker_page(args.objdump, elf)
+        failures += problems
+        print(f"{elf}: the marker's page holds no other code; its alignment leaves a gap of "
+              f"{gap} bytes of flash before it" if not problems else "; ".join(problems))
         count = symbol_value(args.objdump, elf, "br_ld_sample_count")
         if count is None or buffer != count * SAMPLE_BYTES:
             failures.append(f"{elf}: sample buffer {buffer} bytes, br_ld_sample_count {count}")
