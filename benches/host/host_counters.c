@@ -1,4 +1,4 @@
-/* The host's counters (host_counters.h, host_loop.h). */
+/* The host's counters (host_counters.h, benchrack/host_loop.h). */
 #include "host_counters.h"
 
 #include <errno.h>

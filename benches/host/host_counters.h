@@ -1,7 +1,7 @@
 /*
- * The host's counters for BR_BENCH_LOOP (host_loop.h): CLOCK_MONOTONIC_RAW
- * always, and the process's user-mode cycles and instructions through
- * perf_event_open where the kernel allows it.
+ * The host's counters for BR_BENCH_LOOP (stub/include/benchrack/host_loop.h):
+ * CLOCK_MONOTONIC_RAW always, and the process's user-mode cycles and
+ * instructions through perf_event_open where the kernel allows it.
  */
 #ifndef BENCHES_HOST_COUNTERS_H
 #define BENCHES_HOST_COUNTERS_H

@@ -61,8 +61,8 @@ static inline uint32_t br_run_argument(const br_run_t *run, uint32_t default_val
 
 #if defined(BR_HOST)
 /* Built for the host (benches/host/): the loop reads the host's clock and,
- * where allowed, its cycle and instruction counters (host_loop.h). */
-#include "host_loop.h"
+ * where allowed, its cycle and instruction counters (benchrack/host_loop.h). */
+#include "benchrack/host_loop.h"
 #else
 /* State of one BR_BENCH_LOOP; private to the macro. */
 typedef struct br_loop {

@@ -9,10 +9,13 @@
  *
  * The samples of a request of n iterations are three rows of run->samples:
  * [0, n) nanoseconds, [n, 2n) cycles, [2n, 3n) instructions (0 where perf is
- * not allowed). Included by benchrack/bench.h when built with -DBR_HOST.
+ * not allowed). Included by benchrack/bench.h when built with -DBR_HOST: the
+ * stub's loop ported to the host, whose runtime (benches/host/: the counters,
+ * the heap, main) implements br_host_counters_read as a firmware implements
+ * br_main. Nothing here includes benches/.
  */
-#ifndef BENCHES_HOST_LOOP_H
-#define BENCHES_HOST_LOOP_H
+#ifndef BENCHRACK_HOST_LOOP_H
+#define BENCHRACK_HOST_LOOP_H
 
 #include <stdint.h>
 
