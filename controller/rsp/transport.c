@@ -173,6 +173,12 @@ static br_status_t tcp_read(rsp_transport_t *t, void *buf, size_t cap, size_t *g
 		if (n == 0)
 			return br_error_set(err, BR_ERR_INFRA,
 			                    "%s: the server closed the connection", t->peer);
+		/* A server that dies with data unread on its side resets the
+		 * connection instead of closing it (which of the two a reader
+		 * sees is a race): the same end, told the same way. */
+		if (errno == ECONNRESET)
+			return br_error_set(err, BR_ERR_INFRA,
+			                    "%s: the server closed the connection (reset)", t->peer);
 		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
 			return br_error_set(err, BR_ERR_INFRA, "%s: read failed: %s", t->peer,
 			                    strerror(errno));
