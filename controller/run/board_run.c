@@ -566,6 +566,8 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 	}
 	rec->regression_percent =
 		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
+	if (suite != NULL)
+		rec->regression = suite->regression;
 	if (suite != NULL) {
 		snprintf(rec->suite, sizeof(rec->suite), "%s", suite->name);
 		snprintf(rec->suite_path, sizeof(rec->suite_path), "%s", suite->path);
