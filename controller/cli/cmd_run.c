@@ -54,6 +54,7 @@ static void run_usage(FILE *out, bool check)
 	      "  -b, --board B         run on board B (a name in configs/boards or a file)\n"
 	      "                        instead of the suite's boards\n"
 	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
+	      "                        (with --board host: a host bench program, benches/host/)\n"
 	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
 	      "                        $BENCHRACK_RESULTS_DIR)\n"
 	      "      --write-baseline  record this run as RESULTS/baselines/<board>.json\n"
@@ -226,6 +227,11 @@ static int run_or_check(int argc, char **argv, bool check)
 			return 2;
 		}
 		s.elf_path = firmware;
+	}
+	/* --board host: the firmware is a host bench program (benches/host/) */
+	if (s.board != NULL && strcmp(s.board, BR_HOST_BOARD_NAME) == 0 && s.elf_path != NULL) {
+		s.host_program = s.elf_path;
+		s.elf_path = NULL;
 	}
 	br_error_t err;
 	br_error_clear(&err);

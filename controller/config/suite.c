@@ -81,6 +81,9 @@ static const br_cfg_field_t build_fields[] = {
 	 .form = "a shell command run at the root of a git worktree of the commit"},
 	{.key = "firmware", .type = BR_CFG_STRING, .offset = BU(firmware), .required = true,
 	 .form = "the suite firmware ELF it yields, relative to the worktree's root"},
+	{.key = "host_program", .type = BR_CFG_STRING, .offset = BU(host_program),
+	 .form = "the host bench program it yields (benches/host/), relative to the worktree's "
+		 "root, for --against with --board host"},
 };
 static const br_cfg_map_t build_map = {"build", sizeof(br_suite_build_t), build_fields,
 				       BR_CFG_COUNT(build_fields), NULL, NULL, NULL, 0};

@@ -56,6 +56,7 @@ typedef struct br_suite_build {
 	br_cfg_section_t head;
 	br_cfg_string_t command;
 	br_cfg_string_t firmware;
+	br_cfg_string_t host_program; /* --board host: the host bench program it yields */
 } br_suite_build_t;
 
 /* The suite's regression: section, one text per metric name

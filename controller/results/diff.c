@@ -215,7 +215,10 @@ static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o,
 	else if (limit.has_amount && limit.amount > 0.0)
 		target = limit.amount;
 	size_t need = br_stats_shift_samples_for(&r->shift, target);
-	if (need != SIZE_MAX) {
+	size_t have = o->n > n->n ? o->n : n->n;
+	/* not resolved yet at this many, and not hidden by the clock whatever
+	 * the number */
+	if (need != SIZE_MAX && need > have && target > new_rec->resolution) {
 		r->samples_needed = need;
 		r->samples_target = target;
 	}

@@ -730,13 +730,87 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		write_baseline(s, run);
 }
 
+/* Host A/B rounds: each side's iterations in BOARD_RUN_HOST_ROUNDS launches
+ * of its program, in the order base head head base base head head base, so
+ * that what changes on the host from one moment (or one launch) to the next
+ * falls on both sides alike, a drift across the bench on both equally. */
+#define BOARD_RUN_HOST_ROUNDS 4U
+
+/* Merges the bench record after first (the same bench's next round) into
+ * first: samples appended, figures summarized again; the later one freed. */
+static void host_round_merge(br_run_record_t *rec, size_t first)
+{
+	br_bench_record_t *a = &rec->benches[first];
+	br_bench_record_t *b = &rec->benches[rec->bench_count - 1U];
+	if (b->status == BR_BENCH_MEASURED && a->status == BR_BENCH_MEASURED) {
+		size_t n = a->n + b->n;
+		a->samples = xrealloc(a->samples, n * sizeof(uint32_t));
+		memcpy(a->samples + a->n, b->samples, b->n * sizeof(uint32_t));
+		double *v = xcalloc(n, sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)a->samples[i];
+		br_error_t ignored;
+		if (br_stats_summarize(v, n, &a->summary, &ignored) == BR_OK)
+			a->n = n;
+		free(v);
+		a->wall_seconds += b->wall_seconds;
+		a->halts += b->halts;
+		/* the other counters are kept from the first round only when the
+		 * rounds agree on them (their figures would no longer match n) */
+		for (size_t c = 0; c < a->counter_count; c++) {
+			free(a->counters[c].samples);
+			a->counters[c].samples = NULL;
+		}
+		a->counter_count = 0;
+	} else if (b->status != BR_BENCH_MEASURED) {
+		br_bench_record_t keep = *a;
+		*a = *b;
+		*b = keep; /* the round that failed says why; the other is freed */
+	}
+	free(b->samples);
+	for (size_t c = 0; c < b->counter_count; c++)
+		free(b->counters[c].samples);
+	rec->bench_count--;
+}
+
+/* One bench of a host A/B run, in rounds (BOARD_RUN_HOST_ROUNDS a side). */
+static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *one,
+				 const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head,
+				 br_error_t *err)
+{
+	static const bool base_first[] = {true, false, false, true, true, false, false, true};
+	br_run_settings_t side = *s;
+	uint32_t total = s->iterations_set ? s->iterations : one->iterations;
+	side.iterations_set = true;
+	side.iterations = (total + BOARD_RUN_HOST_ROUNDS - 1U) / BOARD_RUN_HOST_ROUNDS;
+	if (side.iterations < 1U)
+		side.iterations = 1U;
+	size_t first_base = base->record.bench_count, first_head = head->record.bench_count;
+	for (size_t r = 0; r < 2U * BOARD_RUN_HOST_ROUNDS; r++) {
+		br_board_run_t *run = base_first[r] ? base : head;
+		side.host_program = base_first[r] ? ab->base_elf : ab->head_elf;
+		br_status_t st = measure_host_benches(&side, one, run, err);
+		size_t first = base_first[r] ? first_base : first_head;
+		if (run->record.bench_count > first + 1U)
+			host_round_merge(&run->record, first);
+		if (st != BR_OK)
+			return st;
+	}
+	return BR_OK;
+}
+
 /* One side of an A/B run: provenance, header, its run file written first. */
 static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
 				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
 				br_error_t *err)
 {
-	br_status_t st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
-						base ? ab->base_commit : s->commit, err);
+	br_status_t st = BR_OK;
+	if (run->host) /* a host bench program, not an ELF for a board */
+		br_run_provenance_fill_program(&run->record, base ? ab->base_elf : ab->head_elf,
+					       base ? ab->base_commit : s->commit);
+	else
+		st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
+					    base ? ab->base_commit : s->commit, err);
 	if (st != BR_OK)
 		return st;
 	fill_run_header(run, suite);
@@ -777,6 +851,10 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 		br_suite_t one = *suite;
 		one.benches = &suite->benches[i];
 		one.bench_count = 1U;
+		if (head->host) {
+			st = host_ab_bench(s, &one, ab, base, head, &err);
+			continue;
+		}
 		st = measure_stub_benches(s, &one, base, &err);
 		if (st == BR_OK)
 			st = measure_stub_benches(s, &one, head, &err);

@@ -156,12 +156,13 @@ br_status_t br_stats_shift(const double *first, size_t n1, const double *second,
 
 size_t br_stats_shift_samples_for(const br_shift_t *s, double target)
 {
-	if (!s->bounded || !(target > 0.0) || !isfinite(s->half_width))
+	double half = (s->high - s->low) / 2.0; /* the samples' own, without the resolution */
+	if (!s->bounded || !(target > 0.0) || !isfinite(half))
 		return SIZE_MAX;
-	if (s->half_width <= target)
+	if (half <= target)
 		return s->n_first > s->n_second ? s->n_first : s->n_second;
 	/* half-width ~ sqrt(1/n1 + 1/n2); both sides m: sqrt(2/m) */
-	double scale = s->half_width / target;
+	double scale = half / target;
 	double inv = 1.0 / (double)s->n_first + 1.0 / (double)s->n_second;
 	double m = ceil(2.0 / (inv / (scale * scale)));
 	return m >= (double)SIZE_MAX ? SIZE_MAX : (size_t)m;

@@ -82,7 +82,9 @@ br_status_t br_stats_shift(const double *first, size_t n_first, const double *se
 /*
  * How many samples a side (both sets the same size) would bring the
  * half-width of s's interval down to target (> 0), at the same confidence,
- * from the rule that it shrinks as sqrt(1/n_first + 1/n_second). At least 1;
+ * from the rule that it shrinks as sqrt(1/n_first + 1/n_second) (the
+ * interval's own half-width, (high - low) / 2: no number of samples takes it
+ * below the resolution, which the caller compares target with). At least 1;
  * SIZE_MAX when s has no bounded interval to scale from, or target <= 0.
  */
 size_t br_stats_shift_samples_for(const br_shift_t *s, double target);

@@ -129,8 +129,9 @@ with tempfile.TemporaryDirectory() as tmp:
 
     code, _, err = run(BENCHRACK, ["check", DEFAULT_SUITE, "--board", "host", "--against", "HEAD",
                                    "--results-dir", os.path.join(tmp, "results")])
-    c.check(code == 2 and "--board host runs this tree's benches only" in err,
-            "--against with --board host is a usage error", f"exit {code}: {err}")
+    c.check(code == 2 and "--against with --board host needs build: host_program" in err,
+            "--against with --board host needs the suite's build: host_program",
+            f"exit {code}: {err}")
 
     # a bench the program does not have is a configuration error
     p = subprocess.run([HOST_BENCHES, "--iterations", "3", "no_such_bench"],

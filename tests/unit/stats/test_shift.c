@@ -182,7 +182,8 @@ static void test_synthetic(void)
 
 static void test_samples_for(void)
 {
-	br_shift_t s = {.n_first = 20, .n_second = 20, .bounded = true, .half_width = 4.0};
+	br_shift_t s = {.n_first = 20, .n_second = 20, .bounded = true, .half_width = 4.0,
+			.low = -4.0, .high = 4.0};
 	/* half-width ~ sqrt(2/m): halving it takes four times the samples */
 	CHECK(br_stats_shift_samples_for(&s, 2.0) == 80);
 	CHECK(br_stats_shift_samples_for(&s, 4.0) == 20);
