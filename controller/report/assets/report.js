@@ -300,6 +300,13 @@
 		return series.length > 1 ? se.key + ' ' + what : what;
 	}
 
+	/* The change points of bench name in series se (data.change_points). */
+	function stepsOf(se, name) {
+		return (data.change_points || []).filter(function (st) {
+			return st.bench === name && seriesKey(runsById[st.run]) === se.key;
+		});
+	}
+
 	function historyChart(name) {
 		var labels = [];
 		var runIds = [];
@@ -329,6 +336,17 @@
 			datasets.push({ label: seriesLabel(se, 'median'), data: med.map(function (p) { return p ? p.y : null; }), runs: med,
 				borderColor: se.colour, backgroundColor: se.colour, borderDash: se.dash, spanGaps: true,
 				pointRadius: 3, pointHoverRadius: 6, borderWidth: 2, tension: 0 });
+			/* the steps stats/ found in this history (report_steps.c), marked where
+			 * they happened */
+			var steps = stepsOf(se, name);
+			if (steps.length) {
+				datasets.push({ label: seriesLabel(se, 'change point'), showLine: false, pointStyle: 'triangle',
+					pointRadius: 9, pointHoverRadius: 11, borderColor: OI.black, backgroundColor: '#ffffff',
+					data: runIds.map(function (id) {
+						var st = steps.filter(function (x) { return x.run === id; });
+						return st.length ? benchOf(runsById[id], name).median : null;
+					}), steps: steps });
+			}
 			var base = baselineFor(se.board);
 			var bb = base ? benchOf(base, name) : null;
 			if (bb && bb.median !== null) {
@@ -337,7 +355,15 @@
 			}
 		});
 		var f = figure('history', { bench: name },
-			'Median per iteration over the runs, with the p10–p90 band and the baseline (dashed black). Click a point for its run: commit, build-id, board.');
+			'Median per iteration over the runs, with the p10–p90 band, the baseline (dashed black) and the change points (triangles). Click a point for its run: commit, build-id, board.');
+		var found = series.reduce(function (all, se) { return all.concat(stepsOf(se, name)); }, []);
+		found.forEach(function (st) {
+			f.figure.appendChild(el('p', { cls: 'note change-point', 'data-run': String(st.run) },
+				'change point: ' + st.series + (st.suite ? ' · ' + st.suite : '') + ' from ',
+				el('a', { href: '#run-' + st.run, text: runLabel(runsById[st.run]) }),
+				', commit ' + (st.commit || 'unknown') + ': ' + fmt(st.before) + ' → ' + fmt(st.after) +
+				(st.percent === null ? '' : ' (' + percentText(st.percent) + ')')));
+		});
 		chart(f.canvas, {
 			type: 'line',
 			data: { labels: labels, datasets: datasets },
