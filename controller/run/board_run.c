@@ -1,5 +1,6 @@
 #include "run/board_run.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "run/provenance.h"
 #include "run/run_checks.h"
 #include "run/runner.h"
+#include "stats/shift.h"
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
@@ -601,15 +603,22 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	return st;
 }
 
+/* The baseline's path for run: --baseline, else RESULTS/baselines/<board>.json. */
+static br_status_t baseline_path_of(const br_run_settings_t *s, br_board_run_t *run,
+				    br_error_t *err)
+{
+	if (s->baseline_path != NULL) {
+		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
+		return BR_OK;
+	}
+	return br_results_baseline_path(s->results_dir, run->board.name, false, run->baseline_path,
+					sizeof(run->baseline_path), err);
+}
+
 /* Compare with the baseline (when there is one) and apply the gate. */
 static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
-	br_status_t st = BR_OK;
-	if (s->baseline_path != NULL)
-		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
-	else
-		st = br_results_baseline_path(s->results_dir, run->board.name, false,
-					      run->baseline_path, sizeof(run->baseline_path), err);
+	br_status_t st = baseline_path_of(s, run, err);
 	if (st != BR_OK)
 		return st;
 	bool exists = access(run->baseline_path, F_OK) == 0;
@@ -681,13 +690,86 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 	}
 }
 
-void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
-			  br_board_run_t *run)
+/*
+ * --min-detectable: the iterations per bench that bring the shift test's
+ * interval down to the asked percentage of each noisy figure, from the
+ * spread of the baseline's benches (stats/shift.h,
+ * br_stats_samples_for_delta): the most any bench needs, at most
+ * BR_SUITE_MAX_ITERATIONS, written into *sized. Exact figures need one
+ * iteration to tell any change: the iterations are then left as they are.
+ */
+static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_t *run,
+				       br_run_settings_t *sized, br_error_t *err)
+{
+	br_status_t st = baseline_path_of(s, run, err);
+	if (st != BR_OK)
+		return st;
+	br_run_record_t base;
+	if (access(run->baseline_path, F_OK) != 0)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "--min-detectable sizes the run from the baseline's spread, and "
+				    "%s does not exist: record one first (--write-baseline) or give -n",
+				    run->baseline_path);
+	st = br_record_read(run->baseline_path, &base, err);
+	if (st != BR_OK)
+		return st;
+	size_t most = 0;
+	const char *widest = NULL;
+	for (size_t i = 0; i < base.bench_count; i++) {
+		const br_bench_record_t *b = &base.benches[i];
+		if (b->status != BR_BENCH_MEASURED ||
+		    br_metric_class_of(&base, BR_METRIC_COUNT) != BR_METRIC_NOISY)
+			continue;
+		double delta = s->min_detectable_percent / 100.0 * fabs(b->summary.median);
+		if (delta <= base.resolution) {
+			notice(s,
+			       "%s: %s: %g%% of %g is within the clock's resolution (%g): no number "
+			       "of iterations resolves it",
+			       run->board.name, b->name, s->min_detectable_percent,
+			       b->summary.median, base.resolution);
+			continue;
+		}
+		size_t n = br_stats_samples_for_delta(&b->summary, delta, BR_STATS_CONFIDENCE);
+		if (n > most) {
+			most = n;
+			widest = b->name;
+		}
+	}
+	if (widest == NULL) {
+		notice(s,
+		       "%s: --min-detectable: %s has no noisy figure it can be resolved on (exact "
+		       "figures tell any change with one iteration): iterations left as they are",
+		       run->board.name, run->baseline_path);
+	} else {
+		sized->iterations_set = true;
+		sized->iterations = most > BR_SUITE_MAX_ITERATIONS ? BR_SUITE_MAX_ITERATIONS
+								  : (uint32_t)most;
+		notice(s,
+		       "%s: --min-detectable %g%%: %u iterations per bench (%s needs the most: %zu, "
+		       "from the baseline's spread)",
+		       run->board.name, s->min_detectable_percent, sized->iterations, widest, most);
+	}
+	br_run_record_free(&base);
+	return BR_OK;
+}
+
+void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite,
+			  const char *elf, br_board_run_t *run)
 {
 	br_error_t err;
 	br_error_clear(&err);
 	run->status = BR_OK;
 	br_status_t st = BR_OK;
+	br_run_settings_t sized = *given;
+	const br_run_settings_t *s = &sized;
+	if (given->min_detectable_percent > 0.0) {
+		st = size_for_detectable(given, run, &sized, &err);
+		if (st != BR_OK) {
+			run->status = st;
+			run->failure = err;
+			return;
+		}
+	}
 	if (run->host)
 		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
 	else

@@ -173,7 +173,10 @@ size_t br_stats_samples_for_delta(const br_summary_t *s, double delta, double co
 	double z = br_stats_normal_two_sided(confidence);
 	if (!(delta > 0.0) || isnan(z))
 		return SIZE_MAX;
-	double sigma = s->mad > 0.0 ? SHIFT_MAD_TO_SIGMA * s->mad : s->stddev;
+	/* a record read back has no stddev: cv_median times the median then */
+	double sigma = s->mad > 0.0	? SHIFT_MAD_TO_SIGMA * s->mad
+		       : s->stddev > 0.0 ? s->stddev
+					 : s->cv_median * fabs(s->median);
 	if (sigma <= 0.0)
 		return SHIFT_MIN_SAMPLES;
 	double root = z * sigma * sqrt(acos(-1.0) / 3.0) / delta; /* pi = acos(-1) */

@@ -92,7 +92,8 @@ size_t br_stats_shift_samples_for(const br_shift_t *s, double target);
 /*
  * How many samples a side two sets like the one s summarizes need for the
  * interval's half-width to be at most delta (> 0) at confidence: with sigma
- * the spread (1.4826 MAD, or the standard deviation when MAD is 0), the U
+ * the spread (1.4826 MAD; when MAD is 0 the standard deviation, or
+ * cv_median times |median| for a summary read back from a record), the U
  * test's interval on normal data has half-width z * sigma * sqrt(pi / 3) *
  * sqrt(2 / n). At least 2; SIZE_MAX for delta <= 0 or a confidence outside
  * (0, 1); 2 for a set with no spread at all.
