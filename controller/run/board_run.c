@@ -813,10 +813,10 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 }
 
 /* Host A/B rounds: each side's iterations in BOARD_RUN_HOST_ROUNDS launches
- * of its program, in the order base head head base base head head base, so
+ * of its program, in the order base head head base, four times over, so
  * that what changes on the host from one moment (or one launch) to the next
  * falls on both sides alike, a drift across the bench on both equally. */
-#define BOARD_RUN_HOST_ROUNDS 4U
+#define BOARD_RUN_HOST_ROUNDS 8U
 
 /* Merges the bench record after first (the same bench's next round) into
  * first: samples appended, figures summarized again; the later one freed. */
@@ -860,7 +860,9 @@ static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *o
 				 const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head,
 				 br_error_t *err)
 {
-	static const bool base_first[] = {true, false, false, true, true, false, false, true};
+	static const bool base_first[2U * BOARD_RUN_HOST_ROUNDS] = {
+		true, false, false, true, true, false, false, true,
+		true, false, false, true, true, false, false, true};
 	br_run_settings_t side = *s;
 	uint32_t total = s->iterations_set ? s->iterations : one->iterations;
 	side.iterations_set = true;
