@@ -21,7 +21,7 @@ static double steps_level(const double *values, size_t lo, size_t hi)
 
 /* The steps of bench in the history of runs[idx[0..count)]. */
 static void steps_of_bench(br_json_t *j, const br_page_t *page, const size_t *idx, size_t count,
-			   const char *bench)
+                           const char *bench)
 {
 	double *y = xcalloc(count, sizeof(*y));
 	size_t *run = xcalloc(count, sizeof(*run));
@@ -38,8 +38,9 @@ static void steps_of_bench(br_json_t *j, const br_page_t *page, const size_t *id
 			resolution = r->resolution;
 	}
 	size_t at[STEPS_MAX];
-	size_t found = br_stats_change_points(y, n, BR_STATS_CHANGE_MIN_SEGMENT,
-					      BR_STATS_CHANGE_CONFIDENCE, resolution, at, STEPS_MAX);
+	size_t found =
+	    br_stats_change_points(y, n, BR_STATS_CHANGE_MIN_SEGMENT, BR_STATS_CHANGE_CONFIDENCE,
+	                           resolution, at, STEPS_MAX);
 	if (found > STEPS_MAX)
 		found = STEPS_MAX;
 	for (size_t k = 0; k < found; k++) {
@@ -57,7 +58,7 @@ static void steps_of_bench(br_json_t *j, const br_page_t *page, const size_t *id
 		br_json_uint(j, run[at[k]]);
 		br_json_key(j, "commit");
 		br_json_string_or_null(j, first->rec->git_commit[0] != '\0' ? first->rec->git_commit
-									  : NULL);
+		                                                            : NULL);
 		br_json_key(j, "before");
 		br_json_double(j, before);
 		br_json_key(j, "after");

@@ -28,14 +28,14 @@ static void cp_add(cp_found_t *f, size_t at)
 /* The surest split of the stretch [lo, hi) into *best; false when none is
  * told apart. */
 static bool cp_best(const double *y, size_t lo, size_t hi, size_t min_segment, double confidence,
-		    double resolution, size_t *best)
+                    double resolution, size_t *best)
 {
 	bool found = false;
 	double best_p = 2.0;
 	for (size_t k = lo + min_segment; hi >= min_segment && k + min_segment <= hi; k++) {
 		br_shift_t s;
-		if (br_stats_shift(y + lo, k - lo, y + k, hi - k, confidence, resolution, &s, NULL) !=
-		    BR_OK)
+		if (br_stats_shift(y + lo, k - lo, y + k, hi - k, confidence, resolution, &s,
+		                   NULL) != BR_OK)
 			return false;
 		bool told = s.outcome == BR_SHIFT_HIGHER || s.outcome == BR_SHIFT_LOWER;
 		if (told && s.p_value < best_p) {
@@ -48,8 +48,8 @@ static bool cp_best(const double *y, size_t lo, size_t hi, size_t min_segment, d
 }
 
 /* The stretch [lo, hi): its surest split, searched again on both sides. */
-static void cp_search(const double *y, size_t lo, size_t hi, size_t min_segment,
-		      double confidence, double resolution, cp_found_t *f)
+static void cp_search(const double *y, size_t lo, size_t hi, size_t min_segment, double confidence,
+                      double resolution, cp_found_t *f)
 {
 	size_t best = 0;
 	if (hi - lo < 2U * min_segment ||
@@ -60,8 +60,8 @@ static void cp_search(const double *y, size_t lo, size_t hi, size_t min_segment,
 	cp_search(y, best, hi, min_segment, confidence, resolution, f);
 }
 
-size_t br_stats_change_points(const double *series, size_t n, size_t min_segment,
-			      double confidence, double resolution, size_t *out, size_t cap)
+size_t br_stats_change_points(const double *series, size_t n, size_t min_segment, double confidence,
+                              double resolution, size_t *out, size_t cap)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(series[i]))

@@ -28,7 +28,7 @@
  * exceed cap; only cap are written). Non-finite figures make no change
  * point (a series holding one is not searched).
  */
-size_t br_stats_change_points(const double *series, size_t n, size_t min_segment,
-			      double confidence, double resolution, size_t *out, size_t cap);
+size_t br_stats_change_points(const double *series, size_t n, size_t min_segment, double confidence,
+                              double resolution, size_t *out, size_t cap);
 
 #endif

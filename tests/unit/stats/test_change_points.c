@@ -36,12 +36,13 @@ int main(void)
 		for (int i = 0; i < 50; i++)
 			y[i] = 100.0 + (i >= 30 ? 3.0 : 0.0) + noise();
 		size_t n = br_stats_change_points(y, 50, BR_STATS_CHANGE_MIN_SEGMENT,
-						  BR_STATS_CHANGE_CONFIDENCE, 0.0, at, 8);
+		                                  BR_STATS_CHANGE_CONFIDENCE, 0.0, at, 8);
 		found_right += n == 1 && at[0] >= 29 && at[0] <= 31;
 		for (int i = 0; i < 50; i++)
 			y[i] = 100.0 + noise();
-		found_any_flat += br_stats_change_points(y, 50, BR_STATS_CHANGE_MIN_SEGMENT,
-							 BR_STATS_CHANGE_CONFIDENCE, 0.0, at, 8) > 0;
+		found_any_flat +=
+		    br_stats_change_points(y, 50, BR_STATS_CHANGE_MIN_SEGMENT,
+		                           BR_STATS_CHANGE_CONFIDENCE, 0.0, at, 8) > 0;
 	}
 	printf("one step: found alone within a run of it in %d of 20; flat: a step claimed in %d "
 	       "of 20\n",
