@@ -12,6 +12,10 @@
  * (a -D of the build, default 0) adds rounds: the same bench, slower. */
 void bench_work(br_run_t *run);
 
+/* A frame whose deepest written byte BENCH_STACK_PROBE_EXTRA (a -D, default
+ * 0) moves down by that many bytes, with the same instructions. */
+void bench_stack_probe(br_run_t *run);
+
 /* Spins forever: a suite stopped in its middle, until the controller's
  * timeout or a kill. Listed in no suite file that is meant to finish. */
 void bench_stall(br_run_t *run);

@@ -8,5 +8,6 @@ const br_suite_entry_t br_suite[] = {
 	{"nop1000", bench_nop1000},
 	{"work", bench_work},
 	{"stall", bench_stall},
+	{"stack_probe", bench_stack_probe},
 };
 BR_SUITE_COUNT_DEFINE(br_suite);

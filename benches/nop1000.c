@@ -21,12 +21,24 @@
  * literal; GCC has no such limit. */
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 
+#define BR_NOP_STR_(x) #x
+#define BR_NOP_STR(x) BR_NOP_STR_(x)
+
 _Static_assert(sizeof(NOP_1000) - 1U == NOP1000_COUNT * (sizeof(NOP_1) - 1U),
                "the block must hold exactly NOP1000_COUNT nops");
+
+/* BENCH_NOP_EXTRA (a -D of a gate-test build, default 0): that many nops more,
+ * a bench changed by exactly that many instructions (tests/e2e/test_rules.py). */
+#ifndef BENCH_NOP_EXTRA
+#define BENCH_NOP_EXTRA 0
+#endif
 
 void bench_nop1000(br_run_t *run)
 {
 	BR_BENCH_LOOP(run) {
 		__asm__ volatile(NOP_1000);
+#if BENCH_NOP_EXTRA > 0
+		__asm__ volatile(".rept " BR_NOP_STR(BENCH_NOP_EXTRA) "\n\tnop\n\t.endr");
+#endif
 	}
 }

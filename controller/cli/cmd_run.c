@@ -54,6 +54,7 @@ static void run_usage(FILE *out, bool check)
 	      "  -b, --board B         run on board B (a name in configs/boards or a file)\n"
 	      "                        instead of the suite's boards\n"
 	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
+	      "                        (with --board host: a host bench program, benches/host/)\n"
 	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
 	      "                        $BENCHRACK_RESULTS_DIR)\n"
 	      "      --write-baseline  record this run as RESULTS/baselines/<board>.json\n"
@@ -71,6 +72,9 @@ static void run_usage(FILE *out, bool check)
 	      "      --upload-config FILE  post the results to these dashboards instead of the\n"
 	      "                        suite's upload: section (never changes the exit code;\n"
 	      "                        what a server did not take waits in RESULTS/spool)\n"
+	      "      --min-detectable P%  enough iterations per bench (up to 1024) for a noisy\n"
+	      "                        figure's test to resolve a change of P % of it, sized\n"
+	      "                        from the baseline's samples\n"
 	      "      --against REF     measure the firmware built at git REF (the suite's\n"
 	      "                        build: section, in a worktree kept under\n"
 	      "                        RESULTS/worktrees and reused) and this one on the same\n"
@@ -100,7 +104,26 @@ enum run_option {
 	OPT_COMMIT,
 	OPT_UPLOAD_CONFIG,
 	OPT_AGAINST,
+	OPT_MIN_DETECTABLE,
 };
+
+/* "1%" or "1": a percentage above 0 and at most 100. */
+static int min_detectable_of(const char *cmd, const char *arg, double *out)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+	if (end != arg && end != NULL && *end == '%')
+		end++;
+	if (end == arg || end == NULL || *end != '\0' || !(v > 0.0 && v <= 100.0)) {
+		fprintf(stderr,
+			"benchrack %s: --min-detectable takes a percentage above 0 and at most 100, "
+			"e.g. 1%%, not '%s'\n",
+			cmd, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
 
 static int run_or_check(int argc, char **argv, bool check)
 {
@@ -120,6 +143,7 @@ static int run_or_check(int argc, char **argv, bool check)
 		{"commit", required_argument, NULL, OPT_COMMIT},
 		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
 		{"against", required_argument, NULL, OPT_AGAINST},
+		{"min-detectable", required_argument, NULL, OPT_MIN_DETECTABLE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -191,6 +215,10 @@ static int run_or_check(int argc, char **argv, bool check)
 		case OPT_AGAINST:
 			s.against = optarg;
 			break;
+		case OPT_MIN_DETECTABLE:
+			if (min_detectable_of(cmd, optarg, &s.min_detectable_percent) != 0)
+				return 2;
+			break;
 		case 'h':
 			run_usage(stdout, check);
 			return 0;
@@ -226,6 +254,11 @@ static int run_or_check(int argc, char **argv, bool check)
 			return 2;
 		}
 		s.elf_path = firmware;
+	}
+	/* --board host: the firmware is a host bench program (benches/host/) */
+	if (s.board != NULL && strcmp(s.board, BR_HOST_BOARD_NAME) == 0 && s.elf_path != NULL) {
+		s.host_program = s.elf_path;
+		s.elf_path = NULL;
 	}
 	br_error_t err;
 	br_error_clear(&err);

@@ -81,9 +81,31 @@ static const br_cfg_field_t build_fields[] = {
 	 .form = "a shell command run at the root of a git worktree of the commit"},
 	{.key = "firmware", .type = BR_CFG_STRING, .offset = BU(firmware), .required = true,
 	 .form = "the suite firmware ELF it yields, relative to the worktree's root"},
+	{.key = "host_program", .type = BR_CFG_STRING, .offset = BU(host_program),
+	 .form = "the host bench program it yields (benches/host/), relative to the worktree's "
+		 "root, for --against with --board host"},
 };
 static const br_cfg_map_t build_map = {"build", sizeof(br_suite_build_t), build_fields,
 				       BR_CFG_COUNT(build_fields), NULL, NULL, NULL, 0};
+
+#define R(i) offsetof(br_suite_regression_t, by_metric[i])
+#define REGRESSION_FORM                                                                    \
+	"a limit: a percentage (0.5%), an amount in the metric's unit (10; 64B or 1K for "   \
+	"bytes) or both (2% and 64B)"
+static const br_cfg_field_t regression_fields[] = {
+	{.key = "instructions", .type = BR_CFG_STRING, .offset = R(0), .form = REGRESSION_FORM},
+	{.key = "cycles", .type = BR_CFG_STRING, .offset = R(1), .form = REGRESSION_FORM},
+	{.key = "ticks", .type = BR_CFG_STRING, .offset = R(2), .form = REGRESSION_FORM},
+	{.key = "ns", .type = BR_CFG_STRING, .offset = R(3), .form = REGRESSION_FORM},
+	{.key = "stack_bytes", .type = BR_CFG_STRING, .offset = R(4), .form = REGRESSION_FORM},
+	{.key = "heap_peak_bytes", .type = BR_CFG_STRING, .offset = R(5), .form = REGRESSION_FORM},
+	{.key = "text_bytes", .type = BR_CFG_STRING, .offset = R(6), .form = REGRESSION_FORM},
+};
+_Static_assert(BR_CFG_COUNT(regression_fields) == BR_REGRESSION_METRICS,
+	       "a key for every metric a limit can name");
+static const br_cfg_map_t regression_map = {"regression", sizeof(br_suite_regression_t),
+					    regression_fields, BR_CFG_COUNT(regression_fields),
+					    NULL, NULL, NULL, 0};
 
 #define F(field) offsetof(br_suite_file_t, field)
 
@@ -107,6 +129,9 @@ static const br_cfg_field_t suite_fields[] = {
 	{.key = "fail_on_regression_percent", .type = BR_CFG_NUMBER,
 	 .offset = F(fail_on_regression_percent), .min_number = 0.0,
 	 .max_number = SUITE_MAX_PERCENT, .form = "a percentage from 0 to 1000, e.g. 5"},
+	{.key = "regression", .type = BR_CFG_MAP, .offset = F(regression), .map = &regression_map,
+	 .form = "a mapping of metric names (instructions, cycles, ticks, ns, stack_bytes, "
+		 "heap_peak_bytes, text_bytes) to limits, e.g. {instructions: 0.5%, stack_bytes: 64B}"},
 	{.key = "timeout_seconds", .type = BR_CFG_UINT, .offset = F(timeout_seconds), .min = 1,
 	 .max = SUITE_MAX_TIMEOUT_S, .form = "how long one bench may run, 1 to 86400 seconds"},
 	{.key = "budgets", .type = BR_CFG_MAP, .offset = F(budgets), .map = &suite_budgets_map,
@@ -205,6 +230,23 @@ static br_status_t check_benches(br_suite_t *s, br_error_t *err)
 	return BR_OK;
 }
 
+/* The regression: section's texts as limits, each checked where it stands. */
+static br_status_t check_regression(br_suite_t *s, br_error_t *err)
+{
+	for (size_t i = 0; i < BR_REGRESSION_METRICS; i++) {
+		const br_cfg_string_t *text = &s->file.regression.by_metric[i];
+		if (!text->set)
+			continue;
+		const char *why = NULL;
+		const char *metric = br_regression_metric_names[i];
+		if (!br_regression_limit_parse(text->value, metric, &s->regression.by_metric[i], &why))
+			return br_cfg_error(err, s->path, text->mark,
+					    "regression limit '%s' for %s is not one; expected %s",
+					    text->value, metric, why);
+	}
+	return BR_OK;
+}
+
 static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 {
 	br_suite_file_t *f = &s->file;
@@ -247,6 +289,9 @@ static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 		if (st != BR_OK)
 			return st;
 	}
+	br_status_t st = check_regression(s, err);
+	if (st != BR_OK)
+		return st;
 	return check_benches(s, err);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "config/schema.h"
+#include "config/regression_limit.h"
 #include "config/upload_config.h"
 
 #define BR_SUITE_MAX_ITERATIONS 1024U  /* the host's samples per bench (the stub's buffer is
@@ -55,7 +56,15 @@ typedef struct br_suite_build {
 	br_cfg_section_t head;
 	br_cfg_string_t command;
 	br_cfg_string_t firmware;
+	br_cfg_string_t host_program; /* --board host: the host bench program it yields */
 } br_suite_build_t;
+
+/* The suite's regression: section, one text per metric name
+ * (config/regression_limit.h's names, in that order). */
+typedef struct br_suite_regression {
+	br_cfg_section_t head;
+	br_cfg_string_t by_metric[BR_REGRESSION_METRICS];
+} br_suite_regression_t;
 
 typedef struct br_suite_file {
 	br_cfg_section_t head;
@@ -67,6 +76,7 @@ typedef struct br_suite_file {
 	br_cfg_uint_t warmup_runs;
 	br_cfg_bool_t stack_watermark;
 	br_cfg_number_t fail_on_regression_percent;
+	br_suite_regression_t regression; /* per-metric limits over the percentage */
 	br_cfg_uint_t timeout_seconds;
 	br_suite_budgets_t budgets;
 	br_cfg_list_t benches;      /* br_suite_bench_t */
@@ -87,6 +97,7 @@ typedef struct br_suite {
 	uint32_t iterations, warmup;
 	bool stack_watermark;
 	double regression_percent;
+	br_regression_limits_t regression; /* parsed from file.regression */
 	unsigned timeout_seconds;
 } br_suite_t;
 

@@ -9,6 +9,7 @@
 #include "config/scalar.h"
 #include "results/format.h"
 #include "results/json_writer.h"
+#include "report/report_steps.h"
 #include "results/run_json.h"
 #include "stats/summary.h"
 
@@ -292,6 +293,7 @@ void br_report_data_write(const br_page_t *page, const char *generated, const ch
 	for (size_t i = 0; i < page->baseline_count; i++)
 		record_write(&j, i, &page->baselines[i], false);
 	br_json_array_end(&j);
+	br_report_steps_write(&j, page);
 	br_json_key(&j, "latest");
 	br_json_array_begin(&j);
 	for (size_t i = 0; i < page->latest_count; i++)

@@ -266,7 +266,7 @@ static int compare_runs(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->path, y->path);
 }
 
-static bool same_series(const br_page_record_t *a, const br_page_record_t *b)
+bool br_page_same_series(const br_page_record_t *a, const br_page_record_t *b)
 {
 	return strcmp(a->series, b->series) == 0 && strcmp(a->rec->suite, b->rec->suite) == 0;
 }
@@ -336,12 +336,12 @@ void br_page_finish(br_page_t *page)
 			const br_page_record_t *r = &page->runs[i];
 			bool seen = false;
 			for (size_t k = 0; k < page->latest_count && !seen; k++)
-				seen = same_series(&page->runs[page->latest[k].run], r);
+				seen = br_page_same_series(&page->runs[page->latest[k].run], r);
 			if (seen)
 				continue;
 			size_t newest = i;
 			for (size_t k = i + 1; k < page->run_count; k++) {
-				if (same_series(&page->runs[k], r))
+				if (br_page_same_series(&page->runs[k], r))
 					newest = k;
 			}
 			page->latest = xrealloc(page->latest,

@@ -137,6 +137,9 @@ typedef struct br_page {
 	bool finished;
 } br_page_t;
 
+/* True when a and b belong to one history: the same series and suite. */
+bool br_page_same_series(const br_page_record_t *a, const br_page_record_t *b);
+
 /* An empty page. */
 void br_page_init(br_page_t *page);
 

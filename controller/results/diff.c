@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,8 @@ static br_summary_t constant(double v)
 	return s;
 }
 
-static void decide(br_diff_row_t *r, const br_summary_t *old_s, const br_summary_t *new_s)
+/* The figures and bands of both sides, and the change in percent of delta. */
+static void diff_sides(br_diff_row_t *r, const br_summary_t *old_s, const br_summary_t *new_s)
 {
 	r->has_old = r->has_new = true;
 	r->old_value = old_s->median;
@@ -124,7 +126,25 @@ static void decide(br_diff_row_t *r, const br_summary_t *old_s, const br_summary
 	r->old_p90 = old_s->p90;
 	r->new_p10 = new_s->p10;
 	r->new_p90 = new_s->p90;
+	r->delta = r->new_value - r->old_value;
 	r->percent_defined = br_stats_percent_change(r->old_value, r->new_value, &r->percent);
+}
+
+/* An exact figure: any change is one. */
+static void decide_exact(br_diff_row_t *r, const br_summary_t *old_s, const br_summary_t *new_s)
+{
+	diff_sides(r, old_s, new_s);
+	r->metric_class = BR_METRIC_EXACT;
+	r->change = r->delta == 0.0 ? BR_CHANGE_EQUAL
+		    : r->delta > 0.0 ? BR_CHANGE_WORSE
+				     : BR_CHANGE_BETTER;
+}
+
+/* A noisy figure without both sample sets: the p10-p90 bands. */
+static void decide_bands(br_diff_row_t *r, const br_summary_t *old_s, const br_summary_t *new_s)
+{
+	diff_sides(r, old_s, new_s);
+	r->metric_class = BR_METRIC_NOISY;
 	switch (br_stats_compare(old_s, new_s, NULL)) {
 	case BR_VERDICT_EQUAL:
 		r->change = BR_CHANGE_EQUAL;
@@ -139,6 +159,70 @@ static void decide(br_diff_row_t *r, const br_summary_t *old_s, const br_summary
 		r->change = BR_CHANGE_BETTER;
 		break;
 	}
+}
+
+static double *diff_as_doubles(const uint32_t *samples, size_t n)
+{
+	double *v = xcalloc(n, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)samples[i];
+	return v;
+}
+
+/* A noisy count with both sample sets: the shift test. False when a side
+ * has no samples (or they cannot be tested): the bands decide. */
+static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o,
+			  const br_bench_record_t *n, const br_run_record_t *new_rec)
+{
+	if (o->samples == NULL || n->samples == NULL || o->n == 0 || n->n == 0)
+		return false;
+	double *a = diff_as_doubles(o->samples, o->n), *b = diff_as_doubles(n->samples, n->n);
+	br_error_t err;
+	br_status_t st = br_stats_shift(a, o->n, b, n->n, BR_STATS_CONFIDENCE,
+					new_rec->resolution, &r->shift, &err);
+	free(a);
+	free(b);
+	if (st != BR_OK)
+		return false;
+	diff_sides(r, &o->summary, &n->summary);
+	r->metric_class = BR_METRIC_NOISY;
+	r->tested = true;
+	r->delta = r->shift.estimate;
+	r->percent_defined =
+		br_stats_percent_change(r->old_value, r->old_value + r->delta, &r->percent);
+	switch (r->shift.outcome) {
+	case BR_SHIFT_EQUAL:
+		r->change = BR_CHANGE_EQUAL;
+		break;
+	case BR_SHIFT_HIGHER:
+		r->change = BR_CHANGE_WORSE;
+		break;
+	case BR_SHIFT_LOWER:
+		r->change = BR_CHANGE_BETTER;
+		break;
+	case BR_SHIFT_CANT_TELL:
+		r->change = BR_CHANGE_NOT_DISTINGUISHABLE;
+		break;
+	}
+	if (r->change != BR_CHANGE_NOT_DISTINGUISHABLE)
+		return true;
+	/* how many samples would settle it: resolve the limit, or failing
+	 * one, the change the estimate suggests */
+	br_regression_limit_t limit = br_metric_limit(new_rec, r->metric_name);
+	double target = fabs(r->delta);
+	if (limit.has_percent && limit.percent > 0.0 && r->old_value != 0.0)
+		target = limit.percent / 100.0 * fabs(r->old_value);
+	else if (limit.has_amount && limit.amount > 0.0)
+		target = limit.amount;
+	size_t need = br_stats_shift_samples_for(&r->shift, target);
+	size_t have = o->n > n->n ? o->n : n->n;
+	/* not resolved yet at this many, and not hidden by the clock whatever
+	 * the number */
+	if (need != SIZE_MAX && need > have && target > new_rec->resolution) {
+		r->samples_needed = need;
+		r->samples_target = target;
+	}
+	return true;
 }
 
 static void one_sided(br_diff_row_t *r, bool is_old, double v, br_change_t change)
@@ -160,7 +244,7 @@ static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, co
 	br_diff_row_t *r = add_row(d, bench, metric, unit);
 	if (old_known && new_known) {
 		br_summary_t a = constant(old_v), b = constant(new_v);
-		decide(r, &a, &b);
+		decide_exact(r, &a, &b);
 	} else if (new_known) {
 		one_sided(r, false, new_v, BR_CHANGE_NEW);
 	} else {
@@ -170,12 +254,15 @@ static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, co
 	}
 }
 
-static void compare_bench(br_diff_t *d, const char *unit, const br_bench_record_t *o,
-			  const br_bench_record_t *n)
+static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec,
+			  const br_bench_record_t *o, const br_bench_record_t *n)
 {
+	const char *unit = new_rec->unit;
+	br_metric_class_t cls = br_metric_class_of(new_rec, BR_METRIC_COUNT);
 	bool old_measured = o != NULL && o->status == BR_BENCH_MEASURED;
 	bool new_measured = n->status == BR_BENCH_MEASURED;
 	br_diff_row_t *r = add_row(d, n->name, BR_METRIC_COUNT, unit);
+	r->metric_class = cls;
 	if (!new_measured) {
 		r->change = BR_CHANGE_NOT_MEASURED;
 		if (old_measured)
@@ -188,7 +275,10 @@ static void compare_bench(br_diff_t *d, const char *unit, const br_bench_record_
 		r->new_p90 = n->summary.p90;
 		return;
 	}
-	decide(r, &o->summary, &n->summary);
+	if (cls == BR_METRIC_EXACT)
+		decide_exact(r, &o->summary, &n->summary);
+	else if (!decide_tested(r, o, n, new_rec))
+		decide_bands(r, &o->summary, &n->summary);
 	compare_size(d, n->name, BR_METRIC_STACK, unit, o->stack_measured, o->stack_bytes,
 		     n->stack_measured, n->stack_bytes);
 	if (o->heap_known || n->heap_known)
@@ -203,7 +293,7 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 	const char *unit = new_rec->unit;
 	for (size_t i = 0; i < new_rec->bench_count; i++) {
 		const br_bench_record_t *n = &new_rec->benches[i];
-		compare_bench(out, unit, br_run_record_find(old_rec, n->name), n);
+		compare_bench(out, new_rec, br_run_record_find(old_rec, n->name), n);
 	}
 	for (size_t i = 0; i < old_rec->bench_count; i++) {
 		const br_bench_record_t *o = &old_rec->benches[i];
@@ -236,6 +326,117 @@ void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap)
 		snprintf(buf, cap, "%+.1f%%", row->percent);
 	else
 		snprintf(buf, cap, "new (was 0)");
+}
+
+void br_diff_format_p(double p, char *buf, size_t cap)
+{
+	if (p < 0.001)
+		snprintf(buf, cap, "p < 0.001");
+	else if (p < 0.1)
+		snprintf(buf, cap, "p = %.3f", p);
+	else
+		snprintf(buf, cap, "p = %.2f", p);
+}
+
+/* A percentage with a sign when asked: one decimal, more for small ones. */
+static void diff_pct(double v, bool sign, char *buf, size_t cap)
+{
+	double a = fabs(v);
+	if (a != 0.0 && a < 0.05)
+		snprintf(buf, cap, sign ? "%+.2g" : "%.2g", v);
+	else
+		snprintf(buf, cap, sign ? "%+.1f" : "%.1f", v);
+}
+
+/* What the bytes of a size metric are of. */
+static const char *diff_bytes_of(br_metric_t m)
+{
+	switch (m) {
+	case BR_METRIC_STACK:
+		return "stack";
+	case BR_METRIC_HEAP:
+		return "heap peak";
+	case BR_METRIC_TEXT:
+		return "text";
+	case BR_METRIC_COUNT:
+		break;
+	}
+	return "";
+}
+
+/* An exact change: its amount, then its percentage. */
+static void diff_describe_exact(const br_diff_row_t *r, char *buf, size_t cap)
+{
+	char amount[64], pct[32] = "was 0";
+	if (r->metric == BR_METRIC_COUNT)
+		snprintf(amount, sizeof(amount), "%+.0f %s", r->delta, r->metric_name);
+	else
+		snprintf(amount, sizeof(amount), "%+.0f B %s", r->delta, diff_bytes_of(r->metric));
+	if (r->percent_defined) {
+		diff_pct(r->percent, true, pct, sizeof(pct));
+		snprintf(pct + strlen(pct), sizeof(pct) - strlen(pct), " %%");
+	}
+	snprintf(buf, cap, "%s (%s)", amount, pct);
+}
+
+/* A tested change: the estimate and its interval, in percent of the old
+ * figure (in the metric's unit when that is 0). */
+static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
+{
+	const br_shift_t *t = &r->shift;
+	bool rel = r->old_value != 0.0;
+	double scale = rel ? 100.0 / fabs(r->old_value) : 1.0;
+	const char *u = rel ? " %" : "";
+	char a[32], lo[32], hi[32], p[32];
+	if (r->change == BR_CHANGE_NOT_DISTINGUISHABLE) {
+		if (!t->bounded) {
+			snprintf(buf, cap, "can't tell (too few samples)");
+			return;
+		}
+		diff_pct(t->half_width * scale, false, a, sizeof(a));
+		int n = snprintf(buf, cap, "can't tell (\u00b1%s%s", a, u);
+		if (r->samples_needed > 0 && n > 0 && (size_t)n < cap) {
+			diff_pct(r->samples_target * scale, false, lo, sizeof(lo));
+			n += snprintf(buf + n, cap - (size_t)n, "; %zu samples a side would resolve \u00b1%s%s",
+				      r->samples_needed, lo, u);
+		}
+		if (n > 0 && (size_t)n < cap)
+			snprintf(buf + n, cap - (size_t)n, ")");
+		return;
+	}
+	diff_pct(fabs(t->estimate) * scale, false, a, sizeof(a));
+	diff_pct(t->low * scale, false, lo, sizeof(lo));
+	diff_pct(t->high * scale, false, hi, sizeof(hi));
+	br_diff_format_p(t->p_value, p, sizeof(p));
+	snprintf(buf, cap, "%s by %s%s (%s..%s%s, %s)",
+		 r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
+}
+
+void br_diff_describe(const br_diff_row_t *r, char *buf, size_t cap)
+{
+	switch (r->change) {
+	case BR_CHANGE_EQUAL:
+	case BR_CHANGE_NEW:
+	case BR_CHANGE_GONE:
+	case BR_CHANGE_NOT_MEASURED:
+		snprintf(buf, cap, "%s", br_change_name(r->change));
+		return;
+	case BR_CHANGE_BETTER:
+	case BR_CHANGE_WORSE:
+	case BR_CHANGE_NOT_DISTINGUISHABLE:
+		break;
+	}
+	if (r->tested) {
+		diff_describe_tested(r, buf, cap);
+	} else if (r->metric_class == BR_METRIC_EXACT) {
+		diff_describe_exact(r, buf, cap);
+	} else if (r->change == BR_CHANGE_NOT_DISTINGUISHABLE) {
+		snprintf(buf, cap, "not distinguishable (p10..p90 bands overlap)");
+	} else {
+		char pct[32];
+		br_diff_format_percent(r, pct, sizeof(pct));
+		snprintf(buf, cap, "%s: %s (medians; bands apart)", br_change_name(r->change), pct);
+	}
 }
 
 br_status_t br_diff_files(const char *old_path, const char *new_path, br_run_record_t *old_rec,

@@ -1,9 +1,11 @@
 /*
  * Two records side by side (a baseline and a run, or two runs): per bench
- * and metric the old figure, the new one, the change in percent and a
- * verdict, "not distinguishable" where the p10-p90 bands overlap by more
- * than the medians differ (stats/compare.h). Every metric is lower-is-better
- * and each is its own fact: a bench that got faster and bigger shows both.
+ * and metric the old figure, the new one, the change and a verdict, each
+ * metric judged by its own kind of evidence (results/metric_rule.h): exact
+ * figures by their exact difference, noisy ones by a test on the two sample
+ * sets (stats/shift.h: better, worse or can't tell). Every metric is
+ * lower-is-better and each is its own fact: a bench that got faster and
+ * bigger shows both.
  */
 #ifndef BENCHRACK_RESULTS_DIFF_H
 #define BENCHRACK_RESULTS_DIFF_H
@@ -12,20 +14,15 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "results/metric_rule.h"
 #include "results/record.h"
-
-typedef enum br_metric {
-	BR_METRIC_COUNT, /* the median per iteration, in the counter's unit */
-	BR_METRIC_STACK, /* deepest stack, bytes */
-	BR_METRIC_HEAP,  /* heap peak, bytes */
-	BR_METRIC_TEXT,  /* the firmware's text, bytes (bench "(firmware)") */
-} br_metric_t;
+#include "stats/shift.h"
 
 typedef enum br_change {
 	BR_CHANGE_EQUAL,
 	BR_CHANGE_BETTER,
 	BR_CHANGE_WORSE,
-	BR_CHANGE_NOT_DISTINGUISHABLE,
+	BR_CHANGE_NOT_DISTINGUISHABLE, /* noisy: can't tell (tested) or bands overlap */
 	BR_CHANGE_NEW,          /* only in the new record */
 	BR_CHANGE_GONE,         /* only in the old record */
 	BR_CHANGE_NOT_MEASURED, /* the new record has no figure (not run, stack overrun) */
@@ -40,9 +37,16 @@ typedef struct br_diff_row {
 	bool has_old, has_new;
 	double old_value, new_value;
 	bool percent_defined;   /* false from 0, or when a side is missing */
-	double percent;         /* 100 * (new - old) / old; +-INFINITY from 0 */
+	double percent;         /* 100 * delta / |old|; +-INFINITY from 0 */
+	double delta;           /* new - old, or (tested) the shift's estimate */
 	br_change_t change;
 	double old_p10, old_p90, new_p10, new_p90; /* bands (equal to the value for sizes) */
+	br_metric_class_t metric_class;
+	bool tested;            /* noisy with both sample sets: shift holds the test */
+	br_shift_t shift;       /* second (new) against first (old), in the metric's unit */
+	size_t samples_needed;  /* can't tell: samples a side that would bring the half-width
+	                           down to samples_target; 0 when not worked out */
+	double samples_target;  /* the limit in the metric's unit, or else |estimate| */
 } br_diff_row_t;
 
 typedef struct br_diff {
@@ -88,5 +92,20 @@ void br_metric_name(br_metric_t metric, const char *unit, char *buf, size_t cap)
 
 /* "+12.5%", "-3.0%", "0.0%", "new (was 0)", "-" into buf. */
 void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap);
+
+/*
+ * The verdict in words, the same in every output (table, Markdown, JUnit,
+ * HTML, upload): "worse by 5.0 % (4.6..5.4 %, p < 0.001)", "can't tell
+ * (±3.0 %)", "better by 1.2 %", "+4 B", "+1 instructions (+0.01 %)",
+ * "equal", "not distinguishable (bands overlap)", "new", "gone", "not
+ * measured". Written into buf.
+ */
+void br_diff_describe(const br_diff_row_t *row, char *buf, size_t cap);
+
+/* Room for any br_diff_describe text. */
+#define BR_DIFF_WORDS_BYTES 192U
+
+/* "p < 0.001", "p = 0.012", "p = 0.34" into buf. */
+void br_diff_format_p(double p, char *buf, size_t cap);
 
 #endif

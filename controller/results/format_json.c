@@ -39,6 +39,34 @@ void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 			br_json_null(j);
 		br_json_key(j, "verdict");
 		br_json_string(j, br_change_name(row->change));
+		char words[BR_DIFF_WORDS_BYTES];
+		br_diff_describe(row, words, sizeof(words));
+		br_json_key(j, "words");
+		br_json_string(j, words);
+		br_json_key(j, "class");
+		br_json_string(j, br_metric_class_name(row->metric_class));
+		/* the shift test's figures, where one was made */
+		bool rel = row->tested && row->shift.bounded && row->old_value != 0.0;
+		br_json_key(j, "interval_percent");
+		if (rel) {
+			double scale = 100.0 / (row->old_value < 0 ? -row->old_value : row->old_value);
+			br_json_array_begin(j);
+			br_json_double(j, row->shift.low * scale);
+			br_json_double(j, row->shift.high * scale);
+			br_json_array_end(j);
+		} else {
+			br_json_null(j);
+		}
+		br_json_key(j, "p_value");
+		if (row->tested)
+			br_json_double(j, row->shift.p_value);
+		else
+			br_json_null(j);
+		br_json_key(j, "samples_needed");
+		if (row->samples_needed > 0)
+			br_json_uint(j, row->samples_needed);
+		else
+			br_json_null(j);
 		br_json_object_end(j);
 	}
 	br_json_array_end(j);

@@ -54,7 +54,10 @@ static void comparison_cells(FILE *out, const br_report_t *r, const char *bench)
 	else
 		md_cell(out, "-");
 	md_cell(out, pct);
-	md_cell(out, d != NULL ? br_change_name(d->change) : "-");
+	char words[BR_DIFF_WORDS_BYTES] = "-";
+	if (d != NULL)
+		br_diff_describe(d, words, sizeof(words));
+	md_cell(out, words);
 }
 
 static void figures_table(FILE *out, const br_report_t *r)
@@ -121,7 +124,9 @@ static void diff_table(FILE *out, const br_report_t *r)
 		else
 			md_cell(out, "-");
 		md_cell(out, pct);
-		md_cell(out, br_change_name(d->change));
+		char words[BR_DIFF_WORDS_BYTES];
+		br_diff_describe(d, words, sizeof(words));
+		md_cell(out, words);
 		fputc('\n', out);
 	}
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "results/report.h"
 
 static br_finding_t *add(br_gate_t *g, br_finding_kind_t kind, const char *bench,
 			 const char *metric)
@@ -96,19 +97,20 @@ static void check_regression(br_gate_t *g, const br_run_record_t *run, const br_
 {
 	if (r->change != BR_CHANGE_WORSE || !r->has_old || !r->has_new)
 		return;
-	if (r->percent_defined && r->percent <= run->regression_percent)
+	br_regression_limit_t limit = br_metric_limit(run, r->metric_name);
+	if (!br_metric_beyond_limit(&limit, r->percent_defined, r->percent, r->delta))
 		return;
 	br_finding_t *f = add(g, BR_FINDING_REGRESSION, r->bench, r->metric_name);
 	f->value = r->new_value;
 	f->limit = r->old_value;
 	f->percent = r->percent;
-	if (r->percent_defined)
-		say(f, "%s: %s %.0f vs baseline %.0f: %+.1f%% exceeds the %g%% regression limit",
-		    r->bench, r->metric_name, r->new_value, r->old_value, r->percent,
-		    run->regression_percent);
-	else
-		say(f, "%s: %s grew from 0 to %.0f, beyond the %g%% regression limit", r->bench,
-		    r->metric_name, r->new_value, run->regression_percent);
+	char words[BR_DIFF_WORDS_BYTES], was[32], now[32], lim[64];
+	br_diff_describe(r, words, sizeof(words));
+	br_report_figure(r->old_value, was, sizeof(was));
+	br_report_figure(r->new_value, now, sizeof(now));
+	br_regression_limit_format(&limit, r->metric_name, lim, sizeof(lim));
+	say(f, "%s: %s %s vs baseline %s: %s, beyond the %s regression limit", r->bench,
+	    r->metric_name, now, was, words, lim);
 }
 
 void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate_t *out)

@@ -29,7 +29,7 @@ typedef struct br_finding {
 	double value;    /* the figure (BUDGET, REGRESSION) */
 	double limit;    /* the budget, or the baseline's figure */
 	double percent;  /* over the budget, or the change against the baseline */
-	char message[384];
+	char message[512]; /* room for a bench, its figures and the verdict in words */
 } br_finding_t;
 
 typedef struct br_gate {

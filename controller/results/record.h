@@ -4,7 +4,8 @@
  * bench's figures. Filled by the CLI from measure/ and stats/ (or read back
  * from a file by record_read.h), written by the output formats, never by
  * anything that talks to a target. A baseline is the same record, kind
- * BR_RECORD_BASELINE, without raw samples.
+ * BR_RECORD_BASELINE, with raw samples only of noisy figures
+ * (results/metric_rule.h): what a later run's test needs.
  */
 #ifndef BENCHRACK_RESULTS_RECORD_H
 #define BENCHRACK_RESULTS_RECORD_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "config/regression_limit.h"
 #include "stats/summary.h"
 
 /* Version 2: provenance, status, limits, per-bench status (results/SCHEMA.md). */
@@ -123,6 +125,7 @@ typedef struct br_run_record {
 	char counter_note[BR_RECORD_TEXT]; /* what the counters could not do here ("" none) */
 	br_record_ab_t ab;       /* check/run --against */
 	double regression_percent; /* fail_on_regression_percent in force */
+	br_regression_limits_t regression; /* per-metric limits over it (regression: section) */
 	br_budgets_t budgets;      /* the suite's own (max_text_bytes applies here) */
 	br_bench_record_t *benches;
 	size_t bench_count;

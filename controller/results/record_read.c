@@ -88,6 +88,17 @@ typedef struct rr_firmware {
 	br_cfg_uint_t text_bytes, data_bytes, bss_bytes;
 } rr_firmware_t;
 
+/* One metric's regression limit: {percent, amount}, either or both. */
+typedef struct rr_regression_limit {
+	br_cfg_section_t head;
+	br_cfg_number_t percent, amount;
+} rr_regression_limit_t;
+
+typedef struct rr_regression {
+	br_cfg_section_t head;
+	rr_regression_limit_t by_metric[BR_REGRESSION_METRICS];
+} rr_regression_t;
+
 typedef struct rr_record {
 	br_cfg_section_t head;
 	br_cfg_uint_t schema_version;
@@ -97,6 +108,7 @@ typedef struct rr_record {
 	rr_firmware_t firmware;
 	rr_ab_t against;
 	br_cfg_number_t fail_on_regression_percent;
+	rr_regression_t regression;
 	rr_limits_t budgets;
 	br_cfg_list_t benches;
 } rr_record_t;
@@ -248,6 +260,41 @@ static const br_cfg_field_t firmware_fields[] = {
 static const br_cfg_map_t firmware_map = {"firmware", sizeof(rr_firmware_t), firmware_fields,
 					  BR_CFG_COUNT(firmware_fields), NULL, NULL, NULL, 0};
 
+#define RL(field) offsetof(rr_regression_limit_t, field)
+static const br_cfg_field_t regression_limit_fields[] = {
+	{.key = "percent", .type = BR_CFG_NUMBER, .offset = RL(percent), .min_number = 0.0,
+	 .max_number = READ_MAX_PERCENT, .form = "a percentage from 0 to 1000"},
+	{.key = "amount", .type = BR_CFG_NUMBER, .offset = RL(amount), .min_number = 0.0,
+	 .max_number = 1e300, .form = "an amount in the metric's unit, >= 0"},
+};
+static const br_cfg_map_t regression_limit_map = {
+	"regression limit",	 sizeof(rr_regression_limit_t), regression_limit_fields,
+	BR_CFG_COUNT(regression_limit_fields), NULL, NULL, NULL, 0};
+
+#define RG(i) offsetof(rr_regression_t, by_metric[i])
+#define RG_FORM "{percent, amount}, either or both"
+static const br_cfg_field_t regression_fields[] = {
+	{.key = "instructions", .type = BR_CFG_MAP, .offset = RG(0), .map = &regression_limit_map,
+	 .form = RG_FORM},
+	{.key = "cycles", .type = BR_CFG_MAP, .offset = RG(1), .map = &regression_limit_map,
+	 .form = RG_FORM},
+	{.key = "ticks", .type = BR_CFG_MAP, .offset = RG(2), .map = &regression_limit_map,
+	 .form = RG_FORM},
+	{.key = "ns", .type = BR_CFG_MAP, .offset = RG(3), .map = &regression_limit_map,
+	 .form = RG_FORM},
+	{.key = "stack_bytes", .type = BR_CFG_MAP, .offset = RG(4), .map = &regression_limit_map,
+	 .form = RG_FORM},
+	{.key = "heap_peak_bytes", .type = BR_CFG_MAP, .offset = RG(5),
+	 .map = &regression_limit_map, .form = RG_FORM},
+	{.key = "text_bytes", .type = BR_CFG_MAP, .offset = RG(6), .map = &regression_limit_map,
+	 .form = RG_FORM},
+};
+_Static_assert(BR_CFG_COUNT(regression_fields) == BR_REGRESSION_METRICS,
+	       "a key for every metric a limit can name");
+static const br_cfg_map_t regression_map = {"regression", sizeof(rr_regression_t),
+					    regression_fields, BR_CFG_COUNT(regression_fields),
+					    NULL, NULL, NULL, 0};
+
 #define RF(field) offsetof(rr_record_t, field)
 static const br_cfg_field_t record_fields[] = {
 	{.key = "schema_version", .type = BR_CFG_UINT, .offset = RF(schema_version),
@@ -278,6 +325,8 @@ static const br_cfg_field_t record_fields[] = {
 	{.key = "fail_on_regression_percent", .type = BR_CFG_NUMBER,
 	 .offset = RF(fail_on_regression_percent), .max_number = READ_MAX_PERCENT,
 	 .form = "a percentage"},
+	{.key = "regression", .type = BR_CFG_MAP, .offset = RF(regression), .map = &regression_map,
+	 .form = "a mapping of metric names to {percent, amount}"},
 	{.key = "budgets", .type = BR_CFG_MAP, .offset = RF(budgets), .map = &limits_map,
 	 .form = "a mapping of limits"},
 	{.key = "benches", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &bench_map,
@@ -432,6 +481,15 @@ static void fill_record(br_run_record_t *out, const rr_record_t *r)
 	out->data_bytes = r->firmware.data_bytes.value;
 	out->bss_bytes = r->firmware.bss_bytes.value;
 	out->regression_percent = r->fail_on_regression_percent.value;
+	for (size_t i = 0; i < BR_REGRESSION_METRICS; i++) {
+		const rr_regression_limit_t *l = &r->regression.by_metric[i];
+		br_regression_limit_t *dst = &out->regression.by_metric[i];
+		dst->set = l->head.set && (l->percent.set || l->amount.set);
+		dst->has_percent = l->percent.set;
+		dst->percent = l->percent.value;
+		dst->has_amount = l->amount.set;
+		dst->amount = l->amount.value;
+	}
 	out->budgets = budgets_of(&r->budgets);
 	for (size_t i = 0; i < r->benches.count; i++)
 		fill_bench(br_run_record_add_bench(out),

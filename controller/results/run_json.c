@@ -1,6 +1,7 @@
 #include "results/run_json.h"
 
 #include "results/atomic_file.h"
+#include "results/metric_rule.h"
 
 static void write_text_or_null(br_json_t *j, const char *key, const char *text)
 {
@@ -89,6 +90,36 @@ static void write_counters(br_json_t *j, const br_bench_record_t *b, bool baseli
 	br_json_array_end(j);
 }
 
+/* The per-metric regression limits, only when the suite gave any (a record
+ * without them reads as it did before they existed). */
+static void write_regression(br_json_t *j, const br_regression_limits_t *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < BR_REGRESSION_METRICS; i++)
+		any = any || r->by_metric[i].set;
+	if (!any)
+		return;
+	br_json_key(j, "regression");
+	br_json_object_begin(j);
+	for (size_t i = 0; i < BR_REGRESSION_METRICS; i++) {
+		const br_regression_limit_t *l = &r->by_metric[i];
+		if (!l->set)
+			continue;
+		br_json_key(j, br_regression_metric_names[i]);
+		br_json_object_begin(j);
+		if (l->has_percent) {
+			br_json_key(j, "percent");
+			br_json_double(j, l->percent);
+		}
+		if (l->has_amount) {
+			br_json_key(j, "amount");
+			br_json_double(j, l->amount);
+		}
+		br_json_object_end(j);
+	}
+	br_json_object_end(j);
+}
+
 /* check/run --against: which side of the comparison this record is. */
 static void write_ab(br_json_t *j, const br_record_ab_t *ab)
 {
@@ -106,7 +137,7 @@ static void write_ab(br_json_t *j, const br_record_ab_t *ab)
 	br_json_object_end(j);
 }
 
-static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
+static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline, bool noisy)
 {
 	br_json_object_begin(j);
 	br_json_key(j, "name");
@@ -161,9 +192,11 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)
 			br_json_key(j, "halts");
 			br_json_uint(j, b->halts);
 		}
-		if (b->samples != NULL)
-			write_samples(j, b->samples, b->n);
 	}
+	/* a baseline keeps the samples of a noisy figure: a later run's test
+	 * compares sample sets (results/metric_rule.h) */
+	if ((!baseline || noisy) && b->status == BR_BENCH_MEASURED && b->samples != NULL)
+		write_samples(j, b->samples, b->n);
 	br_json_object_end(j);
 }
 
@@ -191,6 +224,7 @@ static void write_firmware(br_json_t *j, const br_run_record_t *run)
 void br_run_json_write_fields(br_json_t *j, const br_run_record_t *run)
 {
 	bool baseline = run->kind == BR_RECORD_BASELINE;
+	bool noisy = br_metric_class_of(run, BR_METRIC_COUNT) == BR_METRIC_NOISY;
 	br_json_key(j, "schema_version");
 	br_json_uint(j, BR_RESULTS_SCHEMA_VERSION);
 	br_json_key(j, "kind");
@@ -234,11 +268,12 @@ void br_run_json_write_fields(br_json_t *j, const br_run_record_t *run)
 	write_ab(j, &run->ab);
 	br_json_key(j, "fail_on_regression_percent");
 	br_json_double(j, run->regression_percent);
+	write_regression(j, &run->regression);
 	write_budgets(j, &run->budgets, true);
 	br_json_key(j, "benches");
 	br_json_array_begin(j);
 	for (size_t i = 0; i < run->bench_count; i++)
-		write_bench(j, &run->benches[i], baseline);
+		write_bench(j, &run->benches[i], baseline, noisy);
 	br_json_array_end(j);
 }
 

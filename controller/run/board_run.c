@@ -1,5 +1,6 @@
 #include "run/board_run.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "run/provenance.h"
 #include "run/run_checks.h"
 #include "run/runner.h"
+#include "stats/shift.h"
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
@@ -568,6 +570,8 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 	}
 	rec->regression_percent =
 		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
+	if (suite != NULL)
+		rec->regression = suite->regression;
 	if (suite != NULL) {
 		snprintf(rec->suite, sizeof(rec->suite), "%s", suite->name);
 		snprintf(rec->suite_path, sizeof(rec->suite_path), "%s", suite->path);
@@ -601,15 +605,22 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	return st;
 }
 
+/* The baseline's path for run: --baseline, else RESULTS/baselines/<board>.json. */
+static br_status_t baseline_path_of(const br_run_settings_t *s, br_board_run_t *run,
+				    br_error_t *err)
+{
+	if (s->baseline_path != NULL) {
+		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
+		return BR_OK;
+	}
+	return br_results_baseline_path(s->results_dir, run->board.name, false, run->baseline_path,
+					sizeof(run->baseline_path), err);
+}
+
 /* Compare with the baseline (when there is one) and apply the gate. */
 static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
-	br_status_t st = BR_OK;
-	if (s->baseline_path != NULL)
-		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
-	else
-		st = br_results_baseline_path(s->results_dir, run->board.name, false,
-					      run->baseline_path, sizeof(run->baseline_path), err);
+	br_status_t st = baseline_path_of(s, run, err);
 	if (st != BR_OK)
 		return st;
 	bool exists = access(run->baseline_path, F_OK) == 0;
@@ -681,13 +692,86 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 	}
 }
 
-void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
-			  br_board_run_t *run)
+/*
+ * --min-detectable: the iterations per bench that bring the shift test's
+ * interval down to the asked percentage of each noisy figure, from the
+ * spread of the baseline's benches (stats/shift.h,
+ * br_stats_samples_for_delta): the most any bench needs, at most
+ * BR_SUITE_MAX_ITERATIONS, written into *sized. Exact figures need one
+ * iteration to tell any change: the iterations are then left as they are.
+ */
+static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_t *run,
+				       br_run_settings_t *sized, br_error_t *err)
+{
+	br_status_t st = baseline_path_of(s, run, err);
+	if (st != BR_OK)
+		return st;
+	br_run_record_t base;
+	if (access(run->baseline_path, F_OK) != 0)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "--min-detectable sizes the run from the baseline's spread, and "
+				    "%s does not exist: record one first (--write-baseline) or give -n",
+				    run->baseline_path);
+	st = br_record_read(run->baseline_path, &base, err);
+	if (st != BR_OK)
+		return st;
+	size_t most = 0;
+	const char *widest = NULL;
+	for (size_t i = 0; i < base.bench_count; i++) {
+		const br_bench_record_t *b = &base.benches[i];
+		if (b->status != BR_BENCH_MEASURED ||
+		    br_metric_class_of(&base, BR_METRIC_COUNT) != BR_METRIC_NOISY)
+			continue;
+		double delta = s->min_detectable_percent / 100.0 * fabs(b->summary.median);
+		if (delta <= base.resolution) {
+			notice(s,
+			       "%s: %s: %g%% of %g is within the clock's resolution (%g): no number "
+			       "of iterations resolves it",
+			       run->board.name, b->name, s->min_detectable_percent,
+			       b->summary.median, base.resolution);
+			continue;
+		}
+		size_t n = br_stats_samples_for_delta(&b->summary, delta, BR_STATS_CONFIDENCE);
+		if (n > most) {
+			most = n;
+			widest = b->name;
+		}
+	}
+	if (widest == NULL) {
+		notice(s,
+		       "%s: --min-detectable: %s has no noisy figure it can be resolved on (exact "
+		       "figures tell any change with one iteration): iterations left as they are",
+		       run->board.name, run->baseline_path);
+	} else {
+		sized->iterations_set = true;
+		sized->iterations = most > BR_SUITE_MAX_ITERATIONS ? BR_SUITE_MAX_ITERATIONS
+								  : (uint32_t)most;
+		notice(s,
+		       "%s: --min-detectable %g%%: %u iterations per bench (%s needs the most: %zu, "
+		       "from the baseline's spread)",
+		       run->board.name, s->min_detectable_percent, sized->iterations, widest, most);
+	}
+	br_run_record_free(&base);
+	return BR_OK;
+}
+
+void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite,
+			  const char *elf, br_board_run_t *run)
 {
 	br_error_t err;
 	br_error_clear(&err);
 	run->status = BR_OK;
 	br_status_t st = BR_OK;
+	br_run_settings_t sized = *given;
+	const br_run_settings_t *s = &sized;
+	if (given->min_detectable_percent > 0.0) {
+		st = size_for_detectable(given, run, &sized, &err);
+		if (st != BR_OK) {
+			run->status = st;
+			run->failure = err;
+			return;
+		}
+	}
 	if (run->host)
 		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
 	else
@@ -730,13 +814,89 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		write_baseline(s, run);
 }
 
+/* Host A/B rounds: each side's iterations in BOARD_RUN_HOST_ROUNDS launches
+ * of its program, in the order base head head base, four times over, so
+ * that what changes on the host from one moment (or one launch) to the next
+ * falls on both sides alike, a drift across the bench on both equally. */
+#define BOARD_RUN_HOST_ROUNDS 8U
+
+/* Merges the bench record after first (the same bench's next round) into
+ * first: samples appended, figures summarized again; the later one freed. */
+static void host_round_merge(br_run_record_t *rec, size_t first)
+{
+	br_bench_record_t *a = &rec->benches[first];
+	br_bench_record_t *b = &rec->benches[rec->bench_count - 1U];
+	if (b->status == BR_BENCH_MEASURED && a->status == BR_BENCH_MEASURED) {
+		size_t n = a->n + b->n;
+		a->samples = xrealloc(a->samples, n * sizeof(uint32_t));
+		memcpy(a->samples + a->n, b->samples, b->n * sizeof(uint32_t));
+		double *v = xcalloc(n, sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)a->samples[i];
+		br_error_t ignored;
+		if (br_stats_summarize(v, n, &a->summary, &ignored) == BR_OK)
+			a->n = n;
+		free(v);
+		a->wall_seconds += b->wall_seconds;
+		a->halts += b->halts;
+		/* the other counters are kept from the first round only when the
+		 * rounds agree on them (their figures would no longer match n) */
+		for (size_t c = 0; c < a->counter_count; c++) {
+			free(a->counters[c].samples);
+			a->counters[c].samples = NULL;
+		}
+		a->counter_count = 0;
+	} else if (b->status != BR_BENCH_MEASURED) {
+		br_bench_record_t keep = *a;
+		*a = *b;
+		*b = keep; /* the round that failed says why; the other is freed */
+	}
+	free(b->samples);
+	for (size_t c = 0; c < b->counter_count; c++)
+		free(b->counters[c].samples);
+	rec->bench_count--;
+}
+
+/* One bench of a host A/B run, in rounds (BOARD_RUN_HOST_ROUNDS a side). */
+static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *one,
+				 const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head,
+				 br_error_t *err)
+{
+	static const bool base_first[2U * BOARD_RUN_HOST_ROUNDS] = {
+		true, false, false, true, true, false, false, true,
+		true, false, false, true, true, false, false, true};
+	br_run_settings_t side = *s;
+	uint32_t total = s->iterations_set ? s->iterations : one->iterations;
+	side.iterations_set = true;
+	side.iterations = (total + BOARD_RUN_HOST_ROUNDS - 1U) / BOARD_RUN_HOST_ROUNDS;
+	if (side.iterations < 1U)
+		side.iterations = 1U;
+	size_t first_base = base->record.bench_count, first_head = head->record.bench_count;
+	for (size_t r = 0; r < 2U * BOARD_RUN_HOST_ROUNDS; r++) {
+		br_board_run_t *run = base_first[r] ? base : head;
+		side.host_program = base_first[r] ? ab->base_elf : ab->head_elf;
+		br_status_t st = measure_host_benches(&side, one, run, err);
+		size_t first = base_first[r] ? first_base : first_head;
+		if (run->record.bench_count > first + 1U)
+			host_round_merge(&run->record, first);
+		if (st != BR_OK)
+			return st;
+	}
+	return BR_OK;
+}
+
 /* One side of an A/B run: provenance, header, its run file written first. */
 static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
 				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
 				br_error_t *err)
 {
-	br_status_t st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
-						base ? ab->base_commit : s->commit, err);
+	br_status_t st = BR_OK;
+	if (run->host) /* a host bench program, not an ELF for a board */
+		br_run_provenance_fill_program(&run->record, base ? ab->base_elf : ab->head_elf,
+					       base ? ab->base_commit : s->commit);
+	else
+		st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
+					    base ? ab->base_commit : s->commit, err);
 	if (st != BR_OK)
 		return st;
 	fill_run_header(run, suite);
@@ -777,6 +937,10 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 		br_suite_t one = *suite;
 		one.benches = &suite->benches[i];
 		one.bench_count = 1U;
+		if (head->host) {
+			st = host_ab_bench(s, &one, ab, base, head, &err);
+			continue;
+		}
 		st = measure_stub_benches(s, &one, base, &err);
 		if (st == BR_OK)
 			st = measure_stub_benches(s, &one, head, &err);

@@ -91,12 +91,13 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 	if (suite == NULL)
 		return br_error_set(err, BR_ERR_USAGE,
 				    "--against needs a suite file (its build: section)");
-	for (size_t i = 0; i < count; i++) {
-		if (runs[i].host)
-			return br_error_set(err, BR_ERR_USAGE,
-					    "--against measures a board's firmware at two commits; "
-					    "--board host runs this tree's benches only");
-	}
+	bool host = count > 0 && runs[0].host;
+	if (host && !suite->file.build.host_program.set)
+		return br_error_set(err, BR_ERR_USAGE,
+				    "%s: --against with --board host needs build: host_program (the "
+				    "host bench program the build command yields, relative to the "
+				    "worktree's root)",
+				    suite->path);
 	char cache[RUNS_PATH_BYTES];
 	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
 	br_ab_firmware_t fw;
@@ -111,15 +112,22 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 		snprintf(text, sizeof(text), "base %s = %.12s: built in %.1f s (%s)", s->against,
 			 fw.base_commit, fw.build_seconds, fw.elf);
 	notice(s, text);
+	char base_program[RUNS_PATH_BYTES * 2U];
+	if (host)
+		snprintf(base_program, sizeof(base_program), "%s/%s", fw.worktree,
+			 suite->file.build.host_program.value);
 	for (size_t i = 0; i < count; i++) {
 		br_ab_sides_t ab = {
 			.ref = s->against,
-			.base_elf = fw.elf,
+			.base_elf = host ? base_program : fw.elf,
 			.base_commit = fw.base_commit,
-			.head_elf = elf != NULL ? elf : br_default_firmware(runs[i].board.name),
+			.head_elf = host ? s->host_program
+			      : elf != NULL ? elf
+					    : br_default_firmware(runs[i].board.name),
 			.head_commit = fw.head_commit,
 		};
 		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
+		bases[i].host = runs[i].host;
 		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);
 	}
 	return BR_OK;

@@ -39,6 +39,9 @@ typedef struct br_run_settings {
 	bool write_baseline;
 	bool iterations_set, warmup_set;
 	uint32_t iterations, warmup;
+	/* --min-detectable P: iterations enough for the shift test to resolve P %
+	 * of each noisy figure, sized from the baseline's spread (0: not asked) */
+	double min_detectable_percent;
 	int timeout_s;             /* 0: the suite's */
 	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
 	/* A gdbserver at host:port that serves this board instead of what its

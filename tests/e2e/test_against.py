@@ -74,10 +74,12 @@ with tempfile.TemporaryDirectory() as tmp:
     first = time.monotonic() - t0
     print(out, err)
     c.check(code == 1, f"--against HEAD~1 exits 1 (took {first:.1f} s)", f"exit {code}")
-    c.check(re.search(r"check failed on \S+: nop1000\b.*\+10\.0%", err) is not None,
+    c.check(re.search(r"check failed on \S+: nop1000\b.*\+100 instructions \(\+10\.0 %\)", err)
+            is not None,
             "exit 1 names nop1000 at +10.0 %", err)
-    c.check(re.search(r"^nop1000 .*instructions\s+1001\s+1101\s+\+10\.0%\s+worse", out, re.M)
-            is not None, "the table: base 1001, head 1101, +10.0 %, worse", out)
+    c.check(re.search(r"^nop1000 .*instructions\s+1001\s+1101\s+\+10\.0%\s+\+100 instructions "
+                      r"\(\+10\.0 %\)", out, re.M)
+            is not None, "the table: base 1001, head 1101, +10.0 %, +100 instructions", out)
     c.check("built in" in err, "the base was built", err)
     ab = load(os.path.join(tmp, "ab.json"))
     base_files = glob.glob(os.path.join(results, "runs", "*-base.json"))

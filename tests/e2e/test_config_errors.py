@@ -40,7 +40,22 @@ CASES = [
      {"s.yaml": "name: s\nboards: [qemu-netduinoplus2]\nbenchs: [empty]\n"}, "s.yaml",
      "s.yaml:3:1: unknown key 'benchs' in suite (did you mean 'benches'?); expected one of: "
      "name, description, firmware, boards, default_iterations, warmup_runs, stack_watermark, "
-     "fail_on_regression_percent, timeout_seconds, budgets, benches, upload, build"),
+     "fail_on_regression_percent, regression, timeout_seconds, budgets, benches, upload, build"),
+    ("a regression limit that is not one",
+     {"s.yaml": SUITE_ON.format(board="qemu-netduinoplus2") +
+      "regression: {instructions: 0.5%, stack_bytes: 64 bytes}\n"}, "s.yaml",
+     "s.yaml:4:47: regression limit '64 bytes' for stack_bytes is not one; expected a "
+     "percentage (2%), bytes (64B, 1K) or both (2% and 64B)"),
+    ("bytes for a count",
+     {"s.yaml": SUITE_ON.format(board="qemu-netduinoplus2") + "regression:\n  ns: 64B\n"},
+     "s.yaml",
+     "s.yaml:5:7: regression limit '64B' for ns is not one; expected a percentage (0.5%), an "
+     "amount in the counter's unit (10) or both (0.5% and 10)"),
+    ("a regression limit for a metric there is none of",
+     {"s.yaml": SUITE_ON.format(board="qemu-netduinoplus2") + "regression: {stack: 64B}\n"},
+     "s.yaml",
+     "s.yaml:4:14: unknown key 'stack' in regression; expected one of: instructions, cycles, "
+     "ticks, ns, stack_bytes, heap_peak_bytes, text_bytes"),
     ("missing required key",
      {"s.yaml": "name: s\nbenches: [empty]\n"}, "s.yaml",
      "s.yaml:1:1: suite lacks required key 'boards'; expected boards: a list of board names "

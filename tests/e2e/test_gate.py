@@ -102,14 +102,15 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run(BENCHRACK, ["check", suite, "--firmware", SLOWER] + base)
     c.check(rc == 1, f"check of the slower firmware exits 1 (got {rc})", out + err)
     m = re.search(r"check failed on qemu-netduinoplus2: work: instructions (\d+) vs baseline "
-                  r"(\d+): \+(\d+\.\d)% exceeds the 5% regression limit", err)
+                  r"(\d+): \+\d+ instructions \(\+(\d+\.\d) %\), beyond the 5% regression "
+                  r"limit", err)
     c.check(m is not None, "stderr names work, instructions and the percent", err)
     if m:
         new, old, pct = int(m.group(1)), int(m.group(2)), float(m.group(3))
         c.check(new > old and abs(100.0 * (new - old) / old - pct) < 0.06,
                 f"the percent is (new - old) / old: {pct}% from {old} to {new}")
         c.check(old == work["median"], "the baseline figure is the recorded median")
-    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None,
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+\+\d+ instructions \(\+\d+\.\d %\)", out) is not None,
             "the table shows old, new, change and verdict", out)
     c.check(re.search(r"empty\s+instructions\s+(\d+)\s+\1\s+\+0\.0%\s+equal", out) is not None,
             "an unchanged bench is equal", out)
@@ -121,7 +122,7 @@ with tempfile.TemporaryDirectory() as tmp:
                         fail_on_regression_percent=50)
     rc, out, err = run(BENCHRACK, ["check", loose, "--firmware", SLOWER] + base)
     c.check(rc == 0, f"the same change under a 50% limit passes (got {rc})", out + err)
-    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None,
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+\+\d+ instructions \(\+\d+\.\d %\)", out) is not None,
             "... still showing it as worse", out)
 
     # 5. An exceeded budget fails (no regression involved).
@@ -162,13 +163,13 @@ with tempfile.TemporaryDirectory() as tmp:
     # 7. diff: baseline against the slower run, and two runs.
     rc, out, err = run(BENCHRACK, ["diff", baseline, slower_run])
     c.check(rc == 0, f"diff baseline run exits 0 (got {rc})", err)
-    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+worse", out) is not None
+    c.check(re.search(r"work\s+instructions\s+\d+\s+\d+\s+\+\d+\.\d%\s+\+\d+ instructions \(\+\d+\.\d %\)", out) is not None
             and re.search(r"nop1000\s+instructions\s+(\d+)\s+\1\s+\+0\.0%\s+equal", out),
             "diff shows per bench and metric old, new, change, verdict", out)
     c.check(re.search(r"work\s+stack_bytes\s+\d+\s+\d+", out) is not None,
             "diff covers the stack too", out)
     rc, out, err = run(BENCHRACK, ["diff", slower_run, runs[0]])
-    c.check(rc == 0 and re.search(r"work\s+instructions\s+\d+\s+\d+\s+-\d+\.\d%\s+better", out),
+    c.check(rc == 0 and re.search(r"work\s+instructions\s+\d+\s+\d+\s+-\d+\.\d%\s+-\d+ instructions \(-\d+\.\d %\)", out),
             "diff of two runs: the faster one is better", out + err)
 
     # 8. SIGKILL in the middle of a suite.

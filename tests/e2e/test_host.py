@@ -13,11 +13,15 @@ and measured natively, end to end.
   with kernel.perf_event_paranoid;
 - the program ran pinned to one CPU this process may use;
 - `check` with the default suite on the host: exit 0, budgets (in the QEMU
-  board's instructions) not applied, an entry benchrack cannot run is said.
+  board's instructions) not applied, an entry benchrack cannot run is said;
+- a host baseline keeps its samples; `--min-detectable 2%` picks the
+  iterations that the rule of stats/shift.h gives from its spread (worked
+  out here from the baseline's figures), and without a baseline is exit 2.
 
 usage: test_host.py BENCHRACK HOST_BENCHES SUITE_C DEFAULT_SUITE SCHEMA
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -129,8 +133,43 @@ with tempfile.TemporaryDirectory() as tmp:
 
     code, _, err = run(BENCHRACK, ["check", DEFAULT_SUITE, "--board", "host", "--against", "HEAD",
                                    "--results-dir", os.path.join(tmp, "results")])
-    c.check(code == 2 and "--board host runs this tree's benches only" in err,
-            "--against with --board host is a usage error", f"exit {code}: {err}")
+    c.check(code == 2 and "--against with --board host needs build: host_program" in err,
+            "--against with --board host needs the suite's build: host_program",
+            f"exit {code}: {err}")
+
+    # --min-detectable: the iterations from the baseline's spread, as stats/shift.h's
+    # rule says (n = 2 (z sigma sqrt(pi/3) / delta)^2 a side, sigma = 1.4826 MAD),
+    # worked out here from the baseline's own figures
+    sized = os.path.join(tmp, "sized")
+    code, _, err = run(BENCHRACK, ["run", "--board", "host", "-n", "40", "--write-baseline",
+                                   "--results-dir", sized])
+    base_rec = load(os.path.join(sized, "baselines", "host.json"))
+    c.check(code == 0 and all(len(b.get("samples", [])) == 40 for b in base_rec["benches"]),
+            "a host baseline keeps its samples (noisy figures)", err)
+    z = 2.5758293035489004
+    want = 0
+    for b in base_rec["benches"]:
+        sigma = 1.4826 * b["mad"] if b["mad"] > 0 else b["cv_median"] * abs(b["median"])
+        delta = 0.02 * abs(b["median"])
+        if delta <= base_rec["counter"]["resolution"]:
+            continue  # below the clock's resolution: no number of iterations helps
+        need = 2 if sigma <= 0 else max(2, math.ceil(2 * (z * sigma * math.sqrt(math.pi / 3) /
+                                                          delta) ** 2))
+        want = max(want, need)
+    want = min(want, 1024)
+    sized_json = os.path.join(tmp, "sized.json")
+    code, _, err = run(BENCHRACK, ["run", "--board", "host", "--min-detectable", "2%",
+                                   "--json", sized_json, "--results-dir", sized])
+    got = {b["n"] for b in load(sized_json)["benches"]} if code == 0 else set()
+    n = got.pop() if len(got) == 1 else None
+    c.check(code == 0 and n is not None and abs(n - want) <= 1 and
+            f"--min-detectable 2%: {n} iterations per bench" in err,
+            f"--min-detectable 2% picks the iterations from the baseline's spread ({n}; "
+            f"worked out here: {want})", err)
+    code, _, err = run(BENCHRACK, ["run", "--board", "host", "--min-detectable", "2%",
+                                   "--results-dir", os.path.join(tmp, "empty")])
+    c.check(code == 2 and "--min-detectable sizes the run from the baseline's spread" in err,
+            "--min-detectable without a baseline is a usage error", f"exit {code}: {err}")
 
     # a bench the program does not have is a configuration error
     p = subprocess.run([HOST_BENCHES, "--iterations", "3", "no_such_bench"],

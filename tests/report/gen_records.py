@@ -6,6 +6,10 @@ regression in the last run, and a baseline (results/baselines/<board>.json).
 
     gen_records.py OUT_DIR --runs N --benches M [--samples S] [--seed K]
                    [--board NAME] [--schema results/schema/benchrack.schema.json]
+                   [--step RUN:PERCENT] [--no-drift]
+
+--step makes the first bench PERCENT slower from run RUN on (and no last-run
+regression), --no-drift leaves out the slow drift: a history with one step.
 
 The figures of each bench (median, percentiles, MAD, outliers) are computed
 from its samples the way results/SCHEMA.md defines them, so a record reads
@@ -99,7 +103,11 @@ def main():
     ap.add_argument('--seed', type=int, default=14)
     ap.add_argument('--board', default='sim-board')
     ap.add_argument('--schema')
+    ap.add_argument('--step', help='RUN:PERCENT: the first bench %% slower from run RUN on')
+    ap.add_argument('--no-drift', action='store_true', help='no slow drift over the runs')
     a = ap.parse_args()
+    step_run, step = (int(a.step.split(':')[0]), float(a.step.split(':')[1]) / 100) if a.step \
+        else (None, 0.0)
     rng = random.Random(a.seed)
     names = ['crc32_%d' % (64 << i) if i < 4 else 'bench_%02d' % i for i in range(a.benches)]
     if a.benches > 1:
@@ -115,7 +123,10 @@ def main():
     os.makedirs(os.path.join(a.out, 'baselines'), exist_ok=True)
     for r in range(a.runs):
         last = r == a.runs - 1
-        benches = [bench_record(n, bases[i], rng, a.samples, 0.002 * (r % 9), last and i == 0, True)
+        drift = 0.0 if a.no_drift else 0.002 * (r % 9)
+        benches = [bench_record(n, bases[i] * (1 + step if i == 0 and step_run is not None and
+                                               r >= step_run else 1), rng, a.samples, drift,
+                                last and i == 0 and step_run is None, True)
                    for i, n in enumerate(names)]
         stamp = '2026-11-%02dT%02d:%02d:00Z' % (1 + r // 96, (r // 4) % 24, (r % 4) * 15)
         doc = record('run', stamp, a.board, benches, 0xabc000 + r, 4084 + 16 * r)

@@ -238,7 +238,7 @@
 	function comparison() {
 		if (!data.latest.length) return;
 		var s = section('comparison', 'Latest run against the baseline',
-			'Per bench and metric: the baseline, the latest run, the change and its verdict ("not distinguishable" when the p10–p90 bands overlap by more than the medians differ), the budget, and what the gate found.');
+			'Per bench and metric: the baseline, the latest run, the change and its verdict — exact figures by their exact change ("+4 B stack"), noisy ones by a test on both sample sets ("worse by 5.0 % (4.6..5.4 %, p < 0.001)", "can\'t tell (±3.0 %)") — the budget, and what the gate found. Colour marks only what the gate failed.');
 		/* Several boards: their tables side by side where there is room. */
 		var holder = data.latest.length > 1 ? el('div', { cls: 'cards wide' }) : s;
 		if (holder !== s) s.appendChild(holder);
@@ -249,6 +249,7 @@
 			var rows = (l.comparison ? l.comparison.rows : plainRows(run)).map(function (r) {
 				var f = findings.filter(function (x) { return x.bench === r.bench && x.metric === r.metric; });
 				return { bench: r.bench, metric: r.metric, old: r.old, new: r.new, change: r.verdict,
+					words: r.words || r.verdict,
 					change_text: percentText(r.change_percent), budget: rowBudget(run, r), finding: f.length ? f[0] : null };
 			});
 			var card = el('div', { cls: 'card', 'data-kind': 'comparison', 'data-run': String(l.run) });
@@ -265,7 +266,8 @@
 				el('th', { text: 'budget' }), el('th', { text: 'gate' }))));
 			var tb = el('tbody');
 			rows.forEach(function (r) {
-				var cls = CHANGE_CLASS[r.change] || '';
+				/* colour only for what the gate decided: a row it failed */
+				var cls = r.finding ? CHANGE_CLASS.worse : '';
 				var tr = el('tr', { cls: cls });
 				tr.appendChild(el('td', { text: r.bench }));
 				tr.appendChild(el('td', { text: r.metric }));
@@ -273,7 +275,7 @@
 				tr.appendChild(el('td', { cls: 'num' + (r.finding ? ' fail' : ''), text: fmt(r.new) }));
 				tr.appendChild(el('td', { cls: 'num', text: r.change_text }));
 				var mark = r.change === 'worse' ? '▲ ' : r.change === 'better' ? '▼ ' : '';
-				tr.appendChild(el('td', { cls: 'verdict ' + cls, text: mark + r.change }));
+				tr.appendChild(el('td', { cls: 'verdict ' + cls, text: mark + r.words }));
 				tr.appendChild(el('td', { cls: 'num', text: r.budget === null ? '—' : fmt(r.budget) }));
 				tr.appendChild(el('td', { cls: r.finding ? 'fail' : '', text: r.finding ? r.finding.kind + ': ' + r.finding.message : 'ok' }));
 				tb.appendChild(tr);
@@ -296,6 +298,13 @@
 	/* A dataset's name: the series only matters when there are several. */
 	function seriesLabel(se, what) {
 		return series.length > 1 ? se.key + ' ' + what : what;
+	}
+
+	/* The change points of bench name in series se (data.change_points). */
+	function stepsOf(se, name) {
+		return (data.change_points || []).filter(function (st) {
+			return st.bench === name && seriesKey(runsById[st.run]) === se.key;
+		});
 	}
 
 	function historyChart(name) {
@@ -327,6 +336,17 @@
 			datasets.push({ label: seriesLabel(se, 'median'), data: med.map(function (p) { return p ? p.y : null; }), runs: med,
 				borderColor: se.colour, backgroundColor: se.colour, borderDash: se.dash, spanGaps: true,
 				pointRadius: 3, pointHoverRadius: 6, borderWidth: 2, tension: 0 });
+			/* the steps stats/ found in this history (report_steps.c), marked where
+			 * they happened */
+			var steps = stepsOf(se, name);
+			if (steps.length) {
+				datasets.push({ label: seriesLabel(se, 'change point'), showLine: false, pointStyle: 'triangle',
+					pointRadius: 9, pointHoverRadius: 11, borderColor: OI.black, backgroundColor: '#ffffff',
+					data: runIds.map(function (id) {
+						var st = steps.filter(function (x) { return x.run === id; });
+						return st.length ? benchOf(runsById[id], name).median : null;
+					}), steps: steps });
+			}
 			var base = baselineFor(se.board);
 			var bb = base ? benchOf(base, name) : null;
 			if (bb && bb.median !== null) {
@@ -335,7 +355,15 @@
 			}
 		});
 		var f = figure('history', { bench: name },
-			'Median per iteration over the runs, with the p10–p90 band and the baseline (dashed black). Click a point for its run: commit, build-id, board.');
+			'Median per iteration over the runs, with the p10–p90 band, the baseline (dashed black) and the change points (triangles). Click a point for its run: commit, build-id, board.');
+		var found = series.reduce(function (all, se) { return all.concat(stepsOf(se, name)); }, []);
+		found.forEach(function (st) {
+			f.figure.appendChild(el('p', { cls: 'note change-point', 'data-run': String(st.run) },
+				'change point: ' + st.series + (st.suite ? ' · ' + st.suite : '') + ' from ',
+				el('a', { href: '#run-' + st.run, text: runLabel(runsById[st.run]) }),
+				', commit ' + (st.commit || 'unknown') + ': ' + fmt(st.before) + ' → ' + fmt(st.after) +
+				(st.percent === null ? '' : ' (' + percentText(st.percent) + ')')));
+		});
 		chart(f.canvas, {
 			type: 'line',
 			data: { labels: labels, datasets: datasets },
