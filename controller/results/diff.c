@@ -161,7 +161,7 @@ static void decide_bands(br_diff_row_t *r, const br_summary_t *old_s, const br_s
 	}
 }
 
-static double *diff_as_doubles(const uint32_t *samples, size_t n)
+static double *diff_as_doubles(const uint64_t *samples, size_t n)
 {
 	double *v = xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
