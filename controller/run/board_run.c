@@ -828,8 +828,8 @@ static void host_round_merge(br_run_record_t *rec, size_t first)
 	br_bench_record_t *b = &rec->benches[rec->bench_count - 1U];
 	if (b->status == BR_BENCH_MEASURED && a->status == BR_BENCH_MEASURED) {
 		size_t n = a->n + b->n;
-		a->samples = xrealloc(a->samples, n * sizeof(uint32_t));
-		memcpy(a->samples + a->n, b->samples, b->n * sizeof(uint32_t));
+		a->samples = xrealloc(a->samples, n * sizeof(a->samples[0]));
+		memcpy(a->samples + a->n, b->samples, b->n * sizeof(b->samples[0]));
 		double *v = xcalloc(n, sizeof(double));
 		for (size_t i = 0; i < n; i++)
 			v[i] = (double)a->samples[i];

@@ -344,7 +344,7 @@ static br_bench_record_t *add_samples(br_run_record_t *r, const char *name, size
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	b->status = BR_BENCH_MEASURED;
 	b->n = n;
-	b->samples = calloc(n, sizeof(uint32_t));
+	b->samples = calloc(n, sizeof(b->samples[0]));
 	double *v = calloc(n, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		/* a scrambled order: the test must not depend on it */
