@@ -93,7 +93,8 @@ void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *count
 {
 	uint32_t c = counter->counter.address;
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_a};
-	b->reads[b->nreads++] = (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
+	b->reads[b->nreads++] =
+	    (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_b};
 }
 

@@ -54,6 +54,15 @@ br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t poli
  */
 br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_error_t *err);
 
+/*
+ * The same with the board's memory map (may be NULL): the lowest-addressed
+ * loadable segment in flash or ROM when the image has one there (a
+ * Cortex-M boots from flash), else the lowest of all; *table (may be NULL)
+ * is where that vector table is.
+ */
+br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *map,
+				     br_reset_vector_t *vec, uint32_t *table, br_error_t *err);
+
 /* "always", "if-different", "never". */
 const char *br_image_policy_name(br_board_load_t policy);
 
