@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks before the board starts (issue 23, issue 31 NX1), on copies of the
-STM32Cube-style plain firmware with one field changed:
+MCUXpresso-like plain firmware with one field changed (an image the code
+before these checks measured):
 - a segment moved to 0xE000ED00 (the System Control Block): `benchrack
   measure --board FILE` on a QEMU reached as a remote gdbserver with `load:
   always` exits 2 naming the segment and the board's regions, and the fault
@@ -14,7 +15,7 @@ STM32Cube-style plain firmware with one field changed:
   QEMU runs it, locks up and dies: the message quotes its own "qemu: fatal:"
   line, not the register dump after it.
 
-usage: test_image_checks.py BENCHRACK QEMU STM32CUBE_ELF
+usage: test_image_checks.py BENCHRACK QEMU MCUXPRESSO_LIKE_ELF
 """
 import os
 import struct
