@@ -52,16 +52,21 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 		return st;
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
 	if (st == BR_ERR_TIMEOUT && timeout_is_failure) {
-		st = br_run_classify_timeout(br_runner_target(&runner),
+		st = br_run_classify_timeout(br_runner_target(&runner), opts->elf_path,
 					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
-					     opts->timeout_ms, err);
+					     opts->timeout_ms, NULL, err);
 	} else if (st == BR_ERR_TIMEOUT) {
-		/* Never blame the firmware for a server that went silent. */
-		uint32_t pc = 0;
-		if (br_run_probe_after_timeout(br_runner_target(&runner), &pc, err) == BR_OK)
-			st = BR_ERR_TIMEOUT;
-		else
+		/* Never blame the firmware for a server that went silent; say
+		 * where the core was when it answers. */
+		br_core_state_t state;
+		if (br_run_probe_after_timeout(br_runner_target(&runner), &state, err) == BR_OK) {
+			char was[BR_ERROR_MESSAGE_BYTES / 2U], core[BR_ERROR_MESSAGE_BYTES / 2U];
+			snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
+			br_run_core_text(opts->elf_path, &state, core, sizeof(core));
+			st = br_error_set(err, BR_ERR_TIMEOUT, "%s; the core was at %s", was, core);
+		} else {
 			st = err->status;
+		}
 	}
 	if (st == BR_OK)
 		st = check_samples(out, err);
