@@ -163,6 +163,7 @@ static br_status_t run_breakpoints(const br_measure_options_t *o, br_target_t *t
 	    .kind = o->breakpoint_kind,
 	    .stack = out->stack_painted ? &out->stack_region : NULL,
 	    .proof = &out->proof,
+	    .idle_check_ms = o->fewer_ok ? BR_MEASURE_IDLE_CHECK_MS : 0,
 	};
 	br_status_t st = br_bp_session_run(t, &out->span, &bo, &out->bp, err);
 	keep_bp_samples(out);

@@ -12,7 +12,8 @@
  *   layout_fixed   straight-line, called once per round of main's loop
  *   layout_other   straight-line, called once per round after layout_fixed
  *   layout_never   never called (plain_never_flag-style): a `to:` never reached
- * Built with -DLAYOUT_FAULT, main runs a few rounds and then executes an
+ * Built with -DLAYOUT_ONCE, main calls layout_fixed once and idles in an
+ * endless loop. Built with -DLAYOUT_FAULT, main runs a few rounds and then executes an
  * undefined instruction: the core sits in HardFault_Handler from then on.
  */
 #include <stdint.h>
@@ -119,6 +120,11 @@ int main(void)
 {
 	uint32_t round = 0U;
 	layout_sink = layout_constructed;
+#ifdef LAYOUT_ONCE
+	layout_sink = layout_fixed(layout_sink);
+	for (;;) {
+	}
+#endif
 	for (;;) {
 		layout_sink = layout_fixed(layout_sink);
 		layout_sink = layout_other(layout_sink);

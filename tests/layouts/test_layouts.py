@@ -12,7 +12,10 @@ board's memory map (--board) and without it (QEMU's default machine):
   read-only (the image issue 23 found refused: "no read-only loadable
   segment"), the MCUXpresso-like one has a RAM segment with p_filesz <
   p_memsz, the nRF-like one's application vector table is not at the start
-  of flash (a boot region is).
+  of flash (a boot region is);
+- a region run once, then the core parked in an endless loop: default flags
+  give the one exact sample and end when the core is found idle, well within
+  the 10 s timeout, saying so.
 
 usage: test_layouts.py BENCHRACK OBJDUMP READELF NAME=ELF...
 """
@@ -20,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import disasm  # noqa: E402
@@ -64,7 +68,7 @@ def samples_of(res):
 
 
 for name, elf in sorted(IMAGES.items()):
-    if name.endswith("-fault"):
+    if name.endswith(("-fault", "-once")):
         continue
     segs = load_segments(elf)
     print(f"{name}: {[(hex(s[0]), hex(s[2]), hex(s[3]), s[4]) for s in segs]}")
@@ -98,4 +102,22 @@ for name, elf in sorted(IMAGES.items()):
                        f"{name} ({how}): --from layout_fixed --to layout_other = {between} "
                        f"x{N} (got {rc}, {samples_of(res)})"):
             c.show(out, err)
+# A region run once, then the core idles (`for (;;) {}`): default flags end
+# when the core is found parked, without waiting out the 10 s timeout.
+once = IMAGES.get("mcuxpresso_like-once")
+if once:
+    fixed = disasm.straight_line_cost(OBJDUMP, once, "layout_fixed")
+    start = time.monotonic()
+    rc, out, err, res = measure(BENCHRACK, once, "--function", "layout_fixed")
+    took = time.monotonic() - start
+    c.check(rc == 0 and samples_of(res) == [fixed],
+            f"once: default flags measure the one call exactly ({fixed}): {rc}, "
+            f"{samples_of(res)}")
+    c.check(re.search(r"ran 1 of 100 times in [0-9.]+ s: the start was not reached again, "
+                      r"and the core idles in an endless loop at 0x[0-9a-f]{8} \(main\+0x",
+                      out) is not None,
+            "once: says it stopped waiting because the core idles in main's endless loop")
+    c.check(took < 5.0, f"once: over in {took:.2f} s, not the 10 s timeout")
+    if rc != 0 or took >= 5.0:
+        c.show(out, err)
 sys.exit(c.finish())
