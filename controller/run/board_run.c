@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "debug/server_sched.h"
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
@@ -22,6 +23,7 @@
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
+#define BOARD_RUN_STARVED_BYTES 160U
 
 /* What the per-bench callback needs to keep results as they come. */
 typedef struct keeper {
@@ -34,6 +36,8 @@ typedef struct keeper {
 	unsigned current_index; /* of reqs, after a restart too */
 	unsigned offset;        /* benches done before the runner was last opened */
 	unsigned total;         /* benches of the whole run */
+	const br_server_t *server;     /* the runner's launched server, if any */
+	br_server_sched_t sched_start; /* its scheduler figures when the bench started */
 	bool counted;       /* any sample of any bench was not zero */
 	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
@@ -105,6 +109,8 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 {
 	keeper_t *k = ctx;
 	k->started_ms = br_clock_ms();
+	if (k->server != NULL)
+		br_server_sched_read(k->server, &k->sched_start);
 	k->current = name;
 	k->current_index = k->offset + index;
 	progress(k->s, k->offset + index, k->offset > 0 ? k->total : count, name);
@@ -209,13 +215,19 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
 /* A bench that did not come back within its timeout (run_checks.h): on a
  * board that answers, kept as the bench's record ("did not finish", where
  * the core was), the run going on with the benches after it. */
-static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const char *bench,
+static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const keeper_t *k,
 				    int timeout_ms, br_error_t *err)
 {
+	const char *bench = k->current;
 	char what[BR_CB_NAME_BYTES + 16U];
 	snprintf(what, sizeof(what), "bench %s", bench);
+	br_server_sched_t now;
+	br_server_sched_read(&runner->session.server, &now);
+	char starved[BOARD_RUN_STARVED_BYTES];
+	bool host_starved = br_server_sched_starved(&runner->session.server, &k->sched_start, &now,
+						    starved, sizeof(starved));
 	br_status_t st = br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
-						 timeout_ms, NULL, err);
+						 timeout_ms, host_starved ? starved : NULL, err);
 	if (st != BR_ERR_TIMEOUT)
 		return st;
 	br_bench_record_t *b = br_run_record_add_bench(&run->record);
@@ -317,6 +329,7 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		if (st != BR_OK)
 			break;
 		k.counter = &runner.counter;
+		k.server = &runner.session.server;
 		br_suite_options_t opts;
 		br_suite_options_default(&opts);
 		opts.elf_path = run->record.elf_path;
@@ -339,13 +352,14 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		k.current = NULL;
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
 		if (st == BR_ERR_TIMEOUT && k.current != NULL)
-			st = classify_timeout(&runner, run, k.current, opts.bench_timeout_ms, err);
+			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, err);
 		bool again = st == BR_ERR_TIMEOUT && suite != NULL && k.current_index + 1U < count;
 		if (st != BR_OK && !again) {
 			br_runner_explain(&runner, err);
 			mark_unfinished(&k, reqs, suite != NULL ? count : 0, err);
 		}
 		br_runner_close(&runner);
+		k.server = NULL;
 		if (st == BR_ERR_TIMEOUT && first == BR_OK) {
 			first = st;
 			first_err = *err;

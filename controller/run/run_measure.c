@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "debug/server_sched.h"
 #include "run/run_checks.h"
 #include "run/runner.h"
 
 #define RUN_MEASURE_WHAT_BYTES 96U
+#define RUN_MEASURE_STARVED_BYTES 160U
 
 /* The counting check on every sample, then the batch wrap check (stub mode;
  * a breakpoint session checked each halt's host time itself). */
@@ -50,11 +52,18 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	snprintf(out->server, sizeof(out->server), "%s", runner.server);
 	if (st != BR_OK)
 		return st;
+	br_server_sched_t before, after;
+	br_server_sched_read(&runner.session.server, &before);
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
-	if (st == BR_ERR_TIMEOUT && timeout_is_failure) {
+	char starved[RUN_MEASURE_STARVED_BYTES];
+	br_server_sched_read(&runner.session.server, &after);
+	bool host_starved = st == BR_ERR_TIMEOUT &&
+			    br_server_sched_starved(&runner.session.server, &before, &after, starved,
+						    sizeof(starved));
+	if (st == BR_ERR_TIMEOUT && (timeout_is_failure || host_starved)) {
 		st = br_run_classify_timeout(br_runner_target(&runner), opts->elf_path,
 					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
-					     opts->timeout_ms, NULL, err);
+					     opts->timeout_ms, host_starved ? starved : NULL, err);
 	} else if (st == BR_ERR_TIMEOUT) {
 		/* Never blame the firmware for a server that went silent; say
 		 * where the core was when it answers. */
