@@ -313,6 +313,8 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		.output_ctx = s->firmware_output_ctx,
 		.load_progress = s->load_progress,
 		.load_progress_ctx = s->load_progress_ctx,
+		.load_done = s->load_done,
+		.load_done_ctx = s->load_done_ctx,
 	};
 	keeper_t k = {.s = s, .suite = suite, .run = run, .total = (unsigned)count};
 	br_error_t first_err;

@@ -27,6 +27,20 @@
 /* Progress of a long load: bytes written so far of total. */
 typedef void (*br_image_progress_fn)(void *ctx, size_t done, size_t total);
 
+struct br_image_load_result;
+/* A load is over (the image written and verified, or found already on the
+ * target): what it did, for one line on a terminal. */
+typedef void (*br_image_loaded_fn)(void *ctx, const char *path,
+				   const struct br_image_load_result *load);
+
+/* What a caller is told about a load as it goes; any field may be NULL. */
+typedef struct br_image_hooks {
+	br_image_progress_fn progress;
+	void *progress_ctx;
+	br_image_loaded_fn loaded;
+	void *loaded_ctx;
+} br_image_hooks_t;
+
 typedef struct br_image_load_result {
 	br_board_load_t policy; /* as applied (never DEFAULT) */
 	bool compared;          /* if-different looked first */

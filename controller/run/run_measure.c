@@ -29,8 +29,8 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 }
 
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, bool timeout_is_failure, br_measure_raw_t *out,
-			   br_error_t *err)
+			   br_board_load_t load, bool timeout_is_failure,
+			   const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err)
 {
 	br_stub_layout_t layout;
 	br_status_t st = br_measure_prepare(opts, out, &layout, err);
@@ -47,6 +47,12 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 		.output = opts->link.output,
 		.output_ctx = opts->link.output_ctx,
 	};
+	if (hooks != NULL) {
+		ro.load_progress = hooks->progress;
+		ro.load_progress_ctx = hooks->progress_ctx;
+		ro.load_done = hooks->loaded;
+		ro.load_done_ctx = hooks->loaded_ctx;
+	}
 	br_runner_t runner;
 	st = br_runner_open(&ro, &runner, err);
 	snprintf(out->server, sizeof(out->server), "%s", runner.server);

@@ -43,6 +43,8 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	if (st != BR_OK)
 		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
 				       br_image_policy_name(policy_of(o)));
+	if (o->load_done != NULL && (r->load.written || r->load.matched))
+		o->load_done(o->load_done_ctx, o->elf_path, &r->load);
 	/* A word of the loaded image proves every bulk read from here on. */
 	st = br_halt_proof_arm(t, o->elf_path, NULL, err);
 	if (st != BR_OK)
