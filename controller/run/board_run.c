@@ -213,10 +213,11 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
 }
 
 /* A bench that did not come back within its timeout (run_checks.h): on a
- * board that answers, kept as the bench's record ("did not finish", where
- * the core was), the run going on with the benches after it. */
+ * board that answers (*answered), kept as the bench's record ("did not
+ * finish", where the core was, or that the host was overloaded), the run
+ * going on with the benches after it. */
 static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const keeper_t *k,
-				    int timeout_ms, br_error_t *err)
+				    int timeout_ms, bool *answered, br_error_t *err)
 {
 	const char *bench = k->current;
 	char what[BR_CB_NAME_BYTES + 16U];
@@ -228,8 +229,9 @@ static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, co
 						    starved, sizeof(starved));
 	br_status_t st = br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
 						 timeout_ms, host_starved ? starved : NULL, err);
-	if (st != BR_ERR_TIMEOUT)
+	if (st != BR_ERR_TIMEOUT && !(st == BR_ERR_INFRA && host_starved))
 		return st;
+	*answered = true;
 	br_bench_record_t *b = br_run_record_add_bench(&run->record);
 	snprintf(b->name, sizeof(b->name), "%s", bench);
 	snprintf(b->mode, sizeof(b->mode), "stub");
@@ -353,16 +355,17 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		opts.bench_done_ctx = &k;
 		k.current = NULL;
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
+		bool answered = false;
 		if (st == BR_ERR_TIMEOUT && k.current != NULL)
-			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, err);
-		bool again = st == BR_ERR_TIMEOUT && suite != NULL && k.current_index + 1U < count;
+			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, &answered, err);
+		bool again = answered && suite != NULL && k.current_index + 1U < count;
 		if (st != BR_OK && !again) {
 			br_runner_explain(&runner, err);
 			mark_unfinished(&k, reqs, suite != NULL ? count : 0, err);
 		}
 		br_runner_close(&runner);
 		k.server = NULL;
-		if (st == BR_ERR_TIMEOUT && first == BR_OK) {
+		if (answered && first == BR_OK) {
 			first = st;
 			first_err = *err;
 		}
@@ -666,7 +669,7 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 		any_stub = any_stub || suite->benches[i].kind == BR_SUITE_ENTRY_STUB;
 	br_status_t st = any_stub ? measure_stub_benches(s, suite, run, err) : BR_OK;
 	/* a stub bench that did not finish costs only itself */
-	if (st == BR_OK || st == BR_ERR_TIMEOUT) {
+	if (st == BR_OK || run->bench_timed_out) {
 		br_error_t why;
 		br_error_clear(&why);
 		br_status_t est = measure_elf_entries(s, suite, run, &why);
