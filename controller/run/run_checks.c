@@ -113,8 +113,8 @@ br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const 
 		return br_error_set(err, BR_ERR_INFRA,
 				    "%s did not finish within %d s, but the host was overloaded: %s; "
 				    "an infrastructure error, not the firmware's (the core was at "
-				    "%s)",
-				    what, seconds, starved, core);
+				    "%s; %s)",
+				    what, seconds, starved, core, was);
 	return br_error_set(err, BR_ERR_TIMEOUT,
 			    "%s did not finish within %d s: the core was at %s (%s)", what, seconds,
 			    core, was);
