@@ -40,12 +40,8 @@ PC_SYMBOL = re.compile(r"the core was at PC 0x[0-9a-f]{8} \((main|layout_fixed|l
 
 
 def range_cost(elf):
-    insns = disasm.function(OBJDUMP, elf, "main")
-    start = next(i for i, (_, m, ops) in enumerate(insns)
-                 if m.startswith("bl") and "<layout_fixed>" in ops)
-    end = next(i for i, (_, m, ops) in enumerate(insns)
-               if i > start and m.startswith("bl") and "<layout_other>" in ops)
-    return disasm.straight_line_cost(OBJDUMP, elf, "layout_fixed") + (end - start)
+    """layout_fixed's instructions, then main's up to its call of layout_other."""
+    return disasm.range_through_call(OBJDUMP, elf, "main", "layout_fixed", "layout_other")
 
 
 def benchrack(*args):
