@@ -13,7 +13,10 @@ tests/layouts:
   handler, IPSR 3 (HardFault) and the decoded fault status: HFSR FORCED
   (ARMv7-M ARM B3.2.16: a fault escalated to HardFault) and CFSR UNDEFINSTR
   (B3.2.15: UDF); HFSR and CFSR are also read by gdb-multiarch from the
-  halted QEMU, the values benchrack decodes.
+  halted QEMU, the values benchrack decodes;
+- an entry whose samples are all "not measured" (a counter too narrow for
+  any guard halt): `run` exits 3, its record `failed` naming it (issue 31
+  ND2; it was exit 0 and `complete`).
 
 usage: test_isolation.py BENCHRACK OBJDUMP GDB QEMU STM32CUBE_ELF MCUXPRESSO_ELF FAULT_ELF
 """
@@ -23,7 +26,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -85,6 +87,31 @@ for command in ("run", "check"):
             re.search(rf"^third\s+{N}\s+{third}\s", out, re.M),
             f"{command}: the table shows the first and the third")
 
+# Issue 31 ND2: an entry whose samples are "not measured" (an 8-bit view of
+# TIM2 declared at 100 MHz: no guard halt comes often enough, every sample
+# could hide a wrap): `run` exits 3 and closes its record failed, naming it.
+narrow = os.path.join(WORK, "narrow.yaml")
+with open(narrow, "w") as f:
+    f.write("name: narrow\ncore: cortex-m4\nclock_hz: 100000000\n"
+            "server: {kind: qemu, machine: netduinoplus2}\n"
+            "counter: {kind: mmio, name: tim2-low8, address: 0x40000024, width: 8}\n"
+            "memory:\n  - {name: flash, kind: flash, origin: 0x08000000, length: 1M}\n"
+            "  - {name: sram, kind: ram, origin: 0x20000000, length: 128K}\n")
+nm_suite = os.path.join(WORK, "nm.yaml")
+with open(nm_suite, "w") as f:
+    f.write(f"name: nm\nboards: [{narrow}]\ndefault_iterations: 3\nwarmup_runs: 0\n"
+            f"benches:\n  - {{name: wide, elf: {STM}, function: layout_fixed}}\n")
+results = os.path.join(WORK, "nm-results")
+rc, out, err = benchrack("run", nm_suite, "--results-dir", results)
+c.show(out, err)
+runs = sorted(os.listdir(os.path.join(results, "runs"))) if os.path.isdir(
+    os.path.join(results, "runs")) else []
+rec = json.load(open(os.path.join(results, "runs", runs[-1]))) if runs else {}
+c.check(rc == 3 and "bench wide not measured" in err,
+        f"a not-measured entry: run exits {rc} == 3, naming it")
+c.check(rec.get("status") == "failed" and "wide" in (rec.get("error") or ""),
+        f"... and its record is failed with the reason ({rec.get('status')})")
+
 # Stuck in HardFault_Handler.
 rc, out, err, res = measure(BENCHRACK, FAULT, "--board", "qemu-netduinoplus2", "--function",
                             "layout_fixed", "-n", "10", "--timeout", "2")
@@ -95,26 +122,21 @@ c.check("(HardFault_Handler" in err and "IPSR 3 (HardFault)" in err,
 c.check("HFSR 0x40000000: FORCED" in err and "CFSR 0x00010000: UNDEFINSTR" in err,
         "HardFault: HFSR FORCED, CFSR UNDEFINSTR")
 
-# The oracle: gdb-multiarch on a QEMU running the same image until it faults.
+# The oracle: gdb-multiarch on a QEMU running the same image to the handler.
 q, port = start_qemu(QEMU, FAULT)
 try:
-    p = subprocess.Popen([GDB, "-nx", "-batch", "-ex", "set confirm off",
-                          "-ex", f"target remote 127.0.0.1:{port}",
-                          "-ex", "continue"], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    time.sleep(1.0)
-    p.kill()
-    p.wait()
-    g = subprocess.run([GDB, "-nx", "-batch", "-ex", f"target remote 127.0.0.1:{port}",
-                        "-ex", "printf \"pc %x\\n\", $pc",
+    g = subprocess.run([GDB, "-nx", "-batch", "-ex", "set confirm off",
+                        "-ex", f"target remote 127.0.0.1:{port}",
+                        "-ex", "break HardFault_Handler", "-ex", "continue",
                         "-ex", "printf \"hfsr %08x\\n\", *(unsigned *)0xE000ED2C",
                         "-ex", "printf \"cfsr %08x\\n\", *(unsigned *)0xE000ED28",
+                        "-ex", "printf \"ipsr %d\\n\", $xpsr & 0x1ff",
                         "-ex", "info symbol $pc", FAULT],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=120)
     c.show(g.stdout)
     c.check("hfsr 40000000" in g.stdout and "cfsr 00010000" in g.stdout and
-            "HardFault_Handler" in g.stdout,
-            "gdb-multiarch reads the same: PC in HardFault_Handler, HFSR 0x40000000, "
+            "ipsr 3" in g.stdout and "HardFault_Handler in section" in g.stdout,
+            "gdb-multiarch reads the same: PC in HardFault_Handler, IPSR 3, HFSR 0x40000000, "
             "CFSR 0x00010000")
 finally:
     q.kill()
