@@ -16,6 +16,7 @@
 #include "rack/board_lock.h"
 #include "cli/cli.h"
 #include "cli/option_number.h"
+#include "cli/output.h"
 #include "run/measure_report.h"
 #include "run/install_paths.h"
 #include "config/board.h"
@@ -328,7 +329,9 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	if (st == BR_OK)
 		st = br_board_lock_take(&ep, stderr, &lock, err);
 	if (st == BR_OK) {
-		st = br_run_measure(o, &ep, load, false, raw, err);
+		br_image_hooks_t hooks = {.progress = br_cli_load_progress,
+					  .loaded = br_cli_load_done};
+		st = br_run_measure(o, &ep, load, false, &hooks, raw, err);
 		br_board_lock_give(&lock);
 	}
 	return st;

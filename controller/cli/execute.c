@@ -104,6 +104,7 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 	s->progress_done = br_cli_progress_done;
 	s->firmware_output = br_cli_firmware_output;
 	s->load_progress = br_cli_load_progress;
+	s->load_done = br_cli_load_done;
 	s->notice = on_notice;
 	if (s->host_program == NULL)
 		s->host_program = br_host_benches();

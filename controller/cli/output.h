@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "run/image_load.h"
 
 /* True when stream is a terminal and NO_COLOR is unset or empty (no-color.org). */
 bool br_cli_colour(FILE *stream);
@@ -25,6 +26,11 @@ void br_cli_progress(void *ctx, unsigned index, unsigned count, const char *name
 /* A long load's progress, "loading: N of M bytes" on stderr, rewritten in
  * place; only on a TTY (a br_image_progress_fn). */
 void br_cli_load_progress(void *ctx, size_t done, size_t total);
+
+/* A load is over: one line on stderr, "loaded PATH: N bytes in K segments
+ * written (F to flash), verified by qCRC" or "... already on the target
+ * (...), nothing written"; only on a TTY (a br_image_loaded_fn). */
+void br_cli_load_done(void *ctx, const char *path, const br_image_load_result_t *load);
 
 /* Clears the progress line, if one is showing. */
 void br_cli_progress_done(void *ctx);

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/edit_distance.h"
 #include "common/xalloc.h"
 #include "config/scalar.h"
 
 #define SCHEMA_PATH_BYTES 256U
 #define SCHEMA_LIST_BYTES 512U
 #define SCHEMA_SUGGEST_DISTANCE 2U
-#define SCHEMA_KEY_MAX 64U
 
 typedef struct decoder {
 	const char *file;
@@ -253,32 +253,6 @@ static const br_cfg_field_t *find_field(const br_cfg_field_t *fields, size_t cou
 	return NULL;
 }
 
-/* Edit distance between two short keys (longer ones count as far apart). */
-static size_t key_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la >= SCHEMA_KEY_MAX || lb >= SCHEMA_KEY_MAX)
-		return SIZE_MAX;
-	size_t row[SCHEMA_KEY_MAX + 1U];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] == b[j - 1] ? 0U : 1U);
-			if (up + 1U < best)
-				best = up + 1U;
-			if (row[j - 1] + 1U < best)
-				best = row[j - 1] + 1U;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 /* Appends the keys of fields to buf (comma separated) and remembers the
  * closest one to key. */
 static void list_keys(const br_cfg_field_t *fields, size_t count, const char *key, char *buf,
@@ -288,7 +262,7 @@ static void list_keys(const br_cfg_field_t *fields, size_t count, const char *ke
 		size_t n = strlen(buf);
 		if (n < cap)
 			snprintf(buf + n, cap - n, "%s%s", n > 0 ? ", " : "", fields[i].key);
-		size_t dist = key_distance(key, fields[i].key);
+		size_t dist = br_edit_distance(key, fields[i].key);
 		if (dist < *best) {
 			*best = dist;
 			*closest = fields[i].key;

@@ -154,7 +154,11 @@ void br_session_explain(br_session_t *s, br_error_t *err)
 	if (br_server_alive(&s->server))
 		return;
 	char tail[BR_SERVER_STDERR_TAIL];
-	br_server_log_tail(&s->server, tail, sizeof(tail));
+	/* its own verdict when it printed one (QEMU's "qemu: fatal: ..." comes
+	 * before a register dump that would fill the tail), else its last words */
+	br_server_fatal_line(&s->server, tail, sizeof(tail));
+	if (tail[0] == '\0')
+		br_server_log_tail(&s->server, tail, sizeof(tail));
 	br_error_prefix(err, "%s died%s%s", s->server.name, tail[0] != '\0' ? " saying: " : "",
 	                tail);
 	if (err->status != BR_ERR_USAGE && err->status != BR_ERR_INPUT)

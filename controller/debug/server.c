@@ -16,12 +16,15 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/xalloc.h"
 
 #define BR_SERVER_STOP_GRACE_MS 2000
 #define BR_SERVER_POLL_MS 5
 #define BR_QEMU_MAX_ARGS (32 + BR_SERVER_MAX_EXTRA_ARGS)
 #define BR_OPENOCD_MAX_ARGS (24 + BR_SERVER_MAX_EXTRA_ARGS)
 #define BR_SERVER_LAUNCH_ATTEMPTS 3
+/* How much of a server's output is searched for its fatal line. */
+#define SERVER_FATAL_SCAN_BYTES (256U * 1024U)
 
 bool br_server_find_program(const char *program, char *out, size_t cap)
 {
@@ -388,6 +391,42 @@ void br_server_log_tail(const br_server_t *server, char *buf, size_t cap)
 		}
 	}
 	buf[o] = '\0';
+}
+
+/* The first line of text[0, n) holding needle, into buf; false when none. */
+static bool line_with(const char *text, size_t n, const char *needle, char *buf, size_t cap)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; i + k <= n; i++) {
+		if (memcmp(text + i, needle, k) != 0)
+			continue;
+		size_t start = i, end = i;
+		while (start > 0 && text[start - 1] != '\n')
+			start--;
+		while (end < n && text[end] != '\n' && text[end] != '\r')
+			end++;
+		snprintf(buf, cap, "%.*s", (int)(end - start), text + start);
+		return true;
+	}
+	return false;
+}
+
+void br_server_fatal_line(const br_server_t *server, char *buf, size_t cap)
+{
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	if (server->log_path[0] == '\0')
+		return;
+	FILE *f = fopen(server->log_path, "rb");
+	if (f == NULL)
+		return;
+	char *text = xmalloc(SERVER_FATAL_SCAN_BYTES);
+	size_t n = fread(text, 1, SERVER_FATAL_SCAN_BYTES, f);
+	fclose(f);
+	if (!line_with(text, n, "fatal:", buf, cap))
+		(void)line_with(text, n, "Error:", buf, cap);
+	free(text);
 }
 
 void br_server_stop(br_server_t *server)

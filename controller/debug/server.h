@@ -89,6 +89,14 @@ bool br_server_alive(br_server_t *server);
  */
 void br_server_log_tail(const br_server_t *server, char *buf, size_t cap);
 
+/*
+ * Copies into buf (at most cap-1 bytes) the server's own verdict from
+ * anywhere in its output: the first line holding "fatal:" (QEMU's "qemu:
+ * fatal: Lockup: ...", printed before a register dump that fills the tail),
+ * else the first holding "Error:" (OpenOCD). "" when there is none.
+ */
+void br_server_fatal_line(const br_server_t *server, char *buf, size_t cap);
+
 /* Stops the server: SIGTERM, then SIGKILL if it has not exited within a
  * short deadline; reaps it and removes its log. Safe on a stopped server. */
 void br_server_stop(br_server_t *server);

@@ -1,9 +1,11 @@
 #include "elf/elf_symbols.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/edit_distance.h"
 #include "elf/demangle.h"
 #include "elf/elf_private.h"
 
@@ -80,6 +82,84 @@ static bool demangled_matches(const char *demangled, const char *name)
 }
 
 #define SYMBOL_CANDIDATES_SHOWN 8U
+/* Names suggested for a symbol not found, the nearest first. */
+#define SYMBOL_SUGGESTIONS 3U
+/* Suggested only within this many edits, or a third of the name's length. */
+#define SYMBOL_SUGGEST_DISTANCE 2U
+#define SYMBOL_SUGGEST_FRACTION 3U
+
+/* How far name is from the symbol at index i: the nearer of its raw name and
+ * its demangled one (without the parameter list), SIZE_MAX when the symbol is
+ * no named definition; *shown is the name to suggest. */
+static size_t symbol_distance(const br_elf_t *elf, size_t i, const char *name, const char **shown)
+{
+	GElf_Sym sym;
+	const char *raw;
+	if (!symbol_read(elf, i, &sym, &raw) || !symbol_is_named_definition(&sym, raw))
+		return SIZE_MAX;
+	*shown = raw;
+	size_t best = br_edit_distance(name, raw);
+	const char *d = elf->demangled != NULL ? elf->demangled[i] : NULL;
+	if (d != NULL) {
+		char base[BR_EDIT_DISTANCE_MAX_LEN];
+		size_t n = br_demangled_base_length(d);
+		snprintf(base, sizeof(base), "%.*s", (int)n, d);
+		size_t dd = br_edit_distance(name, base);
+		size_t full = br_edit_distance(name, d);
+		if (dd < full)
+			full = dd;
+		if (full <= best) {
+			best = full;
+			*shown = d;
+		}
+	}
+	return best;
+}
+
+/* " (did you mean 'a', 'b'?)" with the nearest names to name by edit
+ * distance (raw or demangled), "" when none is near. */
+static void symbol_suggest(const br_elf_t *elf, const char *name, char *buf, size_t cap)
+{
+	const char *names[SYMBOL_SUGGESTIONS] = {NULL};
+	size_t dist[SYMBOL_SUGGESTIONS];
+	size_t limit = strlen(name) / SYMBOL_SUGGEST_FRACTION;
+	if (limit < SYMBOL_SUGGEST_DISTANCE)
+		limit = SYMBOL_SUGGEST_DISTANCE;
+	for (size_t k = 0; k < SYMBOL_SUGGESTIONS; k++)
+		dist[k] = SIZE_MAX;
+	for (size_t i = 0; elf->symtab != NULL && i < elf->symtab_count; i++) {
+		const char *shown = NULL;
+		size_t d = symbol_distance(elf, i, name, &shown);
+		if (d > limit)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < SYMBOL_SUGGESTIONS && names[k] != NULL && !seen; k++)
+			seen = strcmp(names[k], shown) == 0;
+		if (seen)
+			continue;
+		/* insert in order of distance (the first found wins a tie) */
+		for (size_t k = 0; k < SYMBOL_SUGGESTIONS; k++) {
+			if (d >= dist[k])
+				continue;
+			for (size_t m = SYMBOL_SUGGESTIONS - 1U; m > k; m--) {
+				dist[m] = dist[m - 1U];
+				names[m] = names[m - 1U];
+			}
+			dist[k] = d;
+			names[k] = shown;
+			break;
+		}
+	}
+	buf[0] = '\0';
+	size_t o = 0;
+	for (size_t k = 0; k < SYMBOL_SUGGESTIONS && names[k] != NULL && o < cap; k++) {
+		int n = snprintf(buf + o, cap - o, "%s'%s'", k == 0 ? " (did you mean " : ", ",
+		                 names[k]);
+		o = n < 0 ? cap : o + (size_t)n;
+	}
+	if (o > 0 && o < cap)
+		snprintf(buf + o, cap - o, "?)");
+}
 
 /* name as a C++ or Rust programmer writes it: the one definition whose
  * demangled name it is (aliases at one address count once), else "not
@@ -111,11 +191,14 @@ static br_status_t symbol_find_demangled(const br_elf_t *elf, const char *name,
 			found = sym;
 		count++;
 	}
-	if (count == 0)
+	if (count == 0) {
+		char hint[BR_ERROR_MESSAGE_BYTES / 2];
+		symbol_suggest(elf, name, hint, sizeof(hint));
 		return br_error_set(err, BR_ERR_INPUT,
-		                    "symbol '%s' not found in %s: check the spelling, and that the "
+		                    "symbol '%s' not found in %s%s: check the spelling, and that the "
 		                    "compiler did not inline it or the linker drop it",
-		                    name, elf->path);
+		                    name, elf->path, hint);
+	}
 	if (count > 1)
 		return br_error_set(err, BR_ERR_INPUT,
 		                    "symbol '%s' is ambiguous in %s: %zu candidates: %s%s: name one "

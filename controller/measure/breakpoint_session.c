@@ -68,6 +68,7 @@ typedef struct bp_run {
 	unsigned guess_runs; /* how many entries in a row returned there */
 	bool guess_off;      /* a guess was wrong: none for the rest of the session */
 	int64_t wall0_ns;    /* the session's first resume */
+	int idle_wait_ms;    /* the next look at the core in this wait for a start (0: none) */
 } bp_run_t;
 
 static bool bp_is_range(const bp_run_t *r)
@@ -88,6 +89,7 @@ static size_t bp_total(const bp_run_t *r)
 static void bp_deadline_reset(bp_run_t *r)
 {
 	r->deadline_ms = br_clock_ms() + r->o->timeout_ms;
+	r->idle_wait_ms = r->o->idle_check_ms;
 }
 
 /* The start not reached again after some runs: fewer samples than asked. */
@@ -104,6 +106,14 @@ static br_status_t bp_ran_out(const bp_run_t *r, br_error_t *err)
 		                    "%s %s was not reached again within %g s",
 		                    r->done, r->done == 1 ? "" : "s", wall, r->o->warmup, option,
 		                    g->from.text, wait);
+	if (r->out->idled)
+		return br_error_set(err, BR_ERR_TIMEOUT,
+		                    "ran %zu of %u times in %.3g s%s: %s %s was not reached again: "
+		                    "the core idles in an endless loop at 0x%08x, so the rest of "
+		                    "the %g s timeout was not waited for",
+		                    r->out->count, r->o->samples, wall,
+		                    r->o->warmup > 0 ? " (after the warm-up)" : "", option,
+		                    g->from.text, r->out->idle_pc, wait);
 	return br_error_set(err, BR_ERR_TIMEOUT,
 	                    "ran %zu of %u times in %.3g s%s: %s %s was not reached again "
 	                    "within %g s",
@@ -384,8 +394,9 @@ static br_status_t bp_guessed(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
 	r->phase = BP_WAIT_START;
 	br_status_t st = bp_restart(r, err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "after a call of %s that returned elsewhere than its "
-		                            "last ones",
+		return br_error_prefix(err,
+		                       "after a call of %s that returned elsewhere than its "
+		                       "last ones",
 		                       r->span->from.text);
 	return BR_OK;
 }
@@ -504,8 +515,8 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
 {
 	const br_halt_proof_t *p = r->o->proof;
-	br_status_t st = br_target_recover(r->t, p->address, p->bytes, sizeof(p->bytes),
-	                                   r->o->timeout_ms, err);
+	br_status_t st =
+	    br_target_recover(r->t, p->address, p->bytes, sizeof(p->bytes), r->o->timeout_ms, err);
 	if (st == BR_OK)
 		st = br_target_breakpoint_remove_all(r->t, err);
 	if (st == BR_OK)
@@ -523,11 +534,69 @@ static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
  * is halted at the end when it had just got there). Silence until the
  * deadline is bp_timeout with the session intact (the core still runs).
  */
+/* Thumb encodings of a branch to itself: B.N . (T2) and B.W . (T4). */
+#define BP_B_N_SELF 0xE7FEU
+#define BP_B_W_SELF_HI 0xF7FFU
+#define BP_B_W_SELF_LO 0xBFFEU
+#define BP_IPSR_MASK 0x1FFU
+
+/* Whether the core, halted, sits in an endless loop it cannot leave but by
+ * an exception: in Thread mode at a branch to itself. */
+static bool bp_parked(bp_run_t *r, uint32_t *pc)
+{
+	uint32_t xpsr = 0;
+	uint8_t insn[4];
+	br_error_t ignored;
+	if (br_target_pc(r->t, pc, &ignored) != BR_OK ||
+	    br_target_reg_read(r->t, BR_TARGET_REG_XPSR, &xpsr, &ignored) != BR_OK ||
+	    (xpsr & BP_IPSR_MASK) != 0U || *pc == r->span->from.address ||
+	    br_target_mem_read(r->t, *pc, insn, sizeof(insn), &ignored) != BR_OK)
+		return false;
+	uint32_t hi = (uint32_t)insn[0] | (uint32_t)insn[1] << 8;
+	uint32_t lo = (uint32_t)insn[2] | (uint32_t)insn[3] << 8;
+	return hi == BP_B_N_SELF || (hi == BP_B_W_SELF_HI && lo == BP_B_W_SELF_LO);
+}
+
+/* A start not reached again within idle_wait_ms after a sample: the core is
+ * stopped and looked at. Parked: the session ends (bp_ran_out, idled).
+ * Otherwise it runs on, and is looked at again after twice as long, until
+ * the deadline. */
+static br_status_t bp_idle_check(bp_run_t *r, br_error_t *err)
+{
+	r->idle_wait_ms *= 2;
+	br_status_t st = br_target_halt(r->t, r->o->timeout_ms, err);
+	if (st != BR_OK)
+		return st;
+	uint32_t pc = 0;
+	if (bp_parked(r, &pc)) {
+		r->out->idled = true;
+		r->out->idle_pc = pc;
+		return bp_ran_out(r, err);
+	}
+	if (br_target_pc(r->t, &pc, err) == BR_OK && pc == r->span->from.address) {
+		r->out->halts++; /* stopped at the start itself: it is this halt */
+		return BR_OK;
+	}
+	return br_target_resume(r->t, err);
+}
+
 static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
 {
 	int remaining = br_clock_remaining_ms(r->deadline_ms);
 	if (remaining <= 0)
 		return bp_timeout(r, err);
+	bool idle = r->phase == BP_WAIT_START && r->done > 0 && r->idle_wait_ms > 0 &&
+	            remaining > r->idle_wait_ms;
+	if (idle) {
+		br_status_t st = br_target_poll_stop(r->t, r->idle_wait_ms, NULL, err);
+		if (st == BR_ERR_TIMEOUT && rsp_client_usable(&r->t->rsp))
+			return bp_idle_check(r, err);
+		if (st != BR_OK && rsp_client_usable(&r->t->rsp))
+			r->out_of_step = true;
+		if (st == BR_OK)
+			r->out->halts++;
+		return st;
+	}
 	bool guard = r->phase == BP_WAIT_END && r->guard_ms > 0 && remaining > r->guard_ms;
 	br_status_t st = br_target_poll_stop(r->t, guard ? r->guard_ms : remaining, NULL, err);
 	bool usable = rsp_client_usable(&r->t->rsp);
@@ -577,6 +646,9 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	if (o->proof == NULL)
 		return br_error_set(err, BR_ERR_USAGE, "a breakpoint session needs a proof marker");
 	bp_run_t r = {.t = t, .span = span, .o = o, .out = out, .phase = BP_WAIT_START};
+	if (o->idle_check_ms < 0 || o->idle_check_ms > o->timeout_ms)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "the idle check's wait is not within the timeout");
 	if (o->stack != NULL)
 		r.scan = xmalloc(o->stack->size > 0 ? o->stack->size : 1U);
 	double guard_s = br_wrap_guard_seconds(o->counter);

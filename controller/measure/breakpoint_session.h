@@ -64,6 +64,12 @@ typedef struct br_bp_options {
 	br_breakpoint_kind_t kind;         /* of every breakpoint the session inserts */
 	const br_stack_region_t *stack;    /* NULL: the stack is not measured */
 	const br_halt_proof_t *proof;      /* the marker every halt reads (halt_proof.h) */
+	/* > 0: once a sample is done, a start not reached again within this many
+	 * ms has the core halted and looked at: parked in an endless loop (a
+	 * branch to itself, Thread mode), the session ends there (ran_out,
+	 * idled) instead of waiting out timeout_ms; otherwise it runs on and is
+	 * looked at again after twice as long, up to the deadline. */
+	int idle_check_ms;
 } br_bp_options_t;
 
 /* Out-of-step reply streams put back in step before the session gives up. */
@@ -95,6 +101,9 @@ typedef struct br_bp_result {
 	size_t runs;         /* samples completed, warm-up included */
 	bool ran_out;        /* the start was not reached again within timeout_ms after
 	                        `runs` runs: fewer samples than asked (BR_ERR_TIMEOUT) */
+	/* ... found parked at idle_pc (idle_check_ms) before the timeout */
+	bool idled;
+	uint32_t idle_pc;
 	double wall_seconds; /* host time from the first resume to the last halt (or to
 	                        the error) */
 } br_bp_result_t;

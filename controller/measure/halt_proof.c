@@ -7,22 +7,65 @@
 /* ELF program header flag: writable (ELF specification, "Program Header"). */
 #define HALT_PROOF_PF_W 0x2U
 
-br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_halt_proof_t *out,
+/* Whether seg can hold the marker at all: its first bytes are in the file and
+ * it runs where it is loaded (a .data image in flash is copied away, and what
+ * lies at its run address is the firmware's). */
+static bool marker_candidate(const br_elf_segment_t *seg)
+{
+	return seg->filesz >= BR_HALT_PROOF_MARKER_BYTES && seg->paddr == seg->vaddr;
+}
+
+/* Whether the marker's bytes at address lie in flash or ROM of map: memory
+ * the firmware cannot change with a store, whatever the segment's flags say
+ * (STM32CubeIDE's scripts put .init_array in a FLASH segment linked RW). */
+static bool in_flash(const br_memory_map_t *map, uint32_t address)
+{
+	const br_region_t *r = br_memory_map_find(map, address);
+	return r != NULL && r->kind != BR_REGION_RAM &&
+	       (uint64_t)address + BR_HALT_PROOF_MARKER_BYTES <= (uint64_t)r->start + r->length;
+}
+
+static void take(const br_elf_segment_t *seg, br_halt_proof_t *out)
+{
+	out->address = seg->vaddr;
+	memcpy(out->bytes, seg->data, sizeof(out->bytes));
+}
+
+br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
+                                   const br_memory_map_t *map, br_halt_proof_t *out,
                                    br_error_t *err)
 {
+	bool mapped = map != NULL && map->count > 0;
 	br_elf_segment_iter_t it;
 	br_elf_segment_t seg;
+	br_elf_segment_t lowest = {0};
+	bool any = false;
 	br_elf_segments_begin(elf, &it);
 	while (br_elf_segments_next(&it, &seg)) {
-		if ((seg.flags & HALT_PROOF_PF_W) != 0 || seg.filesz < BR_HALT_PROOF_MARKER_BYTES ||
-		    seg.paddr != seg.vaddr)
+		if (!marker_candidate(&seg))
 			continue;
-		out->address = seg.vaddr;
-		memcpy(out->bytes, seg.data, sizeof(out->bytes));
+		if (mapped ? in_flash(map, seg.vaddr) : (seg.flags & HALT_PROOF_PF_W) == 0) {
+			take(&seg, out);
+			return BR_OK;
+		}
+		if (!any || seg.vaddr < lowest.vaddr)
+			lowest = seg;
+		any = true;
+	}
+	if (!mapped && any) {
+		/* No map to say what is flash, and every segment linked writable:
+		 * the lowest one holds the vector table, which firmware leaves be. */
+		take(&lowest, out);
 		return BR_OK;
 	}
+	if (mapped)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "%s: no loadable segment of %u bytes or more in the board's "
+		                    "flash or ROM: a breakpoint session needs a word of the image "
+		                    "that the firmware cannot change to prove each halt's replies",
+		                    path, BR_HALT_PROOF_MARKER_BYTES);
 	return br_error_set(err, BR_ERR_INPUT,
-	                    "%s: no read-only loadable segment of %u bytes or more: a breakpoint "
+	                    "%s: no loadable segment of %u bytes or more: a breakpoint "
 	                    "session needs a word of the image to prove each halt's replies",
 	                    path, BR_HALT_PROOF_MARKER_BYTES);
 }
@@ -35,7 +78,7 @@ br_status_t br_halt_proof_arm(br_target_t *t, const char *path, br_halt_proof_t 
 	br_status_t st = br_elf_open(path, &elf, err);
 	if (st != BR_OK)
 		return st;
-	st = br_halt_proof_from_elf(elf, path, &p, err);
+	st = br_halt_proof_from_elf(elf, path, &t->memory_map, &p, err);
 	br_elf_close(elf);
 	if (st != BR_OK)
 		return st;
@@ -50,7 +93,8 @@ void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *count
 {
 	uint32_t c = counter->counter.address;
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_a};
-	b->reads[b->nreads++] = (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
+	b->reads[b->nreads++] =
+	    (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_b};
 }
 

@@ -40,14 +40,20 @@ typedef struct br_halt_proof_reads {
 
 /*
  * Fills *out with the first BR_HALT_PROOF_MARKER_BYTES bytes of elf's first
- * loadable segment that is neither writable nor empty (flash: the vector
- * table of a Cortex-M image). BR_ERR_INPUT naming the file when there is none.
+ * loadable segment that runs where it is loaded, holds that many bytes, and
+ * lies in flash or ROM of map (the board's or the server's memory map),
+ * whatever its flags: memory a store cannot change (a Cortex-M image's
+ * vector table). Without a map (NULL or empty): the first such segment that
+ * is not writable, else the lowest-addressed one. BR_ERR_INPUT naming the
+ * file when there is none.
  */
-br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_halt_proof_t *out,
+br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
+                                   const br_memory_map_t *map, br_halt_proof_t *out,
                                    br_error_t *err);
 
 /*
- * Reads the marker from the ELF at path (br_halt_proof_from_elf) into *out
+ * Reads the marker from the ELF at path (br_halt_proof_from_elf, with t's
+ * memory map) into *out
  * (may be NULL) and sets it on t (br_target_set_marker): from then on every
  * bulk read on t is proven by it. Call once the image is loaded.
  */

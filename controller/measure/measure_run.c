@@ -105,7 +105,9 @@ static br_status_t read_elf(const br_measure_options_t *o, br_measure_raw_t *out
 		                 "a bench; add --bench NAME",
 		                 o->elf_path);
 	if (st == BR_OK && (o->from != NULL || o->function != NULL))
-		st = br_halt_proof_from_elf(elf, o->elf_path, &out->proof, err);
+		st = br_halt_proof_from_elf(elf, o->elf_path,
+		                            o->endpoint != NULL ? &o->endpoint->memory_map : NULL,
+		                            &out->proof, err);
 	if (st == BR_OK && o->from != NULL)
 		st = br_span_range(elf, o->from, o->to, &out->span, err);
 	else if (st == BR_OK && o->function != NULL)
@@ -161,6 +163,7 @@ static br_status_t run_breakpoints(const br_measure_options_t *o, br_target_t *t
 	    .kind = o->breakpoint_kind,
 	    .stack = out->stack_painted ? &out->stack_region : NULL,
 	    .proof = &out->proof,
+	    .idle_check_ms = o->fewer_ok ? BR_MEASURE_IDLE_CHECK_MS : 0,
 	};
 	br_status_t st = br_bp_session_run(t, &out->span, &bo, &out->bp, err);
 	keep_bp_samples(out);
@@ -243,6 +246,13 @@ br_status_t br_measure_take(const br_measure_options_t *opts, const br_stub_layo
                             br_measure_raw_t *out, br_error_t *err)
 {
 	out->counter = *counter;
+	if (out->mode == BR_MEASURE_BREAKPOINT) {
+		/* the marker as the target's memory map picks it (the runner armed
+		 * the same one): flash by the map, not by the segment's flags */
+		br_status_t st = br_halt_proof_arm(target, opts->elf_path, &out->proof, err);
+		if (st != BR_OK)
+			return st;
+	}
 	if (opts->bench != NULL)
 		return run_bench(opts, layout, target, out, err);
 	return run_breakpoints(opts, target, out, err);

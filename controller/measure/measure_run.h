@@ -32,6 +32,9 @@
 #define BR_MEASURE_DEFAULT_WARMUP 2U
 #define BR_MEASURE_DEFAULT_TIMEOUT_MS 10000
 #define BR_MEASURE_START_TIMEOUT_MS 10000
+/* Without an explicit -n: how long after a sample a start not reached again
+ * waits before the core is looked at (parked in an endless loop: done). */
+#define BR_MEASURE_IDLE_CHECK_MS 250
 #define BR_MEASURE_SERVER_TEXT 192U
 
 /* Where the board is, for the common cases: QEMU launched with the ELF, or a

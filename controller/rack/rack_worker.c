@@ -180,8 +180,8 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 	br_rack_outcome_t out = BR_RACK_PASS;
 	reason[0] = '\0';
 	if (run.status == BR_ERR_REGRESSION) {
-		/* a bench that did not finish on a board that answers: the
-		 * firmware's fault, never retried */
+		/* a run that ended as a regression (a bench that does not finish
+		 * is not one: it is 3, an infrastructure outcome, retried) */
 		flatten(run.failure.message, reason, BR_RACK_REASON_BYTES);
 		out = BR_RACK_REGRESSION;
 	} else if (run.status != BR_OK) {

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "debug/server_sched.h"
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
@@ -24,6 +25,7 @@
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
+#define BOARD_RUN_STARVED_BYTES 160U
 
 /* What the per-bench callback needs to keep results as they come. */
 typedef struct keeper {
@@ -33,7 +35,11 @@ typedef struct keeper {
 	const br_counter_state_t *counter; /* as started on the board */
 	const char *current; /* the bench running now */
 	uint32_t warmup;    /* host benches: the warm-up they ran with */
-	unsigned current_index;
+	unsigned current_index; /* of reqs, after a restart too */
+	unsigned offset;        /* benches done before the runner was last opened */
+	unsigned total;         /* benches of the whole run */
+	const br_server_t *server;     /* the runner's launched server, if any */
+	br_server_sched_t sched_start; /* its scheduler figures when the bench started */
 	bool counted;       /* any sample of any bench was not zero */
 	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
@@ -105,9 +111,11 @@ static void on_progress(void *ctx, unsigned index, unsigned count, const char *n
 {
 	keeper_t *k = ctx;
 	k->started_ms = br_clock_ms();
+	if (k->server != NULL)
+		br_server_sched_read(k->server, &k->sched_start);
 	k->current = name;
-	k->current_index = index;
-	progress(k->s, index, count, name);
+	k->current_index = k->offset + index;
+	progress(k->s, k->offset + index, k->offset > 0 ? k->total : count, name);
 }
 
 /*
@@ -208,15 +216,25 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
 }
 
 /* A bench that did not come back within its timeout (run_checks.h): on a
- * board that answers, a test failure kept as the bench's record. */
-static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const char *bench,
-				    int timeout_ms, br_error_t *err)
+ * board that answers (*answered), kept as the bench's record ("did not
+ * finish", where the core was, or that the host was overloaded), the run
+ * going on with the benches after it. */
+static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const keeper_t *k,
+				    int timeout_ms, bool *answered, br_error_t *err)
 {
+	const char *bench = k->current;
 	char what[BR_CB_NAME_BYTES + 16U];
 	snprintf(what, sizeof(what), "bench %s", bench);
-	br_status_t st = br_run_classify_timeout(br_runner_target(runner), what, timeout_ms, err);
-	if (st != BR_ERR_REGRESSION)
+	br_server_sched_t now;
+	br_server_sched_read(&runner->session.server, &now);
+	char starved[BOARD_RUN_STARVED_BYTES];
+	bool host_starved = br_server_sched_starved(&runner->session.server, &k->sched_start, &now,
+						    starved, sizeof(starved));
+	br_status_t st = br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
+						 timeout_ms, host_starved ? starved : NULL, err);
+	if (st != BR_ERR_TIMEOUT && !(st == BR_ERR_INFRA && host_starved))
 		return st;
+	*answered = true;
 	br_bench_record_t *b = br_run_record_add_bench(&run->record);
 	snprintf(b->name, sizeof(b->name), "%s", bench);
 	snprintf(b->mode, sizeof(b->mode), "stub");
@@ -265,7 +283,8 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
 }
 
 /* The stub benches of the suite in order (every bench of the firmware
- * without a suite), on one runner: the firmware loaded once. */
+ * without a suite), on one runner: the firmware loaded once, and started
+ * again after a bench that did not finish, for the benches after it. */
 static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
 					br_board_run_t *run, br_error_t *err)
 {
@@ -299,19 +318,32 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		.output_ctx = s->firmware_output_ctx,
 		.load_progress = s->load_progress,
 		.load_progress_ctx = s->load_progress_ctx,
+		.load_done = s->load_done,
+		.load_done_ctx = s->load_done_ctx,
 	};
-	br_runner_t runner;
-	if (st == BR_OK)
+	keeper_t k = {.s = s, .suite = suite, .run = run, .total = (unsigned)count};
+	br_error_t first_err;
+	br_status_t first = BR_OK;
+	/* A bench that does not finish costs only itself: the board is started
+	 * again (the firmware reset) for the benches after it. */
+	while (st == BR_OK) {
+		br_runner_t runner;
 		st = br_runner_open(&ro, &runner, err);
-	if (st == BR_OK) {
-		keeper_t k = {.s = s, .suite = suite, .run = run, .counter = &runner.counter};
+		for (size_t i = k.offset; st != BR_OK && suite != NULL && i < count; i++) {
+			if (!recorded(&run->record, reqs[i].name))
+				add_not_run(run, reqs[i].name, err->message);
+		}
+		if (st != BR_OK)
+			break;
+		k.counter = &runner.counter;
+		k.server = &runner.session.server;
 		br_suite_options_t opts;
 		br_suite_options_default(&opts);
 		opts.elf_path = run->record.elf_path;
 		opts.layout = &layout;
 		opts.counter = &runner.counter;
-		opts.benches = suite != NULL ? reqs : NULL;
-		opts.bench_count = count;
+		opts.benches = suite != NULL ? reqs + k.offset : NULL;
+		opts.bench_count = count - k.offset;
 		if (s->iterations_set)
 			opts.default_iterations = s->iterations;
 		if (s->warmup_set)
@@ -324,21 +356,37 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		opts.progress_ctx = &k;
 		opts.bench_done = on_bench_done;
 		opts.bench_done_ctx = &k;
+		k.current = NULL;
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
+		bool answered = false;
 		if (st == BR_ERR_TIMEOUT && k.current != NULL)
-			st = classify_timeout(&runner, run, k.current, opts.bench_timeout_ms, err);
-		if (st == BR_OK)
-			st = br_run_check_counting(&runner.counter, k.counted, k.sampled,
-						   "any bench ran", err);
-		if (st != BR_OK) {
+			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, &answered, err);
+		bool again = answered && suite != NULL && k.current_index + 1U < count;
+		if (st != BR_OK && !again) {
 			br_runner_explain(&runner, err);
 			mark_unfinished(&k, reqs, suite != NULL ? count : 0, err);
 		}
 		br_runner_close(&runner);
-		if (st == BR_OK && k.save_failed) {
-			*err = k.save_error;
-			st = k.save_error.status;
+		k.server = NULL;
+		if (answered && first == BR_OK) {
+			first = st;
+			first_err = *err;
 		}
+		if (!again)
+			break;
+		keep(&k);
+		k.offset = k.current_index + 1U;
+		st = BR_OK;
+	}
+	if (st == BR_OK)
+		st = br_run_check_counting(k.counter, k.counted, k.sampled, "any bench ran", err);
+	if (st == BR_OK && k.save_failed) {
+		*err = k.save_error;
+		st = k.save_error.status;
+	}
+	if (st == BR_OK && first != BR_OK) {
+		*err = first_err;
+		st = first;
 	}
 	progress_done(s);
 	free(reqs);
@@ -495,11 +543,13 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 }
 
 /* Entries that measure unmodified firmware, in suite order, each kept on
- * disk as soon as it is done. */
+ * disk as soon as it is done; one that fails is recorded not run with why,
+ * and the next one is measured all the same (the first failure returned). */
 static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suite_t *suite,
 				       br_board_run_t *run, br_error_t *err)
 {
 	size_t total = 0, done = 0;
+	br_status_t first = BR_OK;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
 		total += suite->benches[i].kind != BR_SUITE_ENTRY_STUB;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
@@ -529,24 +579,33 @@ static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suit
 			.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
 				      BOARD_RUN_MS_PER_S,
 		};
-		br_status_t st = br_elf_entry_measure(&o, b, err);
+		br_error_t why;
+		br_error_clear(&why);
+		br_status_t st = br_elf_entry_measure(&o, b, &why);
 		if (st != BR_OK) {
+			/* this entry alone: the others are measured all the same */
 			b->status = BR_BENCH_NOT_RUN;
-			snprintf(b->reason, sizeof(b->reason), "%.200s", err->message);
-			br_error_prefix(err, "bench %s", sb->name.value);
+			snprintf(b->reason, sizeof(b->reason), "%.*s", (int)sizeof(b->reason) - 1,
+				 why.message);
+			br_error_prefix(&why, "bench %s", sb->name.value);
+			if (first == BR_OK) {
+				first = st;
+				*err = why;
+			}
 		}
 		br_error_t save_err;
 		br_error_clear(&save_err);
 		br_status_t sst = br_run_json_save(&run->record, run->run_path, &save_err);
-		if (st != BR_OK)
-			return st;
 		if (sst != BR_OK) {
 			*err = save_err;
 			return sst;
 		}
+		/* a usage or input error is the same for every entry: said once */
+		if (st == BR_ERR_USAGE)
+			return st;
 	}
 	progress_done(s);
-	return BR_OK;
+	return first;
 }
 
 static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
@@ -589,6 +648,21 @@ static void run_failed(br_board_run_t *run, const br_error_t *err)
 	snprintf(run->record.error, sizeof(run->record.error), "%s", err->message);
 }
 
+/* A bench of the record that was not measured (its samples could hide a
+ * wrap, it had none, ...) is an infrastructure error for the run as a whole
+ * (README's exit codes: "not measured" is 3), naming the first one. */
+static br_status_t unmeasured(const br_board_run_t *run, br_error_t *err)
+{
+	const br_run_record_t *rec = &run->record;
+	for (size_t i = 0; i < rec->bench_count; i++) {
+		const br_bench_record_t *b = &rec->benches[i];
+		if (b->status == BR_BENCH_NOT_RUN)
+			return br_error_set(err, BR_ERR_INFRA, "bench %s not measured: %s", b->name,
+					    b->reason);
+	}
+	return BR_OK;
+}
+
 /* The suite firmware's benches (stub batch mode), then the entries that
  * measure unmodified firmware (breakpoint mode), on any board. */
 static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *suite,
@@ -600,9 +674,17 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
 		any_stub = any_stub || suite->benches[i].kind == BR_SUITE_ENTRY_STUB;
 	br_status_t st = any_stub ? measure_stub_benches(s, suite, run, err) : BR_OK;
-	if (st == BR_OK)
-		st = measure_elf_entries(s, suite, run, err);
-	return st;
+	/* a stub bench that did not finish costs only itself */
+	if (st == BR_OK || run->bench_timed_out) {
+		br_error_t why;
+		br_error_clear(&why);
+		br_status_t est = measure_elf_entries(s, suite, run, &why);
+		if (st == BR_OK && est != BR_OK) {
+			st = est;
+			*err = why;
+		}
+	}
+	return st != BR_OK ? st : unmeasured(run, err);
 }
 
 /* The baseline's path for run: --baseline, else RESULTS/baselines/<board>.json. */

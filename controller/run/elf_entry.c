@@ -78,7 +78,11 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	}
 	br_measure_raw_t raw;
 	memset(&raw, 0, sizeof(raw));
-	st = br_run_measure(&m, &ep, board->load, true, &raw, err);
+	br_image_hooks_t hooks = {.progress = s->load_progress,
+				  .progress_ctx = s->load_progress_ctx,
+				  .loaded = s->load_done,
+				  .loaded_ctx = s->load_done_ctx};
+	st = br_run_measure(&m, &ep, board->load, true, &hooks, &raw, err);
 	if (s->lock != NULL)
 		(void)s->lock(s->lock_ctx, &ep, false, NULL);
 	if (st == BR_OK) {

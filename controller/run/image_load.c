@@ -147,21 +147,33 @@ br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t poli
 	return write_and_verify(t, path, progress, progress_ctx, out, err);
 }
 
-br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_error_t *err)
+/* Whether seg's load range starts in flash or ROM of map. */
+static bool in_flash(const br_memory_map_t *map, const br_elf_segment_t *seg)
+{
+	const br_region_t *r = map != NULL ? br_memory_map_find(map, seg->paddr) : NULL;
+	return r != NULL && r->kind != BR_REGION_RAM;
+}
+
+br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *map,
+				     br_reset_vector_t *vec, uint32_t *table, br_error_t *err)
 {
 	br_elf_t *elf = NULL;
 	br_status_t st = br_elf_open(path, &elf, err);
 	if (st != BR_OK)
 		return st;
 	br_elf_segment_iter_t it;
-	br_elf_segment_t seg, low;
-	bool found = false;
+	br_elf_segment_t seg, low = {0};
+	bool found = false, low_flash = false;
 	br_elf_segments_begin(elf, &it);
 	while (br_elf_segments_next(&it, &seg)) {
 		if (seg.filesz < THUMB_VECTOR_BYTES)
 			continue;
-		if (!found || seg.paddr < low.paddr)
+		bool flash = in_flash(map, &seg);
+		/* flash first (where a Cortex-M boots), then the lowest address */
+		if (!found || (flash && !low_flash) || (flash == low_flash && seg.paddr < low.paddr)) {
 			low = seg;
+			low_flash = flash;
+		}
 		found = true;
 	}
 	if (found) {
@@ -170,6 +182,8 @@ br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_e
 			  (uint32_t)d[3] << 24;
 		vec->pc = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 |
 			  (uint32_t)d[7] << 24;
+		if (table != NULL)
+			*table = low.paddr;
 	} else {
 		st = br_error_set(err, BR_ERR_INPUT,
 				  "%s has no loadable segment holding a vector table (initial SP "
@@ -178,4 +192,9 @@ br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_e
 	}
 	br_elf_close(elf);
 	return st;
+}
+
+br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_error_t *err)
+{
+	return br_image_reset_vector_at(path, NULL, vec, NULL, err);
 }

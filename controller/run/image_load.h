@@ -27,6 +27,20 @@
 /* Progress of a long load: bytes written so far of total. */
 typedef void (*br_image_progress_fn)(void *ctx, size_t done, size_t total);
 
+struct br_image_load_result;
+/* A load is over (the image written and verified, or found already on the
+ * target): what it did, for one line on a terminal. */
+typedef void (*br_image_loaded_fn)(void *ctx, const char *path,
+				   const struct br_image_load_result *load);
+
+/* What a caller is told about a load as it goes; any field may be NULL. */
+typedef struct br_image_hooks {
+	br_image_progress_fn progress;
+	void *progress_ctx;
+	br_image_loaded_fn loaded;
+	void *loaded_ctx;
+} br_image_hooks_t;
+
 typedef struct br_image_load_result {
 	br_board_load_t policy; /* as applied (never DEFAULT) */
 	bool compared;          /* if-different looked first */
@@ -53,6 +67,15 @@ br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t poli
  * BR_ERR_INPUT when the image has no such segment.
  */
 br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_error_t *err);
+
+/*
+ * The same with the board's memory map (may be NULL): the lowest-addressed
+ * loadable segment in flash or ROM when the image has one there (a
+ * Cortex-M boots from flash), else the lowest of all; *table (may be NULL)
+ * is where that vector table is.
+ */
+br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *map,
+				     br_reset_vector_t *vec, uint32_t *table, br_error_t *err);
 
 /* "always", "if-different", "never". */
 const char *br_image_policy_name(br_board_load_t policy);

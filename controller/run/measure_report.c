@@ -7,6 +7,8 @@
 #include "benchrack/stack_paint.h"
 #include "common/escape.h"
 #include "common/xalloc.h"
+#include "elf/elf_file.h"
+#include "elf/elf_symbols.h"
 #include "results/atomic_file.h"
 #include "results/json_writer.h"
 
@@ -154,7 +156,21 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		    "could hide a wrap of counter %s (every %llu %s = %.6g s)\n",
 		    r->not_measured, raw->count, r->worst_host_seconds, cs->counter.name,
 		    (unsigned long long)cs->period, unit_of(raw), cs->wrap_seconds);
-	if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out)
+	if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out && raw->bp.idled) {
+		char where[160];
+		snprintf(where, sizeof(where), "0x%08x", raw->bp.idle_pc);
+		br_elf_t *elf = NULL;
+		br_error_t ignored;
+		if (br_elf_open(r->elf_path, &elf, &ignored) == BR_OK) {
+			br_elf_symbol_describe(elf, raw->bp.idle_pc, where, sizeof(where));
+			br_elf_close(elf);
+		}
+		fprintf(out,
+		        "ran %zu of %u times in %.3g s: the start was not reached again, and the core "
+		        "idles in an endless loop at %s: not waited for the rest of the timeout (give "
+		        "-n to wait for it, as an interrupt could still call it)\n",
+		        raw->count, raw->asked, raw->wall_seconds, where);
+	} else if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out)
 		fprintf(out,
 		        "ran %zu of %u times in %.3g s: the start was not reached again within the "
 		        "timeout\n",

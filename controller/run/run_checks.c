@@ -2,6 +2,10 @@
 
 #include <stdio.h>
 
+#define BR_RUN_CORE_TEXT_BYTES 256U
+
+#include "elf/elf_file.h"
+#include "elf/elf_symbols.h"
 #include "measure/counter_target.h"
 #include "measure/wrap.h"
 
@@ -51,7 +55,7 @@ void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t 
 			 r->host_seconds, name);
 }
 
-br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t *err)
+br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, br_error_t *err)
 {
 	br_error_t why;
 	br_error_clear(&why);
@@ -59,7 +63,7 @@ br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t 
 	if (rsp_client_usable(&t->rsp)) {
 		st = br_target_halt(t, BR_RUN_HALT_PROBE_MS, &why);
 		if (st == BR_OK)
-			st = br_target_pc(t, pc, &why);
+			st = br_core_state_read(t, state, &why);
 		if (st == BR_OK)
 			return BR_OK;
 	} else if (err->status == BR_ERR_TIMEOUT && t->rsp.broken) {
@@ -77,19 +81,41 @@ br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t 
 			    why.message);
 }
 
-br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
-				    br_error_t *err)
+void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *buf, size_t cap)
 {
-	uint32_t pc = 0;
-	br_status_t st = br_run_probe_after_timeout(t, &pc, err);
+	char where[BR_RUN_CORE_TEXT_BYTES];
+	snprintf(where, sizeof(where), "0x%08x", state->pc);
+	br_elf_t *elf = NULL;
+	br_error_t ignored;
+	if (elf_path != NULL && br_elf_open(elf_path, &elf, &ignored) == BR_OK) {
+		br_elf_symbol_describe(elf, state->pc, where, sizeof(where));
+		br_elf_close(elf);
+	}
+	char exc[BR_RUN_CORE_TEXT_BYTES];
+	br_core_state_describe(state, exc, sizeof(exc));
+	snprintf(buf, cap, "PC %s%s%s", where, exc[0] != '\0' ? ", in an exception handler: " : "",
+		 exc);
+}
+
+br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
+				    int timeout_ms, const char *starved, br_error_t *err)
+{
+	br_core_state_t state;
+	br_status_t st = br_run_probe_after_timeout(t, &state, err);
 	if (st != BR_OK)
 		return st;
 	int seconds = (timeout_ms + 999) / 1000;
 	char was[BR_ERROR_MESSAGE_BYTES / 2U];
 	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
-	return br_error_set(err, BR_ERR_REGRESSION,
-			    "%s did not finish within %d s (the board answers: interrupted at PC "
-			    "0x%08x): a test failure, not an infrastructure error; fix the firmware, "
-			    "or raise the timeout if it is only slow (%s)",
-			    what, seconds, pc, was);
+	char core[BR_RUN_CORE_TEXT_BYTES * 2U];
+	br_run_core_text(elf_path, &state, core, sizeof(core));
+	if (starved != NULL)
+		return br_error_set(err, BR_ERR_INFRA,
+				    "%s did not finish within %d s, but the host was overloaded: %s; "
+				    "an infrastructure error, not the firmware's (the core was at "
+				    "%s; %s)",
+				    what, seconds, starved, core, was);
+	return br_error_set(err, BR_ERR_TIMEOUT,
+			    "%s did not finish within %d s: the core was at %s (%s)", what, seconds,
+			    core, was);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "debug/core_state.h"
 #include "debug/target.h"
 #include "measure/counter.h"
 #include "measure/stub_batch.h"
@@ -48,23 +49,35 @@ void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t 
 /*
  * After a wait on t timed out (err says for what, BR_ERR_TIMEOUT): asks
  * whether the server still answers — the 0x03 interrupt stops the core and
- * its PC reads. Answered: BR_OK, *pc where the core was, err untouched (the
- * target ran and the firmware did not get there). Unanswered: the server is
- * at fault, not the firmware: BR_ERR_INFRA, err replaced by "the server
- * stopped answering while the target ran: ...". A session that broke since
- * the wait (a cleanup's interrupt unanswered) counts as unanswered.
+ * its registers read. Answered: BR_OK, *state what the core was doing (PC,
+ * xPSR, the fault status when in a fault handler), err untouched (the target
+ * ran and the firmware did not get there). Unanswered: the server is at
+ * fault, not the firmware: BR_ERR_INFRA, err replaced by "the server stopped
+ * answering while the target ran: ...". A session that broke since the wait
+ * (a cleanup's interrupt unanswered) counts as unanswered.
  */
-br_status_t br_run_probe_after_timeout(br_target_t *t, uint32_t *pc, br_error_t *err);
+br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, br_error_t *err);
 
 /*
- * After `what` (a bench, a region) did not finish within timeout_ms on t
- * (err says so, BR_ERR_TIMEOUT): asks whether the board still answers — the
- * 0x03 interrupt stops it and its PC reads. Then the firmware is at fault:
- * BR_ERR_REGRESSION (exit 1, a test failure, never retried), err saying
- * "WHAT did not finish within N s (the board answers: ...)". Otherwise as
- * br_run_probe_after_timeout: the server stopped answering (BR_ERR_INFRA).
+ * Where the core was, for a message: "PC 0x08000068 (HardFault_Handler), in
+ * an exception handler: IPSR 3 (HardFault); HFSR 0x40000000: FORCED; CFSR
+ * 0x00010000: UNDEFINSTR", the PC named from the ELF at elf_path (NULL: by
+ * address only), into buf.
  */
-br_status_t br_run_classify_timeout(br_target_t *t, const char *what, int timeout_ms,
-				    br_error_t *err);
+void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *buf, size_t cap);
+
+/*
+ * After `what` (a bench, an entry, a region) did not finish within
+ * timeout_ms on t (err says so, BR_ERR_TIMEOUT): asks whether the board
+ * still answers (br_run_probe_after_timeout). It does: BR_ERR_TIMEOUT (exit
+ * 3, README's table: a breakpoint that never hit), err saying "WHAT did not
+ * finish within N s: the core was at PC ... (SYMBOL)[, in an exception
+ * handler: ...] (what the wait said)". When starved is not NULL (the
+ * host did not run the board for most of the wait, saying how much it did),
+ * BR_ERR_INFRA saying so: an overloaded host, not the firmware. Otherwise the
+ * server stopped answering (BR_ERR_INFRA).
+ */
+br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
+				    int timeout_ms, const char *starved, br_error_t *err);
 
 #endif

@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "debug/server_sched.h"
 #include "run/run_checks.h"
 #include "run/runner.h"
 
 #define RUN_MEASURE_WHAT_BYTES 96U
+#define RUN_MEASURE_STARVED_BYTES 160U
 
 /* The counting check on every sample, then the batch wrap check (stub mode;
  * a breakpoint session checked each halt's host time itself). */
@@ -27,8 +29,8 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 }
 
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, bool timeout_is_failure, br_measure_raw_t *out,
-			   br_error_t *err)
+			   br_board_load_t load, bool timeout_is_failure,
+			   const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err)
 {
 	br_stub_layout_t layout;
 	br_status_t st = br_measure_prepare(opts, out, &layout, err);
@@ -45,23 +47,41 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 		.output = opts->link.output,
 		.output_ctx = opts->link.output_ctx,
 	};
+	if (hooks != NULL) {
+		ro.load_progress = hooks->progress;
+		ro.load_progress_ctx = hooks->progress_ctx;
+		ro.load_done = hooks->loaded;
+		ro.load_done_ctx = hooks->loaded_ctx;
+	}
 	br_runner_t runner;
 	st = br_runner_open(&ro, &runner, err);
 	snprintf(out->server, sizeof(out->server), "%s", runner.server);
 	if (st != BR_OK)
 		return st;
+	br_server_sched_t before, after;
+	br_server_sched_read(&runner.session.server, &before);
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
-	if (st == BR_ERR_TIMEOUT && timeout_is_failure) {
-		st = br_run_classify_timeout(br_runner_target(&runner),
+	char starved[RUN_MEASURE_STARVED_BYTES];
+	br_server_sched_read(&runner.session.server, &after);
+	bool host_starved = st == BR_ERR_TIMEOUT &&
+			    br_server_sched_starved(&runner.session.server, &before, &after, starved,
+						    sizeof(starved));
+	if (st == BR_ERR_TIMEOUT && (timeout_is_failure || host_starved)) {
+		st = br_run_classify_timeout(br_runner_target(&runner), opts->elf_path,
 					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
-					     opts->timeout_ms, err);
+					     opts->timeout_ms, host_starved ? starved : NULL, err);
 	} else if (st == BR_ERR_TIMEOUT) {
-		/* Never blame the firmware for a server that went silent. */
-		uint32_t pc = 0;
-		if (br_run_probe_after_timeout(br_runner_target(&runner), &pc, err) == BR_OK)
-			st = BR_ERR_TIMEOUT;
-		else
+		/* Never blame the firmware for a server that went silent; say
+		 * where the core was when it answers. */
+		br_core_state_t state;
+		if (br_run_probe_after_timeout(br_runner_target(&runner), &state, err) == BR_OK) {
+			char was[BR_ERROR_MESSAGE_BYTES / 2U], core[BR_ERROR_MESSAGE_BYTES / 2U];
+			snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
+			br_run_core_text(opts->elf_path, &state, core, sizeof(core));
+			st = br_error_set(err, BR_ERR_TIMEOUT, "%s; the core was at %s", was, core);
+		} else {
 			st = err->status;
+		}
 	}
 	if (st == BR_OK)
 		st = check_samples(out, err);

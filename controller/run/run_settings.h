@@ -56,6 +56,8 @@ typedef struct br_run_settings {
 	void *firmware_output_ctx;
 	br_image_progress_fn load_progress;  /* a long load's bytes written */
 	void *load_progress_ctx;
+	br_image_loaded_fn load_done;        /* what a load did, once done */
+	void *load_done_ctx;
 	void (*notice)(void *ctx, const char *text); /* one line for the user */
 	void *notice_ctx;
 	br_run_lock_fn lock;

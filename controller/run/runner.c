@@ -5,6 +5,7 @@
 
 #include "measure/counter_target.h"
 #include "measure/halt_proof.h"
+#include "run/image_check.h"
 
 /* Benchrack launched QEMU with this very image as its kernel: nothing to
  * load, and the core is already halted at the image's reset vector. */
@@ -32,13 +33,18 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	br_status_t st = BR_OK;
 	bool fresh = launched_with_image(o);
 	if (!fresh)
-		st = br_image_reset_vector(o->elf_path, &vec, err);
+		st = br_image_reset_vector_at(o->elf_path, &t->memory_map, &vec, NULL, err);
+	/* a map the server gave (the board file gave none): checked before any write */
+	if (st == BR_OK && t->memory_map_from_server)
+		st = br_image_check_map(o->elf_path, &t->memory_map, err);
 	if (st == BR_OK)
 		st = br_image_load(t, o->elf_path, policy_of(o), o->load_progress,
 				   o->load_progress_ctx, &r->load, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
 				       br_image_policy_name(policy_of(o)));
+	if (o->load_done != NULL && (r->load.written || r->load.matched))
+		o->load_done(o->load_done_ctx, o->elf_path, &r->load);
 	/* A word of the loaded image proves every bulk read from here on. */
 	st = br_halt_proof_arm(t, o->elf_path, NULL, err);
 	if (st != BR_OK)
@@ -67,7 +73,11 @@ br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_erro
 {
 	memset(r, 0, sizeof(*r));
 	r->endpoint = *o->endpoint;
-	br_status_t st = br_session_open(&r->endpoint, &r->session, err);
+	/* the image against the board's memory before the board starts */
+	br_status_t st = br_image_check_map(o->elf_path, &o->endpoint->memory_map, err);
+	if (st != BR_OK)
+		return st;
+	st = br_session_open(&r->endpoint, &r->session, err);
 	snprintf(r->server, sizeof(r->server), "%s", r->session.description);
 	if (st != BR_OK)
 		return st;

@@ -34,6 +34,8 @@ typedef struct br_runner_options {
 	void *output_ctx;
 	br_image_progress_fn load_progress; /* a long load's progress (may be NULL) */
 	void *load_progress_ctx;
+	br_image_loaded_fn load_done; /* what a load did, once done (may be NULL) */
+	void *load_done_ctx;
 } br_runner_options_t;
 
 typedef struct br_runner {

@@ -202,3 +202,16 @@ def bench_timed_window(objdump, elf, bench):
         if second and second.group(3) == base:
             return insns[head][0], insns[head + 1][0], a
     raise AssertionError(f"{bench}: no second counter read from [{base}] in the loop")
+
+
+def range_through_call(objdump, elf, caller, callee, next_callee):
+    """Instructions from callee's entry up to (not including) next_callee's
+    entry, when `caller` calls callee (straight-line) and then, straight on,
+    next_callee: callee's own instructions, then the caller's from the call's
+    return up to and including its call of next_callee."""
+    insns = function(objdump, elf, caller)
+    start = next(i for i, (_, m, ops) in enumerate(insns)
+                 if m.startswith("bl") and f"<{callee}>" in ops)
+    end = next(i for i, (_, m, ops) in enumerate(insns)
+               if i > start and m.startswith("bl") and f"<{next_callee}>" in ops)
+    return straight_line_cost(objdump, elf, callee) + (end - start)

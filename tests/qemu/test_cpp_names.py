@@ -57,6 +57,12 @@ def main(argv):
             and "dsp::mix(int)" in err,
             f"--function dsp::mix: exit {rc} (want 2) listing both: {err.strip()}")
 
+    # A misspelt C++ name: "did you mean" with the nearest names, demangled.
+    rc, out, err, _ = measure(benchrack, elf, "--function", "dsp::Fir::stpe", "-n", "5")
+    c.check(rc == 2 and "did you mean 'dsp::Fir::step(short)'" in err and "_ZN" not in err,
+            f"--function dsp::Fir::stpe: exit {rc} (want 2), did you mean the demangled "
+            f"name: {err.strip()}")
+
     rc, out, err, res = measure(benchrack, elf, "--function", "dsp::mix(int)", "-n", "5")
     c.check(rc == 0, f"--function 'dsp::mix(int)': exit {rc} {err.strip()}")
 

@@ -17,8 +17,9 @@ a remote gdbserver through a board file (`server: {kind: remote, host:
   holding another image the only flash read before the first write is the
   36-byte note; on one holding the image the note is read, then the full
   read-back confirms it, and nothing is written;
-- a long load's progress ("loading: N of M bytes", rewritten in place) is
-  on stderr when stderr is a terminal (benchrack run under a pty from
+- a long load's progress ("loading: N of M bytes", rewritten in place), then
+  one line saying what was written (or "already on the target" when
+  if-different finds it there), is on stderr when stderr is a terminal (benchrack run under a pty from
   Python's pty module), and not when stderr is a pipe or a file;
 - a write corrupted in flight (faultproxy.py's flipwrite: one data byte
   changed, checksum made right) is caught by verification: exit 3, naming
@@ -281,6 +282,15 @@ def main():
             f"it counts up to the whole image: {shown[:2]} ... {shown[-1:]}")
     c.check("\r\x1b[Kloading: " in tty,
             "the load's line is rewritten in place (carriage return, erase line)")
+    done = re.findall(r"loaded [^\r\n]*: (\d+) bytes in (\d+) segments written", tty)
+    c.check(len(done) == 1 and shown != [] and int(done[0][0]) == shown[-1][1],
+            f"then one line says what was written: {done}")
+    with Qemu(SUITE) as q:
+        board = board_file("remote-tty-same", q.port, "if-different")
+        rc, tty = run_on_pty([BENCHRACK, "run", SUITE_YAML, "--firmware", SUITE, "--board",
+                              board, "--results-dir", os.path.join(WORK, "results")])
+    c.check(rc == 0 and tty.count("already on the target") == 1 and "loading:" not in tty,
+            f"if-different, the image there: one line, already on the target (exit {rc})")
     with Qemu(IDLE) as q:
         board = board_file("remote-pipe", q.port, "always")
         rc, out, err = benchrack("run", SUITE_YAML, "--firmware", SUITE, "--board", board)
@@ -313,8 +323,10 @@ def main():
         c.check(rc == 3 and named is not None and where is not None
                 and int(named.group(1), 16) == where,
                 f"corrupted write caught: exit {rc}, naming {named and named.group(1)}")
-        c.check("Table" not in out and "crc32_64" not in out,
-                "no figure printed from a board whose image did not arrive intact")
+        c.check("Table" not in out and re.search(r"^crc32_64\s+\d", out, re.M) is None
+                and re.search(r"^crc32_64\s+not run: loading", out, re.M) is not None,
+                "no figure printed from a board whose image did not arrive intact: each "
+                "bench listed as not run, saying why")
 
 
 try:

@@ -315,6 +315,15 @@ static void check_fixture_symbols(const options_t *o, const br_elf_t *elf)
 	              strstr(err.message, path) != NULL,
 	          "%s", err.message);
 
+	/* A misspelling: the nearest names by edit distance, nearest first. */
+	br_error_clear(&err);
+	CHECK(br_elf_symbol_find(elf, "fixture_smu", &sym, &err) == BR_ERR_INPUT);
+	CHECK_MSG(strstr(err.message, "(did you mean 'fixture_sum'") != NULL, "%s", err.message);
+	/* ... and none when nothing is near. */
+	br_error_clear(&err);
+	CHECK(br_elf_symbol_find(elf, "no_such_symbol", &sym, &err) == BR_ERR_INPUT);
+	CHECK_MSG(strstr(err.message, "did you mean") == NULL, "%s", err.message);
+
 	/* Mapping symbols ($t, $d) are not names. */
 	CHECK(br_elf_symbol_find(elf, "$t", &sym, &err) == BR_ERR_INPUT);
 

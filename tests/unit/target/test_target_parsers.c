@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "debug/core_state.h"
 #include "debug/cortex_m.h"
 #include "debug/flavour.h"
 #include "debug/memory_map.h"
+#include "debug/server_sched.h"
 #include "debug/tdesc.h"
 
 /* As OpenOCD 0.12 sends it for an STM32F4 (abridged). */
@@ -124,5 +126,54 @@ int main(void)
 	CHECK(strcmp(br_flavour_openocd()->reset_command, "reset halt") == 0);
 	CHECK(strcmp(br_flavour_qemu()->reset_command, "system_reset") == 0);
 	CHECK(br_flavour_generic()->reset_command == NULL);
+
+	/* What the core was doing: exception names and the fault status decoded
+	 * (ARMv7-M ARM B1.5.2, B3.2.15-18). */
+	char text[256];
+	br_core_exception_name(0, text, sizeof(text));
+	CHECK(strcmp(text, "Thread mode") == 0);
+	br_core_exception_name(15, text, sizeof(text));
+	CHECK(strcmp(text, "SysTick") == 0);
+	br_core_exception_name(21, text, sizeof(text));
+	CHECK(strcmp(text, "IRQ 5") == 0);
+	br_core_state_t cs = {.pc = 0x08000068U, .xpsr = 0x01000000U};
+	br_core_state_describe(&cs, text, sizeof(text));
+	CHECK(text[0] == '\0'); /* Thread mode: nothing to add */
+	cs.xpsr = 0x01000003U;
+	cs.faults_read = true;
+	cs.hfsr = 0x40000000U;
+	cs.cfsr = 0x00010000U;
+	br_core_state_describe(&cs, text, sizeof(text));
+	CHECK_MSG(strcmp(text, "IPSR 3 (HardFault); HFSR 0x40000000: FORCED; CFSR 0x00010000: "
+	                       "UNDEFINSTR") == 0,
+	          "%s", text);
+	cs.xpsr = 0x01000005U;
+	cs.hfsr = 0;
+	cs.cfsr = 0x00008200U; /* PRECISERR with BFARVALID */
+	cs.bfar = 0x30000000U;
+	br_core_state_describe(&cs, text, sizeof(text));
+	CHECK_MSG(strcmp(text, "IPSR 5 (BusFault); HFSR 0x00000000: none set; CFSR 0x00008200: "
+	                       "PRECISERR BFARVALID; BFAR 0x30000000") == 0,
+	          "%s", text);
+
+	/* A starved server: its busiest waiting thread against the wall time. */
+	br_server_t server = {.name = "qemu-system-arm"};
+	br_server_sched_t a = {.known = true, .at_ns = 0, .count = 2,
+	                       .threads = {{1, 100, 100}, {2, 5000, 10}}};
+	br_server_sched_t b = a;
+	b.at_ns = 4000000000;
+	b.threads[1].wait_ns = 10 + 3000000000ULL; /* 3 s of 4 s waiting */
+	b.threads[1].run_ns = 5000 + 500000000ULL;
+	CHECK(br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	CHECK_MSG(strcmp(text, "qemu-system-arm waited for a CPU 3 s of the 4 s (75 %) and ran "
+	                       "0.5 s") == 0,
+	          "%s", text);
+	b.threads[1].wait_ns = 10 + 1000000000ULL; /* 1 s of 4: not starved */
+	CHECK(!br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	b.threads[1].tid = 3; /* another thread: nothing to compare */
+	b.threads[1].wait_ns = 10 + 3500000000ULL;
+	CHECK(!br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	a.known = false;
+	CHECK(!br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
 	return check_finish();
 }
