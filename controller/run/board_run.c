@@ -490,6 +490,57 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 	}
 }
 
+/* One entry for unmodified firmware, measured on the ELF at elf (the entry's
+ * own, or its counterpart at another commit), whose provenance (build-id or
+ * content hash, sizes, commit: commit, else git's) goes into the bench's
+ * record; the record is kept on disk after it. */
+static br_status_t measure_elf_entry(const br_run_settings_t *s, const br_suite_t *suite,
+				     const br_suite_bench_t *sb, const char *elf,
+				     const char *commit, br_board_run_t *run, br_error_t *err)
+{
+	br_bench_record_t *b = br_run_record_add_bench(&run->record);
+	snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
+	snprintf(b->mode, sizeof(b->mode), "%s",
+		 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+	snprintf(b->elf_path, sizeof(b->elf_path), "%s", elf);
+	br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
+	b->budgets = budgets_of(&budgets);
+	br_elf_entry_options_t o = {
+		.settings = s,
+		.board = &run->board,
+		.suite = suite,
+		.entry = sb,
+		.elf_path = elf,
+		.iterations = s->iterations_set      ? s->iterations
+			      : sb->iterations.set ? (uint32_t)sb->iterations.value
+						   : suite->iterations,
+		.warmup = s->warmup_set		? s->warmup
+			  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
+						: suite->warmup,
+		.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
+			      BOARD_RUN_MS_PER_S,
+	};
+	br_status_t st = br_run_provenance_firmware(elf, commit, &b->firmware, err);
+	b->has_firmware = st == BR_OK;
+	if (st == BR_OK)
+		st = br_elf_entry_measure(&o, b, err);
+	if (st != BR_OK) {
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason), "%.200s", err->message);
+		br_error_prefix(err, "bench %s", sb->name.value);
+	}
+	br_error_t save_err;
+	br_error_clear(&save_err);
+	br_status_t sst = br_run_json_save(&run->record, run->run_path, &save_err);
+	if (st != BR_OK)
+		return st;
+	if (sst != BR_OK) {
+		*err = save_err;
+		return sst;
+	}
+	return BR_OK;
+}
+
 /* Entries that measure unmodified firmware, in suite order, each kept on
  * disk as soon as it is done. */
 static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suite_t *suite,
@@ -503,45 +554,52 @@ static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suit
 		if (sb->kind == BR_SUITE_ENTRY_STUB)
 			continue;
 		progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
-		br_bench_record_t *b = br_run_record_add_bench(&run->record);
-		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
-		snprintf(b->mode, sizeof(b->mode), "%s",
-			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
-		snprintf(b->elf_path, sizeof(b->elf_path), "%s", sb->elf_path);
-		br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
-		b->budgets = budgets_of(&budgets);
-		b->budgets.max_text_bytes.set = false;
-		br_elf_entry_options_t o = {
-			.settings = s,
-			.board = &run->board,
-			.suite = suite,
-			.entry = sb,
-			.iterations = s->iterations_set      ? s->iterations
-				      : sb->iterations.set ? (uint32_t)sb->iterations.value
-							   : suite->iterations,
-			.warmup = s->warmup_set		? s->warmup
-				  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
-							: suite->warmup,
-			.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
-				      BOARD_RUN_MS_PER_S,
-		};
-		br_status_t st = br_elf_entry_measure(&o, b, err);
-		if (st != BR_OK) {
-			b->status = BR_BENCH_NOT_RUN;
-			snprintf(b->reason, sizeof(b->reason), "%.200s", err->message);
-			br_error_prefix(err, "bench %s", sb->name.value);
-		}
-		br_error_t save_err;
-		br_error_clear(&save_err);
-		br_status_t sst = br_run_json_save(&run->record, run->run_path, &save_err);
+		br_status_t st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, run, err);
 		if (st != BR_OK)
 			return st;
-		if (sst != BR_OK) {
-			*err = save_err;
-			return sst;
-		}
 	}
 	progress_done(s);
+	return BR_OK;
+}
+
+/* Whether a run of suite (NULL: every bench of one firmware) has stub benches. */
+static bool has_stub_benches(const br_suite_t *suite)
+{
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		if (suite->benches[i].kind == BR_SUITE_ENTRY_STUB)
+			return true;
+	}
+	return suite == NULL || suite->bench_count == 0;
+}
+
+/* The one ELF every entry of suite names, or NULL when they name several. */
+static const char *entries_one_elf(const br_suite_t *suite)
+{
+	const char *one = NULL;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		const char *elf = suite->benches[i].elf_path;
+		if (suite->benches[i].kind == BR_SUITE_ENTRY_STUB || elf == NULL)
+			continue;
+		if (one != NULL && strcmp(one, elf) != 0)
+			return NULL;
+		one = elf;
+	}
+	return one;
+}
+
+/* The run's firmware and provenance: the stub image elf when the run has stub
+ * benches; else the one ELF its entries name (one_elf: the entries' ELF at
+ * this side's commit, NULL for theirs); else none of its own. */
+static br_status_t fill_run_firmware(const br_suite_t *suite, const char *elf,
+				     const char *one_elf, const char *commit, br_run_record_t *rec,
+				     br_error_t *err)
+{
+	if (has_stub_benches(suite))
+		return br_run_provenance_fill(rec, elf, commit, err);
+	const char *one = entries_one_elf(suite);
+	if (one != NULL)
+		return br_run_provenance_fill(rec, one_elf != NULL ? one_elf : one, commit, err);
+	br_run_provenance_fill_none(rec);
 	return BR_OK;
 }
 
@@ -689,7 +747,7 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	if (run->host)
 		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
 	else
-		st = br_run_provenance_fill(&run->record, elf, s->commit, &err);
+		st = fill_run_firmware(suite, elf, NULL, s->commit, &run->record, &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;

@@ -186,8 +186,9 @@ static void test_bad_records(void)
 		const char *message;
 	} bad[] = {
 		{"{\"schema_version\": 1}",
-		 "b.json: schema_version: 1 is out of range; expected 2 (the schema version this "
-		 "benchrack reads)"},
+		 "b.json: schema_version: 1 is out of range; expected 2 or 3 (the versions this "
+		 "benchrack reads: record an older one again, read a newer one with the benchrack "
+		 "that wrote it)"},
 		{"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
 		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
 		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
