@@ -799,7 +799,7 @@ static void test_config(void)
 	render_sink(&cfg, 4, &src, &item);
 	CHECK(strcmp(item.url, "https://h.example/x?y=1") == 0);
 	CHECK(item.auth == BR_UPLOAD_AUTH_HEADER && strcmp(item.auth_header, "X-Api-Key") == 0);
-	CHECK(strncmp(item.body, "{\n  \"schema_version\": 2,", 24) == 0);
+	CHECK(strncmp(item.body, "{\n  \"schema_version\": 3,", 24) == 0);
 	br_upload_item_free(&item);
 	br_upload_points_free(&p);
 	br_run_record_free(&r);
