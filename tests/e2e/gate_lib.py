@@ -79,3 +79,19 @@ class Checker:
     def finish(self):
         print(f"{self.failures} failed")
         return 1 if self.failures else 0
+
+
+def left_out(benchrack, results_dir, page):
+    """What `benchrack report` leaves out of a page of results_dir (records it
+    cannot read), plus every run file that is empty or still `running`."""
+    code, out, err = run(benchrack, ["report", "--results-dir", results_dir, "-o", page])
+    bad = [line for line in err.splitlines() if "left out" in line]
+    if code != 0:
+        bad.append(f"report exit {code}: {err}")
+    for path in runs_in(results_dir):
+        try:
+            if load(path)["status"] == "running":
+                bad.append(f"{path}: still running")
+        except (ValueError, KeyError) as e:
+            bad.append(f"{path}: {e}")
+    return bad
