@@ -28,7 +28,7 @@ static void run_usage(FILE *out, bool check)
 		      "\n"
 		      "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
 		      "the suite, and every bench against the board's baseline\n"
-		      "(results/baselines/<board>.json) with the suite's fail_on_regression_percent.\n"
+		      "(RESULTS/baselines/<suite>/<board>.json) with the suite's fail_on_regression_percent.\n"
 		      "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
 		      "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
 		      out);
@@ -56,7 +56,7 @@ static void run_usage(FILE *out, bool check)
 	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
 	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
 	      "                        $BENCHRACK_RESULTS_DIR)\n"
-	      "      --write-baseline  record this run as RESULTS/baselines/<board>.json\n"
+	      "      --write-baseline  record this run as RESULTS/baselines/<suite>/<board>.json\n"
 	      "                        (with check: only when the check passes)\n"
 	      "      --baseline FILE   compare with FILE instead of the board's baseline\n"
 	      "  -f, --format F        also write the results as json, csv, junit, markdown,\n"

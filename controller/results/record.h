@@ -27,7 +27,7 @@
 
 typedef enum br_record_kind {
 	BR_RECORD_RUN,      /* results/runs/<timestamp>-<board>.json */
-	BR_RECORD_BASELINE, /* results/baselines/<board>.json */
+	BR_RECORD_BASELINE, /* results/baselines/<suite>/<board>.json */
 } br_record_kind_t;
 
 typedef enum br_record_status {

@@ -11,6 +11,7 @@
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
+#include "results/baseline.h"
 #include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
@@ -657,25 +658,29 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	return st;
 }
 
-/* Compare with the baseline (when there is one) and apply the gate. */
+/* Compare with the baseline of the run's suite and board (when there is one)
+ * and apply the gate; a baseline that does not fit is refused. */
 static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
 	br_status_t st = BR_OK;
-	if (s->baseline_path != NULL)
+	bool exists = false;
+	if (s->baseline_path != NULL) {
 		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
-	else
-		st = br_results_baseline_path(s->results_dir, run->board.name, false,
-					      run->baseline_path, sizeof(run->baseline_path), err);
+		exists = access(run->baseline_path, F_OK) == 0;
+		if (!exists)
+			return br_error_set(err, BR_ERR_INPUT, "baseline %s not found",
+					    s->baseline_path);
+	} else {
+		st = br_baseline_locate(s->results_dir, &run->record, run->baseline_path,
+					sizeof(run->baseline_path), &exists, err);
+	}
 	if (st != BR_OK)
 		return st;
-	bool exists = access(run->baseline_path, F_OK) == 0;
-	if (!exists && s->baseline_path != NULL)
-		return br_error_set(err, BR_ERR_INPUT, "baseline %s not found", s->baseline_path);
 	if (exists) {
 		br_run_record_t base;
 		st = br_record_read(run->baseline_path, &base, err);
 		if (st == BR_OK)
-			st = br_diff_check_compatible(&base, run->baseline_path, &run->record, err);
+			st = br_baseline_check_fits(&base, run->baseline_path, &run->record, err);
 		if (st == BR_OK) {
 			br_diff_compute(&base, &run->record, &run->diff);
 			run->compared = true;
@@ -704,21 +709,21 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 		notice(s, "%s: baseline not written: check failed", run->board.name);
 		return;
 	}
-	char path[BR_BOARD_RUN_PATH_BYTES];
+	char path[BR_BOARD_RUN_PATH_BYTES], replaced[sizeof(run->record.timestamp)];
 	br_error_t err;
 	br_error_clear(&err);
-	br_status_t st = br_results_baseline_path(s->results_dir, run->board.name, true, path,
-						  sizeof(path), &err);
-	br_run_record_t copy = run->record;
-	copy.kind = BR_RECORD_BASELINE;
-	if (st == BR_OK)
-		st = br_run_json_save(&copy, path, &err);
+	br_status_t st = br_baseline_write(s->results_dir, &run->record, path, sizeof(path),
+					   replaced, sizeof(replaced), &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
 		return;
 	}
-	notice(s, "%s: baseline written to %s", run->board.name, path);
+	if (replaced[0] != '\0')
+		notice(s, "%s: baseline written to %s (replacing the one recorded %s)",
+		       run->board.name, path, replaced);
+	else
+		notice(s, "%s: baseline written to %s", run->board.name, path);
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record

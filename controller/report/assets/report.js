@@ -121,9 +121,11 @@
 		}
 		seriesByKey[k].runs.push(r);
 	});
-	function baselineFor(board) {
+	/* A baseline belongs to a suite on a board (results/baselines/<suite>/<board>.json). */
+	function baselineFor(board, suite) {
 		for (var i = 0; i < data.baselines.length; i++)
-			if (data.baselines[i].board === board) return data.baselines[i];
+			if (data.baselines[i].board === board && (!suite || !data.baselines[i].suite || data.baselines[i].suite === suite))
+				return data.baselines[i];
 		return null;
 	}
 
@@ -335,7 +337,7 @@
 			datasets.push({ label: seriesLabel(se, 'median'), data: med.map(function (p) { return p ? p.y : null; }), runs: med,
 				borderColor: se.colour, backgroundColor: se.colour, borderDash: se.dash, spanGaps: true,
 				pointRadius: 3, pointHoverRadius: 6, borderWidth: 2, tension: 0 });
-			var base = baselineFor(se.board);
+			var base = baselineFor(se.board, se.runs.length ? se.runs[0].suite : null);
 			var bb = base ? benchOf(base, name) : null;
 			if (bb && bb.median !== null) {
 				datasets.push({ label: series.length > 1 ? 'baseline ' + se.board : 'baseline', data: runIds.map(function () { return bb.median; }),
