@@ -1,5 +1,7 @@
 #include "run/board_run.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -791,13 +793,64 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		write_baseline(s, run);
 }
 
-/* One side of an A/B run: provenance, header, its run file written first. */
-static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
-				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
-				br_error_t *err)
+/* Where the entry's ELF is at the base commit: the same path relative to the
+ * repository, inside the worktree the suite's build: ran in. False, with why
+ * in why, when the ELF is outside the repository or the build at the base
+ * did not leave it there (benchrack cannot rebuild it). */
+static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, size_t cap,
+			 char *why, size_t why_cap)
 {
-	br_status_t st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
-						base ? ab->base_commit : s->commit, err);
+	char abs_elf[BR_BOARD_RUN_PATH_BYTES], abs_repo[BR_BOARD_RUN_PATH_BYTES];
+	if (ab->repo == NULL || ab->worktree == NULL || realpath(ab->repo, abs_repo) == NULL) {
+		snprintf(why, why_cap, "no worktree of the base to find it in");
+		return false;
+	}
+	if (realpath(elf, abs_elf) == NULL) {
+		snprintf(why, why_cap, "%.400s: %s", elf, strerror(errno));
+		return false;
+	}
+	size_t n = strlen(abs_repo);
+	if (strncmp(abs_elf, abs_repo, n) != 0 || abs_elf[n] != '/') {
+		snprintf(why, why_cap, "%.400s is outside the repository %.400s", elf, abs_repo);
+		return false;
+	}
+	int w = snprintf(out, cap, "%s%s", ab->worktree, abs_elf + n);
+	if (w < 0 || (size_t)w >= cap) {
+		snprintf(why, why_cap, "path too long");
+		return false;
+	}
+	if (access(out, R_OK) != 0) {
+		snprintf(why, why_cap,
+			 "the suite's build: at %.12s did not make %.400s (only what it builds, or "
+			 "what is committed, exists at the base)",
+			 ab->base_commit, abs_elf + n + 1);
+		return false;
+	}
+	return true;
+}
+
+/* One side of an A/B run: provenance, header, its run file written first;
+ * the base's run file sits beside the head's (which must be open already),
+ * named after it. */
+static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
+				const br_ab_sides_t *ab, bool base, const br_board_run_t *head,
+				br_board_run_t *run, br_error_t *err)
+{
+	const char *one = entries_one_elf(suite);
+	char base_one[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
+	const char *side_one = NULL;
+	if (base && one != NULL)
+		side_one = ab_entry_elf(ab, one, base_one, sizeof(base_one), why, sizeof(why))
+				   ? base_one
+				   : NULL;
+	br_status_t st;
+	if (base && one != NULL && side_one == NULL && !has_stub_benches(suite)) {
+		br_run_provenance_fill_none(&run->record); /* nothing of the base to name */
+		st = BR_OK;
+	} else {
+		st = fill_run_firmware(suite, base ? ab->base_elf : ab->head_elf, side_one,
+				       base ? ab->base_commit : s->commit, &run->record, err);
+	}
 	if (st != BR_OK)
 		return st;
 	fill_run_header(run, suite);
@@ -806,18 +859,40 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 	snprintf(rab->ref, sizeof(rab->ref), "%s", ab->ref);
 	snprintf(rab->base_commit, sizeof(rab->base_commit), "%s", ab->base_commit);
 	snprintf(rab->head_commit, sizeof(rab->head_commit), "%s", ab->head_commit);
-	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-				 sizeof(run->run_path), err);
-	if (st == BR_OK && base) {
-		/* beside the head's, which has the same time and board */
-		size_t n = strlen(run->run_path);
-		if (n > 5U && n + 5U < sizeof(run->run_path))
-			snprintf(run->run_path + n - 5U, sizeof(run->run_path) - (n - 5U),
-				 "-base.json");
+	if (base) {
+		/* <head's name>-base.json: unique as the head's is, and no empty file
+		 * reserved under another name is left behind */
+		size_t n = strlen(head->run_path);
+		if (n <= 5U || n + 5U >= sizeof(run->run_path))
+			return br_error_set(err, BR_ERR_USAGE, "%s: path too long", head->run_path);
+		snprintf(run->run_path, sizeof(run->run_path), "%.*s-base.json", (int)(n - 5U),
+			 head->run_path);
+	} else {
+		st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
+					 sizeof(run->run_path), err);
 	}
 	if (st == BR_OK)
 		st = br_run_json_save(&run->record, run->run_path, err);
 	run->has_run_path = st == BR_OK;
+	return st;
+}
+
+/* The entry sb on both sides, base first: the base on the entry's ELF as the
+ * base commit built it, the head on the entry's own; where the base cannot
+ * be rebuilt, the head alone, and a notice says why. */
+static br_status_t ab_measure_entry(const br_run_settings_t *s, const br_suite_t *suite,
+				    const br_ab_sides_t *ab, const br_suite_bench_t *sb,
+				    br_board_run_t *base, br_board_run_t *head, br_error_t *err)
+{
+	char base_elf[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
+	br_status_t st = BR_OK;
+	if (ab_entry_elf(ab, sb->elf_path, base_elf, sizeof(base_elf), why, sizeof(why)))
+		st = measure_elf_entry(s, suite, sb, base_elf, ab->base_commit, base, err);
+	else
+		notice(s, "bench %s: not compared with %s: %s; measured on this side only",
+		       sb->name.value, ab->ref, why);
+	if (st == BR_OK)
+		st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, head, err);
 	return st;
 }
 
@@ -829,12 +904,19 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 	br_board_run_t *sides[] = {head, base};
 	br_status_t st = BR_OK;
 	for (size_t i = 0; i < 2U && st == BR_OK; i++)
-		st = ab_side_open(s, suite, ab, sides[i] == base, sides[i], &err);
+		st = ab_side_open(s, suite, ab, sides[i] == base, head, sides[i], &err);
 	/* interleaved per bench: base, head, base, head ... on the same board,
-	 * so that whatever drifts falls on both */
+	 * so that whatever drifts falls on both; stub benches on the suite
+	 * firmware of each commit, entries on each commit's build of their ELF */
+	size_t total = suite->bench_count, done = 0;
 	for (size_t i = 0; st == BR_OK && i < suite->bench_count; i++) {
-		if (suite->benches[i].kind != BR_SUITE_ENTRY_STUB)
+		const br_suite_bench_t *sb = &suite->benches[i];
+		if (sb->kind != BR_SUITE_ENTRY_STUB) {
+			progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
+			st = ab_measure_entry(s, suite, ab, sb, base, head, &err);
 			continue;
+		}
+		done++;
 		br_suite_t one = *suite;
 		one.benches = &suite->benches[i];
 		one.bench_count = 1U;
@@ -842,11 +924,16 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 		if (st == BR_OK)
 			st = measure_stub_benches(s, &one, head, &err);
 	}
+	progress_done(s);
 	for (size_t i = 0; i < 2U; i++) {
 		if (sides[i]->has_run_path)
 			run_finish(sides[i], st, &err);
 	}
 	base->status = BR_OK; /* what went wrong is said once, by the head */
+	if (st != BR_OK && head->status == BR_OK) {
+		head->status = st;
+		head->failure = err;
+	}
 	if (s->json_path != NULL && head->has_run_path)
 		br_run_json_save(&head->record, s->json_path, &err);
 	if (st != BR_OK || head->status != BR_OK)

@@ -118,6 +118,8 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 			.base_commit = fw.base_commit,
 			.head_elf = elf != NULL ? elf : br_default_firmware(runs[i].board.name),
 			.head_commit = fw.head_commit,
+			.repo = fw.repo,
+			.worktree = fw.worktree,
 		};
 		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
 		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);

@@ -82,13 +82,18 @@ class Checker:
 
 
 def left_out(benchrack, results_dir, page):
-    """What `benchrack report` leaves out of a page of results_dir (records it
-    cannot read), plus every run file that is empty or still `running`."""
+    """The run records of results_dir that `benchrack report` leaves out (it
+    cannot read them) or that benchrack's reader refuses (`diff F F`), and
+    every one that is empty or still `running`."""
     code, out, err = run(benchrack, ["report", "--results-dir", results_dir, "-o", page])
-    bad = [line for line in err.splitlines() if "left out" in line]
+    bad = [line for line in err.splitlines()
+           if "left out" in line and "is no longer there" not in line]
     if code != 0:
         bad.append(f"report exit {code}: {err}")
     for path in runs_in(results_dir):
+        code, _, err = run(benchrack, ["diff", path, path])
+        if code != 0:
+            bad.append(f"{path}: benchrack diff exit {code}: {err}")
         try:
             if load(path)["status"] == "running":
                 bad.append(f"{path}: still running")
