@@ -177,8 +177,7 @@ static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_reco
 {
 	bool old_known = o != NULL && o->has_firmware && o->firmware.sizes_known;
 	bool new_known = n->has_firmware && n->firmware.sizes_known;
-	if (!new_known || (new_rec->sizes_known && !new_rec->no_firmware &&
-			   strcmp(new_rec->elf_path, n->firmware.path) == 0))
+	if (!new_known || (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.path) == 0))
 		return;
 	compare_size(d, n->name, BR_METRIC_TEXT, unit, old_known,
 		     old_known ? (double)o->firmware.text_bytes : 0.0, true,
@@ -232,10 +231,12 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 		else
 			r->change = BR_CHANGE_GONE;
 	}
-	if (old_rec->sizes_known || new_rec->sizes_known)
-		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_rec->sizes_known,
-			     (double)old_rec->text_bytes, new_rec->sizes_known,
-			     (double)new_rec->text_bytes);
+	/* the run's own firmware (none when its entries each name their own) */
+	bool old_known = old_rec->sizes_known && !old_rec->no_firmware;
+	bool new_known = new_rec->sizes_known && !new_rec->no_firmware;
+	if (old_known || new_known)
+		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_known,
+			     (double)old_rec->text_bytes, new_known, (double)new_rec->text_bytes);
 }
 
 void br_diff_free(br_diff_t *diff)

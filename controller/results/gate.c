@@ -122,7 +122,7 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 	out->compared = diff != NULL;
 	for (size_t i = 0; i < run->bench_count; i++)
 		check_bench(out, run, &run->benches[i]);
-	if (run->sizes_known)
+	if (run->sizes_known && !run->no_firmware)
 		check_budget(out, BR_DIFF_FIRMWARE, "text_bytes", "text_bytes",
 			     (double)run->text_bytes, &run->budgets.max_text_bytes,
 			     "max_text_bytes");

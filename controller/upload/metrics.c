@@ -103,19 +103,21 @@ static char *file_name(const char *path)
 
 static void run_labels(const br_run_record_t *run, br_upload_points_t *p)
 {
-	p->firmware_name = file_name(run->elf_path);
+	/* a run whose entries each name their own firmware has none to label */
+	bool fw = !run->no_firmware;
+	p->firmware_name = file_name(fw ? run->elf_path : "");
 	br_upload_label_t *l = p->run_labels;
 	size_t *n = &p->run_label_count;
 	label_add(l, n, "board", run->board);
-	label_add(l, n, "build_id", run->build_id);
+	label_add(l, n, "build_id", fw ? run->build_id : "");
 	label_add(l, n, "counter", run->counter);
 	label_add(l, n, "firmware", p->firmware_name);
-	label_add(l, n, "git_commit", run->git_commit);
+	label_add(l, n, "git_commit", fw ? run->git_commit : "");
 	label_add(l, n, "host", run->host);
 	label_add(l, n, "server", run->server);
-	label_add(l, n, "sha256", run->sha256);
+	label_add(l, n, "sha256", fw ? run->sha256 : "");
 	label_add(l, n, "suite", run->suite);
-	label_add(l, n, "toolchain", run->toolchain);
+	label_add(l, n, "toolchain", fw ? run->toolchain : "");
 	label_add(l, n, "unit", run->unit);
 	qsort(l, *n, sizeof(l[0]), label_cmp);
 }
