@@ -21,6 +21,6 @@ void br_sha256_hex(const unsigned char *data, size_t size, char hex[BR_SHA256_HE
  * BR_ERR_INPUT naming path when it cannot be read (common/file_read.h).
  */
 br_status_t br_sha256_file(const char *path, size_t max_bytes, char hex[BR_SHA256_HEX_SIZE],
-			   br_error_t *err);
+                           br_error_t *err);
 
 #endif

@@ -88,8 +88,8 @@ static br_status_t collect_one(const char *results_dir, const br_rack_entry_t *e
 	snprintf(run->run_path, sizeof(run->run_path), "%s", run_path);
 	char dir[RACK_RUN_PATH_BYTES], baseline[RACK_RUN_PATH_BYTES];
 	snprintf(dir, sizeof(dir), "%s/racks/%s", results_dir, e->name.value);
-	if (br_results_baseline_path(results_dir, run->record.suite, run->board.name, false, baseline,
-	                             sizeof(baseline), NULL) != BR_OK)
+	if (br_results_baseline_path(results_dir, run->record.suite, run->board.name, false,
+	                             baseline, sizeof(baseline), NULL) != BR_OK)
 		baseline[0] = '\0';
 	br_run_settings_t set;
 	memset(&set, 0, sizeof(set));

@@ -71,10 +71,11 @@ void br_page_sizes_read(br_page_t *page, br_page_latest_t *l)
 	if (elf[0] == '\0')
 		return;
 	if (access(elf, R_OK) != 0) {
-		br_page_warn(page,
-			     "%s: the firmware is no longer there, so its biggest functions and the "
-			     "text per bench are not shown (only the record's sizes)",
-			     elf);
+		br_page_warn(
+		    page,
+		    "%s: the firmware is no longer there, so its biggest functions and the "
+		    "text per bench are not shown (only the record's sizes)",
+		    elf);
 		return;
 	}
 	symbols_read(page, l, elf);

@@ -21,7 +21,7 @@
  * to do otherwise.
  */
 br_status_t br_baseline_check_fits(const br_run_record_t *base, const char *path,
-				   const br_run_record_t *run, br_error_t *err);
+                                   const br_run_record_t *run, br_error_t *err);
 
 /*
  * Where run's baseline is under results_dir (its suite and board) into out;
@@ -31,7 +31,7 @@ br_status_t br_baseline_check_fits(const br_run_record_t *base, const char *path
  * another suite is not this suite's and is left alone.
  */
 br_status_t br_baseline_locate(const char *results_dir, const br_run_record_t *run, char *out,
-			       size_t cap, bool *exists, br_error_t *err);
+                               size_t cap, bool *exists, br_error_t *err);
 
 /*
  * Writes run, as a baseline (kind baseline, no samples), to
@@ -42,6 +42,6 @@ br_status_t br_baseline_locate(const char *results_dir, const br_run_record_t *r
  * left as it was.
  */
 br_status_t br_baseline_write(const char *results_dir, const br_run_record_t *run, char *out,
-			      size_t cap, char *replaced, size_t replaced_cap, br_error_t *err);
+                              size_t cap, char *replaced, size_t replaced_cap, br_error_t *err);
 
 #endif

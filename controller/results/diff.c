@@ -173,15 +173,16 @@ static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, co
 /* The text of an entry's own firmware, where the run's (firmware) row does
  * not already show it. */
 static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_record_t *new_rec,
-			       const br_bench_record_t *o, const br_bench_record_t *n)
+                               const br_bench_record_t *o, const br_bench_record_t *n)
 {
 	bool old_known = o != NULL && o->has_firmware && o->firmware.sizes_known;
 	bool new_known = n->has_firmware && n->firmware.sizes_known;
-	if (!new_known || (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.path) == 0))
+	if (!new_known ||
+	    (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.path) == 0))
 		return;
 	compare_size(d, n->name, BR_METRIC_TEXT, unit, old_known,
-		     old_known ? (double)o->firmware.text_bytes : 0.0, true,
-		     (double)n->firmware.text_bytes);
+	             old_known ? (double)o->firmware.text_bytes : 0.0, true,
+	             (double)n->firmware.text_bytes);
 }
 
 static void compare_bench(br_diff_t *d, const char *unit, const br_bench_record_t *o,
@@ -236,7 +237,7 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 	bool new_known = new_rec->sizes_known && !new_rec->no_firmware;
 	if (old_known || new_known)
 		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_known,
-			     (double)old_rec->text_bytes, new_known, (double)new_rec->text_bytes);
+		             (double)old_rec->text_bytes, new_known, (double)new_rec->text_bytes);
 }
 
 void br_diff_free(br_diff_t *diff)

@@ -93,7 +93,7 @@ static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench
 	/* an entry's own firmware: its text, unless the run's own check covers it */
 	if (b->has_firmware && b->firmware.sizes_known && !br_bench_firmware_is_run(run, b))
 		check_budget(g, b->name, "text_bytes", "text_bytes", (double)b->firmware.text_bytes,
-			     &b->budgets.max_text_bytes, "max_text_bytes");
+		             &b->budgets.max_text_bytes, "max_text_bytes");
 }
 
 static void check_regression(br_gate_t *g, const br_run_record_t *run, const br_diff_row_t *r)

@@ -98,13 +98,12 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
 	return br_error_set(err, BR_ERR_INPUT, "%s: no free run file name", dir);
 }
 
-br_status_t br_results_baseline_path(const char *results_dir, const char *suite,
-				     const char *board, bool create, char *out, size_t cap,
-				     br_error_t *err)
+br_status_t br_results_baseline_path(const char *results_dir, const char *suite, const char *board,
+                                     bool create, char *out, size_t cap, br_error_t *err)
 {
 	char folder[PATHS_NAME_BYTES];
 	safe_name(suite != NULL && suite[0] != '\0' ? suite : BR_RESULTS_NO_SUITE, folder,
-		  sizeof(folder));
+	          sizeof(folder));
 	char dir[PATHS_DIR_BYTES];
 	int n = snprintf(dir, sizeof(dir), "%s/baselines/%s", results_dir, folder);
 	if (n < 0 || (size_t)n >= sizeof(dir))
@@ -123,7 +122,7 @@ br_status_t br_results_baseline_path(const char *results_dir, const char *suite,
 }
 
 br_status_t br_results_old_baseline_path(const char *results_dir, const char *board, char *out,
-					 size_t cap, br_error_t *err)
+                                         size_t cap, br_error_t *err)
 {
 	char name[PATHS_NAME_BYTES];
 	safe_name(board, name, sizeof(name));

@@ -32,13 +32,12 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
  * "": BR_RESULTS_NO_SUITE); with create, also makes the directories
  * (BR_ERR_INPUT when it cannot).
  */
-br_status_t br_results_baseline_path(const char *results_dir, const char *suite,
-				     const char *board, bool create, char *out, size_t cap,
-				     br_error_t *err);
+br_status_t br_results_baseline_path(const char *results_dir, const char *suite, const char *board,
+                                     bool create, char *out, size_t cap, br_error_t *err);
 
 /* Writes the old layout's results_dir/baselines/<board>.json (one baseline
  * per board, before they were kept per suite) into out. */
 br_status_t br_results_old_baseline_path(const char *results_dir, const char *board, char *out,
-					 size_t cap, br_error_t *err);
+                                         size_t cap, br_error_t *err);
 
 #endif

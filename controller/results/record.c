@@ -52,7 +52,7 @@ void br_run_record_firmware_set(br_run_record_t *run, const br_firmware_info_t *
 }
 
 bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_record_t *b,
-				  br_firmware_info_t *out)
+                                  br_firmware_info_t *out)
 {
 	if (b->has_firmware) {
 		*out = b->firmware;

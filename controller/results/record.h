@@ -84,7 +84,7 @@ typedef struct br_bench_record {
 	char reason[BR_RECORD_TEXT]; /* NOT_RUN: why */
 	char mode[16];               /* "stub", "range" or "function" */
 	char elf_path[BR_RECORD_TEXT]; /* its own ELF ("" for a bench of the suite firmware) */
-	bool has_firmware;           /* an entry for unmodified firmware: firmware is its ELF's */
+	bool has_firmware;             /* an entry for unmodified firmware: firmware is its ELF's */
 	br_firmware_info_t firmware;
 	size_t n;                    /* samples after warm-up */
 	uint32_t warmup;
@@ -134,7 +134,7 @@ typedef struct br_run_record {
 	bool no_firmware;
 	char elf_path[BR_RECORD_TEXT];
 	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */
-	char sha256[BR_RECORD_SHA256]; /* the file's SHA-256 when it has no build-id, else "" */
+	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */
 	char git_commit[64];     /* "" when not known */
 	char toolchain[BR_RECORD_TEXT]; /* from the ELF's .comment, "" when not known */
 	bool sizes_known;
@@ -160,7 +160,7 @@ const br_bench_record_t *br_run_record_find(const br_run_record_t *run, const ch
 /* The firmware bench b of run was measured on: its own when it has one, else
  * the run's (copied into *out); false when neither is known. */
 bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_record_t *b,
-				  br_firmware_info_t *out);
+                                  br_firmware_info_t *out);
 
 /* Whether bench b measured the run's own firmware (no firmware of its own, or
  * the same ELF as the run's) under the same text budget: the run's figures

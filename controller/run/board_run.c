@@ -498,30 +498,30 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
  * content hash, sizes, commit: commit, else git's) goes into the bench's
  * record; the record is kept on disk after it. */
 static br_status_t measure_elf_entry(const br_run_settings_t *s, const br_suite_t *suite,
-				     const br_suite_bench_t *sb, const char *elf,
-				     const char *commit, br_board_run_t *run, br_error_t *err)
+                                     const br_suite_bench_t *sb, const char *elf,
+                                     const char *commit, br_board_run_t *run, br_error_t *err)
 {
 	br_bench_record_t *b = br_run_record_add_bench(&run->record);
 	snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
 	snprintf(b->mode, sizeof(b->mode), "%s",
-		 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+	         sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
 	snprintf(b->elf_path, sizeof(b->elf_path), "%s", elf);
 	br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
 	b->budgets = budgets_of(&budgets);
 	br_elf_entry_options_t o = {
-		.settings = s,
-		.board = &run->board,
-		.suite = suite,
-		.entry = sb,
-		.elf_path = elf,
-		.iterations = s->iterations_set      ? s->iterations
-			      : sb->iterations.set ? (uint32_t)sb->iterations.value
-						   : suite->iterations,
-		.warmup = s->warmup_set		? s->warmup
-			  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
-						: suite->warmup,
-		.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
-			      BOARD_RUN_MS_PER_S,
+	    .settings = s,
+	    .board = &run->board,
+	    .suite = suite,
+	    .entry = sb,
+	    .elf_path = elf,
+	    .iterations = s->iterations_set    ? s->iterations
+	                  : sb->iterations.set ? (uint32_t)sb->iterations.value
+	                                       : suite->iterations,
+	    .warmup = s->warmup_set         ? s->warmup
+	              : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
+	                                    : suite->warmup,
+	    .timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
+	                  BOARD_RUN_MS_PER_S,
 	};
 	br_status_t st = br_run_provenance_firmware(elf, commit, &b->firmware, err);
 	b->has_firmware = st == BR_OK;
@@ -593,9 +593,8 @@ static const char *entries_one_elf(const br_suite_t *suite)
 /* The run's firmware and provenance: the stub image elf when the run has stub
  * benches; else the one ELF its entries name (one_elf: the entries' ELF at
  * this side's commit, NULL for theirs); else none of its own. */
-static br_status_t fill_run_firmware(const br_suite_t *suite, const char *elf,
-				     const char *one_elf, const char *commit, br_run_record_t *rec,
-				     br_error_t *err)
+static br_status_t fill_run_firmware(const br_suite_t *suite, const char *elf, const char *one_elf,
+                                     const char *commit, br_run_record_t *rec, br_error_t *err)
 {
 	if (has_stub_benches(suite))
 		return br_run_provenance_fill(rec, elf, commit, err);
@@ -671,10 +670,10 @@ static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, b
 		exists = access(run->baseline_path, F_OK) == 0;
 		if (!exists)
 			return br_error_set(err, BR_ERR_INPUT, "baseline %s not found",
-					    s->baseline_path);
+			                    s->baseline_path);
 	} else {
 		st = br_baseline_locate(s->results_dir, &run->record, run->baseline_path,
-					sizeof(run->baseline_path), &exists, err);
+		                        sizeof(run->baseline_path), &exists, err);
 	}
 	if (st != BR_OK)
 		return st;
@@ -715,7 +714,7 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 	br_error_t err;
 	br_error_clear(&err);
 	br_status_t st = br_baseline_write(s->results_dir, &run->record, path, sizeof(path),
-					   replaced, sizeof(replaced), &err);
+	                                   replaced, sizeof(replaced), &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
@@ -797,8 +796,8 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
  * repository, inside the worktree the suite's build: ran in. False, with why
  * in why, when the ELF is outside the repository or the build at the base
  * did not leave it there (benchrack cannot rebuild it). */
-static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, size_t cap,
-			 char *why, size_t why_cap)
+static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, size_t cap, char *why,
+                         size_t why_cap)
 {
 	char abs_elf[BR_BOARD_RUN_PATH_BYTES], abs_repo[BR_BOARD_RUN_PATH_BYTES];
 	if (ab->repo == NULL || ab->worktree == NULL || realpath(ab->repo, abs_repo) == NULL) {
@@ -821,9 +820,9 @@ static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, si
 	}
 	if (access(out, R_OK) != 0) {
 		snprintf(why, why_cap,
-			 "the suite's build: at %.12s did not make %.400s (only what it builds, or "
-			 "what is committed, exists at the base)",
-			 ab->base_commit, abs_elf + n + 1);
+		         "the suite's build: at %.12s did not make %.400s (only what it builds, or "
+		         "what is committed, exists at the base)",
+		         ab->base_commit, abs_elf + n + 1);
 		return false;
 	}
 	return true;
@@ -833,23 +832,23 @@ static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, si
  * the base's run file sits beside the head's (which must be open already),
  * named after it. */
 static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
-				const br_ab_sides_t *ab, bool base, const br_board_run_t *head,
-				br_board_run_t *run, br_error_t *err)
+                                const br_ab_sides_t *ab, bool base, const br_board_run_t *head,
+                                br_board_run_t *run, br_error_t *err)
 {
 	const char *one = entries_one_elf(suite);
 	char base_one[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
 	const char *side_one = NULL;
 	if (base && one != NULL)
 		side_one = ab_entry_elf(ab, one, base_one, sizeof(base_one), why, sizeof(why))
-				   ? base_one
-				   : NULL;
+		               ? base_one
+		               : NULL;
 	br_status_t st;
 	if (base && one != NULL && side_one == NULL && !has_stub_benches(suite)) {
 		br_run_provenance_fill_none(&run->record); /* nothing of the base to name */
 		st = BR_OK;
 	} else {
 		st = fill_run_firmware(suite, base ? ab->base_elf : ab->head_elf, side_one,
-				       base ? ab->base_commit : s->commit, &run->record, err);
+		                       base ? ab->base_commit : s->commit, &run->record, err);
 	}
 	if (st != BR_OK)
 		return st;
@@ -866,10 +865,10 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 		if (n <= 5U || n + 5U >= sizeof(run->run_path))
 			return br_error_set(err, BR_ERR_USAGE, "%s: path too long", head->run_path);
 		snprintf(run->run_path, sizeof(run->run_path), "%.*s-base.json", (int)(n - 5U),
-			 head->run_path);
+		         head->run_path);
 	} else {
 		st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-					 sizeof(run->run_path), err);
+		                         sizeof(run->run_path), err);
 	}
 	if (st == BR_OK)
 		st = br_run_json_save(&run->record, run->run_path, err);
@@ -881,8 +880,8 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
  * base commit built it, the head on the entry's own; where the base cannot
  * be rebuilt, the head alone, and a notice says why. */
 static br_status_t ab_measure_entry(const br_run_settings_t *s, const br_suite_t *suite,
-				    const br_ab_sides_t *ab, const br_suite_bench_t *sb,
-				    br_board_run_t *base, br_board_run_t *head, br_error_t *err)
+                                    const br_ab_sides_t *ab, const br_suite_bench_t *sb,
+                                    br_board_run_t *base, br_board_run_t *head, br_error_t *err)
 {
 	char base_elf[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
 	br_status_t st = BR_OK;

@@ -115,7 +115,7 @@ static void commit_of(const char *path, const char *commit, char *out, size_t ca
 }
 
 br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
-				       br_firmware_info_t *out, br_error_t *err)
+                                       br_firmware_info_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	br_elf_t *elf = NULL;
@@ -156,7 +156,7 @@ static void fill_run(br_run_record_t *rec)
 }
 
 br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
-				   br_error_t *err)
+                                   br_error_t *err)
 {
 	br_firmware_info_t fw;
 	br_status_t st = br_run_provenance_firmware(elf_path, commit, &fw, err);

@@ -27,7 +27,7 @@ br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, c
  * opened or read.
  */
 br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
-				       br_firmware_info_t *out, br_error_t *err);
+                                       br_firmware_info_t *out, br_error_t *err);
 
 /* Time, version and host for a run with no firmware of its own (a suite whose
  * entries name several ELFs: each bench carries its own); rec->no_firmware. */

@@ -72,8 +72,7 @@ static void label_add(br_upload_label_t *labels, size_t *count, const char *key,
 
 /* Sets key to value (replacing what the run's labels said), or removes the
  * key when value is empty. */
-static void label_set(br_upload_label_t *labels, size_t *count, const char *key,
-		      const char *value)
+static void label_set(br_upload_label_t *labels, size_t *count, const char *key, const char *value)
 {
 	for (size_t i = 0; i < *count; i++) {
 		if (strcmp(labels[i].key, key) != 0)
@@ -125,7 +124,8 @@ static void run_labels(const br_run_record_t *run, br_upload_points_t *p)
 /* Whether b measured a firmware other than the run's (an entry's own ELF). */
 static bool entry_own_firmware(const br_run_record_t *run, const br_bench_record_t *b)
 {
-	return b->has_firmware && (run->no_firmware || strcmp(run->elf_path, b->firmware.path) != 0);
+	return b->has_firmware &&
+	       (run->no_firmware || strcmp(run->elf_path, b->firmware.path) != 0);
 }
 
 /* The labels that name a firmware, set to fw's: a series is labelled by the
@@ -142,8 +142,8 @@ static void firmware_labels(br_upload_series_t *s, const br_firmware_info_t *fw)
 }
 
 /* The sizes of one firmware as a series. */
-static void firmware_series(const br_upload_points_t *p, const br_firmware_info_t *fw,
-			    bool own, br_upload_series_t *s)
+static void firmware_series(const br_upload_points_t *p, const br_firmware_info_t *fw, bool own,
+                            br_upload_series_t *s)
 {
 	s->kind = BR_UPLOAD_SERIES_FIRMWARE;
 	memcpy(s->labels, p->run_labels, p->run_label_count * sizeof(s->labels[0]));
@@ -170,7 +170,7 @@ static bool firmware_seen(const br_run_record_t *run, size_t i, const br_firmwar
 }
 
 static void bench_series(const br_upload_points_t *p, const br_run_record_t *run,
-			 const br_bench_record_t *b, br_upload_series_t *s)
+                         const br_bench_record_t *b, br_upload_series_t *s)
 {
 	s->kind = BR_UPLOAD_SERIES_BENCH;
 	memcpy(s->labels, p->run_labels, p->run_label_count * sizeof(s->labels[0]));

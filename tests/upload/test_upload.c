@@ -359,8 +359,8 @@ static void test_entry_labels(void)
 	for (size_t i = 1; i < s->label_count; i++)
 		CHECK(strcmp(s->labels[i - 1].key, s->labels[i].key) < 0);
 	s = &p.series[0]; /* the stub bench keeps the suite image's */
-	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"),
-		     "suite-O2.elf") == 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"), "suite-O2.elf") ==
+	      0);
 	s = &p.series[3];
 	CHECK(s->kind == BR_UPLOAD_SERIES_FIRMWARE && s->values[0].value == 144 &&
 	      strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"), "app.elf") == 0);
@@ -371,10 +371,10 @@ static void test_entry_labels(void)
 	CHECK_MSG(p.count == 3, "series %zu", p.count);
 	for (size_t i = 0; i < p.count; i++) {
 		const char *fw =
-			br_upload_label_find(p.series[i].labels, p.series[i].label_count, "firmware");
-		CHECK(p.series[i].kind == BR_UPLOAD_SERIES_BENCH ? (i == 0 ? fw == NULL
-									    : strcmp(fw, "app.elf") == 0)
-								 : strcmp(fw, "app.elf") == 0);
+		    br_upload_label_find(p.series[i].labels, p.series[i].label_count, "firmware");
+		CHECK(p.series[i].kind == BR_UPLOAD_SERIES_BENCH
+		          ? (i == 0 ? fw == NULL : strcmp(fw, "app.elf") == 0)
+		          : strcmp(fw, "app.elf") == 0);
 	}
 	br_upload_points_free(&p);
 	br_run_record_free(&r);

@@ -187,33 +187,35 @@ static void test_bad_records(void)
 		const char *text;
 		const char *message;
 	} bad[] = {
-		{"{\"schema_version\": 1}",
-		 "b.json: schema_version: 1 is out of range; expected 2 or 3 (the versions this "
-		 "benchrack reads: record an older one again, read a newer one with the benchrack "
-		 "that wrote it)"},
-		{"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
-		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
-		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
-		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
-		 "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
-		 "b.json: measured bench 'x' lacks 'n'; expected every figure of a measured "
-		 "bench"},
-		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
-		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
-		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
-		 "\"p\"}, \"benches\": [], \"extra\": 1}",
-		 "b.json: unknown key 'extra' in record; expected one of: schema_version, kind, "
-		 "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
-		 "counter, firmware, against, fail_on_regression_percent, budgets, benches"},
-		{"{\"schema_version\": 2,\n \"schema_version\": 2}",
-		 "b.json:2:17: duplicate object key near '\"schema_version\"'; expected a JSON document "
-		 "as benchrack writes it"},
-		{"{\"schema_version\": 2, \"counter\": {\"clock_hz\": 18446744073709551616}}",
-		 "b.json:1:66: too big integer near '18446744073709551616'; expected a JSON document as "
-		 "benchrack writes it"},
-		{"{\"schema_version\": 2, \"fail_on_regression_percent\": 1e400}",
-		 "b.json:1:57: real number overflow near '1e400'; expected a JSON document as "
-		 "benchrack writes it"},
+	    {"{\"schema_version\": 1}",
+	     "b.json: schema_version: 1 is out of range; expected 2 or 3 (the versions this "
+	     "benchrack reads: record an older one again, read a newer one with the benchrack "
+	     "that wrote it)"},
+	    {"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
+	    {"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+	     "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+	     "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+	     "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
+	     "b.json: measured bench 'x' lacks 'n'; expected every figure of a measured "
+	     "bench"},
+	    {"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+	     "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+	     "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+	     "\"p\"}, \"benches\": [], \"extra\": 1}",
+	     "b.json: unknown key 'extra' in record; expected one of: schema_version, kind, "
+	     "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
+	     "counter, firmware, against, fail_on_regression_percent, budgets, benches"},
+	    {"{\"schema_version\": 2,\n \"schema_version\": 2}",
+	     "b.json:2:17: duplicate object key near '\"schema_version\"'; expected a JSON "
+	     "document "
+	     "as benchrack writes it"},
+	    {"{\"schema_version\": 2, \"counter\": {\"clock_hz\": 18446744073709551616}}",
+	     "b.json:1:66: too big integer near '18446744073709551616'; expected a JSON document "
+	     "as "
+	     "benchrack writes it"},
+	    {"{\"schema_version\": 2, \"fail_on_regression_percent\": 1e400}",
+	     "b.json:1:57: real number overflow near '1e400'; expected a JSON document as "
+	     "benchrack writes it"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		br_run_record_t r;
@@ -332,7 +334,7 @@ static void test_diff_and_gate(void)
 
 /* An entry for unmodified firmware with its own ELF of text bytes. */
 static br_bench_record_t *add_entry(br_run_record_t *r, const char *name, double median,
-				    const char *elf, uint64_t text)
+                                    const char *elf, uint64_t text)
 {
 	br_bench_record_t *b = add(r, name, median, median, median);
 	snprintf(b->mode, sizeof(b->mode), "function");
@@ -378,8 +380,8 @@ static void test_entry_firmware(void)
 	br_gate_t g;
 	br_gate_evaluate(&back, NULL, &g);
 	CHECK_MSG(g.failures == 1 && strcmp(g.findings[0].bench, "far") == 0 &&
-			  strcmp(g.findings[0].metric, "text_bytes") == 0,
-		  "failures %zu", g.failures);
+	              strcmp(g.findings[0].metric, "text_bytes") == 0,
+	          "failures %zu", g.failures);
 	br_gate_free(&g);
 	/* and its growth in the diff */
 	br_run_record_t grown;
@@ -399,11 +401,11 @@ static void test_entry_firmware(void)
 
 	/* version 2: one firmware, no entry's own */
 	static const char v2[] =
-		"{\"schema_version\": 2, \"kind\": \"baseline\", \"status\": \"complete\", "
-		"\"timestamp\": \"t\", \"benchrack_version\": \"v\", \"host\": \"h\", "
-		"\"suite\": \"default\", \"board\": \"b\", \"server\": \"s\", \"counter\": "
-		"{\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": \"p.elf\", "
-		"\"text_bytes\": 9}, \"benches\": []}";
+	    "{\"schema_version\": 2, \"kind\": \"baseline\", \"status\": \"complete\", "
+	    "\"timestamp\": \"t\", \"benchrack_version\": \"v\", \"host\": \"h\", "
+	    "\"suite\": \"default\", \"board\": \"b\", \"server\": \"s\", \"counter\": "
+	    "{\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": \"p.elf\", "
+	    "\"text_bytes\": 9}, \"benches\": []}";
 	CHECK(br_record_parse("v2.json", (const unsigned char *)v2, sizeof(v2) - 1U, &back, &err) ==
 	      BR_OK);
 	CHECK(!back.no_firmware && strcmp(back.elf_path, "p.elf") == 0 && back.text_bytes == 9);
@@ -425,14 +427,17 @@ static void test_baselines(void)
 	char pa[1024], pb[1024], replaced[64];
 	br_error_t err;
 	br_error_clear(&err);
-	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) == BR_OK);
-	CHECK(br_baseline_write(dir, &b, pb, sizeof(pb), replaced, sizeof(replaced), &err) == BR_OK);
+	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
+	CHECK(br_baseline_write(dir, &b, pb, sizeof(pb), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
 	char want[1100];
 	snprintf(want, sizeof(want), "%s/baselines/suite_b/b1.json", dir);
 	CHECK_MSG(strcmp(pb, want) == 0, "%s", pb);
 	CHECK(strcmp(pa, pb) != 0 && replaced[0] == '\0');
 	/* the same suite again replaces, and says whose */
-	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) == BR_OK);
+	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
 	CHECK(strcmp(replaced, a.timestamp) == 0);
 	/* another suite's record is refused, for comparing and for replacing */
 	CHECK(br_baseline_check_fits(&b, pb, &a, &err) == BR_ERR_INPUT &&
