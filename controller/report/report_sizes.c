@@ -66,7 +66,7 @@ void br_page_sizes_read(br_page_t *page, br_page_latest_t *l)
 	const char *elf = run->no_firmware ? "" : run->elf_path;
 	for (size_t i = 0; elf[0] == '\0' && i < run->bench_count; i++) {
 		if (run->benches[i].has_firmware)
-			elf = run->benches[i].firmware.path;
+			elf = run->benches[i].firmware.elf_path;
 	}
 	if (elf[0] == '\0')
 		return;

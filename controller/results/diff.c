@@ -178,7 +178,7 @@ static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_reco
 	bool old_known = o != NULL && o->has_firmware && o->firmware.sizes_known;
 	bool new_known = n->has_firmware && n->firmware.sizes_known;
 	if (!new_known ||
-	    (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.path) == 0))
+	    (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.elf_path) == 0))
 		return;
 	compare_size(d, n->name, BR_METRIC_TEXT, unit, old_known,
 	             old_known ? (double)o->firmware.text_bytes : 0.0, true,

@@ -58,15 +58,19 @@ typedef struct br_budgets {
 #define BR_RECORD_BUILD_ID 136U
 #define BR_RECORD_SHA256 65U
 
-/* Where figures came from: one firmware ELF, as measured. */
-typedef struct br_firmware_info {
-	char path[BR_RECORD_TEXT];
-	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */
-	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */
-	char git_commit[64];               /* "" when not known */
-	char toolchain[BR_RECORD_TEXT];    /* from the ELF's .comment, "" when not known */
-	bool sizes_known;
+/* Where figures came from: one firmware ELF, as measured. The fields are
+ * named once here, for a bench's own firmware and the run's alike. */
+#define BR_FIRMWARE_INFO_FIELDS                                                                    \
+	char elf_path[BR_RECORD_TEXT];                                                             \
+	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */                     \
+	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */ \
+	char git_commit[64];               /* "" when not known */                                 \
+	char toolchain[BR_RECORD_TEXT];    /* from the ELF's .comment, "" when not known */        \
+	bool sizes_known;                                                                          \
 	uint64_t text_bytes, data_bytes, bss_bytes;
+
+typedef struct br_firmware_info {
+	BR_FIRMWARE_INFO_FIELDS
 } br_firmware_info_t;
 
 /* Another counter read around the same iterations as the record's own (the
@@ -132,13 +136,12 @@ typedef struct br_run_record {
 	 * one ELF every entry names; none (no_firmware) when the entries name several,
 	 * each then carrying its own. */
 	bool no_firmware;
-	char elf_path[BR_RECORD_TEXT];
-	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */
-	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */
-	char git_commit[64];     /* "" when not known */
-	char toolchain[BR_RECORD_TEXT]; /* from the ELF's .comment, "" when not known */
-	bool sizes_known;
-	uint64_t text_bytes, data_bytes, bss_bytes;
+	union {
+		br_firmware_info_t firmware; /* the whole of it */
+		struct {
+			BR_FIRMWARE_INFO_FIELDS /* the same, field by field */
+		};
+	};
 	char benchrack_version[32];
 	char host[BR_RECORD_NAME];
 	double resolution;       /* the counter's resolution in its unit; a figure below it is
@@ -166,10 +169,6 @@ bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_rec
  * the same ELF as the run's) under the same text budget: the run's figures
  * and limits speak for it. */
 bool br_bench_firmware_is_run(const br_run_record_t *run, const br_bench_record_t *b);
-
-/* The run's own firmware fields as one br_firmware_info_t, and back. */
-void br_run_record_firmware_get(const br_run_record_t *run, br_firmware_info_t *out);
-void br_run_record_firmware_set(br_run_record_t *run, const br_firmware_info_t *fw);
 
 /* Frees every bench's samples and the bench array. */
 void br_run_record_free(br_run_record_t *run);

@@ -479,7 +479,7 @@ static void fill_counters(br_bench_record_t *out, const rr_bench_t *b)
 
 static void fill_firmware(br_firmware_info_t *out, const rr_firmware_t *f)
 {
-	copy_text(out->path, sizeof(out->path), &f->path);
+	copy_text(out->elf_path, sizeof(out->elf_path), &f->path);
 	copy_text(out->build_id, sizeof(out->build_id), &f->build_id);
 	copy_text(out->sha256, sizeof(out->sha256), &f->sha256);
 	copy_text(out->git_commit, sizeof(out->git_commit), &f->git_commit);
@@ -547,12 +547,8 @@ static void fill_record(br_run_record_t *out, const rr_record_t *r)
 	}
 	/* version 2 always named one; version 3 names none when each entry has its own */
 	out->no_firmware = !r->firmware.head.set;
-	if (!out->no_firmware) {
-		br_firmware_info_t fw;
-		memset(&fw, 0, sizeof(fw));
-		fill_firmware(&fw, &r->firmware);
-		br_run_record_firmware_set(out, &fw);
-	}
+	if (!out->no_firmware)
+		fill_firmware(&out->firmware, &r->firmware);
 	out->regression_percent = r->fail_on_regression_percent.value;
 	out->budgets = budgets_of(&r->budgets);
 	for (size_t i = 0; i < r->benches.count; i++)

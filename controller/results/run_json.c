@@ -112,7 +112,7 @@ static void write_firmware_object(br_json_t *j, const br_firmware_info_t *fw)
 {
 	br_json_object_begin(j);
 	br_json_key(j, "path");
-	br_json_string(j, fw->path);
+	br_json_string(j, fw->elf_path);
 	write_text_or_null(j, "build_id", fw->build_id);
 	if (fw->sha256[0] != '\0') {
 		br_json_key(j, "sha256");
@@ -141,9 +141,7 @@ static void write_firmware(br_json_t *j, const br_run_record_t *run)
 		br_json_null(j);
 		return;
 	}
-	br_firmware_info_t fw;
-	br_run_record_firmware_get(run, &fw);
-	write_firmware_object(j, &fw);
+	write_firmware_object(j, &run->firmware);
 }
 
 static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline)

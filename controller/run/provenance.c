@@ -122,7 +122,7 @@ br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
 	br_status_t st = br_elf_open(elf_path, &elf, err);
 	if (st != BR_OK)
 		return st;
-	snprintf(out->path, sizeof(out->path), "%s", elf_path);
+	snprintf(out->elf_path, sizeof(out->elf_path), "%s", elf_path);
 	if (br_elf_build_id(elf, out->build_id, sizeof(out->build_id), NULL) != BR_OK)
 		out->build_id[0] = '\0';
 	br_elf_comment(elf, out->toolchain, sizeof(out->toolchain));
@@ -158,11 +158,10 @@ static void fill_run(br_run_record_t *rec)
 br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
                                    br_error_t *err)
 {
-	br_firmware_info_t fw;
-	br_status_t st = br_run_provenance_firmware(elf_path, commit, &fw, err);
+	br_status_t st = br_run_provenance_firmware(elf_path, commit, &rec->firmware, err);
 	if (st != BR_OK)
 		return st;
-	br_run_record_firmware_set(rec, &fw);
+	rec->no_firmware = false;
 	fill_run(rec);
 	return BR_OK;
 }

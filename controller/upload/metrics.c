@@ -125,7 +125,7 @@ static void run_labels(const br_run_record_t *run, br_upload_points_t *p)
 static bool entry_own_firmware(const br_run_record_t *run, const br_bench_record_t *b)
 {
 	return b->has_firmware &&
-	       (run->no_firmware || strcmp(run->elf_path, b->firmware.path) != 0);
+	       (run->no_firmware || strcmp(run->elf_path, b->firmware.elf_path) != 0);
 }
 
 /* The labels that name a firmware, set to fw's: a series is labelled by the
@@ -133,7 +133,7 @@ static bool entry_own_firmware(const br_run_record_t *run, const br_bench_record
 static void firmware_labels(br_upload_series_t *s, const br_firmware_info_t *fw)
 {
 	if (s->elf_name == NULL)
-		s->elf_name = file_name(fw->path);
+		s->elf_name = file_name(fw->elf_path);
 	label_set(s->labels, &s->label_count, "firmware", s->elf_name);
 	label_set(s->labels, &s->label_count, "build_id", fw->build_id);
 	label_set(s->labels, &s->label_count, "sha256", fw->sha256);
@@ -163,7 +163,7 @@ static bool firmware_seen(const br_run_record_t *run, size_t i, const br_firmwar
 	for (size_t k = 0; k < i; k++) {
 		const br_bench_record_t *o = &run->benches[k];
 		if (entry_own_firmware(run, o) && o->firmware.sizes_known &&
-		    strcmp(o->firmware.path, fw->path) == 0)
+		    strcmp(o->firmware.elf_path, fw->elf_path) == 0)
 			return true;
 	}
 	return false;
@@ -219,11 +219,8 @@ br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_fil
 			continue;
 		bench_series(out, run, b, &out->series[out->count++]);
 	}
-	if (run->sizes_known && !run->no_firmware) {
-		br_firmware_info_t fw;
-		br_run_record_firmware_get(run, &fw);
-		firmware_series(out, &fw, false, &out->series[out->count++]);
-	}
+	if (run->sizes_known && !run->no_firmware)
+		firmware_series(out, &run->firmware, false, &out->series[out->count++]);
 	/* each entry's own firmware, once */
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];

@@ -342,7 +342,7 @@ static void test_entry_labels(void)
 	snprintf(e->mode, sizeof(e->mode), "function");
 	snprintf(e->elf_path, sizeof(e->elf_path), "fw/build/app.elf");
 	e->has_firmware = true;
-	snprintf(e->firmware.path, sizeof(e->firmware.path), "fw/build/app.elf");
+	snprintf(e->firmware.elf_path, sizeof(e->firmware.elf_path), "fw/build/app.elf");
 	snprintf(e->firmware.build_id, sizeof(e->firmware.build_id), "5405");
 	snprintf(e->firmware.git_commit, sizeof(e->firmware.git_commit), "c0ffee");
 	e->firmware.sizes_known = true;

@@ -341,7 +341,7 @@ static br_bench_record_t *add_entry(br_run_record_t *r, const char *name, double
 	snprintf(b->elf_path, sizeof(b->elf_path), "%s", elf);
 	b->heap_known = false;
 	b->has_firmware = true;
-	snprintf(b->firmware.path, sizeof(b->firmware.path), "%s", elf);
+	snprintf(b->firmware.elf_path, sizeof(b->firmware.elf_path), "%s", elf);
 	snprintf(b->firmware.sha256, sizeof(b->firmware.sha256), "%064x", 7);
 	b->firmware.sizes_known = true;
 	b->firmware.text_bytes = text;
@@ -367,13 +367,13 @@ static void test_entry_firmware(void)
 	br_error_clear(&err);
 	CHECK(br_record_parse("r.json", (unsigned char *)json, len, &back, &err) == BR_OK);
 	CHECK(back.no_firmware && back.bench_count == 2 && back.benches[0].has_firmware);
-	CHECK(strcmp(back.benches[1].firmware.path, "/b/app.elf") == 0 &&
+	CHECK(strcmp(back.benches[1].firmware.elf_path, "/b/app.elf") == 0 &&
 	      back.benches[1].firmware.text_bytes == 2000 &&
 	      strlen(back.benches[1].firmware.sha256) == 64 &&
 	      back.benches[1].budgets.max_text_bytes.value == 1024);
 	br_firmware_info_t fw;
 	CHECK(br_run_record_bench_firmware(&back, &back.benches[0], &fw) &&
-	      strcmp(fw.path, "/a/app.elf") == 0);
+	      strcmp(fw.elf_path, "/a/app.elf") == 0);
 	free(json);
 
 	/* the entry's text against its budget: far's 2000 > 1024, work's 144 not */
