@@ -743,6 +743,22 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 	}
 }
 
+/* The run's file in RESULTS/runs, reserved and written with the record as it
+ * stands; a reserved name whose first write failed is removed, so that no
+ * empty record is left behind. */
+static br_status_t open_run_file(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
+{
+	br_status_t st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
+					     sizeof(run->run_path), err);
+	if (st != BR_OK)
+		return st;
+	st = br_run_json_save(&run->record, run->run_path, err);
+	if (st != BR_OK)
+		unlink(run->run_path);
+	run->has_run_path = st == BR_OK;
+	return st;
+}
+
 void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
 			  br_board_run_t *run)
 {
@@ -760,16 +776,12 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		return;
 	}
 	fill_run_header(run, suite);
-	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-				 sizeof(run->run_path), &err);
-	if (st == BR_OK)
-		st = br_run_json_save(&run->record, run->run_path, &err);
+	st = open_run_file(s, run, &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
 		return;
 	}
-	run->has_run_path = true;
 	st = measure_board(s, suite, run, &err);
 	order_like_suite(&run->record, suite);
 	run_finish(run, st, &err);
@@ -867,11 +879,9 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 		snprintf(run->run_path, sizeof(run->run_path), "%.*s-base.json", (int)(n - 5U),
 		         head->run_path);
 	} else {
-		st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-		                         sizeof(run->run_path), err);
+		return open_run_file(s, run, err);
 	}
-	if (st == BR_OK)
-		st = br_run_json_save(&run->record, run->run_path, err);
+	st = br_run_json_save(&run->record, run->run_path, err);
 	run->has_run_path = st == BR_OK;
 	return st;
 }
