@@ -76,8 +76,9 @@ static void run_usage(FILE *out, bool check)
 	      "      --against REF     measure the firmware built at git REF (the suite's\n"
 	      "                        build: section, in a worktree kept under\n"
 	      "                        RESULTS/worktrees and reused) and this one on the same\n"
-	      "                        board in one run, interleaved per bench; check gates on\n"
-	      "                        the difference\n"
+	      "                        board in one run, interleaved per bench (elf: entries on\n"
+	      "                        their ELF as built at REF in the worktree, where it is);\n"
+	      "                        check gates on the difference\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Colour only on a terminal, never with NO_COLOR set.\n",
