@@ -11,9 +11,12 @@ firmware and says so.
 - a suite whose entries name two ELFs has no run-level firmware and shows
   each entry's own.
 
-usage: test_own_firmware.py BENCHRACK
+Every record is valid against the JSON Schema (python3-jsonschema).
+
+usage: test_own_firmware.py BENCHRACK SCHEMA
 """
 import hashlib
+import json
 import os
 import re
 import sys
@@ -23,8 +26,18 @@ sys.path.insert(0, os.path.dirname(__file__))
 import own_firmware  # noqa: E402
 from gate_lib import Checker, left_out, load, run  # noqa: E402
 
-BENCHRACK = sys.argv[1]
+import jsonschema  # noqa: E402
+
+BENCHRACK, SCHEMA = sys.argv[1:3]
 c = Checker()
+with open(SCHEMA, encoding="utf-8") as f:
+    validator = jsonschema.Draft202012Validator(json.load(f))
+
+
+def valid(path):
+    errors = [e.message for e in validator.iter_errors(load(path))]
+    c.check(errors == [], f"{os.path.basename(path)} is valid against the JSON Schema",
+            "\n".join(errors[:5]))
 
 
 def suite(path, benches, budgets="{max_text_bytes: 1K}"):
@@ -61,6 +74,7 @@ with tempfile.TemporaryDirectory() as tmp:
     print(out, err)
     c.check(code == 0, "check of the own firmware with max_text_bytes: 1K passes", f"exit {code}")
     rec = load(rec_path)
+    valid(rec_path)
     c.check(rec["schema_version"] == 3, "the record is schema 3")
     same_firmware(rec["firmware"], elf, "the record's firmware")
     for b in rec["benches"]:
@@ -88,6 +102,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bare_rec = os.path.join(tmp, "bare.json")
     code, out, err = run(BENCHRACK, ["check", s_bare, "--results-dir", results, "--json",
                                      bare_rec])
+    valid(bare_rec)
     with open(bare_elf, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     fw = load(bare_rec)["firmware"] if code == 0 else {}
@@ -102,6 +117,7 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run(BENCHRACK, ["check", mixed, "--results-dir", results, "--json",
                                      mixed_rec])
     rec = load(mixed_rec)
+    valid(mixed_rec)
     c.check(code == 0 and rec["firmware"] is None, "a suite of two ELFs: no run-level firmware",
             f"{code} {rec.get('firmware')}\n{err}")
     by = {b["name"]: b for b in rec["benches"]}
