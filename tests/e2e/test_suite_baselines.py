@@ -4,7 +4,8 @@
 Two suites on one board (QEMU netduinoplus2), each on a firmware of its own
 (own vector table and linker script, no stub), each with its own baseline:
 - each --write-baseline writes RESULTS/baselines/<suite>/<board>.json and
-  leaves the other suite's file as it was (bytes and mtime);
+  leaves the other suite's file as it was (bytes and mtime), also when A's is
+  recorded again (it says it replaced A's);
 - a commit-sized change (+5 % instructions in suite A's work()) fails
   `check A` naming the bench at +5.0 %; `check B` passes against B's own;
 - A's baseline given to `check B` is refused (exit 2, naming both suites);
@@ -81,6 +82,14 @@ with tempfile.TemporaryDirectory() as tmp:
             "check B passes against B's own baseline", f"exit {code}\n{out}\n{err}")
     c.check(state(base["suite-a"]) == a_before and state(base["suite-b"]) == b_before,
             "neither baseline was touched by the checks")
+
+    # A recorded again: its own file replaced (and said so), B's untouched
+    code, _, err = run(BENCHRACK, ["run", suites["suite-a"], "--write-baseline"] + common)
+    c.check(code == 0 and "(replacing the one recorded" in err and
+            state(base["suite-a"]) != a_before and state(base["suite-b"]) == b_before,
+            "A's baseline recorded again replaces A's only, and says so", err)
+    code, _, err = run(BENCHRACK, ["check", suites["suite-a"]] + common)
+    c.check(code == 0, "check A passes against A's new baseline", err)
 
     # another suite's baseline is refused
     code, out, err = run(BENCHRACK, ["check", suites["suite-b"], "--baseline", base["suite-a"]]
