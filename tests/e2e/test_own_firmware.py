@@ -120,6 +120,12 @@ with tempfile.TemporaryDirectory() as tmp:
     valid(mixed_rec)
     c.check(code == 0 and rec["firmware"] is None, "a suite of two ELFs: no run-level firmware",
             f"{code} {rec.get('firmware')}\n{err}")
+    bid = own_firmware.readelf_build_id(elf)
+    c.check(re.search(rf"^firmware \S*/app/build/app\.elf: build-id {bid[:16]}, text {text}, "
+                      r"data 0, bss 4 bytes \(work\)$", out, re.M) is not None and
+            re.search(rf"^firmware \S*/bare/build/app\.elf: sha256 {digest[:16]}, .*"
+                      r"\(bare_work\)$", out, re.M) is not None,
+            "the table shows each firmware with what names it, its sizes and its benches", out)
     by = {b["name"]: b for b in rec["benches"]}
     same_firmware(by["work"].get("firmware"), elf, "entry work")
     c.check(by["bare_work"].get("firmware", {}).get("sha256") == digest and
