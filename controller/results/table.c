@@ -128,8 +128,8 @@ static void counter_cells(const br_bench_record_t *columns, const br_bench_recor
 static bool firmware_first(const br_run_record_t *run, size_t i)
 {
 	for (size_t k = 0; k < i; k++) {
-		if (run->benches[k].has_firmware &&
-		    strcmp(run->benches[k].firmware.elf_path, run->benches[i].firmware.elf_path) == 0)
+		if (run->benches[k].has_firmware && strcmp(run->benches[k].firmware.elf_path,
+		                                           run->benches[i].firmware.elf_path) == 0)
 			return false;
 	}
 	return true;
@@ -152,8 +152,9 @@ static void entry_firmware(const br_run_record_t *run, FILE *out)
 			fprintf(out, "sha256 %.16s", fw->sha256);
 		if (fw->sizes_known)
 			fprintf(out, ", text %llu, data %llu, bss %llu bytes",
-				(unsigned long long)fw->text_bytes, (unsigned long long)fw->data_bytes,
-				(unsigned long long)fw->bss_bytes);
+			        (unsigned long long)fw->text_bytes,
+			        (unsigned long long)fw->data_bytes,
+			        (unsigned long long)fw->bss_bytes);
 		const char *sep = " (";
 		for (size_t k = i; k < run->bench_count; k++) {
 			if (run->benches[k].has_firmware &&
