@@ -13,21 +13,20 @@
 
 static void diff_usage(FILE *out)
 {
-	fputs(
-	    "usage: benchrack diff OLD.json NEW.json [options]\n"
-	    "\n"
-	    "Compares two records: a baseline (results/baselines/<suite>/<board>.json) and a run\n"
-	    "(results/runs/...), or two runs. Per bench and metric it shows the old and new\n"
-	    "figure, the change in percent and a verdict: better, worse, equal, or \"not\n"
-	    "distinguishable\" where the p10-p90 bands overlap by more than the medians\n"
-	    "differ. Records from different boards, counters or units are refused.\n"
-	    "An unfinished run (interrupted, or still going) shows the benches it has.\n"
-	    "\n"
-	    "options:\n"
-	    "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
-	    "  -o, --output FILE  where --format goes\n"
-	    "  -h, --help         this text\n",
-	    out);
+	fputs("usage: benchrack diff OLD.json NEW.json [options]\n"
+	      "\n"
+	      "Compares two records: a baseline (results/baselines/...) and a run\n"
+	      "(results/runs/...), or two runs. Per bench and metric it shows the old and new\n"
+	      "figure, the change in percent and a verdict: better, worse, equal, or \"not\n"
+	      "distinguishable\" where the p10-p90 bands overlap by more than the medians\n"
+	      "differ. Records from different boards, counters or units are refused.\n"
+	      "An unfinished run (interrupted, or still going) shows the benches it has.\n"
+	      "\n"
+	      "options:\n"
+	      "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
+	      "  -o, --output FILE  where --format goes\n"
+	      "  -h, --help         this text\n",
+	      out);
 }
 
 int br_cli_diff(int argc, char **argv)

@@ -24,16 +24,15 @@
 static void run_usage(FILE *out, bool check)
 {
 	if (check)
-		fputs(
-		    "usage: benchrack check SUITE.yaml [options]\n"
-		    "\n"
-		    "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
-		    "the suite, and every bench against the board's baseline\n"
-		    "(RESULTS/baselines/<suite>/<board>.json) with the suite's "
-		    "fail_on_regression_percent.\n"
-		    "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
-		    "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
-		    out);
+		fputs("usage: benchrack check SUITE.yaml [options]\n"
+		      "\n"
+		      "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
+		      "the suite, and every bench against the suite's baseline on the board\n"
+		      "(RESULTS/baselines/<suite>/<board>.json) with the suite's\n"
+		      "fail_on_regression_percent.\n"
+		      "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
+		      "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
+		      out);
 	else
 		fputs("usage: benchrack run [SUITE.yaml | ELF] [options]\n"
 		      "\n"

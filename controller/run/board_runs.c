@@ -113,13 +113,13 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 	notice(s, text);
 	for (size_t i = 0; i < count; i++) {
 		br_ab_sides_t ab = {
-		    .ref = s->against,
-		    .base_elf = fw.elf,
-		    .base_commit = fw.base_commit,
-		    .head_elf = elf != NULL ? elf : br_default_firmware(runs[i].board.name),
-		    .head_commit = fw.head_commit,
-		    .repo = fw.repo,
-		    .worktree = fw.worktree,
+			.ref = s->against,
+			.base_elf = fw.elf,
+			.base_commit = fw.base_commit,
+			.head_elf = elf != NULL ? elf : br_default_firmware(runs[i].board.name),
+			.head_commit = fw.head_commit,
+			.repo = fw.repo,
+			.worktree = fw.worktree,
 		};
 		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
 		br_board_run_execute_ab(s, suite, &ab, &bases[i], &runs[i]);
