@@ -15,7 +15,7 @@ static void diff_usage(FILE *out)
 {
 	fputs("usage: benchrack diff OLD.json NEW.json [options]\n"
 	      "\n"
-	      "Compares two records: a baseline (results/baselines/<board>.json) and a run\n"
+	      "Compares two records: a baseline (results/baselines/...) and a run\n"
 	      "(results/runs/...), or two runs. Per bench and metric it shows the old and new\n"
 	      "figure, the change in percent and a verdict: better, worse, equal, or \"not\n"
 	      "distinguishable\" where the p10-p90 bands overlap by more than the medians\n"

@@ -27,8 +27,9 @@ static void run_usage(FILE *out, bool check)
 		fputs("usage: benchrack check SUITE.yaml [options]\n"
 		      "\n"
 		      "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
-		      "the suite, and every bench against the board's baseline\n"
-		      "(results/baselines/<board>.json) with the suite's fail_on_regression_percent.\n"
+		      "the suite, and every bench against the suite's baseline on the board\n"
+		      "(RESULTS/baselines/<suite>/<board>.json) with the suite's\n"
+		      "fail_on_regression_percent.\n"
 		      "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
 		      "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
 		      out);
@@ -57,7 +58,7 @@ static void run_usage(FILE *out, bool check)
 	      "                        (with --board host: a host bench program, benches/host/)\n"
 	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
 	      "                        $BENCHRACK_RESULTS_DIR)\n"
-	      "      --write-baseline  record this run as RESULTS/baselines/<board>.json\n"
+	      "      --write-baseline  record this run as RESULTS/baselines/<suite>/<board>.json\n"
 	      "                        (with check: only when the check passes)\n"
 	      "      --baseline FILE   compare with FILE instead of the board's baseline\n"
 	      "  -f, --format F        also write the results as json, csv, junit, markdown,\n"
@@ -78,8 +79,9 @@ static void run_usage(FILE *out, bool check)
 	      "      --against REF     measure the firmware built at git REF (the suite's\n"
 	      "                        build: section, in a worktree kept under\n"
 	      "                        RESULTS/worktrees and reused) and this one on the same\n"
-	      "                        board in one run, interleaved per bench; check gates on\n"
-	      "                        the difference\n"
+	      "                        board in one run, interleaved per bench (elf: entries on\n"
+	      "                        their ELF as built at REF in the worktree, where it is);\n"
+	      "                        check gates on the difference\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Colour only on a terminal, never with NO_COLOR set.\n",

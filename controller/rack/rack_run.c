@@ -1,5 +1,7 @@
 #include "rack/rack_run.h"
 
+#include "results/paths.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,13 +88,14 @@ static br_status_t collect_one(const char *results_dir, const br_rack_entry_t *e
 	snprintf(run->run_path, sizeof(run->run_path), "%s", run_path);
 	char dir[RACK_RUN_PATH_BYTES], baseline[RACK_RUN_PATH_BYTES];
 	snprintf(dir, sizeof(dir), "%s/racks/%s", results_dir, e->name.value);
-	snprintf(baseline, sizeof(baseline), "%s/baselines/%s.json", results_dir,
-	         run->board.name);
+	if (br_results_baseline_path(results_dir, run->record.suite, run->board.name, false,
+	                             baseline, sizeof(baseline), NULL) != BR_OK)
+		baseline[0] = '\0';
 	br_run_settings_t set;
 	memset(&set, 0, sizeof(set));
 	set.check = true;
 	set.results_dir = dir;
-	set.baseline_path = access(baseline, F_OK) == 0 ? baseline : NULL;
+	set.baseline_path = baseline[0] != '\0' && access(baseline, F_OK) == 0 ? baseline : NULL;
 	if (br_board_run_gate(&set, run, err) != BR_OK && warn != NULL)
 		warn(warn_ctx, e->name.value, err->message);
 	snprintf(run->record.board, sizeof(run->record.board), "%s", e->name.value);

@@ -49,7 +49,7 @@ typedef void (*br_rack_warn_fn)(void *ctx, const char *board, const char *messag
 
 /*
  * Every suite of results that left a run record: read back into runs[n]
- * (its board file loaded), compared with RESULTS/baselines/<board>.json when
+ * (its board file loaded), compared with RESULTS/baselines/<suite>/<board>.json when
  * there is one and gated as check does, renamed to the rack's name for the
  * board, and made reports[n]. runs and reports have room for every board
  * and suite; returns n. A run that cannot be read is left out and warned

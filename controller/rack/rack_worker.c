@@ -1,5 +1,7 @@
 #include "rack/rack_worker.h"
 
+#include "results/paths.h"
+
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -169,10 +171,10 @@ static br_rack_outcome_t suite_once(const br_rack_worker_options_t *o, const br_
 		flatten(err.message, reason, BR_RACK_REASON_BYTES);
 		return BR_RACK_INFRA;
 	}
-	/* baselines are kept per board file, with the rest of the results */
-	snprintf(baseline, sizeof(baseline), "%s/baselines/%s.json", o->results_dir,
-	         run.board.name);
-	if (access(baseline, F_OK) == 0)
+	/* baselines are kept per suite and board file, with the rest of the results */
+	if (br_results_baseline_path(o->results_dir, suite->name, run.board.name, false, baseline,
+	                             sizeof(baseline), NULL) == BR_OK &&
+	    access(baseline, F_OK) == 0)
 		s.baseline_path = baseline;
 	br_board_run_execute(&s, suite, suite_elf(suite, run.board.name), &run);
 	if (run.has_run_path)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/xalloc.h"
 #include "report/report_rack.h"
@@ -216,7 +217,8 @@ br_status_t br_page_add_baseline_file(br_page_t *page, const char *path, br_erro
 	return BR_OK;
 }
 
-br_status_t br_page_add_baseline_dir(br_page_t *page, const char *dir, br_error_t *err)
+/* The baselines of one folder. */
+static br_status_t baseline_files_add(br_page_t *page, const char *dir, br_error_t *err)
 {
 	char **names;
 	size_t count;
@@ -231,6 +233,36 @@ br_status_t br_page_add_baseline_dir(br_page_t *page, const char *dir, br_error_
 	}
 	names_free(names, count);
 	return BR_OK;
+}
+
+br_status_t br_page_add_baseline_dir(br_page_t *page, const char *dir, br_error_t *err)
+{
+	/* baselines/<suite>/<board>.json (results/paths.h), and any of the old
+	 * layout's baselines/<board>.json */
+	br_status_t st = baseline_files_add(page, dir, err);
+	DIR *d = st == BR_OK ? opendir(dir) : NULL;
+	if (d == NULL)
+		return st;
+	char **subdirs = NULL;
+	size_t count = 0;
+	const struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		char path[BR_PAGE_PATH_BYTES];
+		struct stat sb;
+		int w = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || w < 0 || (size_t)w >= sizeof(path) ||
+		    stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			continue;
+		subdirs = xrealloc(subdirs, (count + 1) * sizeof(*subdirs));
+		subdirs[count++] = xstrdup(path);
+	}
+	closedir(d);
+	if (count > 1)
+		qsort(subdirs, count, sizeof(*subdirs), compare_names);
+	for (size_t i = 0; i < count && st == BR_OK; i++)
+		st = baseline_files_add(page, subdirs[i], err);
+	names_free(subdirs, count);
+	return st;
 }
 
 void br_page_add_report(br_page_t *page, const br_report_t *report)

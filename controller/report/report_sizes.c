@@ -61,15 +61,24 @@ static void bench_text_read(br_page_t *page, br_page_latest_t *l, const br_run_r
 void br_page_sizes_read(br_page_t *page, br_page_latest_t *l)
 {
 	const br_run_record_t *run = page->runs[l->run].rec;
-	if (run->elf_path[0] == '\0')
+	/* the firmware measured: the run's, else (entries naming several ELFs) the
+	 * first entry's, as the page's script labels it */
+	const char *elf = run->no_firmware ? "" : run->elf_path;
+	for (size_t i = 0; elf[0] == '\0' && i < run->bench_count; i++) {
+		if (run->benches[i].has_firmware)
+			elf = run->benches[i].firmware.elf_path;
+	}
+	if (elf[0] == '\0')
 		return;
-	if (access(run->elf_path, R_OK) != 0) {
-		br_page_warn(page,
-			     "%s: the firmware is no longer there, so its biggest functions and the "
-			     "text per bench are not shown (only the record's sizes)",
-			     run->elf_path);
+	if (access(elf, R_OK) != 0) {
+		br_page_warn(
+		    page,
+		    "%s: the firmware is no longer there, so its biggest functions and the "
+		    "text per bench are not shown (only the record's sizes)",
+		    elf);
 		return;
 	}
-	symbols_read(page, l, run->elf_path);
-	bench_text_read(page, l, run);
+	symbols_read(page, l, elf);
+	if (!run->no_firmware)
+		bench_text_read(page, l, run);
 }

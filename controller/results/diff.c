@@ -254,6 +254,21 @@ static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, co
 	}
 }
 
+/* The text of an entry's own firmware, where the run's (firmware) row does
+ * not already show it. */
+static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_record_t *new_rec,
+                               const br_bench_record_t *o, const br_bench_record_t *n)
+{
+	bool old_known = o != NULL && o->has_firmware && o->firmware.sizes_known;
+	bool new_known = n->has_firmware && n->firmware.sizes_known;
+	if (!new_known ||
+	    (!new_rec->no_firmware && strcmp(new_rec->elf_path, n->firmware.elf_path) == 0))
+		return;
+	compare_size(d, n->name, BR_METRIC_TEXT, unit, old_known,
+	             old_known ? (double)o->firmware.text_bytes : 0.0, true,
+	             (double)n->firmware.text_bytes);
+}
+
 static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec,
 			  const br_bench_record_t *o, const br_bench_record_t *n)
 {
@@ -293,7 +308,9 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 	const char *unit = new_rec->unit;
 	for (size_t i = 0; i < new_rec->bench_count; i++) {
 		const br_bench_record_t *n = &new_rec->benches[i];
-		compare_bench(out, new_rec, br_run_record_find(old_rec, n->name), n);
+		const br_bench_record_t *o = br_run_record_find(old_rec, n->name);
+		compare_bench(out, new_rec, o, n);
+		compare_entry_text(out, unit, new_rec, o, n);
 	}
 	for (size_t i = 0; i < old_rec->bench_count; i++) {
 		const br_bench_record_t *o = &old_rec->benches[i];
@@ -305,10 +322,12 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 		else
 			r->change = BR_CHANGE_GONE;
 	}
-	if (old_rec->sizes_known || new_rec->sizes_known)
-		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_rec->sizes_known,
-			     (double)old_rec->text_bytes, new_rec->sizes_known,
-			     (double)new_rec->text_bytes);
+	/* the run's own firmware (none when its entries each name their own) */
+	bool old_known = old_rec->sizes_known && !old_rec->no_firmware;
+	bool new_known = new_rec->sizes_known && !new_rec->no_firmware;
+	if (old_known || new_known)
+		compare_size(out, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, unit, old_known,
+		             (double)old_rec->text_bytes, new_known, (double)new_rec->text_bytes);
 }
 
 void br_diff_free(br_diff_t *diff)

@@ -91,6 +91,10 @@ static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench
 	check_figure_budget(g, b->name, "heap_peak_bytes", b->heap_known,
 			    "known (only the stub counts the heap)", b->heap_peak,
 			    &b->budgets.max_heap_bytes, "max_heap_bytes");
+	/* an entry's own firmware: its text, unless the run's own check covers it */
+	if (b->has_firmware && b->firmware.sizes_known && !br_bench_firmware_is_run(run, b))
+		check_budget(g, b->name, "text_bytes", "text_bytes", (double)b->firmware.text_bytes,
+		             &b->budgets.max_text_bytes, "max_text_bytes");
 }
 
 static void check_regression(br_gate_t *g, const br_run_record_t *run, const br_diff_row_t *r)
@@ -120,7 +124,7 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 	out->compared = diff != NULL;
 	for (size_t i = 0; i < run->bench_count; i++)
 		check_bench(out, run, &run->benches[i]);
-	if (run->sizes_known)
+	if (run->sizes_known && !run->no_firmware)
 		check_budget(out, BR_DIFF_FIRMWARE, "text_bytes", "text_bytes",
 			     (double)run->text_bytes, &run->budgets.max_text_bytes,
 			     "max_text_bytes");

@@ -98,11 +98,16 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
 	return br_error_set(err, BR_ERR_INPUT, "%s: no free run file name", dir);
 }
 
-br_status_t br_results_baseline_path(const char *results_dir, const char *board, bool create,
-				     char *out, size_t cap, br_error_t *err)
+br_status_t br_results_baseline_path(const char *results_dir, const char *suite, const char *board,
+                                     bool create, char *out, size_t cap, br_error_t *err)
 {
+	char folder[PATHS_NAME_BYTES];
+	safe_name(suite != NULL && suite[0] != '\0' ? suite : BR_RESULTS_NO_SUITE, folder,
+	          sizeof(folder));
 	char dir[PATHS_DIR_BYTES];
-	snprintf(dir, sizeof(dir), "%s/baselines", results_dir);
+	int n = snprintf(dir, sizeof(dir), "%s/baselines/%s", results_dir, folder);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return br_error_set(err, BR_ERR_USAGE, "%s: path too long", results_dir);
 	if (create) {
 		br_status_t st = make_dirs(dir, err);
 		if (st != BR_OK)
@@ -110,8 +115,19 @@ br_status_t br_results_baseline_path(const char *results_dir, const char *board,
 	}
 	char name[PATHS_NAME_BYTES];
 	safe_name(board, name, sizeof(name));
-	int n = snprintf(out, cap, "%s/%s.json", dir, name);
+	n = snprintf(out, cap, "%s/%s.json", dir, name);
 	if (n < 0 || (size_t)n >= cap)
 		return br_error_set(err, BR_ERR_USAGE, "%s: path too long", dir);
+	return BR_OK;
+}
+
+br_status_t br_results_old_baseline_path(const char *results_dir, const char *board, char *out,
+                                         size_t cap, br_error_t *err)
+{
+	char name[PATHS_NAME_BYTES];
+	safe_name(board, name, sizeof(name));
+	int n = snprintf(out, cap, "%s/baselines/%s.json", results_dir, name);
+	if (n < 0 || (size_t)n >= cap)
+		return br_error_set(err, BR_ERR_USAGE, "%s: path too long", results_dir);
 	return BR_OK;
 }

@@ -1,5 +1,6 @@
 #include "results/record.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,28 @@ const br_bench_record_t *br_run_record_find(const br_run_record_t *run, const ch
 			return &run->benches[i];
 	}
 	return NULL;
+}
+
+bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_record_t *b,
+                                  br_firmware_info_t *out)
+{
+	if (b->has_firmware) {
+		*out = b->firmware;
+		return true;
+	}
+	if (run->no_firmware || run->elf_path[0] == '\0')
+		return false;
+	*out = run->firmware;
+	return true;
+}
+
+bool br_bench_firmware_is_run(const br_run_record_t *run, const br_bench_record_t *b)
+{
+	if (!b->has_firmware)
+		return true;
+	return !run->no_firmware && strcmp(run->elf_path, b->firmware.elf_path) == 0 &&
+	       b->budgets.max_text_bytes.set == run->budgets.max_text_bytes.set &&
+	       b->budgets.max_text_bytes.value == run->budgets.max_text_bytes.value;
 }
 
 void br_run_record_free(br_run_record_t *run)

@@ -18,14 +18,18 @@
 #include "config/regression_limit.h"
 #include "stats/summary.h"
 
-/* Version 2: provenance, status, limits, per-bench status (results/SCHEMA.md). */
-#define BR_RESULTS_SCHEMA_VERSION 2
+/* Version 3: each entry for unmodified firmware carries its own firmware, the
+ * run's firmware may be null, a content hash beside the build-id (version 2:
+ * provenance, status, limits, per-bench status; results/SCHEMA.md). */
+#define BR_RESULTS_SCHEMA_VERSION 3
+/* The oldest version the reader still reads. */
+#define BR_RESULTS_SCHEMA_OLDEST 2
 #define BR_RECORD_TEXT 256U
 #define BR_RECORD_NAME 64U
 
 typedef enum br_record_kind {
 	BR_RECORD_RUN,      /* results/runs/<timestamp>-<board>.json */
-	BR_RECORD_BASELINE, /* results/baselines/<board>.json */
+	BR_RECORD_BASELINE, /* results/baselines/<suite>/<board>.json */
 } br_record_kind_t;
 
 typedef enum br_record_status {
@@ -53,6 +57,23 @@ typedef struct br_budgets {
 } br_budgets_t;
 
 #define BR_RECORD_MAX_COUNTERS 2U
+#define BR_RECORD_BUILD_ID 136U
+#define BR_RECORD_SHA256 65U
+
+/* Where figures came from: one firmware ELF, as measured. The fields are
+ * named once here, for a bench's own firmware and the run's alike. */
+#define BR_FIRMWARE_INFO_FIELDS                                                                    \
+	char elf_path[BR_RECORD_TEXT];                                                             \
+	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */                     \
+	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */ \
+	char git_commit[64];               /* "" when not known */                                 \
+	char toolchain[BR_RECORD_TEXT];    /* from the ELF's .comment, "" when not known */        \
+	bool sizes_known;                                                                          \
+	uint64_t text_bytes, data_bytes, bss_bytes;
+
+typedef struct br_firmware_info {
+	BR_FIRMWARE_INFO_FIELDS
+} br_firmware_info_t;
 
 /* Another counter read around the same iterations as the record's own (the
  * host's user-mode cycles and instructions beside its nanoseconds). */
@@ -69,6 +90,8 @@ typedef struct br_bench_record {
 	char reason[BR_RECORD_TEXT]; /* NOT_RUN: why */
 	char mode[16];               /* "stub", "range" or "function" */
 	char elf_path[BR_RECORD_TEXT]; /* its own ELF ("" for a bench of the suite firmware) */
+	bool has_firmware;             /* an entry for unmodified firmware: firmware is its ELF's */
+	br_firmware_info_t firmware;
 	size_t n;                    /* samples after warm-up */
 	uint32_t warmup;
 	uint64_t *samples;           /* owned; raw counter deltas, 64-bit: a region measured
@@ -112,12 +135,16 @@ typedef struct br_run_record {
 	char counter[32];        /* counter name */
 	char unit[BR_RECORD_NAME];       /* "instructions (QEMU icount)" */
 	uint64_t clock_hz;       /* 0 when a tick is not a time */
-	char elf_path[BR_RECORD_TEXT];
-	char build_id[136];      /* hex, "" when the ELF has none */
-	char git_commit[64];     /* "" when not known */
-	char toolchain[BR_RECORD_TEXT]; /* from the ELF's .comment, "" when not known */
-	bool sizes_known;
-	uint64_t text_bytes, data_bytes, bss_bytes;
+	/* The run's firmware: the stub image when the run has stub benches, else the
+	 * one ELF every entry names; none (no_firmware) when the entries name several,
+	 * each then carrying its own. */
+	bool no_firmware;
+	union {
+		br_firmware_info_t firmware; /* the whole of it */
+		struct {
+			BR_FIRMWARE_INFO_FIELDS /* the same, field by field */
+		};
+	};
 	char benchrack_version[32];
 	char host[BR_RECORD_NAME];
 	double resolution;       /* the counter's resolution in its unit; a figure below it is
@@ -136,6 +163,16 @@ br_bench_record_t *br_run_record_add_bench(br_run_record_t *run);
 
 /* The bench called name in run, or NULL. */
 const br_bench_record_t *br_run_record_find(const br_run_record_t *run, const char *name);
+
+/* The firmware bench b of run was measured on: its own when it has one, else
+ * the run's (copied into *out); false when neither is known. */
+bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_record_t *b,
+                                  br_firmware_info_t *out);
+
+/* Whether bench b measured the run's own firmware (no firmware of its own, or
+ * the same ELF as the run's) under the same text budget: the run's figures
+ * and limits speak for it. */
+bool br_bench_firmware_is_run(const br_run_record_t *run, const br_bench_record_t *b);
 
 /* Frees every bench's samples and the bench array. */
 void br_run_record_free(br_run_record_t *run);

@@ -55,6 +55,12 @@ typedef struct rr_ab {
 	br_cfg_string_t ref, base_commit, head_commit;
 } rr_ab_t;
 
+typedef struct rr_firmware {
+	br_cfg_section_t head;
+	br_cfg_string_t path, build_id, sha256, git_commit, toolchain;
+	br_cfg_uint_t text_bytes, data_bytes, bss_bytes;
+} rr_firmware_t;
+
 typedef struct rr_bench {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
@@ -62,6 +68,7 @@ typedef struct rr_bench {
 	br_cfg_string_t reason;
 	br_cfg_enum_t mode;
 	br_cfg_string_t elf;
+	rr_firmware_t firmware;
 	br_cfg_uint_t warmup;
 	rr_figures_t fig;
 	br_cfg_uint_t stack_bytes;
@@ -81,12 +88,6 @@ typedef struct rr_counter {
 	br_cfg_number_t resolution;
 	br_cfg_string_t note;
 } rr_counter_t;
-
-typedef struct rr_firmware {
-	br_cfg_section_t head;
-	br_cfg_string_t path, build_id, git_commit, toolchain;
-	br_cfg_uint_t text_bytes, data_bytes, bss_bytes;
-} rr_firmware_t;
 
 /* One metric's regression limit: {percent, amount}, either or both. */
 typedef struct rr_regression_limit {
@@ -193,6 +194,22 @@ static const br_cfg_field_t ab_fields[] = {
 static const br_cfg_map_t ab_map = {"against", sizeof(rr_ab_t), ab_fields,
 				    BR_CFG_COUNT(ab_fields), NULL, NULL, NULL, 0};
 
+#define FW(field) offsetof(rr_firmware_t, field)
+static const br_cfg_field_t firmware_fields[] = {
+	{.key = "path", .type = BR_CFG_STRING, .offset = FW(path), .required = true,
+	 .form = "a path"},
+	{.key = "build_id", .type = BR_CFG_STRING, .offset = FW(build_id), .form = "hex, or null"},
+	{.key = "sha256", .type = BR_CFG_STRING, .offset = FW(sha256),
+	 .form = "the file's SHA-256 in hex"},
+	{.key = "git_commit", .type = BR_CFG_STRING, .offset = FW(git_commit), .form = TEXT},
+	{.key = "toolchain", .type = BR_CFG_STRING, .offset = FW(toolchain), .form = TEXT},
+	{.key = "text_bytes", .type = BR_CFG_UINT, .offset = FW(text_bytes), .form = BYTES},
+	{.key = "data_bytes", .type = BR_CFG_UINT, .offset = FW(data_bytes), .form = BYTES},
+	{.key = "bss_bytes", .type = BR_CFG_UINT, .offset = FW(bss_bytes), .form = BYTES},
+};
+static const br_cfg_map_t firmware_map = {"firmware", sizeof(rr_firmware_t), firmware_fields,
+					  BR_CFG_COUNT(firmware_fields), NULL, NULL, NULL, 0};
+
 #define N(field)                                                                                   \
 	{.key = #field, .type = BR_CFG_NUMBER, .offset = offsetof(rr_bench_t, fig.field),          \
 	 .form = FIGURE}
@@ -205,6 +222,8 @@ static const br_cfg_field_t bench_fields[] = {
 	{.key = "mode", .type = BR_CFG_ENUM, .offset = BF(mode), .names = modes,
 	 .form = "stub, range or function"},
 	{.key = "elf", .type = BR_CFG_STRING, .offset = BF(elf), .form = "a path"},
+	{.key = "firmware", .type = BR_CFG_MAP, .offset = BF(firmware), .map = &firmware_map,
+	 .form = "{path, build_id, ...}, or null"},
 	{.key = "warmup", .type = BR_CFG_UINT, .offset = BF(warmup), .max = READ_U32_MAX,
 	 .form = "a whole number"},
 	{.key = "n", .type = BR_CFG_UINT, .offset = BF(fig.n), .min = 1, .max = READ_MAX_SAMPLES,
@@ -246,20 +265,6 @@ static const br_cfg_field_t counter_fields[] = {
 static const br_cfg_map_t counter_map = {"counter", sizeof(rr_counter_t), counter_fields,
 					 BR_CFG_COUNT(counter_fields), NULL, NULL, NULL, 0};
 
-#define FW(field) offsetof(rr_firmware_t, field)
-static const br_cfg_field_t firmware_fields[] = {
-	{.key = "path", .type = BR_CFG_STRING, .offset = FW(path), .required = true,
-	 .form = "a path"},
-	{.key = "build_id", .type = BR_CFG_STRING, .offset = FW(build_id), .form = "hex, or null"},
-	{.key = "git_commit", .type = BR_CFG_STRING, .offset = FW(git_commit), .form = TEXT},
-	{.key = "toolchain", .type = BR_CFG_STRING, .offset = FW(toolchain), .form = TEXT},
-	{.key = "text_bytes", .type = BR_CFG_UINT, .offset = FW(text_bytes), .form = BYTES},
-	{.key = "data_bytes", .type = BR_CFG_UINT, .offset = FW(data_bytes), .form = BYTES},
-	{.key = "bss_bytes", .type = BR_CFG_UINT, .offset = FW(bss_bytes), .form = BYTES},
-};
-static const br_cfg_map_t firmware_map = {"firmware", sizeof(rr_firmware_t), firmware_fields,
-					  BR_CFG_COUNT(firmware_fields), NULL, NULL, NULL, 0};
-
 #define RL(field) offsetof(rr_regression_limit_t, field)
 static const br_cfg_field_t regression_limit_fields[] = {
 	{.key = "percent", .type = BR_CFG_NUMBER, .offset = RL(percent), .min_number = 0.0,
@@ -298,8 +303,9 @@ static const br_cfg_map_t regression_map = {"regression", sizeof(rr_regression_t
 #define RF(field) offsetof(rr_record_t, field)
 static const br_cfg_field_t record_fields[] = {
 	{.key = "schema_version", .type = BR_CFG_UINT, .offset = RF(schema_version),
-	 .required = true, .min = BR_RESULTS_SCHEMA_VERSION, .max = BR_RESULTS_SCHEMA_VERSION,
-	 .form = "2 (the schema version this benchrack reads)"},
+	 .required = true, .min = BR_RESULTS_SCHEMA_OLDEST, .max = BR_RESULTS_SCHEMA_VERSION,
+	 .form = "2 or 3 (the versions this benchrack reads: record an older one again, read a "
+		 "newer one with the benchrack that wrote it)"},
 	{.key = "kind", .type = BR_CFG_ENUM, .offset = RF(kind), .required = true, .names = kinds,
 	 .form = "run or baseline"},
 	{.key = "status", .type = BR_CFG_ENUM, .offset = RF(status), .required = true,
@@ -318,8 +324,8 @@ static const br_cfg_field_t record_fields[] = {
 	 .form = TEXT},
 	{.key = "counter", .type = BR_CFG_MAP, .offset = RF(counter), .required = true,
 	 .map = &counter_map, .form = "{name, unit, clock_hz}"},
-	{.key = "firmware", .type = BR_CFG_MAP, .offset = RF(firmware), .required = true,
-	 .map = &firmware_map, .form = "{path, build_id, ...}"},
+	{.key = "firmware", .type = BR_CFG_MAP, .offset = RF(firmware), .map = &firmware_map,
+	 .form = "{path, build_id, ...}, or null"},
 	{.key = "against", .type = BR_CFG_MAP, .offset = RF(against), .map = &ab_map,
 	 .form = "{role, ref, base_commit, head_commit}, or null"},
 	{.key = "fail_on_regression_percent", .type = BR_CFG_NUMBER,
@@ -420,6 +426,19 @@ static void fill_counters(br_bench_record_t *out, const rr_bench_t *b)
 	}
 }
 
+static void fill_firmware(br_firmware_info_t *out, const rr_firmware_t *f)
+{
+	copy_text(out->elf_path, sizeof(out->elf_path), &f->path);
+	copy_text(out->build_id, sizeof(out->build_id), &f->build_id);
+	copy_text(out->sha256, sizeof(out->sha256), &f->sha256);
+	copy_text(out->git_commit, sizeof(out->git_commit), &f->git_commit);
+	copy_text(out->toolchain, sizeof(out->toolchain), &f->toolchain);
+	out->sizes_known = f->text_bytes.set;
+	out->text_bytes = f->text_bytes.value;
+	out->data_bytes = f->data_bytes.value;
+	out->bss_bytes = f->bss_bytes.value;
+}
+
 static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 {
 	copy_text(out->name, sizeof(out->name), &b->name);
@@ -427,6 +446,9 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	copy_text(out->reason, sizeof(out->reason), &b->reason);
 	snprintf(out->mode, sizeof(out->mode), "%s", modes[b->mode.set ? b->mode.value : 0U]);
 	copy_text(out->elf_path, sizeof(out->elf_path), &b->elf);
+	out->has_firmware = b->firmware.head.set;
+	if (out->has_firmware)
+		fill_firmware(&out->firmware, &b->firmware);
 	out->warmup = (uint32_t)b->warmup.value;
 	out->n = (size_t)b->fig.n.value;
 	fill_summary(&out->summary, &b->fig);
@@ -472,14 +494,10 @@ static void fill_record(br_run_record_t *out, const rr_record_t *r)
 		copy_text(out->ab.head_commit, sizeof(out->ab.head_commit),
 			  &r->against.head_commit);
 	}
-	copy_text(out->elf_path, sizeof(out->elf_path), &r->firmware.path);
-	copy_text(out->build_id, sizeof(out->build_id), &r->firmware.build_id);
-	copy_text(out->git_commit, sizeof(out->git_commit), &r->firmware.git_commit);
-	copy_text(out->toolchain, sizeof(out->toolchain), &r->firmware.toolchain);
-	out->sizes_known = r->firmware.text_bytes.set;
-	out->text_bytes = r->firmware.text_bytes.value;
-	out->data_bytes = r->firmware.data_bytes.value;
-	out->bss_bytes = r->firmware.bss_bytes.value;
+	/* version 2 always named one; version 3 names none when each entry has its own */
+	out->no_firmware = !r->firmware.head.set;
+	if (!out->no_firmware)
+		fill_firmware(&out->firmware, &r->firmware);
 	out->regression_percent = r->fail_on_regression_percent.value;
 	for (size_t i = 0; i < BR_REGRESSION_METRICS; i++) {
 		const rr_regression_limit_t *l = &r->regression.by_metric[i];

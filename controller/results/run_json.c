@@ -137,6 +137,44 @@ static void write_ab(br_json_t *j, const br_record_ab_t *ab)
 	br_json_object_end(j);
 }
 
+/* One firmware's object: path, build-id (or the file's SHA-256), commit,
+ * toolchain, sizes. */
+static void write_firmware_object(br_json_t *j, const br_firmware_info_t *fw)
+{
+	br_json_object_begin(j);
+	br_json_key(j, "path");
+	br_json_string(j, fw->elf_path);
+	write_text_or_null(j, "build_id", fw->build_id);
+	if (fw->sha256[0] != '\0') {
+		br_json_key(j, "sha256");
+		br_json_string(j, fw->sha256);
+	}
+	write_text_or_null(j, "git_commit", fw->git_commit);
+	write_text_or_null(j, "toolchain", fw->toolchain);
+	const char *keys[] = {"text_bytes", "data_bytes", "bss_bytes"};
+	const uint64_t values[] = {fw->text_bytes, fw->data_bytes, fw->bss_bytes};
+	for (size_t i = 0; i < 3; i++) {
+		br_json_key(j, keys[i]);
+		if (fw->sizes_known)
+			br_json_uint(j, values[i]);
+		else
+			br_json_null(j);
+	}
+	br_json_object_end(j);
+}
+
+/* The run's firmware, or null when it has none of its own (its entries name
+ * several ELFs, each bench carrying its own). */
+static void write_firmware(br_json_t *j, const br_run_record_t *run)
+{
+	br_json_key(j, "firmware");
+	if (run->no_firmware) {
+		br_json_null(j);
+		return;
+	}
+	write_firmware_object(j, &run->firmware);
+}
+
 static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline, bool noisy)
 {
 	br_json_object_begin(j);
@@ -148,6 +186,10 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline,
 	br_json_key(j, "mode");
 	br_json_string(j, b->mode[0] != '\0' ? b->mode : "stub");
 	write_text_or_null(j, "elf", b->elf_path);
+	if (b->has_firmware) {
+		br_json_key(j, "firmware");
+		write_firmware_object(j, &b->firmware);
+	}
 	if (b->status == BR_BENCH_MEASURED) {
 		br_json_key(j, "warmup");
 		br_json_uint(j, b->warmup);
@@ -184,7 +226,7 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline,
 	}
 	if (b->counter_count > 0 && b->status == BR_BENCH_MEASURED)
 		write_counters(j, b, baseline);
-	write_budgets(j, &b->budgets, false);
+	write_budgets(j, &b->budgets, b->has_firmware);
 	if (!baseline && b->status == BR_BENCH_MEASURED) {
 		br_json_key(j, "wall_seconds");
 		br_json_double(j, b->wall_seconds);
@@ -197,27 +239,6 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline,
 	 * compares sample sets (results/metric_rule.h) */
 	if ((!baseline || noisy) && b->status == BR_BENCH_MEASURED && b->samples != NULL)
 		write_samples(j, b->samples, b->n);
-	br_json_object_end(j);
-}
-
-static void write_firmware(br_json_t *j, const br_run_record_t *run)
-{
-	br_json_key(j, "firmware");
-	br_json_object_begin(j);
-	br_json_key(j, "path");
-	br_json_string(j, run->elf_path);
-	write_text_or_null(j, "build_id", run->build_id);
-	write_text_or_null(j, "git_commit", run->git_commit);
-	write_text_or_null(j, "toolchain", run->toolchain);
-	const char *keys[] = {"text_bytes", "data_bytes", "bss_bytes"};
-	const uint64_t values[] = {run->text_bytes, run->data_bytes, run->bss_bytes};
-	for (size_t i = 0; i < 3; i++) {
-		br_json_key(j, keys[i]);
-		if (run->sizes_known)
-			br_json_uint(j, values[i]);
-		else
-			br_json_null(j);
-	}
 	br_json_object_end(j);
 }
 

@@ -112,6 +112,49 @@ static void counter_cells(const br_bench_record_t *columns, const br_bench_recor
 	}
 }
 
+/* Whether bench i of run is the first with its own firmware at that path. */
+static bool firmware_first(const br_run_record_t *run, size_t i)
+{
+	for (size_t k = 0; k < i; k++) {
+		if (run->benches[k].has_firmware && strcmp(run->benches[k].firmware.elf_path,
+		                                           run->benches[i].firmware.elf_path) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* One line per firmware the entries measured: its path, what names it and
+ * its sizes, and which benches ran on it (a suite that mixes firmwares shows
+ * each). */
+static void entry_firmware(const br_run_record_t *run, FILE *out)
+{
+	for (size_t i = 0; i < run->bench_count; i++) {
+		const br_firmware_info_t *fw = &run->benches[i].firmware;
+		if (!run->benches[i].has_firmware || !firmware_first(run, i))
+			continue;
+		shown_t e;
+		fprintf(out, "firmware %s: ", esc(&e, fw->elf_path));
+		if (fw->build_id[0] != '\0')
+			fprintf(out, "build-id %.16s", fw->build_id);
+		else
+			fprintf(out, "sha256 %.16s", fw->sha256);
+		if (fw->sizes_known)
+			fprintf(out, ", text %llu, data %llu, bss %llu bytes",
+			        (unsigned long long)fw->text_bytes,
+			        (unsigned long long)fw->data_bytes,
+			        (unsigned long long)fw->bss_bytes);
+		const char *sep = " (";
+		for (size_t k = i; k < run->bench_count; k++) {
+			if (run->benches[k].has_firmware &&
+			    strcmp(run->benches[k].firmware.elf_path, fw->elf_path) == 0) {
+				fprintf(out, "%s%s", sep, esc(&e, run->benches[k].name));
+				sep = ", ";
+			}
+		}
+		fprintf(out, ")\n");
+	}
+}
+
 static void figures(const br_run_record_t *run, int width, bool colour, FILE *out)
 {
 	const int w = run->resolution > 0 ? (int)strlen(TABLE_BELOW_RESOLUTION) : 10;
@@ -174,6 +217,7 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		fprintf(out, "calibration: %s per sample, %s; net = median - calibration\n", cost,
 			esc(&e1, b->calibration_method));
 	}
+	entry_firmware(run, out);
 }
 
 static void comparison(const br_report_t *r, int width, bool colour, FILE *out)

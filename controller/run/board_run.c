@@ -1,5 +1,7 @@
 #include "run/board_run.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
+#include "results/baseline.h"
 #include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
@@ -542,6 +545,55 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 	}
 }
 
+/* One entry for unmodified firmware, measured on the ELF at elf (the entry's
+ * own, or its counterpart at another commit), whose provenance (build-id or
+ * content hash, sizes, commit: commit, else git's) goes into the bench's
+ * record; the record is kept on disk after it. An entry that fails is
+ * recorded not run with why, and that costs it alone: *entry is its status
+ * and *why its reason (prefixed with its name). Returns whether the record
+ * was kept (err says why not): a run that cannot keep it ends. */
+static br_status_t measure_elf_entry(const br_run_settings_t *s, const br_suite_t *suite,
+                                     const br_suite_bench_t *sb, const char *elf,
+                                     const char *commit, br_board_run_t *run,
+                                     br_status_t *entry, br_error_t *why, br_error_t *err)
+{
+	br_bench_record_t *b = br_run_record_add_bench(&run->record);
+	snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
+	snprintf(b->mode, sizeof(b->mode), "%s",
+	         sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+	snprintf(b->elf_path, sizeof(b->elf_path), "%s", elf);
+	br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
+	b->budgets = budgets_of(&budgets);
+	br_elf_entry_options_t o = {
+	    .settings = s,
+	    .board = &run->board,
+	    .suite = suite,
+	    .entry = sb,
+	    .elf_path = elf,
+	    .iterations = s->iterations_set    ? s->iterations
+	                  : sb->iterations.set ? (uint32_t)sb->iterations.value
+	                                       : suite->iterations,
+	    .warmup = s->warmup_set         ? s->warmup
+	              : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
+	                                    : suite->warmup,
+	    .timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
+	                  BOARD_RUN_MS_PER_S,
+	};
+	br_error_clear(why);
+	br_status_t st = br_run_provenance_firmware(elf, commit, &b->firmware, why);
+	b->has_firmware = st == BR_OK;
+	if (st == BR_OK)
+		st = br_elf_entry_measure(&o, b, why);
+	if (st != BR_OK) {
+		b->status = BR_BENCH_NOT_RUN;
+		snprintf(b->reason, sizeof(b->reason), "%.*s", (int)sizeof(b->reason) - 1,
+		         why->message);
+		br_error_prefix(why, "bench %s", sb->name.value);
+	}
+	*entry = st;
+	return br_run_json_save(&run->record, run->run_path, err);
+}
+
 /* Entries that measure unmodified firmware, in suite order, each kept on
  * disk as soon as it is done; one that fails is recorded not run with why,
  * and the next one is measured all the same (the first failure returned). */
@@ -557,55 +609,63 @@ static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suit
 		if (sb->kind == BR_SUITE_ENTRY_STUB)
 			continue;
 		progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
-		br_bench_record_t *b = br_run_record_add_bench(&run->record);
-		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
-		snprintf(b->mode, sizeof(b->mode), "%s",
-			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
-		snprintf(b->elf_path, sizeof(b->elf_path), "%s", sb->elf_path);
-		br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
-		b->budgets = budgets_of(&budgets);
-		b->budgets.max_text_bytes.set = false;
-		br_elf_entry_options_t o = {
-			.settings = s,
-			.board = &run->board,
-			.suite = suite,
-			.entry = sb,
-			.iterations = s->iterations_set      ? s->iterations
-				      : sb->iterations.set ? (uint32_t)sb->iterations.value
-							   : suite->iterations,
-			.warmup = s->warmup_set		? s->warmup
-				  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
-							: suite->warmup,
-			.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
-				      BOARD_RUN_MS_PER_S,
-		};
+		br_status_t entry = BR_OK;
 		br_error_t why;
-		br_error_clear(&why);
-		br_status_t st = br_elf_entry_measure(&o, b, &why);
-		if (st != BR_OK) {
+		br_status_t st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, run, &entry,
+		                                   &why, err);
+		if (st != BR_OK)
+			return st; /* the record could not be kept */
+		if (entry != BR_OK && first == BR_OK) {
 			/* this entry alone: the others are measured all the same */
-			b->status = BR_BENCH_NOT_RUN;
-			snprintf(b->reason, sizeof(b->reason), "%.*s", (int)sizeof(b->reason) - 1,
-				 why.message);
-			br_error_prefix(&why, "bench %s", sb->name.value);
-			if (first == BR_OK) {
-				first = st;
-				*err = why;
-			}
-		}
-		br_error_t save_err;
-		br_error_clear(&save_err);
-		br_status_t sst = br_run_json_save(&run->record, run->run_path, &save_err);
-		if (sst != BR_OK) {
-			*err = save_err;
-			return sst;
+			first = entry;
+			*err = why;
 		}
 		/* a usage or input error is the same for every entry: said once */
-		if (st == BR_ERR_USAGE)
-			return st;
+		if (entry == BR_ERR_USAGE)
+			return first;
 	}
 	progress_done(s);
 	return first;
+}
+
+/* Whether a run of suite (NULL: every bench of one firmware) has stub benches. */
+static bool has_stub_benches(const br_suite_t *suite)
+{
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		if (suite->benches[i].kind == BR_SUITE_ENTRY_STUB)
+			return true;
+	}
+	return suite == NULL || suite->bench_count == 0;
+}
+
+/* The one ELF every entry of suite names, or NULL when they name several. */
+static const char *entries_one_elf(const br_suite_t *suite)
+{
+	const char *one = NULL;
+	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++) {
+		const char *elf = suite->benches[i].elf_path;
+		if (suite->benches[i].kind == BR_SUITE_ENTRY_STUB || elf == NULL)
+			continue;
+		if (one != NULL && strcmp(one, elf) != 0)
+			return NULL;
+		one = elf;
+	}
+	return one;
+}
+
+/* The run's firmware and provenance: the stub image elf when the run has stub
+ * benches; else the one ELF its entries name (one_elf: the entries' ELF at
+ * this side's commit, NULL for theirs); else none of its own. */
+static br_status_t fill_run_firmware(const br_suite_t *suite, const char *elf, const char *one_elf,
+                                     const char *commit, br_run_record_t *rec, br_error_t *err)
+{
+	if (has_stub_benches(suite))
+		return br_run_provenance_fill(rec, elf, commit, err);
+	const char *one = entries_one_elf(suite);
+	if (one != NULL)
+		return br_run_provenance_fill(rec, one_elf != NULL ? one_elf : one, commit, err);
+	br_run_provenance_fill_none(rec);
+	return BR_OK;
 }
 
 static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
@@ -687,32 +747,37 @@ static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *s
 	return st != BR_OK ? st : unmeasured(run, err);
 }
 
-/* The baseline's path for run: --baseline, else RESULTS/baselines/<board>.json. */
-static br_status_t baseline_path_of(const br_run_settings_t *s, br_board_run_t *run,
-				    br_error_t *err)
+/* The baseline's path for run (its record's suite and board filled in):
+ * --baseline, which must exist, else RESULTS/baselines/<suite>/<board>.json
+ * (results/baseline.h); *exists says whether a file is there. */
+static br_status_t baseline_path_of(const br_run_settings_t *s, br_board_run_t *run, bool *exists,
+                                    br_error_t *err)
 {
 	if (s->baseline_path != NULL) {
 		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
+		*exists = access(run->baseline_path, F_OK) == 0;
+		if (!*exists)
+			return br_error_set(err, BR_ERR_INPUT, "baseline %s not found",
+			                    s->baseline_path);
 		return BR_OK;
 	}
-	return br_results_baseline_path(s->results_dir, run->board.name, false, run->baseline_path,
-					sizeof(run->baseline_path), err);
+	return br_baseline_locate(s->results_dir, &run->record, run->baseline_path,
+	                          sizeof(run->baseline_path), exists, err);
 }
 
-/* Compare with the baseline (when there is one) and apply the gate. */
+/* Compare with the baseline of the run's suite and board (when there is one)
+ * and apply the gate; a baseline that does not fit is refused. */
 static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
-	br_status_t st = baseline_path_of(s, run, err);
+	bool exists = false;
+	br_status_t st = baseline_path_of(s, run, &exists, err);
 	if (st != BR_OK)
 		return st;
-	bool exists = access(run->baseline_path, F_OK) == 0;
-	if (!exists && s->baseline_path != NULL)
-		return br_error_set(err, BR_ERR_INPUT, "baseline %s not found", s->baseline_path);
 	if (exists) {
 		br_run_record_t base;
 		st = br_record_read(run->baseline_path, &base, err);
 		if (st == BR_OK)
-			st = br_diff_check_compatible(&base, run->baseline_path, &run->record, err);
+			st = br_baseline_check_fits(&base, run->baseline_path, &run->record, err);
 		if (st == BR_OK) {
 			br_diff_compute(&base, &run->record, &run->diff);
 			run->compared = true;
@@ -741,21 +806,21 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 		notice(s, "%s: baseline not written: check failed", run->board.name);
 		return;
 	}
-	char path[BR_BOARD_RUN_PATH_BYTES];
+	char path[BR_BOARD_RUN_PATH_BYTES], replaced[sizeof(run->record.timestamp)];
 	br_error_t err;
 	br_error_clear(&err);
-	br_status_t st = br_results_baseline_path(s->results_dir, run->board.name, true, path,
-						  sizeof(path), &err);
-	br_run_record_t copy = run->record;
-	copy.kind = BR_RECORD_BASELINE;
-	if (st == BR_OK)
-		st = br_run_json_save(&copy, path, &err);
+	br_status_t st = br_baseline_write(s->results_dir, &run->record, path, sizeof(path),
+	                                   replaced, sizeof(replaced), &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
 		return;
 	}
-	notice(s, "%s: baseline written to %s", run->board.name, path);
+	if (replaced[0] != '\0')
+		notice(s, "%s: baseline written to %s (replacing the one recorded %s)",
+		       run->board.name, path, replaced);
+	else
+		notice(s, "%s: baseline written to %s", run->board.name, path);
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record
@@ -785,11 +850,12 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_t *run,
 				       br_run_settings_t *sized, br_error_t *err)
 {
-	br_status_t st = baseline_path_of(s, run, err);
+	bool exists = false;
+	br_status_t st = baseline_path_of(s, run, &exists, err);
 	if (st != BR_OK)
 		return st;
 	br_run_record_t base;
-	if (access(run->baseline_path, F_OK) != 0)
+	if (!exists)
 		return br_error_set(err, BR_ERR_USAGE,
 				    "--min-detectable sizes the run from the baseline's spread, and "
 				    "%s does not exist: record one first (--write-baseline) or give -n",
@@ -837,6 +903,22 @@ static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_
 	return BR_OK;
 }
 
+/* The run's file in RESULTS/runs, reserved and written with the record as it
+ * stands; a reserved name whose first write failed is removed, so that no
+ * empty record is left behind. */
+static br_status_t open_run_file(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
+{
+	br_status_t st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
+					     sizeof(run->run_path), err);
+	if (st != BR_OK)
+		return st;
+	st = br_run_json_save(&run->record, run->run_path, err);
+	if (st != BR_OK)
+		unlink(run->run_path);
+	run->has_run_path = st == BR_OK;
+	return st;
+}
+
 void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite,
 			  const char *elf, br_board_run_t *run)
 {
@@ -846,7 +928,18 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 	br_status_t st = BR_OK;
 	br_run_settings_t sized = *given;
 	const br_run_settings_t *s = &sized;
+	if (run->host)
+		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
+	else
+		st = fill_run_firmware(suite, elf, NULL, s->commit, &run->record, &err);
+	if (st != BR_OK) {
+		run->status = st;
+		run->failure = err;
+		return;
+	}
+	fill_run_header(run, suite);
 	if (given->min_detectable_percent > 0.0) {
+		/* from the baseline of the run's suite and board (the header's) */
 		st = size_for_detectable(given, run, &sized, &err);
 		if (st != BR_OK) {
 			run->status = st;
@@ -854,26 +947,12 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 			return;
 		}
 	}
-	if (run->host)
-		br_run_provenance_fill_program(&run->record, s->host_program, s->commit);
-	else
-		st = br_run_provenance_fill(&run->record, elf, s->commit, &err);
+	st = open_run_file(s, run, &err);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
 		return;
 	}
-	fill_run_header(run, suite);
-	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-				 sizeof(run->run_path), &err);
-	if (st == BR_OK)
-		st = br_run_json_save(&run->record, run->run_path, &err);
-	if (st != BR_OK) {
-		run->status = st;
-		run->failure = err;
-		return;
-	}
-	run->has_run_path = true;
 	st = measure_board(s, suite, run, &err);
 	order_like_suite(&run->record, suite);
 	run_finish(run, st, &err);
@@ -967,18 +1046,68 @@ static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *o
 	return BR_OK;
 }
 
-/* One side of an A/B run: provenance, header, its run file written first. */
-static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
-				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
-				br_error_t *err)
+/* Where the entry's ELF is at the base commit: the same path relative to the
+ * repository, inside the worktree the suite's build: ran in. False, with why
+ * in why, when the ELF is outside the repository or the build at the base
+ * did not leave it there (benchrack cannot rebuild it). */
+static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, size_t cap, char *why,
+                         size_t why_cap)
 {
-	br_status_t st = BR_OK;
-	if (run->host) /* a host bench program, not an ELF for a board */
+	char abs_elf[BR_BOARD_RUN_PATH_BYTES], abs_repo[BR_BOARD_RUN_PATH_BYTES];
+	if (ab->repo == NULL || ab->worktree == NULL || realpath(ab->repo, abs_repo) == NULL) {
+		snprintf(why, why_cap, "no worktree of the base to find it in");
+		return false;
+	}
+	if (realpath(elf, abs_elf) == NULL) {
+		snprintf(why, why_cap, "%.400s: %s", elf, strerror(errno));
+		return false;
+	}
+	size_t n = strlen(abs_repo);
+	if (strncmp(abs_elf, abs_repo, n) != 0 || abs_elf[n] != '/') {
+		snprintf(why, why_cap, "%.400s is outside the repository %.400s", elf, abs_repo);
+		return false;
+	}
+	int w = snprintf(out, cap, "%s%s", ab->worktree, abs_elf + n);
+	if (w < 0 || (size_t)w >= cap) {
+		snprintf(why, why_cap, "path too long");
+		return false;
+	}
+	if (access(out, R_OK) != 0) {
+		snprintf(why, why_cap,
+		         "the suite's build: at %.12s did not make %.400s (only what it builds, or "
+		         "what is committed, exists at the base)",
+		         ab->base_commit, abs_elf + n + 1);
+		return false;
+	}
+	return true;
+}
+
+/* One side of an A/B run: provenance, header, its run file written first;
+ * the base's run file sits beside the head's (which must be open already),
+ * named after it. */
+static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
+                                const br_ab_sides_t *ab, bool base, const br_board_run_t *head,
+                                br_board_run_t *run, br_error_t *err)
+{
+	const char *one = entries_one_elf(suite);
+	char base_one[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
+	const char *side_one = NULL;
+	if (base && one != NULL)
+		side_one = ab_entry_elf(ab, one, base_one, sizeof(base_one), why, sizeof(why))
+		               ? base_one
+		               : NULL;
+	br_status_t st;
+	if (run->host) { /* a host bench program, not an ELF for a board */
 		br_run_provenance_fill_program(&run->record, base ? ab->base_elf : ab->head_elf,
-					       base ? ab->base_commit : s->commit);
-	else
-		st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
-					    base ? ab->base_commit : s->commit, err);
+		                               base ? ab->base_commit : s->commit);
+		st = BR_OK;
+	} else if (base && one != NULL && side_one == NULL && !has_stub_benches(suite)) {
+		br_run_provenance_fill_none(&run->record); /* nothing of the base to name */
+		st = BR_OK;
+	} else {
+		st = fill_run_firmware(suite, base ? ab->base_elf : ab->head_elf, side_one,
+		                       base ? ab->base_commit : s->commit, &run->record, err);
+	}
 	if (st != BR_OK)
 		return st;
 	fill_run_header(run, suite);
@@ -987,18 +1116,46 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 	snprintf(rab->ref, sizeof(rab->ref), "%s", ab->ref);
 	snprintf(rab->base_commit, sizeof(rab->base_commit), "%s", ab->base_commit);
 	snprintf(rab->head_commit, sizeof(rab->head_commit), "%s", ab->head_commit);
-	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-				 sizeof(run->run_path), err);
-	if (st == BR_OK && base) {
-		/* beside the head's, which has the same time and board */
-		size_t n = strlen(run->run_path);
-		if (n > 5U && n + 5U < sizeof(run->run_path))
-			snprintf(run->run_path + n - 5U, sizeof(run->run_path) - (n - 5U),
-				 "-base.json");
+	if (base) {
+		/* <head's name>-base.json: unique as the head's is, and no empty file
+		 * reserved under another name is left behind */
+		size_t n = strlen(head->run_path);
+		if (n <= 5U || n + 5U >= sizeof(run->run_path))
+			return br_error_set(err, BR_ERR_USAGE, "%s: path too long", head->run_path);
+		snprintf(run->run_path, sizeof(run->run_path), "%.*s-base.json", (int)(n - 5U),
+		         head->run_path);
+	} else {
+		return open_run_file(s, run, err);
 	}
-	if (st == BR_OK)
-		st = br_run_json_save(&run->record, run->run_path, err);
+	st = br_run_json_save(&run->record, run->run_path, err);
 	run->has_run_path = st == BR_OK;
+	return st;
+}
+
+/* The entry sb on both sides, base first: the base on the entry's ELF as the
+ * base commit built it, the head on the entry's own; where the base cannot
+ * be rebuilt, the head alone, and a notice says why. */
+static br_status_t ab_measure_entry(const br_run_settings_t *s, const br_suite_t *suite,
+                                    const br_ab_sides_t *ab, const br_suite_bench_t *sb,
+                                    br_board_run_t *base, br_board_run_t *head, br_error_t *err)
+{
+	char base_elf[BR_BOARD_RUN_PATH_BYTES], why[BR_ERROR_MESSAGE_BYTES];
+	br_status_t st = BR_OK;
+	br_status_t entry = BR_OK;
+	br_error_t entry_why;
+	if (ab_entry_elf(ab, sb->elf_path, base_elf, sizeof(base_elf), why, sizeof(why)))
+		st = measure_elf_entry(s, suite, sb, base_elf, ab->base_commit, base, &entry,
+		                       &entry_why, err);
+	else
+		notice(s, "bench %s: not compared with %s: %s; measured on this side only",
+		       sb->name.value, ab->ref, why);
+	if (st == BR_OK && entry == BR_OK)
+		st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, head, &entry,
+		                       &entry_why, err);
+	if (st == BR_OK && entry != BR_OK) {
+		*err = entry_why;
+		st = entry;
+	}
 	return st;
 }
 
@@ -1010,12 +1167,19 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 	br_board_run_t *sides[] = {head, base};
 	br_status_t st = BR_OK;
 	for (size_t i = 0; i < 2U && st == BR_OK; i++)
-		st = ab_side_open(s, suite, ab, sides[i] == base, sides[i], &err);
+		st = ab_side_open(s, suite, ab, sides[i] == base, head, sides[i], &err);
 	/* interleaved per bench: base, head, base, head ... on the same board,
-	 * so that whatever drifts falls on both */
+	 * so that whatever drifts falls on both; stub benches on the suite
+	 * firmware of each commit, entries on each commit's build of their ELF */
+	size_t total = suite->bench_count, done = 0;
 	for (size_t i = 0; st == BR_OK && i < suite->bench_count; i++) {
-		if (suite->benches[i].kind != BR_SUITE_ENTRY_STUB)
+		const br_suite_bench_t *sb = &suite->benches[i];
+		if (sb->kind != BR_SUITE_ENTRY_STUB) {
+			progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
+			st = ab_measure_entry(s, suite, ab, sb, base, head, &err);
 			continue;
+		}
+		done++;
 		br_suite_t one = *suite;
 		one.benches = &suite->benches[i];
 		one.bench_count = 1U;
@@ -1027,11 +1191,16 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 		if (st == BR_OK)
 			st = measure_stub_benches(s, &one, head, &err);
 	}
+	progress_done(s);
 	for (size_t i = 0; i < 2U; i++) {
 		if (sides[i]->has_run_path)
 			run_finish(sides[i], st, &err);
 	}
 	base->status = BR_OK; /* what went wrong is said once, by the head */
+	if (st != BR_OK && head->status == BR_OK) {
+		head->status = st;
+		head->failure = err;
+	}
 	if (s->json_path != NULL && head->has_run_path)
 		br_run_json_save(&head->record, s->json_path, &err);
 	if (st != BR_OK || head->status != BR_OK)

@@ -73,6 +73,8 @@ typedef struct br_ab_sides {
 	const char *base_commit;
 	const char *head_elf;     /* the firmware being checked */
 	const char *head_commit;  /* "" when unknown */
+	const char *repo;         /* the suite's repository (its top level) */
+	const char *worktree;     /* the base commit's worktree, built */
 } br_ab_sides_t;
 
 /*
@@ -82,8 +84,11 @@ typedef struct br_ab_sides {
  * records both commits; then head->diff compares the head with the base and,
  * for check, head->gate applies the suite's regression limit to it (budgets
  * are limits on figures, which `check` without --against holds). base->board must
- * be a copy of head->board (base->board is not freed by the caller). Entries
- * for unmodified firmware are not measured (the same ELF at both commits).
+ * be a copy of head->board (base->board is not freed by the caller). An entry
+ * for unmodified firmware is measured on the base on its ELF's path relative
+ * to the repository inside the base's worktree (what the suite's build: made
+ * there, or what is committed); where there is none it is measured on the
+ * head alone and a notice says why.
  */
 void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
 			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head);

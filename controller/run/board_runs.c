@@ -125,6 +125,8 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 			      : elf != NULL ? elf
 					    : br_default_firmware(runs[i].board.name),
 			.head_commit = fw.head_commit,
+			.repo = fw.repo,
+			.worktree = fw.worktree,
 		};
 		bases[i].board = runs[i].board; /* a copy: freed with runs[i] */
 		bases[i].host = runs[i].host;

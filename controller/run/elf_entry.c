@@ -46,7 +46,7 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	br_board_counter(board, &counter);
 	br_measure_options_t m;
 	br_measure_options_default(&m);
-	m.elf_path = o->entry->elf_path;
+	m.elf_path = o->elf_path != NULL ? o->elf_path : o->entry->elf_path;
 	m.from = o->entry->from.value;
 	m.to = o->entry->to.value;
 	m.function = o->entry->function.value;

@@ -24,6 +24,7 @@ typedef struct br_elf_entry_options {
 	const br_board_t *board;
 	const br_suite_t *suite;
 	const br_suite_bench_t *entry;
+	const char *elf_path; /* the ELF measured: the entry's, or its build at another commit */
 	uint32_t iterations, warmup;
 	int timeout_ms;
 } br_elf_entry_options_t;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/sha256.h"
 #include "elf/elf_build_id.h"
 #include "elf/elf_comment.h"
 #include "elf/elf_file.h"
@@ -98,41 +99,52 @@ static void git_commit(const char *elf_path, char *out, size_t cap)
 	}
 }
 
-br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
-				   br_error_t *err)
+#define PROVENANCE_MAX_ELF_BYTES (256U * 1024U * 1024U)
+
+/* The git commit of the firmware at path: commit when not NULL, else
+ * $BENCHRACK_GIT_COMMIT, else git's word where path is. */
+static void commit_of(const char *path, const char *commit, char *out, size_t cap)
 {
+	const char *env = getenv("BENCHRACK_GIT_COMMIT");
+	if (commit != NULL)
+		snprintf(out, cap, "%s", commit);
+	else if (env != NULL && env[0] != '\0')
+		snprintf(out, cap, "%s", env);
+	else
+		git_commit(path, out, cap);
+}
+
+br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
+                                       br_firmware_info_t *out, br_error_t *err)
+{
+	memset(out, 0, sizeof(*out));
 	br_elf_t *elf = NULL;
 	br_status_t st = br_elf_open(elf_path, &elf, err);
 	if (st != BR_OK)
 		return st;
-	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", elf_path);
-	if (br_elf_build_id(elf, rec->build_id, sizeof(rec->build_id), NULL) != BR_OK)
-		rec->build_id[0] = '\0';
-	br_elf_comment(elf, rec->toolchain, sizeof(rec->toolchain));
+	snprintf(out->elf_path, sizeof(out->elf_path), "%s", elf_path);
+	if (br_elf_build_id(elf, out->build_id, sizeof(out->build_id), NULL) != BR_OK)
+		out->build_id[0] = '\0';
+	br_elf_comment(elf, out->toolchain, sizeof(out->toolchain));
 	br_elf_sizes_t sizes;
 	if (br_elf_sizes_compute(elf, &sizes, NULL) == BR_OK) {
-		rec->sizes_known = true;
-		rec->text_bytes = sizes.text;
-		rec->data_bytes = sizes.data;
-		rec->bss_bytes = sizes.bss;
+		out->sizes_known = true;
+		out->text_bytes = sizes.text;
+		out->data_bytes = sizes.data;
+		out->bss_bytes = sizes.bss;
 	}
 	br_elf_close(elf);
-	br_run_provenance_fill_program(rec, elf_path, commit);
+	/* no note names this binary: its bytes do */
+	if (out->build_id[0] == '\0' &&
+	    br_sha256_file(elf_path, PROVENANCE_MAX_ELF_BYTES, out->sha256, err) != BR_OK)
+		return err != NULL ? err->status : BR_ERR_INPUT;
+	commit_of(elf_path, commit, out->git_commit, sizeof(out->git_commit));
 	return BR_OK;
 }
 
-void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit)
+/* Time, benchrack's version and the host into rec. */
+static void fill_run(br_run_record_t *rec)
 {
-	const char *elf_path = path;
-	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", path);
-	const char *env = getenv("BENCHRACK_GIT_COMMIT");
-	if (commit != NULL)
-		snprintf(rec->git_commit, sizeof(rec->git_commit), "%s", commit);
-	else if (env != NULL && env[0] != '\0')
-		snprintf(rec->git_commit, sizeof(rec->git_commit), "%s", env);
-	else
-		git_commit(elf_path, rec->git_commit, sizeof(rec->git_commit));
-
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -141,4 +153,28 @@ void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, cons
 	if (gethostname(rec->host, sizeof(rec->host)) != 0 || rec->host[0] == '\0')
 		snprintf(rec->host, sizeof(rec->host), "unknown");
 	rec->host[sizeof(rec->host) - 1U] = '\0';
+}
+
+br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
+                                   br_error_t *err)
+{
+	br_status_t st = br_run_provenance_firmware(elf_path, commit, &rec->firmware, err);
+	if (st != BR_OK)
+		return st;
+	rec->no_firmware = false;
+	fill_run(rec);
+	return BR_OK;
+}
+
+void br_run_provenance_fill_none(br_run_record_t *rec)
+{
+	rec->no_firmware = true;
+	fill_run(rec);
+}
+
+void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit)
+{
+	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", path);
+	commit_of(path, commit, rec->git_commit, sizeof(rec->git_commit));
+	fill_run(rec);
 }

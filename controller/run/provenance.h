@@ -20,6 +20,19 @@
 br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
 				   br_error_t *err);
 
+/*
+ * One firmware's provenance into *out: path, build-id (or, for an ELF without
+ * one, the SHA-256 of the file), toolchain, text/data/bss, and the git commit
+ * as br_run_provenance_fill finds it. BR_ERR_INPUT for an ELF that cannot be
+ * opened or read.
+ */
+br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
+                                       br_firmware_info_t *out, br_error_t *err);
+
+/* Time, version and host for a run with no firmware of its own (a suite whose
+ * entries name several ELFs: each bench carries its own); rec->no_firmware. */
+void br_run_provenance_fill_none(br_run_record_t *rec);
+
 /* The provenance that needs no ELF of the target (the host bench program):
  * path, git commit (as above), time, version and host. */
 void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit);

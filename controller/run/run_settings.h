@@ -31,7 +31,7 @@ typedef struct br_run_settings {
 	const char *format;        /* --format, or NULL */
 	const char *output;        /* --output, or NULL (stdout) */
 	const char *json_path;     /* --json: the run record, also here */
-	const char *baseline_path; /* --baseline: instead of results/baselines/<board>.json */
+	const char *baseline_path; /* --baseline: instead of the suite's baseline on the board */
 	const char *qemu_program;  /* --qemu */
 	const char *against;       /* --against REF: A/B against the firmware built at REF */
 	const char *host_program;  /* --board host: the benches as a host program (benches/host/) */

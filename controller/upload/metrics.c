@@ -70,6 +70,20 @@ static void label_add(br_upload_label_t *labels, size_t *count, const char *key,
 	(*count)++;
 }
 
+/* Sets key to value (replacing what the run's labels said), or removes the
+ * key when value is empty. */
+static void label_set(br_upload_label_t *labels, size_t *count, const char *key, const char *value)
+{
+	for (size_t i = 0; i < *count; i++) {
+		if (strcmp(labels[i].key, key) != 0)
+			continue;
+		memmove(&labels[i], &labels[i + 1U], (*count - i - 1U) * sizeof(labels[0]));
+		(*count)--;
+		break;
+	}
+	label_add(labels, count, key, value);
+}
+
 static void value_add(br_upload_series_t *s, unsigned metric, double v)
 {
 	if (!isfinite(v) || s->value_count >= BR_UPLOAD_MAX_VALUES)
@@ -88,29 +102,82 @@ static char *file_name(const char *path)
 
 static void run_labels(const br_run_record_t *run, br_upload_points_t *p)
 {
-	p->firmware_name = file_name(run->elf_path);
+	/* a run whose entries each name their own firmware has none to label */
+	bool fw = !run->no_firmware;
+	p->firmware_name = file_name(fw ? run->elf_path : "");
 	br_upload_label_t *l = p->run_labels;
 	size_t *n = &p->run_label_count;
 	label_add(l, n, "board", run->board);
-	label_add(l, n, "build_id", run->build_id);
+	label_add(l, n, "build_id", fw ? run->build_id : "");
 	label_add(l, n, "counter", run->counter);
 	label_add(l, n, "firmware", p->firmware_name);
-	label_add(l, n, "git_commit", run->git_commit);
+	label_add(l, n, "git_commit", fw ? run->git_commit : "");
 	label_add(l, n, "host", run->host);
 	label_add(l, n, "server", run->server);
+	label_add(l, n, "sha256", fw ? run->sha256 : "");
 	label_add(l, n, "suite", run->suite);
-	label_add(l, n, "toolchain", run->toolchain);
+	label_add(l, n, "toolchain", fw ? run->toolchain : "");
 	label_add(l, n, "unit", run->unit);
 	qsort(l, *n, sizeof(l[0]), label_cmp);
 }
 
-static void bench_series(const br_upload_points_t *p, const br_bench_record_t *b,
-			 br_upload_series_t *s)
+/* Whether b measured a firmware other than the run's (an entry's own ELF). */
+static bool entry_own_firmware(const br_run_record_t *run, const br_bench_record_t *b)
+{
+	return b->has_firmware &&
+	       (run->no_firmware || strcmp(run->elf_path, b->firmware.elf_path) != 0);
+}
+
+/* The labels that name a firmware, set to fw's: a series is labelled by the
+ * firmware it measured, not the run's. */
+static void firmware_labels(br_upload_series_t *s, const br_firmware_info_t *fw)
+{
+	if (s->elf_name == NULL)
+		s->elf_name = file_name(fw->elf_path);
+	label_set(s->labels, &s->label_count, "firmware", s->elf_name);
+	label_set(s->labels, &s->label_count, "build_id", fw->build_id);
+	label_set(s->labels, &s->label_count, "sha256", fw->sha256);
+	label_set(s->labels, &s->label_count, "git_commit", fw->git_commit);
+	label_set(s->labels, &s->label_count, "toolchain", fw->toolchain);
+}
+
+/* The sizes of one firmware as a series. */
+static void firmware_series(const br_upload_points_t *p, const br_firmware_info_t *fw, bool own,
+                            br_upload_series_t *s)
+{
+	s->kind = BR_UPLOAD_SERIES_FIRMWARE;
+	memcpy(s->labels, p->run_labels, p->run_label_count * sizeof(s->labels[0]));
+	s->label_count = p->run_label_count;
+	if (own) {
+		firmware_labels(s, fw);
+		qsort(s->labels, s->label_count, sizeof(s->labels[0]), label_cmp);
+	}
+	value_add(s, M_TEXT, (double)fw->text_bytes);
+	value_add(s, M_DATA, (double)fw->data_bytes);
+	value_add(s, M_BSS, (double)fw->bss_bytes);
+}
+
+/* Whether an entry before index i already had firmware fw of its own. */
+static bool firmware_seen(const br_run_record_t *run, size_t i, const br_firmware_info_t *fw)
+{
+	for (size_t k = 0; k < i; k++) {
+		const br_bench_record_t *o = &run->benches[k];
+		if (entry_own_firmware(run, o) && o->firmware.sizes_known &&
+		    strcmp(o->firmware.elf_path, fw->elf_path) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void bench_series(const br_upload_points_t *p, const br_run_record_t *run,
+                         const br_bench_record_t *b, br_upload_series_t *s)
 {
 	s->kind = BR_UPLOAD_SERIES_BENCH;
 	memcpy(s->labels, p->run_labels, p->run_label_count * sizeof(s->labels[0]));
 	s->label_count = p->run_label_count;
 	s->elf_name = file_name(b->elf_path);
+	if (entry_own_firmware(run, b))
+		firmware_labels(s, &b->firmware);
 	label_add(s->labels, &s->label_count, "bench", b->name);
 	label_add(s->labels, &s->label_count, "elf", s->elf_name);
 	label_add(s->labels, &s->label_count, "mode", b->mode);
@@ -145,21 +212,21 @@ br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_fil
 				    "points cannot be placed in time",
 				    run->timestamp);
 	run_labels(run, out);
-	out->series = xcalloc(run->bench_count + 1U, sizeof(out->series[0]));
+	out->series = xcalloc(2U * run->bench_count + 1U, sizeof(out->series[0]));
 	for (size_t i = 0; i < run->bench_count; i++) {
 		const br_bench_record_t *b = &run->benches[i];
 		if (b->status != BR_BENCH_MEASURED)
 			continue;
-		bench_series(out, b, &out->series[out->count++]);
+		bench_series(out, run, b, &out->series[out->count++]);
 	}
-	if (run->sizes_known) {
-		br_upload_series_t *s = &out->series[out->count++];
-		s->kind = BR_UPLOAD_SERIES_FIRMWARE;
-		memcpy(s->labels, out->run_labels, out->run_label_count * sizeof(s->labels[0]));
-		s->label_count = out->run_label_count;
-		value_add(s, M_TEXT, (double)run->text_bytes);
-		value_add(s, M_DATA, (double)run->data_bytes);
-		value_add(s, M_BSS, (double)run->bss_bytes);
+	if (run->sizes_known && !run->no_firmware)
+		firmware_series(out, &run->firmware, false, &out->series[out->count++]);
+	/* each entry's own firmware, once */
+	for (size_t i = 0; i < run->bench_count; i++) {
+		const br_bench_record_t *b = &run->benches[i];
+		if (entry_own_firmware(run, b) && b->firmware.sizes_known &&
+		    !firmware_seen(run, i, &b->firmware))
+			firmware_series(out, &b->firmware, true, &out->series[out->count++]);
 	}
 	return BR_OK;
 }

@@ -9,8 +9,11 @@
  *
  * Labels (never empty; an unknown one is left out), sorted by key:
  *   run:      board, build_id, counter, firmware (the ELF's file name),
- *             git_commit, host, server, suite, toolchain, unit
- *   per bench: bench, elf (an unmodified firmware's file name), mode
+ *             git_commit, host, server, sha256, suite, toolchain, unit
+ *   per bench: bench, elf (an unmodified firmware's file name), mode; an
+ *             entry with its own firmware has that firmware's firmware,
+ *             build_id, sha256, git_commit and toolchain instead of the run's
+ * A series of sizes for the run's firmware and one for each entry's own.
  * Values: the bench's figures in the counter's unit (median, p10, p90, p95,
  * p99, min, max, mean, mad, calibration), cv_median (a ratio), the counts n
  * and outliers, stack_bytes, heap_peak_bytes, heap_live_bytes,

@@ -79,3 +79,24 @@ class Checker:
     def finish(self):
         print(f"{self.failures} failed")
         return 1 if self.failures else 0
+
+
+def left_out(benchrack, results_dir, page):
+    """The run records of results_dir that `benchrack report` leaves out (it
+    cannot read them) or that benchrack's reader refuses (`diff F F`), and
+    every one that is empty or still `running`."""
+    code, out, err = run(benchrack, ["report", "--results-dir", results_dir, "-o", page])
+    bad = [line for line in err.splitlines()
+           if "left out" in line and "is no longer there" not in line]
+    if code != 0:
+        bad.append(f"report exit {code}: {err}")
+    for path in runs_in(results_dir):
+        code, _, err = run(benchrack, ["diff", path, path])
+        if code != 0:
+            bad.append(f"{path}: benchrack diff exit {code}: {err}")
+        try:
+            if load(path)["status"] == "running":
+                bad.append(f"{path}: still running")
+        except (ValueError, KeyError) as e:
+            bad.append(f"{path}: {e}")
+    return bad

@@ -72,7 +72,7 @@ with tempfile.TemporaryDirectory() as tmp:
     plain = write_suite(os.path.join(tmp, "p.yaml"), GATE, ["empty", "nop1000", "work"])
     rc, _, err = run(BENCHRACK, ["run", plain, "--write-baseline"] + base)
     c.check(rc == 0, "baseline recorded", err)
-    baseline = os.path.join(results, "baselines", BOARD + ".json")
+    baseline = os.path.join(results, "baselines", "gate", BOARD + ".json")
     valid(load(baseline), "the baseline")
     valid(load(runs_in(results)[0]), "the run record")
 

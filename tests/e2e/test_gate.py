@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The CI gate end to end, on QEMU (exact instruction counts):
-- run --write-baseline records results/baselines/<board>.json (stable key
+- run --write-baseline records results/baselines/<suite>/<board>.json (stable key
   order), and check against it passes;
 - the `work` bench made slower by a build option (gate-slower-O2.elf) fails
   check with exit 1, naming the bench, the metric and the percent;
@@ -60,8 +60,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # 1. Record a baseline.
     rc, out, err = run(BENCHRACK, ["run", suite, "--write-baseline"] + base)
     c.check(rc == 0, f"run --write-baseline exits 0 (got {rc})", err)
-    baseline = os.path.join(results, "baselines", BOARD + ".json")
-    c.check(os.path.isfile(baseline), "baseline written to results/baselines/<board>.json")
+    baseline = os.path.join(results, "baselines", "gate", BOARD + ".json")
+    c.check(os.path.isfile(baseline), "baseline written to results/baselines/<suite>/<board>.json")
     c.check(f"baseline written to {baseline}" in err, "says where the baseline went", err)
     b1 = load(baseline)
     c.check(b1["kind"] == "baseline" and [b["name"] for b in b1["benches"]] == BENCHES,

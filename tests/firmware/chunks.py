@@ -5,7 +5,7 @@ committed baseline, and the run record says how many halts each bench took.
 
 Runs `benchrack run SUITE --firmware ELF -n 100` (QEMU netduinoplus2 under
 -icount: exact counts) and checks, for every bench of the baseline
-(results/baselines/qemu-netduinoplus2.json: the suite image with the default
+(results/baselines/default/qemu-netduinoplus2.json: the suite image with the default
 buffer; its counts are those of the former 1024-sample buffer, one halt a bench):
   - n is 100, and median, min and max equal the baseline's median (on QEMU
     every sample of a bench is the same exact count);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a results folder of made-up but well-formed run records (schema 2,
+"""Writes a results folder of made-up but well-formed run records (schema 3,
 results/SCHEMA.md) for the report tests and benchmark: RUNS runs of BENCHES
 benches on one simulated board, with a slow drift, noise, a few outliers, a
 regression in the last run, and a baseline (results/baselines/<board>.json).
@@ -80,7 +80,7 @@ def bench_record(name, base, rng, samples, drift, regress, with_samples):
 
 def record(kind, stamp, board, benches, commit, text):
     return {
-        'schema_version': 2, 'kind': kind, 'status': 'complete', 'error': None,
+        'schema_version': 3, 'kind': kind, 'status': 'complete', 'error': None,
         'timestamp': stamp, 'benchrack_version': '0.1.0', 'host': 'sim',
         'suite': 'sim', 'suite_path': 'configs/suites/sim.yaml', 'board': board,
         'server': 'simulated', 'counter': {'name': 'dwt', 'unit': 'cycles', 'clock_hz': 168000000},

@@ -42,7 +42,7 @@ def record(timestamp, board="qemu-netduinoplus2", suite="default", benches=None,
            host="vm", git_commit=None, toolchain="GCC: (15:12.2.rel1-1) 12.2.1 20221205"):
     benches = benches if benches is not None else [bench("empty", 1), bench("nop1000", 1001)]
     return {
-        "schema_version": 2, "kind": "run", "status": "complete", "error": None,
+        "schema_version": 3, "kind": "run", "status": "complete", "error": None,
         "timestamp": timestamp, "benchrack_version": "0.1.0", "host": host,
         "suite": suite, "suite_path": "configs/suites/x.yaml" if suite else None,
         "board": board, "server": "qemu-system-arm -M netduinoplus2",

@@ -332,6 +332,54 @@ static void test_mapping(void)
 	br_run_record_free(&r);
 }
 
+/* An entry for unmodified firmware is labelled by its own ELF, and its sizes
+ * are a series of their own; a run without firmware of its own names none. */
+static void test_entry_labels(void)
+{
+	br_run_record_t r;
+	record_init(&r);
+	br_bench_record_t *e = add_bench(&r, "app_work", 3002);
+	snprintf(e->mode, sizeof(e->mode), "function");
+	snprintf(e->elf_path, sizeof(e->elf_path), "fw/build/app.elf");
+	e->has_firmware = true;
+	snprintf(e->firmware.elf_path, sizeof(e->firmware.elf_path), "fw/build/app.elf");
+	snprintf(e->firmware.build_id, sizeof(e->firmware.build_id), "5405");
+	snprintf(e->firmware.git_commit, sizeof(e->firmware.git_commit), "c0ffee");
+	e->firmware.sizes_known = true;
+	e->firmware.text_bytes = 144;
+	br_upload_points_t p;
+	br_error_t err;
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_OK);
+	CHECK_MSG(p.count == 4, "series %zu", p.count); /* crc 32, app_work, 2 firmwares */
+	const br_upload_series_t *s = &p.series[1];
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "bench"), "app_work") == 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"), "app.elf") == 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "build_id"), "5405") == 0);
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "git_commit"), "c0ffee") == 0);
+	for (size_t i = 1; i < s->label_count; i++)
+		CHECK(strcmp(s->labels[i - 1].key, s->labels[i].key) < 0);
+	s = &p.series[0]; /* the stub bench keeps the suite image's */
+	CHECK(strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"), "suite-O2.elf") ==
+	      0);
+	s = &p.series[3];
+	CHECK(s->kind == BR_UPLOAD_SERIES_FIRMWARE && s->values[0].value == 144 &&
+	      strcmp(br_upload_label_find(s->labels, s->label_count, "firmware"), "app.elf") == 0);
+	br_upload_points_free(&p);
+	/* no firmware of the run's own: nothing of the suite image anywhere */
+	r.no_firmware = true;
+	CHECK(br_upload_points_map(&r, "x.json", &p, &err) == BR_OK);
+	CHECK_MSG(p.count == 3, "series %zu", p.count);
+	for (size_t i = 0; i < p.count; i++) {
+		const char *fw =
+		    br_upload_label_find(p.series[i].labels, p.series[i].label_count, "firmware");
+		CHECK(p.series[i].kind == BR_UPLOAD_SERIES_BENCH
+		          ? (i == 0 ? fw == NULL : strcmp(fw, "app.elf") == 0)
+		          : strcmp(fw, "app.elf") == 0);
+	}
+	br_upload_points_free(&p);
+	br_run_record_free(&r);
+}
+
 static const char lp_want[] =
 	"bm,bench=crc\\ 32,board=board\\,a\\=b\\ \"x\",build_id=ab12,counter=tim2,"
 	"firmware=suite-O2.elf,host=rack\\ 7,mode=stub,server=qemu,"
@@ -799,7 +847,7 @@ static void test_config(void)
 	render_sink(&cfg, 4, &src, &item);
 	CHECK(strcmp(item.url, "https://h.example/x?y=1") == 0);
 	CHECK(item.auth == BR_UPLOAD_AUTH_HEADER && strcmp(item.auth_header, "X-Api-Key") == 0);
-	CHECK(strncmp(item.body, "{\n  \"schema_version\": 2,", 24) == 0);
+	CHECK(strncmp(item.body, "{\n  \"schema_version\": 3,", 24) == 0);
 	br_upload_item_free(&item);
 	br_upload_points_free(&p);
 	br_run_record_free(&r);
@@ -884,6 +932,7 @@ int main(void)
 	test_timestamps();
 	test_numbers();
 	test_mapping();
+	test_entry_labels();
 	test_formats();
 	test_retry();
 	test_secret();

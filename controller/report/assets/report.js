@@ -83,10 +83,18 @@
 	}
 
 	function unitOf(run) { return run.counter.unit || 'ticks'; }
-	function commitOf(run) { return run.firmware.git_commit; }
-	function buildIdOf(run) { return run.firmware.build_id; }
+	/* The firmware a run measured: its own, else (schema 3: entries naming
+	 * several ELFs) the first entry's; never benchrack's stub image by default. */
+	function firmwareOf(run) {
+		if (run.firmware) return run.firmware;
+		for (var i = 0; i < run.benches.length; i++)
+			if (run.benches[i].firmware) return run.benches[i].firmware;
+		return { path: '', build_id: null, git_commit: null, text_bytes: null, data_bytes: null, bss_bytes: null };
+	}
+	function commitOf(run) { return firmwareOf(run).git_commit; }
+	function buildIdOf(run) { return firmwareOf(run).build_id || (firmwareOf(run).sha256 ? 'sha256:' + firmwareOf(run).sha256 : null); }
 	function firmwareName(run) {
-		return run.firmware.path.replace(/^.*\//, '') + (buildIdOf(run) ? ' (build-id ' + short(buildIdOf(run), 8) + ')' : '');
+		return firmwareOf(run).path.replace(/^.*\//, '') + (buildIdOf(run) ? ' (build-id ' + short(buildIdOf(run), 8) + ')' : '');
 	}
 	function budget(obj, key) { return obj && obj[key] !== undefined ? obj[key] : null; }
 
@@ -113,9 +121,11 @@
 		}
 		seriesByKey[k].runs.push(r);
 	});
-	function baselineFor(board) {
+	/* A baseline belongs to a suite on a board (results/baselines/<suite>/<board>.json). */
+	function baselineFor(board, suite) {
 		for (var i = 0; i < data.baselines.length; i++)
-			if (data.baselines[i].board === board) return data.baselines[i];
+			if (data.baselines[i].board === board && (!suite || !data.baselines[i].suite || data.baselines[i].suite === suite))
+				return data.baselines[i];
 		return null;
 	}
 
@@ -225,7 +235,7 @@
 			rows.push({ bench: b.name, metric: 'stack_bytes', old: null, new: m ? b.stack_bytes : null });
 			if (b.heap) rows.push({ bench: b.name, metric: 'heap_peak_bytes', old: null, new: m ? b.heap.peak_bytes : null });
 		});
-		rows.push({ bench: '(firmware)', metric: 'text_bytes', old: null, new: run.firmware.text_bytes });
+		rows.push({ bench: '(firmware)', metric: 'text_bytes', old: null, new: firmwareOf(run).text_bytes });
 		rows.forEach(function (r) { r.change_percent = null; r.verdict = r.new === null ? 'not measured' : 'no baseline'; });
 		return rows;
 	}
@@ -347,7 +357,7 @@
 						return st.length ? benchOf(runsById[id], name).median : null;
 					}), steps: steps });
 			}
-			var base = baselineFor(se.board);
+			var base = baselineFor(se.board, se.runs.length ? se.runs[0].suite : null);
 			var bb = base ? benchOf(base, name) : null;
 			if (bb && bb.median !== null) {
 				datasets.push({ label: series.length > 1 ? 'baseline ' + se.board : 'baseline', data: runIds.map(function () { return bb.median; }),
@@ -543,7 +553,7 @@
 		data.latest.forEach(function (l) {
 			var r = runsById[l.run];
 			labels.push(seriesKey(r));
-			text.push(r.firmware.text_bytes); dat.push(r.firmware.data_bytes); bss.push(r.firmware.bss_bytes);
+			text.push(firmwareOf(r).text_bytes); dat.push(firmwareOf(r).data_bytes); bss.push(firmwareOf(r).bss_bytes);
 			limit.push(budget(r.budgets, 'max_text_bytes'));
 		});
 		var f = figure('sizes', {}, 'Firmware text, data and bss of the latest run of each board and suite; black marks: the text budget.');
@@ -569,7 +579,7 @@
 		var labels = [], text = [], dat = [], bss = [], limit = [];
 		se.runs.forEach(function (r) {
 			labels.push(runTick(r));
-			text.push(r.firmware.text_bytes); dat.push(r.firmware.data_bytes); bss.push(r.firmware.bss_bytes);
+			text.push(firmwareOf(r).text_bytes); dat.push(firmwareOf(r).data_bytes); bss.push(firmwareOf(r).bss_bytes);
 			limit.push(budget(r.budgets, 'max_text_bytes'));
 		});
 		var f = figure('sizes', { series: se.key }, 'Firmware text, data and bss over the runs (' + se.key + '); dashed black: the text budget.');
@@ -639,7 +649,7 @@
 		var seen = {};
 		data.latest.forEach(function (l) {
 			var run = runsById[l.run];
-			var key = buildIdOf(run) || run.firmware.path;
+			var key = buildIdOf(run) || firmwareOf(run).path;
 			if (seen[key]) return;
 			seen[key] = true;
 			var bt = benchTextChart(l);

@@ -4,7 +4,9 @@
  * (syntax, duplicate keys, integers past 64 bits) or the key path (schema);
  * 64-bit integers and huge doubles read back exactly;
  * diff verdicts; the gate's budgets and regression limit; each metric by
- * its own rule (exact, or the shift test on samples) and per-metric limits.
+ * its own rule (exact, or the shift test on samples) and per-metric limits;
+ * entries' own firmware (schema 3) and version 2 records; baselines per
+ * suite and board.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "results/baseline.h"
 #include "results/diff.h"
 #include "results/gate.h"
 #include "results/paths.h"
@@ -189,33 +192,36 @@ static void test_bad_records(void)
 		const char *text;
 		const char *message;
 	} bad[] = {
-		{"{\"schema_version\": 1}",
-		 "b.json: schema_version: 1 is out of range; expected 2 (the schema version this "
-		 "benchrack reads)"},
-		{"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
-		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
-		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
-		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
-		 "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
-		 "b.json: measured bench 'x' lacks 'n'; expected every figure of a measured "
-		 "bench"},
-		{"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
-		 "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
-		 "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
-		 "\"p\"}, \"benches\": [], \"extra\": 1}",
-		 "b.json: unknown key 'extra' in record; expected one of: schema_version, kind, "
-		 "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
-		 "counter, firmware, against, fail_on_regression_percent, regression, budgets, "
-		 "benches"},
-		{"{\"schema_version\": 2,\n \"schema_version\": 2}",
-		 "b.json:2:17: duplicate object key near '\"schema_version\"'; expected a JSON document "
-		 "as benchrack writes it"},
-		{"{\"schema_version\": 2, \"counter\": {\"clock_hz\": 18446744073709551616}}",
-		 "b.json:1:66: too big integer near '18446744073709551616'; expected a JSON document as "
-		 "benchrack writes it"},
-		{"{\"schema_version\": 2, \"fail_on_regression_percent\": 1e400}",
-		 "b.json:1:57: real number overflow near '1e400'; expected a JSON document as "
-		 "benchrack writes it"},
+	    {"{\"schema_version\": 1}",
+	     "b.json: schema_version: 1 is out of range; expected 2 or 3 (the versions this "
+	     "benchrack reads: record an older one again, read a newer one with the benchrack "
+	     "that wrote it)"},
+	    {"[]", "b.json: the file holds a list; expected a record mapping (key: value lines)"},
+	    {"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+	     "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+	     "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+	     "\"p\"}, \"benches\": [{\"name\": \"x\", \"status\": \"measured\"}]}",
+	     "b.json: measured bench 'x' lacks 'n'; expected every figure of a measured "
+	     "bench"},
+	    {"{\"schema_version\": 2, \"kind\": \"run\", \"status\": \"complete\", \"timestamp\": "
+	     "\"t\", \"benchrack_version\": \"v\", \"host\": \"h\", \"board\": \"b\", \"server\": "
+	     "\"s\", \"counter\": {\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": "
+	     "\"p\"}, \"benches\": [], \"extra\": 1}",
+	     "b.json: unknown key 'extra' in record; expected one of: schema_version, kind, "
+	     "status, error, timestamp, benchrack_version, host, suite, suite_path, board, server, "
+	     "counter, firmware, against, fail_on_regression_percent, regression, budgets, "
+	     "benches"},
+	    {"{\"schema_version\": 2,\n \"schema_version\": 2}",
+	     "b.json:2:17: duplicate object key near '\"schema_version\"'; expected a JSON "
+	     "document "
+	     "as benchrack writes it"},
+	    {"{\"schema_version\": 2, \"counter\": {\"clock_hz\": 18446744073709551616}}",
+	     "b.json:1:66: too big integer near '18446744073709551616'; expected a JSON document "
+	     "as "
+	     "benchrack writes it"},
+	    {"{\"schema_version\": 2, \"fail_on_regression_percent\": 1e400}",
+	     "b.json:1:57: real number overflow near '1e400'; expected a JSON document as "
+	     "benchrack writes it"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		br_run_record_t r;
@@ -495,6 +501,144 @@ static void test_metric_rules(void)
 			  "'%s' for %s", bad[i][0], bad[i][1]);
 }
 
+/* An entry for unmodified firmware with its own ELF of text bytes. */
+static br_bench_record_t *add_entry(br_run_record_t *r, const char *name, double median,
+                                    const char *elf, uint64_t text)
+{
+	br_bench_record_t *b = add(r, name, median, median, median);
+	snprintf(b->mode, sizeof(b->mode), "function");
+	snprintf(b->elf_path, sizeof(b->elf_path), "%s", elf);
+	b->heap_known = false;
+	b->has_firmware = true;
+	snprintf(b->firmware.elf_path, sizeof(b->firmware.elf_path), "%s", elf);
+	snprintf(b->firmware.sha256, sizeof(b->firmware.sha256), "%064x", 7);
+	b->firmware.sizes_known = true;
+	b->firmware.text_bytes = text;
+	b->budgets.max_text_bytes = (br_limit_t){true, 1024};
+	return b;
+}
+
+/* Schema 3: each entry's firmware reads back; a run without firmware of its
+ * own writes null; a version 2 record still reads; the entry's text has its
+ * budget and its diff row. */
+static void test_entry_firmware(void)
+{
+	br_run_record_t r, back;
+	record_init(&r, "b1");
+	snprintf(r.suite, sizeof(r.suite), "own");
+	r.no_firmware = true;
+	add_entry(&r, "work", 3002, "/a/app.elf", 144);
+	add_entry(&r, "far", 32, "/b/app.elf", 2000);
+	size_t len = 0;
+	char *json = to_json(&r, &len);
+	CHECK(strstr(json, "\"firmware\": null") != NULL);
+	br_error_t err;
+	br_error_clear(&err);
+	CHECK(br_record_parse("r.json", (unsigned char *)json, len, &back, &err) == BR_OK);
+	CHECK(back.no_firmware && back.bench_count == 2 && back.benches[0].has_firmware);
+	CHECK(strcmp(back.benches[1].firmware.elf_path, "/b/app.elf") == 0 &&
+	      back.benches[1].firmware.text_bytes == 2000 &&
+	      strlen(back.benches[1].firmware.sha256) == 64 &&
+	      back.benches[1].budgets.max_text_bytes.value == 1024);
+	br_firmware_info_t fw;
+	CHECK(br_run_record_bench_firmware(&back, &back.benches[0], &fw) &&
+	      strcmp(fw.elf_path, "/a/app.elf") == 0);
+	free(json);
+
+	/* the entry's text against its budget: far's 2000 > 1024, work's 144 not */
+	br_gate_t g;
+	br_gate_evaluate(&back, NULL, &g);
+	CHECK_MSG(g.failures == 1 && strcmp(g.findings[0].bench, "far") == 0 &&
+	              strcmp(g.findings[0].metric, "text_bytes") == 0,
+	          "failures %zu", g.failures);
+	br_gate_free(&g);
+	/* and its growth in the diff */
+	br_run_record_t grown;
+	record_init(&grown, "b1");
+	grown.no_firmware = true;
+	add_entry(&grown, "work", 3002, "/a/app.elf", 1512);
+	br_diff_t d;
+	br_diff_compute(&back, &grown, &d);
+	const br_diff_row_t *t = row(&d, "work", BR_METRIC_TEXT);
+	CHECK(t != NULL && t->change == BR_CHANGE_WORSE && t->old_value == 144 &&
+	      t->new_value == 1512);
+	CHECK(row(&d, BR_DIFF_FIRMWARE, BR_METRIC_TEXT) == NULL);
+	br_diff_free(&d);
+	br_run_record_free(&grown);
+	br_run_record_free(&back);
+	br_run_record_free(&r);
+
+	/* version 2: one firmware, no entry's own */
+	static const char v2[] =
+	    "{\"schema_version\": 2, \"kind\": \"baseline\", \"status\": \"complete\", "
+	    "\"timestamp\": \"t\", \"benchrack_version\": \"v\", \"host\": \"h\", "
+	    "\"suite\": \"default\", \"board\": \"b\", \"server\": \"s\", \"counter\": "
+	    "{\"name\": \"c\", \"unit\": \"u\"}, \"firmware\": {\"path\": \"p.elf\", "
+	    "\"text_bytes\": 9}, \"benches\": []}";
+	CHECK(br_record_parse("v2.json", (const unsigned char *)v2, sizeof(v2) - 1U, &back, &err) ==
+	      BR_OK);
+	CHECK(!back.no_firmware && strcmp(back.elf_path, "p.elf") == 0 && back.text_bytes == 9);
+	br_run_record_free(&back);
+}
+
+/* Baselines belong to a suite on a board. */
+static void test_baselines(void)
+{
+	char dir[] = "/tmp/benchrack-baselines-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	br_run_record_t a, b;
+	record_init(&a, "b1");
+	record_init(&b, "b1");
+	snprintf(a.suite, sizeof(a.suite), "suite-a");
+	snprintf(b.suite, sizeof(b.suite), "suite b");
+	add(&a, "x", 10, 10, 10);
+	add(&b, "x", 20, 20, 20);
+	char pa[1024], pb[1024], replaced[64];
+	br_error_t err;
+	br_error_clear(&err);
+	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
+	CHECK(br_baseline_write(dir, &b, pb, sizeof(pb), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
+	char want[1100];
+	snprintf(want, sizeof(want), "%s/baselines/suite_b/b1.json", dir);
+	CHECK_MSG(strcmp(pb, want) == 0, "%s", pb);
+	CHECK(strcmp(pa, pb) != 0 && replaced[0] == '\0');
+	/* the same suite again replaces, and says whose */
+	CHECK(br_baseline_write(dir, &a, pa, sizeof(pa), replaced, sizeof(replaced), &err) ==
+	      BR_OK);
+	CHECK(strcmp(replaced, a.timestamp) == 0);
+	/* another suite's record is refused, for comparing and for replacing */
+	CHECK(br_baseline_check_fits(&b, pb, &a, &err) == BR_ERR_INPUT &&
+	      strstr(err.message, "recorded for suite 'suite b', not 'suite-a'") != NULL);
+	snprintf(b.suite, sizeof(b.suite), "suite-a");
+	snprintf(b.counter, sizeof(b.counter), "dwt");
+	CHECK(br_baseline_write(dir, &b, pa, sizeof(pa), replaced, sizeof(replaced), &err) ==
+	      BR_ERR_INPUT);
+	CHECK(strstr(err.message, "not replacing it") != NULL);
+	bool exists = false;
+	CHECK(br_baseline_locate(dir, &a, pa, sizeof(pa), &exists, &err) == BR_OK && exists);
+	/* the old layout: refused with the move, unless another suite's */
+	char old[1100];
+	snprintf(old, sizeof(old), "%s/baselines/b1.json", dir);
+	CHECK(rename(pa, old) == 0);
+	CHECK(br_baseline_locate(dir, &a, pa, sizeof(pa), &exists, &err) == BR_ERR_INPUT);
+	CHECK(strstr(err.message, "old layout") != NULL && strstr(err.message, "git mv") != NULL);
+	snprintf(a.suite, sizeof(a.suite), "other");
+	CHECK(br_baseline_locate(dir, &a, pa, sizeof(pa), &exists, &err) == BR_OK && !exists);
+	unlink(old);
+	unlink(pb);
+	snprintf(want, sizeof(want), "%s/baselines/suite_b", dir);
+	rmdir(want);
+	snprintf(want, sizeof(want), "%s/baselines/suite-a", dir);
+	rmdir(want);
+	snprintf(want, sizeof(want), "%s/baselines", dir);
+	rmdir(want);
+	rmdir(dir);
+	br_run_record_free(&a);
+	br_run_record_free(&b);
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -503,5 +647,7 @@ int main(void)
 	test_bad_records();
 	test_diff_and_gate();
 	test_metric_rules();
+	test_entry_firmware();
+	test_baselines();
 	return check_finish();
 }
