@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
     head, base = git(repo, "rev-parse", "HEAD"), git(repo, "rev-parse", "HEAD~1")
     ab = [p for cmd, p in outputs if "--against HEAD~1" in cmd]
     c.check(len(ab) == 1 and re.search(r"check failed on \S+: work: instructions 3152 vs "
-                                       r"baseline 3002: \+5\.0%", ab[0].stderr) is not None,
+                                       r"baseline 3002: \+150 instructions \(\+5\.0 %\)", ab[0].stderr) is not None,
             "--against HEAD~1 names work at +5.0 %", ab[0].stderr if ab else "")
     bases = sorted(glob.glob(os.path.join(results, "runs", "*-base.json")))
     first = load(bases[0]) if bases else {}
