@@ -20,41 +20,23 @@ usage: test_farm_cli.py SRCDIR BENCHRACK QEMU SUITE_ELF
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from farmlib import check, default_benches, finish  # noqa: E402
 from ports import HOST, connect, free_port  # noqa: E402
 from qemu_gdbstub import start_qemu  # noqa: E402
 
 SRC, BENCHRACK, QEMU, SUITE_ELF = sys.argv[1:5]
 SUITE = os.path.join(SRC, "configs", "suites", "default.yaml")
-failures = []
 
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
-
-def readme_figures():
-    out = {}
-    with open(os.path.join(SRC, "README.md")) as f:
-        for line in f:
-            m = re.match(r"^(\w+)\s+100\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s", line)
-            if m:
-                out[m.group(1)] = int(m.group(2))
-    return out
-
-
-def suite_benches():
-    with open(SUITE) as f:
-        return re.findall(r"^  - name: (\w+)", f.read(), re.M)
 
 
 def benchrack(work, *args):
@@ -67,10 +49,7 @@ def benchrack(work, *args):
 
 def main():
     work = tempfile.mkdtemp(prefix="farm-cli-")
-    expected = readme_figures()
-    benches = suite_benches()
-    check(len(benches) == 7 and all(b in expected for b in benches),
-          f"the default suite's benches have README figures ({benches})")
+    benches, expected = default_benches(SRC)
     q, port = start_qemu(QEMU, SUITE_ELF)
     try:
         connect(port, process=q).close()
@@ -129,10 +108,7 @@ def main():
                        text=True, timeout=30)
     check(p.returncode == 2 and "--board" in p.stderr,
           f"--remote with a suite of two boards: exit 2 asking for --board ({p.stderr.strip()})")
-    if failures:
-        print(f"{len(failures)} failed; work kept in {work}")
-        return 1
-    return 0
+    return finish(work)
 
 
 if __name__ == "__main__":

@@ -23,33 +23,16 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from farmlib import check, default_benches, finish  # noqa: E402
 from ports import free_port  # noqa: E402
 
 SRC, BENCHRACK, QEMU, SUITE_ELF = sys.argv[1:5]
 LG = os.path.join(SRC, "configs", "labgrid")
-failures = []
 
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
-
-def readme_figures():
-    out = {}
-    with open(os.path.join(SRC, "README.md")) as f:
-        for line in f:
-            m = re.match(r"^(\w+)\s+100\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s", line)
-            if m:
-                out[m.group(1)] = int(m.group(2))
-    return out
-
-
-def suite_benches():
-    with open(os.path.join(SRC, "configs", "suites", "default.yaml")) as f:
-        return re.findall(r"^  - name: (\w+)", f.read(), re.M)
 
 
 def pytest(work, env_file, name):
@@ -79,10 +62,7 @@ def testcase(xml):
 
 def main():
     work = tempfile.mkdtemp(prefix="farm-labgrid-")
-    expected = readme_figures()
-    benches = suite_benches()
-    check(len(benches) == 7 and all(b in expected for b in benches),
-          f"the default suite's benches have README figures ({benches})")
+    benches, expected = default_benches(SRC)
 
     p, xml, secs, alive = pytest(work, os.path.join(LG, "qemu-env.yaml"), "pass")
     print(f"labgrid pytest, QEMUDriver, default suite: {secs:.1f} s")
@@ -117,10 +97,7 @@ def main():
           f"dead gdbserver: JUnit failure names benchrack's exit 3 ({message!r})")
     check(tc is not None and not list(tc.iter("property")), "dead gdbserver: no figure recorded")
     check(not alive, f"QEMU stopped by the strategy's off ({alive})")
-    if failures:
-        print(f"{len(failures)} failed; work kept in {work}")
-        return 1
-    return 0
+    return finish(work)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ The job is configs/lava/benchrack-job.yaml.jinja2 rendered with the suite
 firmware, the test definition configs/lava/benchrack-check.yaml from a git
 repository of this tree's configs/. Both jobs run at once, then:
 
-- LAVA's own results (OUTPUT/results.yaml... as lava-run logs them) hold
-  every bench of configs/suites/default.yaml as a test case, result pass,
+- LAVA's own results (the "results" records lava-run writes to its log,
+  which lava-server stores as the job's results) hold every bench of configs/suites/default.yaml as a test case, result pass,
   with the README table's exact figure and the unit `instructions`; each
   job names its own board's directory, neither saw the other's runs;
 - a third job on a device whose gdbserver is dead (hard_reset starts
@@ -26,7 +26,6 @@ usage: test_lava.py SRCDIR BENCHRACK QEMU SUITE_ELF LAVA_DIR DEBIAN_PYTHON
 import http.server
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -34,39 +33,19 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from farmlib import check, default_benches, finish  # noqa: E402
 from ports import HOST, free_port  # noqa: E402
 
 SRC, BENCHRACK, QEMU, SUITE_ELF, LAVA_DIR, PY = sys.argv[1:7]
+# job ids of this process alone: LAVA keeps a job's files in
+# /var/lib/lava/dispatcher/tmp/ID and the overlay unpacks to /lava-ID
+JOB_BASE = os.getpid() * 10
 LAVA = os.path.join(SRC, "configs", "lava")
-failures = []
 
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
 
-
-def readme_figures():
-    """bench -> median of the README's table (the figures on QEMU)."""
-    out = {}
-    with open(os.path.join(SRC, "README.md")) as f:
-        for line in f:
-            m = re.match(r"^(\w+)\s+100\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s", line)
-            if m:
-                out[m.group(1)] = int(m.group(2))
-    return out
-
-
-def default_benches():
-    names = []
-    with open(os.path.join(SRC, "configs", "suites", "default.yaml")) as f:
-        for line in f:
-            m = re.match(r"^  - name: (\w+)", line)
-            if m:
-                names.append(m.group(1))
-    return names
 
 
 def render(env_dir, template, **values):
@@ -149,6 +128,15 @@ def start_job(work, job_id, device_yaml, job_yaml, dispatcher_yaml):
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=lava_env()), out, log.name
 
 
+def wait_job(p):
+    """Waits for a lava-run (killed after 4 minutes: its own timeouts are longer)."""
+    try:
+        p.wait(timeout=240)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
 def parse_log(path):
     """LAVA's results of a job as lava-run records them: each a JSON line of
     level "results" in its log (what lava-server stores as the job's
@@ -227,21 +215,14 @@ def main():
             f.write(render([envdir], name + ".jinja2"))
         devices[name] = (dev_yaml, workdir, port)
 
-    expected = readme_figures()
-    benches = default_benches()
-    check(len(benches) == 7 and all(b in expected for b in benches),
-          f"every bench of the default suite has a figure in the README ({benches})")
+    benches, expected = default_benches(SRC)
 
     t0 = time.monotonic()
     jobs = {}
     for i, name in enumerate(["np2-a", "np2-b"]):
-        jobs[name] = start_job(work, 2800 + i, devices[name][0], job_yaml, dispatcher_yaml)
+        jobs[name] = start_job(work, JOB_BASE + i, devices[name][0], job_yaml, dispatcher_yaml)
     for name, (p, _out, log) in jobs.items():
-        try:
-            p.wait(timeout=240)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        wait_job(p)
     two = time.monotonic() - t0
     print(f"two jobs on two emulated boards, at once: {two:.1f} s")
     for name, (p, _out, log) in jobs.items():
@@ -268,12 +249,9 @@ def main():
         check(len(mine) == 1, f"{name}: its one run record in its own directory ({mine})")
 
     t0 = time.monotonic()
-    p, _out, log = start_job(work, 2802, devices["np2-dead"][0], job_yaml, dispatcher_yaml)
-    try:
-        p.wait(timeout=240)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
+    p, _out, log = start_job(work, JOB_BASE + 2, devices["np2-dead"][0], job_yaml,
+                             dispatcher_yaml)
+    wait_job(p)
     dead = time.monotonic() - t0
     print(f"the job on the dead board: {dead:.1f} s")
     entries = parse_log(log)
@@ -290,11 +268,12 @@ def main():
     for name in devices:
         subprocess.run(["bash", os.path.join(LAVA, "benchrack-gdbserver"), "stop",
                         devices[name][1]])
-    if failures:
-        print(f"{len(failures)} failed; work kept in {work}")
-        return 1
-    shutil.rmtree(work, ignore_errors=True)
-    return 0
+    for i in range(3):
+        shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
+    code = finish(work)
+    if code == 0:
+        shutil.rmtree(work, ignore_errors=True)
+    return code
 
 
 if __name__ == "__main__":
