@@ -10,8 +10,7 @@ gdbserver published), benchrack checking the default suite there. Then:
   testcase whose properties hold each bench's figure and unit;
 - the same test with the strategy publishing a gdbserver address nobody
   listens on fails (pytest exit 1), the JUnit failure naming benchrack's
-  exit 3 ("could not measure"), no figure recorded;
-- QEMU is gone after each run (the strategy's "off").
+  exit 3 ("could not measure"), no figure recorded.
 
 usage: test_labgrid.py SRCDIR BENCHRACK QEMU SUITE_ELF
 """
@@ -47,9 +46,7 @@ def pytest(work, env_file, name):
                         f"--junitxml={xml}"],
                        cwd=work, env=env, capture_output=True, text=True, timeout=150)
     secs = time.monotonic() - t0
-    alive = subprocess.run(["pgrep", "-f", f"tcp:127.0.0.1:{port}"], capture_output=True,
-                           text=True).stdout.split()
-    return p, xml, secs, alive
+    return p, xml, secs
 
 
 def testcase(xml):
@@ -64,7 +61,7 @@ def main():
     work = tempfile.mkdtemp(prefix="farm-labgrid-")
     benches, expected = default_benches(SRC)
 
-    p, xml, secs, alive = pytest(work, os.path.join(LG, "qemu-env.yaml"), "pass")
+    p, xml, secs = pytest(work, os.path.join(LG, "qemu-env.yaml"), "pass")
     print(f"labgrid pytest, QEMUDriver, default suite: {secs:.1f} s")
     check(p.returncode == 0, f"pytest passes (exit {p.returncode})\n{p.stdout[-3000:]}{p.stderr}")
     for b in benches:
@@ -76,7 +73,6 @@ def main():
     check(tc is not None and tc.find("failure") is None and tc.find("error") is None,
           "JUnit: the test case passes")
     check(props == want, f"JUnit: each bench's figure and unit as a property ({props})")
-    check(not alive, f"QEMU stopped by the strategy's off ({alive})")
 
     # the strategy publishes a gdbserver nobody listens on
     dead_env = os.path.join(work, "dead-env.yaml")
@@ -87,7 +83,7 @@ def main():
     text = text.replace("- benchrack_strategy.py", f"- {os.path.join(LG, 'benchrack_strategy.py')}")
     with open(dead_env, "w") as f:
         f.write(text)
-    p, xml, secs, alive = pytest(work, dead_env, "dead")
+    p, xml, secs = pytest(work, dead_env, "dead")
     print(f"labgrid pytest, dead gdbserver: {secs:.1f} s")
     check(p.returncode == 1, f"dead gdbserver: pytest fails (exit {p.returncode})")
     tc = testcase(xml)
@@ -96,7 +92,6 @@ def main():
     check(failure is not None and "benchrack exit 3" in message and "could not measure" in message,
           f"dead gdbserver: JUnit failure names benchrack's exit 3 ({message!r})")
     check(tc is not None and not list(tc.iter("property")), "dead gdbserver: no figure recorded")
-    check(not alive, f"QEMU stopped by the strategy's off ({alive})")
     return finish(work)
 
 

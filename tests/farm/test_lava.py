@@ -191,7 +191,7 @@ def main():
     server, http_port = serve_dispatcher_tmp()
     dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
     with open(dispatcher_yaml, "w") as f:
-        f.write(f"dispatcher_http_ip: '{HOST}:{http_port}'\n")
+        f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
     job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
                       testdef_repo="file://" + repo, job_name="benchrack default suite")
     job_yaml = os.path.join(work, "job.yaml")
