@@ -17,6 +17,9 @@ repository of this tree's configs/. Both jobs run at once, then:
 - a third job on a device whose gdbserver is dead (hard_reset starts
   nothing) ends in a LAVA failure: benchrack exit 3 raised through
   lava-test-raise, no bench passes, the job's result is fail;
+- configs/lava/benchrack-rack.yaml, with benchrack from the worker's PATH,
+  runs a rack whose one board is a device's QEMU (remote:): the same
+  figures as LAVA cases <suite>.<board>.<bench>, the job passing;
 - the shipped device dictionaries (the emulated one, the NUCLEO-F446RE on
   OpenOCD) render to a device LAVA's own schema accepts.
 
@@ -91,11 +94,14 @@ def qemu_command(port, workdir):
             f"-serial null -S -gdb tcp:{HOST}:{port} -kernel {workdir}/firmware.elf")
 
 
-def testdef_repo(work):
-    """A git repository holding this tree's configs/ (the test definition
-    and the suite), as a lab's LAVA jobs name benchrack's repository."""
+def testdef_repo(work, rack_text):
+    """A git repository holding this tree's configs/ (the test definitions
+    and the suite) and the rack file configs/racks/farm.yaml, as a lab's
+    LAVA jobs name benchrack's repository."""
     repo = os.path.join(work, "benchrack.git")
     shutil.copytree(os.path.join(SRC, "configs"), os.path.join(repo, "configs"))
+    with open(os.path.join(repo, "configs", "racks", "farm.yaml"), "w") as f:
+        f.write(rack_text)
     git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.net"]
     subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
@@ -157,6 +163,27 @@ def parse_log(path):
     return entries
 
 
+def check_passing_job(name, entries, definition, prefix, exit_case, benches, expected):
+    """LAVA's results of a job that measured: a passing case PREFIX.BENCH
+    per bench with its README figure and unit, benchrack's exit 0 as the
+    passing case exit_case, and the job's own result pass."""
+    ours = [e for e in entries if e.get("definition") == definition]
+    got = {e["case"][len(prefix) + 1:]: e for e in ours if e["case"].startswith(prefix + ".")}
+    for b in benches:
+        e = got.get(b)
+        ok = (e is not None and e.get("result") == "pass" and e.get("units") == "instructions"
+              and e.get("measurement") is not None and float(e["measurement"]) == expected[b])
+        check(ok, f"{name}: LAVA test case {prefix}.{b}: pass, {expected[b]} instructions "
+              f"(got {e})")
+    check(len(got) == len(benches), f"{name}: one LAVA test case per bench "
+          f"({len(got)} of {len(benches)})")
+    ends = [e for e in ours if e["case"] == exit_case]
+    check(len(ends) == 1 and ends[0]["result"] == "pass",
+          f"{name}: benchrack's exit 0 recorded as a passing case ({ends})")
+    job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
+    check(len(job) == 1 and job[0]["result"] == "pass", f"{name}: LAVA's job result pass ({job})")
+
+
 def main():
     if os.geteuid() != 0:
         print("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
@@ -187,17 +214,6 @@ def main():
     check("program {FIRMWARE} verify reset exit" in nucleo and "gdb_port 3333" in nucleo,
           "the NUCLEO-F446RE device flashes with OpenOCD's program and serves gdb on 3333")
 
-    repo = testdef_repo(work)
-    server, http_port = serve_dispatcher_tmp()
-    dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
-    with open(dispatcher_yaml, "w") as f:
-        f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
-    job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
-                      testdef_repo="file://" + repo, job_name="benchrack default suite")
-    job_yaml = os.path.join(work, "job.yaml")
-    with open(job_yaml, "w") as f:
-        f.write(job_text)
-
     devices = {}
     for i, name in enumerate(["np2-a", "np2-b", "np2-dead"]):
         port = free_port()
@@ -215,6 +231,24 @@ def main():
             f.write(render([envdir], name + ".jinja2"))
         devices[name] = (dev_yaml, workdir, port)
 
+    rack = ("name: farm\nsuites: [../suites/default.yaml]\nboards:\n"
+            f"  - {{name: np2-a, board: qemu-netduinoplus2, remote: '{HOST}:{devices['np2-a'][2]}'}}\n")
+    repo = testdef_repo(work, rack)
+    server, http_port = serve_dispatcher_tmp()
+    dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
+    with open(dispatcher_yaml, "w") as f:
+        f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
+    job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+                      testdef_repo="file://" + repo, job_name="benchrack default suite")
+    job_yaml = os.path.join(work, "job.yaml")
+    with open(job_yaml, "w") as f:
+        f.write(job_text)
+    rack_yaml = os.path.join(work, "rack-job.yaml")
+    with open(rack_yaml, "w") as f:
+        f.write(render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+                       testdef_repo="file://" + repo, job_name="benchrack rack",
+                       rack="configs/racks/farm.yaml"))
+
     benches, expected = default_benches(SRC)
 
     t0 = time.monotonic()
@@ -226,24 +260,9 @@ def main():
     two = time.monotonic() - t0
     print(f"two jobs on two emulated boards, at once: {two:.1f} s")
     for name, (p, _out, log) in jobs.items():
-        entries = parse_log(log)
-        ours = [e for e in entries if e.get("definition") == "0_benchrack-check"]
-        got = {e["case"].rsplit(".", 1)[-1]: e for e in ours if e["case"].startswith("default.")}
         check(p.returncode == 0, f"{name}: lava-run exit {p.returncode} (log {log})")
-        for b in benches:
-            e = got.get(b)
-            ok = (e is not None and e.get("result") == "pass" and e.get("units") == "instructions"
-                  and e.get("measurement") is not None
-                  and float(e["measurement"]) == expected[b])
-            check(ok, f"{name}: LAVA test case default.qemu-netduinoplus2.{b}: pass, "
-                  f"{expected[b]} instructions (got {e})")
-        check(len(got) == len(benches), f"{name}: one LAVA test case per bench "
-              f"({len(got)} of {len(benches)})")
-        exit_case = [e for e in ours if e["case"] == "benchrack-exit"]
-        check(len(exit_case) == 1 and exit_case[0]["result"] == "pass",
-              f"{name}: benchrack's exit 0 recorded as a passing case ({exit_case})")
-        job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
-        check(len(job) == 1 and job[0]["result"] == "pass", f"{name}: LAVA's job result pass ({job})")
+        check_passing_job(name, parse_log(log), "0_benchrack-check",
+                          "default.qemu-netduinoplus2", "benchrack-exit", benches, expected)
         runs = os.path.join(devices[name][1], "results", "runs")
         mine = os.listdir(runs) if os.path.isdir(runs) else []
         check(len(mine) == 1, f"{name}: its one run record in its own directory ({mine})")
@@ -264,11 +283,21 @@ def main():
     check(len(job) == 1 and "benchrack-exit-3" in job[0].get("error_msg", "")
           and job[0].get("error_type") == "Test",
           f"dead board: the job's error is benchrack's exit 3, raised through lava-test-raise ({job})")
+
+    # configs/lava/benchrack-rack.yaml, benchrack from the worker's PATH, on
+    # a rack whose one board is np2-a's QEMU at its remote: address
+    t0 = time.monotonic()
+    p, _out, log = start_job(work, JOB_BASE + 3, devices["np2-a"][0], rack_yaml, dispatcher_yaml)
+    wait_job(p)
+    print(f"benchrack-rack.yaml on np2-a: {time.monotonic() - t0:.1f} s")
+    check(p.returncode == 0, f"rack job: lava-run exit {p.returncode} (log {log})")
+    check_passing_job("rack job", parse_log(log), "0_benchrack-rack", "default.np2-a",
+                      "benchrack-rack-exit", benches, expected)
     server.shutdown()
     for name in devices:
         subprocess.run(["bash", os.path.join(LAVA, "benchrack-gdbserver"), "stop",
                         devices[name][1]])
-    for i in range(3):
+    for i in range(4):
         shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
     code = finish(work)
     if code == 0:
