@@ -37,7 +37,8 @@ LG = os.path.join(SRC, "configs", "labgrid")
 def pytest(work, env_file, name):
     xml = os.path.join(work, name + ".xml")
     port = free_port()
-    env = dict(os.environ, LG_GDB_PORT=str(port), LG_FIRMWARE=SUITE_ELF)
+    # nothing written into the source tree (configs/labgrid is installed)
+    env = dict(os.environ, LG_GDB_PORT=str(port), LG_FIRMWARE=SUITE_ELF, PYTHONDONTWRITEBYTECODE="1")
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
                         "--lg-env", env_file, os.path.join(LG, "test_benchrack.py"),
