@@ -13,13 +13,16 @@
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "config/upload_config.h"
+#include "debug/flavour.h"
 #include "measure/suite_run.h"
 #include "report/report_output.h"
+#include "rsp/transport.h"
 
 #define RUN_MAX_COUNT 1000000UL
 #define RUN_MAX_TIMEOUT_S 86400UL
 #define RUN_MAX_ITERATIONS 1024UL
 #define RUN_DEFAULT_RESULTS "results"
+#define RUN_HOST_BYTES 256U
 
 static void run_usage(FILE *out, bool check)
 {
@@ -54,6 +57,11 @@ static void run_usage(FILE *out, bool check)
 	      "  -w, --warmup N        iterations run first and discarded (default 2)\n"
 	      "  -b, --board B         run on board B (a name in configs/boards or a file)\n"
 	      "                        instead of the suite's boards\n"
+	      "      --remote HOST:PORT  reach the one board (--board, or the suite's only one)\n"
+	      "                        through the gdbserver running there (a farm's probe or\n"
+	      "                        QEMU); the firmware is loaded as the board's load: says\n"
+	      "      --flavour NAME    that server's kind (qemu, openocd, jlink, pyocd, bmp,\n"
+	      "                        generic; default: the board file's)\n"
 	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
 	      "                        (with --board host: a host bench program, benches/host/)\n"
 	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
@@ -62,8 +70,9 @@ static void run_usage(FILE *out, bool check)
 	      "                        (with check: only when the check passes)\n"
 	      "      --baseline FILE   compare with FILE instead of the board's baseline\n"
 	      "  -f, --format F        also write the results as json, csv, junit, markdown,\n"
-	      "                        bmf (Bencher Metric Format) or html (one page with\n"
-	      "                        charts): to stdout instead of the table, or to --output\n"
+	      "                        bmf (Bencher Metric Format), lava (lava-test-case lines)\n"
+	      "                        or html (one page with charts): to stdout instead of\n"
+	      "                        the table, or to --output\n"
 	      "  -o, --output FILE     where --format goes (format from the extension when\n"
 	      "                        --format is not given)\n"
 	      "      --json FILE       also write the run record (results/SCHEMA.md) to FILE\n"
@@ -95,6 +104,35 @@ static bool is_suite_file(const char *path)
 	       (n > 4 && strcmp(path + n - 4, ".yml") == 0);
 }
 
+/* --remote HOST:PORT and --flavour NAME into s (host kept in host); 2 when
+ * they do not make sense (a message printed, or err set for a bad HOST:PORT). */
+static int remote_settings(const char *cmd, const char *remote, char *host, size_t cap,
+                           br_cli_settings_t *s, br_error_t *err)
+{
+	if (remote == NULL) {
+		if (s->remote_flavour == NULL)
+			return 0;
+		fprintf(stderr, "benchrack %s: --flavour names the server of --remote HOST:PORT\n",
+		        cmd);
+		return 2;
+	}
+	if (s->remote_flavour != NULL && br_flavour_find(s->remote_flavour) == NULL) {
+		fprintf(stderr, "benchrack %s: unknown flavour '%s' (one of: %s)\n", cmd,
+		        s->remote_flavour, br_flavour_names());
+		return 2;
+	}
+	if (s->against != NULL || (s->board != NULL && strcmp(s->board, BR_HOST_BOARD_NAME) == 0)) {
+		fprintf(stderr,
+		        "benchrack %s: --remote reaches one board's gdbserver; leave out %s\n", cmd,
+		        s->against != NULL ? "--against" : "--board host");
+		return 2;
+	}
+	if (rsp_transport_parse_hostport(remote, host, cap, &s->remote_port, err) != BR_OK)
+		return 2;
+	s->remote_host = host;
+	return 0;
+}
+
 enum run_option {
 	OPT_FIRMWARE = 256,
 	OPT_RESULTS_DIR,
@@ -107,6 +145,8 @@ enum run_option {
 	OPT_UPLOAD_CONFIG,
 	OPT_AGAINST,
 	OPT_MIN_DETECTABLE,
+	OPT_REMOTE,
+	OPT_FLAVOUR,
 };
 
 /* "1%" or "1": a percentage above 0 and at most 100. */
@@ -146,6 +186,8 @@ static int run_or_check(int argc, char **argv, bool check)
 		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
 		{"against", required_argument, NULL, OPT_AGAINST},
 		{"min-detectable", required_argument, NULL, OPT_MIN_DETECTABLE},
+		{"remote", required_argument, NULL, OPT_REMOTE},
+		{"flavour", required_argument, NULL, OPT_FLAVOUR},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -158,6 +200,8 @@ static int run_or_check(int argc, char **argv, bool check)
 								      : RUN_DEFAULT_RESULTS;
 	const char *firmware = NULL;
 	const char *upload_path = NULL;
+	const char *remote = NULL;
+	char remote_host[RUN_HOST_BYTES];
 	unsigned long long v = 0;
 	int c;
 	optind = 1;
@@ -221,6 +265,12 @@ static int run_or_check(int argc, char **argv, bool check)
 			if (min_detectable_of(cmd, optarg, &s.min_detectable_percent) != 0)
 				return 2;
 			break;
+		case OPT_REMOTE:
+			remote = optarg;
+			break;
+		case OPT_FLAVOUR:
+			s.remote_flavour = optarg;
+			break;
 		case 'h':
 			run_usage(stdout, check);
 			return 0;
@@ -264,6 +314,8 @@ static int run_or_check(int argc, char **argv, bool check)
 	}
 	br_error_t err;
 	br_error_clear(&err);
+	if (remote_settings(cmd, remote, remote_host, sizeof(remote_host), &s, &err) != 0)
+		return err.status != BR_OK ? br_cli_report(&err) : 2;
 	const br_format_t *fmt = NULL;
 	if (br_report_output_format(s.format, s.output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);

@@ -151,6 +151,14 @@ int br_cli_execute(const br_cli_settings_t *given)
 			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
 								      : NULL;
 	size_t wanted = br_board_runs_wanted(s, sp);
+	if (s->remote_host != NULL && wanted > 1U) {
+		br_suite_free(&suite);
+		br_error_set(&err, BR_ERR_USAGE,
+		             "--remote reaches one board; this suite runs on %zu boards: name "
+		             "one with --board",
+		             wanted);
+		return br_cli_report(&err);
+	}
 	if (s->json_path != NULL && wanted > 1U) {
 		br_suite_free(&suite);
 		br_error_set(&err, BR_ERR_USAGE,

@@ -14,6 +14,8 @@ br_status_t br_run_settings_endpoint(const br_run_settings_t *s, const br_board_
 		ep->kind = BR_ENDPOINT_REMOTE;
 		ep->host = s->remote_host;
 		ep->port = s->remote_port;
+		if (s->remote_flavour != NULL)
+			ep->flavour = s->remote_flavour;
 	}
 	return BR_OK;
 }

@@ -48,6 +48,7 @@ typedef struct br_run_settings {
 	 * file says (a rack's `remote:`); NULL: the board file's server. */
 	const char *remote_host;
 	uint16_t remote_port;
+	const char *remote_flavour; /* that gdbserver's flavour name; NULL: the board's */
 	/* Callbacks (each may be NULL). */
 	void (*progress)(void *ctx, unsigned index, unsigned count, const char *name);
 	void (*progress_done)(void *ctx);
@@ -66,7 +67,8 @@ typedef struct br_run_settings {
 
 /*
  * The endpoint that reaches board for the image elf under settings s (the
- * board file's server, or s->remote_host:port with the board's flavour),
+ * board file's server, or s->remote_host:port with the board's flavour or
+ * s->remote_flavour),
  * with s->qemu_program applied. Strings point into the board.
  */
 br_status_t br_run_settings_endpoint(const br_run_settings_t *s, const br_board_t *board,

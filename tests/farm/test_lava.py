@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""benchrack inside LAVA (issue 28), with Debian 12's own lava-dispatcher
+(`lava-run`, no server; unpacked by tools/lava-dispatcher-unpack).
+
+Two emulated boards, each a device of configs/lava's device type
+(benchrack-gdbserver.jinja2) rendered with jinja2 as lava-server renders a
+device dictionary: QEMU netduinoplus2 brought up halted by the device's
+hard_reset, its gdbstub on a port of its own, its own working directory.
+The job is configs/lava/benchrack-job.yaml.jinja2 rendered with the suite
+firmware, the test definition configs/lava/benchrack-check.yaml from a git
+repository of this tree's configs/. Both jobs run at once, then:
+
+- LAVA's own results (the "results" records lava-run writes to its log,
+  which lava-server stores as the job's results) hold every bench of configs/suites/default.yaml as a test case, result pass,
+  with the README table's exact figure and the unit `instructions`; each
+  job names its own board's directory, neither saw the other's runs;
+- a third job on a device whose gdbserver is dead (hard_reset starts
+  nothing) ends in a LAVA failure: benchrack exit 3 raised through
+  lava-test-raise, no bench passes, the job's result is fail;
+- configs/lava/benchrack-rack.yaml, with benchrack from the worker's PATH,
+  runs a rack whose one board is a device's QEMU (remote:): the same
+  figures as LAVA cases <suite>.<board>.<bench>, the job passing;
+- the shipped device dictionaries (the emulated one, the NUCLEO-F446RE on
+  OpenOCD) render to a device LAVA's own schema accepts.
+
+usage: test_lava.py SRCDIR BENCHRACK QEMU SUITE_ELF LAVA_DIR DEBIAN_PYTHON
+(root: lava-run keeps its files in /var/lib/lava/dispatcher/tmp)
+"""
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from farmlib import check, default_benches, finish  # noqa: E402
+from ports import HOST, free_port  # noqa: E402
+
+SRC, BENCHRACK, QEMU, SUITE_ELF, LAVA_DIR, PY = sys.argv[1:7]
+# job ids of this process alone: LAVA keeps a job's files in
+# /var/lib/lava/dispatcher/tmp/ID and the overlay unpacks to /lava-ID
+JOB_BASE = os.getpid() * 10
+LAVA = os.path.join(SRC, "configs", "lava")
+
+
+
+
+
+def render(env_dir, template, **values):
+    """template (a file name under one of env_dir's folders) rendered as
+    lava-server renders device dictionaries and CI renders job templates."""
+    code = (
+        "import sys, json, jinja2\n"
+        "dirs, name, values = json.loads(sys.argv[1])\n"
+        "env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), autoescape=False,\n"
+        "                         undefined=jinja2.StrictUndefined)\n"
+        "sys.stdout.write(env.get_template(name).render(**values))\n")
+    p = subprocess.run([PY, "-c", code, json.dumps([env_dir, template, values])],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"rendering {template}: {p.stderr}")
+    return p.stdout
+
+
+def lava_env():
+    env = dict(os.environ,
+               PYTHONPATH=os.path.join(LAVA_DIR, "shim") + ":" +
+               os.path.join(LAVA_DIR, "root", "usr", "lib", "python3", "dist-packages"))
+    return env
+
+
+def device_dictionary(name, port, workdir, gdbserver_command=None, hard_reset=None):
+    lines = ["{% extends 'benchrack-gdbserver.jinja2' %}",
+             "{% set benchrack_board = 'qemu-netduinoplus2' %}",
+             f"{{% set gdbserver = '{HOST}:{port}' %}}",
+             "{% set flavour = 'qemu' %}",
+             f"{{% set workdir = '{workdir}' %}}",
+             f"{{% set benchrack_tools = '{LAVA}' %}}",
+             f"{{% set benchrack_bindir = '{os.path.dirname(BENCHRACK)}' %}}"]
+    if gdbserver_command is not None:
+        lines.append(f"{{% set gdbserver_command = {gdbserver_command!r} %}}")
+    if hard_reset is not None:
+        lines.append(f"{{% set hard_reset_command = {hard_reset!r} %}}")
+    return "\n".join(lines) + "\n"
+
+
+def qemu_command(port, workdir):
+    return (f"{QEMU} -M netduinoplus2 -icount shift=0 -display none -monitor none "
+            f"-serial null -S -gdb tcp:{HOST}:{port} -kernel {workdir}/firmware.elf")
+
+
+def testdef_repo(work, rack_text):
+    """A git repository holding this tree's configs/ (the test definitions
+    and the suite) and the rack file configs/racks/farm.yaml, as a lab's
+    LAVA jobs name benchrack's repository."""
+    repo = os.path.join(work, "benchrack.git")
+    shutil.copytree(os.path.join(SRC, "configs"), os.path.join(repo, "configs"))
+    with open(os.path.join(repo, "configs", "racks", "farm.yaml"), "w") as f:
+        f.write(rack_text)
+    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.net"]
+    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "configs"], check=True)
+    return repo
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve_dispatcher_tmp():
+    """The worker's http server for LAVA's overlay (apache on a real worker):
+    /tmp/... of /var/lib/lava/dispatcher, on a loopback port."""
+    root = "/var/lib/lava/dispatcher"
+    os.makedirs(os.path.join(root, "tmp"), exist_ok=True)
+    handler = lambda *a, **k: Quiet(*a, directory=root, **k)  # noqa: E731
+    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def start_job(work, job_id, device_yaml, job_yaml, dispatcher_yaml):
+    out = os.path.join(work, f"out-{job_id}")
+    os.makedirs(out)
+    log = open(os.path.join(work, f"lava-run-{job_id}.log"), "w")
+    cmd = [PY, os.path.join(LAVA_DIR, "root", "usr", "bin", "lava-run"), "--job-id", str(job_id),
+           "--output-dir", out, "--device", device_yaml, "--dispatcher", dispatcher_yaml, job_yaml]
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=lava_env()), out, log.name
+
+
+def wait_job(p):
+    """Waits for a lava-run (killed after 4 minutes: its own timeouts are longer)."""
+    try:
+        p.wait(timeout=240)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def parse_log(path):
+    """LAVA's results of a job as lava-run records them: each a JSON line of
+    level "results" in its log (what lava-server stores as the job's
+    results), as a list of dicts. The lines are YAML flow mappings (a
+    measurement is tagged `! "1001.0"`)."""
+    import yaml  # Debian's python3-yaml, which lava-run itself runs on
+    entries = []
+    with open(path) as f:
+        for line in f:
+            if '"lvl": "results"' not in line:
+                continue
+            try:
+                doc = yaml.safe_load(line)
+            except yaml.YAMLError:
+                continue
+            if isinstance(doc, dict) and doc.get("lvl") == "results":
+                entries.append(doc["msg"])
+    return entries
+
+
+def check_passing_job(name, entries, definition, prefix, exit_case, benches, expected):
+    """LAVA's results of a job that measured: a passing case PREFIX.BENCH
+    per bench with its README figure and unit, benchrack's exit 0 as the
+    passing case exit_case, and the job's own result pass."""
+    ours = [e for e in entries if e.get("definition") == definition]
+    got = {e["case"][len(prefix) + 1:]: e for e in ours if e["case"].startswith(prefix + ".")}
+    for b in benches:
+        e = got.get(b)
+        ok = (e is not None and e.get("result") == "pass" and e.get("units") == "instructions"
+              and e.get("measurement") is not None and float(e["measurement"]) == expected[b])
+        check(ok, f"{name}: LAVA test case {prefix}.{b}: pass, {expected[b]} instructions "
+              f"(got {e})")
+    check(len(got) == len(benches), f"{name}: one LAVA test case per bench "
+          f"({len(got)} of {len(benches)})")
+    ends = [e for e in ours if e["case"] == exit_case]
+    check(len(ends) == 1 and ends[0]["result"] == "pass",
+          f"{name}: benchrack's exit 0 recorded as a passing case ({ends})")
+    job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
+    check(len(job) == 1 and job[0]["result"] == "pass", f"{name}: LAVA's job result pass ({job})")
+
+
+def main():
+    if os.geteuid() != 0:
+        print("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
+        return 77
+    p = subprocess.run([os.path.join(SRC, "tools", "lava-dispatcher-unpack"), LAVA_DIR],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"tools/lava-dispatcher-unpack {LAVA_DIR}: exit {p.returncode}: {p.stderr}")
+        return 1
+    work = tempfile.mkdtemp(prefix="farm-lava-")
+    envdir = os.path.join(work, "templates")
+    os.makedirs(envdir)
+    shutil.copy(os.path.join(LAVA, "device-types", "benchrack-gdbserver.jinja2"), envdir)
+    shutil.copy(os.path.join(LAVA, "benchrack-job.yaml.jinja2"), envdir)
+    for f in os.listdir(os.path.join(LAVA, "devices")):
+        shutil.copy(os.path.join(LAVA, "devices", f), envdir)
+
+    # the shipped device dictionaries render to devices LAVA's schema takes
+    for shipped in sorted(os.listdir(os.path.join(LAVA, "devices"))):
+        text = render([envdir], shipped)
+        code = ("import sys, yaml\nfrom lava_common.schemas import device\n"
+                "device.validate(yaml.safe_load(sys.stdin))\n")
+        p = subprocess.run([PY, "-c", code], input=text, capture_output=True, text=True,
+                           env=lava_env())
+        check(p.returncode == 0, f"shipped {shipped} renders to a device LAVA's schema accepts "
+              f"{p.stderr.strip()[-300:]}")
+    nucleo = render([envdir], "nucleo-f446re-1.jinja2")
+    check("program {FIRMWARE} verify reset exit" in nucleo and "gdb_port 3333" in nucleo,
+          "the NUCLEO-F446RE device flashes with OpenOCD's program and serves gdb on 3333")
+
+    devices = {}
+    for i, name in enumerate(["np2-a", "np2-b", "np2-dead"]):
+        port = free_port()
+        workdir = os.path.join(work, "devices", name)
+        if name == "np2-dead":
+            text = device_dictionary(name, port, workdir, gdbserver_command="true",
+                                     hard_reset="true")
+        else:
+            text = device_dictionary(name, port, workdir,
+                                     gdbserver_command=qemu_command(port, workdir))
+        with open(os.path.join(envdir, name + ".jinja2"), "w") as f:
+            f.write(text)
+        dev_yaml = os.path.join(work, name + ".yaml")
+        with open(dev_yaml, "w") as f:
+            f.write(render([envdir], name + ".jinja2"))
+        devices[name] = (dev_yaml, workdir, port)
+
+    rack = ("name: farm\nsuites: [../suites/default.yaml]\nboards:\n"
+            f"  - {{name: np2-a, board: qemu-netduinoplus2, remote: '{HOST}:{devices['np2-a'][2]}'}}\n")
+    repo = testdef_repo(work, rack)
+    server, http_port = serve_dispatcher_tmp()
+    dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
+    with open(dispatcher_yaml, "w") as f:
+        f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
+    job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+                      testdef_repo="file://" + repo, job_name="benchrack default suite")
+    job_yaml = os.path.join(work, "job.yaml")
+    with open(job_yaml, "w") as f:
+        f.write(job_text)
+    rack_yaml = os.path.join(work, "rack-job.yaml")
+    with open(rack_yaml, "w") as f:
+        f.write(render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+                       testdef_repo="file://" + repo, job_name="benchrack rack",
+                       rack="configs/racks/farm.yaml"))
+
+    benches, expected = default_benches(SRC)
+
+    t0 = time.monotonic()
+    jobs = {}
+    for i, name in enumerate(["np2-a", "np2-b"]):
+        jobs[name] = start_job(work, JOB_BASE + i, devices[name][0], job_yaml, dispatcher_yaml)
+    for name, (p, _out, log) in jobs.items():
+        wait_job(p)
+    two = time.monotonic() - t0
+    print(f"two jobs on two emulated boards, at once: {two:.1f} s")
+    for name, (p, _out, log) in jobs.items():
+        check(p.returncode == 0, f"{name}: lava-run exit {p.returncode} (log {log})")
+        check_passing_job(name, parse_log(log), "0_benchrack-check",
+                          "default.qemu-netduinoplus2", "benchrack-exit", benches, expected)
+        runs = os.path.join(devices[name][1], "results", "runs")
+        mine = os.listdir(runs) if os.path.isdir(runs) else []
+        check(len(mine) == 1, f"{name}: its one run record in its own directory ({mine})")
+
+    t0 = time.monotonic()
+    p, _out, log = start_job(work, JOB_BASE + 2, devices["np2-dead"][0], job_yaml,
+                             dispatcher_yaml)
+    wait_job(p)
+    dead = time.monotonic() - t0
+    print(f"the job on the dead board: {dead:.1f} s")
+    entries = parse_log(log)
+    ours = [e for e in entries if e.get("definition") == "0_benchrack-check"]
+    check(not any(e.get("result") == "pass" for e in ours),
+          f"dead board: no bench passes ({ours})")
+    job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
+    check(len(job) == 1 and job[0]["result"] == "fail",
+          f"dead board: LAVA's job result is fail ({job})")
+    check(len(job) == 1 and "benchrack-exit-3" in job[0].get("error_msg", "")
+          and job[0].get("error_type") == "Test",
+          f"dead board: the job's error is benchrack's exit 3, raised through lava-test-raise ({job})")
+
+    # configs/lava/benchrack-rack.yaml, benchrack from the worker's PATH, on
+    # a rack whose one board is np2-a's QEMU at its remote: address
+    t0 = time.monotonic()
+    p, _out, log = start_job(work, JOB_BASE + 3, devices["np2-a"][0], rack_yaml, dispatcher_yaml)
+    wait_job(p)
+    print(f"benchrack-rack.yaml on np2-a: {time.monotonic() - t0:.1f} s")
+    check(p.returncode == 0, f"rack job: lava-run exit {p.returncode} (log {log})")
+    check_passing_job("rack job", parse_log(log), "0_benchrack-rack", "default.np2-a",
+                      "benchrack-rack-exit", benches, expected)
+    server.shutdown()
+    for name in devices:
+        subprocess.run(["bash", os.path.join(LAVA, "benchrack-gdbserver"), "stop",
+                        devices[name][1]])
+    for i in range(4):
+        shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
+    code = finish(work)
+    if code == 0:
+        shutil.rmtree(work, ignore_errors=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
