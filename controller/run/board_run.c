@@ -19,6 +19,7 @@
 #include "run/provenance.h"
 #include "run/run_checks.h"
 #include "run/runner.h"
+#include "run/size_budgets.h"
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
@@ -719,6 +720,8 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	if (s->check) {
 		br_error_clear(&err);
 		st = gate_board(s, run, &err);
+		if (st == BR_OK && !run->host)
+			st = br_size_budgets_apply(suite, elf, &run->gate, &err);
 		if (st != BR_OK && run->status == BR_OK) {
 			run->status = st;
 			run->failure = err;

@@ -40,7 +40,7 @@ CASES = [
      {"s.yaml": "name: s\nboards: [qemu-netduinoplus2]\nbenchs: [empty]\n"}, "s.yaml",
      "s.yaml:3:1: unknown key 'benchs' in suite (did you mean 'benches'?); expected one of: "
      "name, description, firmware, boards, default_iterations, warmup_runs, stack_watermark, "
-     "fail_on_regression_percent, timeout_seconds, budgets, benches, upload, build"),
+     "fail_on_regression_percent, timeout_seconds, budgets, size_budgets, benches, upload, build"),
     ("missing required key",
      {"s.yaml": "name: s\nbenches: [empty]\n"}, "s.yaml",
      "s.yaml:1:1: suite lacks required key 'boards'; expected boards: a list of board names "
