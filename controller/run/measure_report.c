@@ -8,6 +8,7 @@
 #include "common/escape.h"
 #include "common/xalloc.h"
 #include "results/atomic_file.h"
+#include "results/contract.h"
 #include "results/json_writer.h"
 
 #define REPORT_FIGURE_BYTES 32U
@@ -643,6 +644,10 @@ br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char
 	br_json_t j;
 	br_json_init(&j, f.stream);
 	br_json_object_begin(&j);
+	br_json_key(&j, "kind");
+	br_json_string(&j, BR_CONTRACT_MEASUREMENT);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_MEASUREMENT_VERSION);
 	br_json_key(&j, "elf");
 	br_json_string(&j, r->elf_path);
 	/* A failed measurement says so first: its samples are not the count asked. */

@@ -4,6 +4,7 @@
 
 #include "common/escape.h"
 #include "results/atomic_file.h"
+#include "results/contract.h"
 #include "results/json_writer.h"
 
 static const char *const view_titles[BR_SIZE_VIEWS] = {
@@ -164,9 +165,9 @@ static void json_write(const br_size_diff_t *d, FILE *out)
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
 	br_json_key(&j, "kind");
-	br_json_string(&j, BR_SIZE_DIFF_KIND);
+	br_json_string(&j, BR_CONTRACT_SIZE_DIFF);
 	br_json_key(&j, "schema_version");
-	br_json_uint(&j, BR_SIZE_DIFF_SCHEMA_VERSION);
+	br_json_uint(&j, BR_CONTRACT_SIZE_DIFF_VERSION);
 	br_json_key(&j, "old_elf");
 	br_json_string(&j, d->old_elf);
 	br_json_key(&j, "new_elf");

@@ -14,9 +14,6 @@
 #include "common/error.h"
 #include "measure/size_diff.h"
 
-#define BR_SIZE_DIFF_KIND "size_diff"
-#define BR_SIZE_DIFF_SCHEMA_VERSION 1
-
 typedef enum br_size_diff_format {
 	BR_SIZE_DIFF_TABLE = 0,
 	BR_SIZE_DIFF_JSON,
