@@ -13,7 +13,7 @@ static bool is_file(const char *path)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-static bool is_path(const char *ref)
+bool br_config_ref_is_path(const char *ref)
 {
 	size_t n = strlen(ref);
 	return strchr(ref, '/') != NULL || (n > 5 && strcmp(ref + n - 5, ".yaml") == 0) ||
@@ -23,7 +23,7 @@ static bool is_path(const char *ref)
 br_status_t br_board_locate(const char *ref, const char *base_dir, const char *const *dirs,
 			    size_t count, char *out, size_t cap, br_error_t *err)
 {
-	if (is_path(ref)) {
+	if (br_config_ref_is_path(ref)) {
 		if (ref[0] == '/' || base_dir[0] == '\0')
 			snprintf(out, cap, "%s", ref);
 		else
@@ -46,4 +46,27 @@ br_status_t br_board_locate(const char *ref, const char *base_dir, const char *c
 			    "board '%s' not found (looked for %s); name a board of configs/boards "
 			    "or give the board file's path",
 			    ref, looked);
+}
+
+br_status_t br_config_locate_named(const char *kind, const char *ref, const char *configs_dir,
+				   char *out, size_t cap, br_error_t *err)
+{
+	char own[LOCATE_LIST_BYTES], installed[LOCATE_LIST_BYTES];
+	snprintf(own, sizeof(own), "configs/%ss", kind);
+	snprintf(installed, sizeof(installed), "%s/%ss", configs_dir, kind);
+	const char *dirs[] = {own, installed};
+	char looked[LOCATE_LIST_BYTES] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(out, cap, "%s/%s.yaml", dirs[i], ref);
+		if (is_file(out))
+			return BR_OK;
+		if (n < sizeof(looked))
+			n += (size_t)snprintf(looked + n, sizeof(looked) - n, "%s%s", i > 0 ? ", " : "",
+					      out);
+	}
+	return br_error_set(err, BR_ERR_INPUT,
+			    "%s '%s' not found (looked for %s); name a %s of configs/%ss or give "
+			    "the file's path",
+			    kind, ref, looked, kind, kind);
 }

@@ -134,6 +134,15 @@ def main(argv):
                 text = open(path).read()
                 check(".TH" in text and ".SH OPTIONS" in text or page == "benchrack",
                       f"{page}.1 is a roff page with OPTIONS")
+                # issue 30: a true NAME line (a summary, not the exit codes) and a
+                # DESCRIPTION with text before the next section
+                name = text.split(".SH NAME", 1)[-1].split(".SH", 1)[0]
+                desc = text.split(".SH DESCRIPTION", 1)[-1].split(".SH", 1)[0]
+                check(".SH NAME" in text and " - " in name and
+                      "measured and within budgets" not in name,
+                      f"{page}.1: NAME is a summary ({name.strip()[:100]!r})")
+                check(".SH DESCRIPTION" in text and len(desc.strip()) > 40,
+                      f"{page}.1: DESCRIPTION has text ({desc.strip()[:60]!r})")
         check(os.access(benchrack, os.X_OK), "bin/benchrack is executable")
 
         proc = run([benchrack, "run", "--help"])
@@ -150,6 +159,23 @@ def main(argv):
             check(os.path.realpath(path) == os.path.realpath(os.path.join(
                 root, "share", "benchrack", "firmware", "suite-O2-qemu-mps2-an505.elf")),
                   f"it measured the installed image for that board ({path})")
+
+        # Issue 30: the README's first command, by the suite's name, from any folder
+        anywhere = os.path.join(tmp, "anywhere")
+        os.makedirs(anywhere)
+        out = os.path.join(tmp, "installed-default.json")
+        proc = run([benchrack, "run", "default", "-n", "3", "--results-dir",
+                    os.path.join(tmp, "results"), "--json", out], cwd=anywhere)
+        if check(proc.returncode == 0, f"installed benchrack run default from another folder "
+                 f"(exit {proc.returncode}: {proc.stderr[-300:]})"):
+            rec = json.load(open(out))
+            check(rec["suite"] == "default" and os.path.realpath(rec["suite_path"]) ==
+                  os.path.realpath(os.path.join(root, "share", "benchrack", "configs", "suites",
+                                                "default.yaml")),
+                  f"it ran the installed default suite ({rec['suite_path']})")
+        proc = run([benchrack, "run", "no-such-suite"], cwd=anywhere)
+        check(proc.returncode == 2 and "suite 'no-such-suite' not found" in proc.stderr,
+              f"an unknown suite name: exit 2, saying where it looked ({proc.stderr.strip()})")
 
         env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, lib, "pkgconfig"))
         proc = run(["pkg-config", "--cflags", "--libs", "benchrack-stub"], env=env)
