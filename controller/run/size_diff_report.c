@@ -40,12 +40,16 @@ static const char *row_state(const br_size_row_t *r)
 
 /* ---- table -------------------------------------------------------------- */
 
-static void table_figures(FILE *out, const br_size_row_t *r)
+/* A row's six figures: flash old, new, change; RAM old, new, change. As
+ * table columns, or as Markdown cells. */
+static void figures_write(FILE *out, bool md, const br_size_row_t *r)
 {
-	fprintf(out, "%8llu %8llu %+8lld  %8llu %8llu %+8lld", (unsigned long long)r->old_flash,
-	        (unsigned long long)r->new_flash, (long long)br_size_row_flash_change(r),
-	        (unsigned long long)r->old_ram, (unsigned long long)r->new_ram,
-	        (long long)br_size_row_ram_change(r));
+	unsigned long long of = r->old_flash, nf = r->new_flash, om = r->old_ram, nm = r->new_ram;
+	long long df = br_size_row_flash_change(r), dm = br_size_row_ram_change(r);
+	if (md)
+		fprintf(out, " %llu | %llu | %+lld | %llu | %llu | %+lld |", of, nf, df, om, nm, dm);
+	else
+		fprintf(out, "%8llu %8llu %+8lld  %8llu %8llu %+8lld", of, nf, df, om, nm, dm);
 }
 
 static void table_write(const br_size_diff_t *d, FILE *out)
@@ -58,7 +62,7 @@ static void table_write(const br_size_diff_t *d, FILE *out)
 	fprintf(out, "%8s %8s %8s  %8s %8s %8s\n", "flash", "", "", "RAM", "", "");
 	fprintf(out, "%8s %8s %8s  %8s %8s %8s  %s\n", "old", "new", "change", "old", "new",
 	        "change", "what");
-	table_figures(out, &d->total);
+	figures_write(out, false, &d->total);
 	fputs("  total\n", out);
 	for (size_t v = 0; v < BR_SIZE_VIEWS; v++) {
 		const br_size_table_t *t = &d->views[v];
@@ -66,7 +70,7 @@ static void table_write(const br_size_diff_t *d, FILE *out)
 		        t->unchanged);
 		for (size_t i = 0; i < t->count; i++) {
 			const br_size_row_t *r = &t->rows[i];
-			table_figures(out, r);
+			figures_write(out, false, r);
 			fputs("  ", out);
 			br_escape_text_write(out, r->name);
 			if (v == BR_SIZE_BY_SYMBOL) {
@@ -85,14 +89,6 @@ static void table_write(const br_size_diff_t *d, FILE *out)
 
 /* ---- Markdown ----------------------------------------------------------- */
 
-static void md_figures(FILE *out, const br_size_row_t *r)
-{
-	fprintf(out, " %llu | %llu | %+lld | %llu | %llu | %+lld |",
-	        (unsigned long long)r->old_flash, (unsigned long long)r->new_flash,
-	        (long long)br_size_row_flash_change(r), (unsigned long long)r->old_ram,
-	        (unsigned long long)r->new_ram, (long long)br_size_row_ram_change(r));
-}
-
 static void md_cell(FILE *out, const char *text)
 {
 	fputs(" ", out);
@@ -110,7 +106,7 @@ static void md_write(const br_size_diff_t *d, FILE *out)
 	fputs("| | flash old | flash new | flash change | RAM old | RAM new | RAM change |\n"
 	      "|---|---:|---:|---:|---:|---:|---:|\n| total |",
 	      out);
-	md_figures(out, &d->total);
+	figures_write(out, true, &d->total);
 	fputc('\n', out);
 	for (size_t v = 0; v < BR_SIZE_VIEWS; v++) {
 		const br_size_table_t *t = &d->views[v];
@@ -134,7 +130,7 @@ static void md_write(const br_size_diff_t *d, FILE *out)
 				md_cell(out, r->section);
 				md_cell(out, r->unit);
 			}
-			md_figures(out, r);
+			figures_write(out, true, r);
 			md_cell(out, row_state(r));
 			fputc('\n', out);
 		}
