@@ -125,7 +125,7 @@ def convert(help_text, page, command, table_summary=""):
         raise ValueError("no summary for the NAME line: the help text needs a paragraph "
                          "before its first heading")
     summary = summary[0].lower() + summary[1:]
-    name = "benchrack " + command if command else "benchrack"
+    name = page  # what whatis/apropos index: the page's own name (benchrack-run)
     out += ["# NAME", "", f"{name} - {escape(summary)}", "",
             "# SYNOPSIS", "", escape(synopsis), "", "# DESCRIPTION", ""]
     for kind, data in body:
