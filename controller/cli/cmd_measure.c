@@ -15,6 +15,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "cli/option_number.h"
 #include "run/measure_report.h"
 #include "run/install_paths.h"
@@ -329,6 +330,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 		st = br_board_lock_take(&ep, stderr, &lock, err);
 	if (st == BR_OK) {
 		st = br_run_measure(o, &ep, load, false, raw, err);
+		br_cli_progress_done(NULL);
 		br_board_lock_give(&lock);
 	}
 	return st;
@@ -340,6 +342,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	br_measure_options_default(&m.opts);
 	m.opts.link.output = show_output;
+	m.opts.link.load_progress = br_cli_load_progress; /* on a terminal only */
 	m.load_policy = BR_BOARD_LOAD_DEFAULT;
 	int code = measure_parse(argc, argv, &m);
 	if (code >= 0)

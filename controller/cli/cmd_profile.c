@@ -10,6 +10,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "run/install_paths.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"
@@ -262,6 +263,7 @@ static br_status_t profile_locked(profile_cli_t *c, br_profile_t *p, br_error_t 
 	if (st != BR_OK)
 		return st;
 	st = br_profile_run(o, p, err);
+	br_cli_progress_done(NULL);
 	br_board_lock_give(&lock);
 	return st;
 }
@@ -272,6 +274,7 @@ int br_cli_profile(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	br_profile_options_default(&c.o);
 	c.o.link.output = show_output;
+	c.o.link.load_progress = br_cli_load_progress; /* on a terminal only */
 	c.format = "table";
 	int code = profile_parse(argc, argv, &c);
 	if (code >= 0)
