@@ -94,7 +94,7 @@ def main():
                 check("./usr/lib/arm-none-eabi/benchrack/libbenchrack-stub-cortex-m4.a" in listing
                       and "./usr/share/pkgconfig/benchrack-stub.pc" in listing and
                       "./usr/share/cmake/benchrack_stub/benchrack_stub-config.cmake" in listing
-                      and "./usr/include/benchrack/bench.h" in listing,
+                      and "./usr/lib/arm-none-eabi/include/benchrack/bench.h" in listing,
                       "benchrack-stub: headers, per-core libraries under arm-none-eabi, "
                       "pkg-config, CMake", listing)
             else:

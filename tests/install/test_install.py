@@ -115,8 +115,10 @@ def main(argv):
         benchrack = os.path.join(root, "bin", "benchrack")
         expected = [os.path.join(root, "bin", "benchrack"),
                     os.path.join(root, "share", "bash-completion", "completions", "benchrack"),
-                    os.path.join(root, "include", "benchrack", "bench.h"),
-                    os.path.join(root, "include", "benchrack", "suite.h"),
+                    os.path.join(root, "lib", "arm-none-eabi", "include", "benchrack",
+                                 "bench.h"),
+                    os.path.join(root, "lib", "arm-none-eabi", "include", "benchrack",
+                                 "suite.h"),
                     os.path.join(root, "share", "pkgconfig", "benchrack-stub.pc"),
                     os.path.join(root, "share", "cmake", "benchrack_stub",
                                  "benchrack_stub-config.cmake"),
@@ -185,6 +187,10 @@ def main(argv):
         stray = [os.path.join(d, n) for d in host_libs if os.path.isdir(d)
                  for n in os.listdir(d) if n.startswith("libbenchrack")]
         check(not stray, f"no stub library in the host's lib/ ({stray})")
+        # nor target headers in the host's include/: a cross compiler given
+        # -I/usr/include would take the host's libc headers with them
+        check(not os.path.exists(os.path.join(root, "include", "benchrack")),
+              "no stub header in the host's include/")
         env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, "share", "pkgconfig"))
         proc = run(["pkg-config", "--cflags", "--libs", "benchrack-stub"], env=env)
         flags = proc.stdout.split()
