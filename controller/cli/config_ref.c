@@ -13,7 +13,7 @@ bool br_cli_config_is_name(const char *arg)
 }
 
 br_status_t br_cli_config_find(const char *kind, const char *arg, char *buf, size_t cap,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	return br_config_locate_named(kind, arg, br_configs_dir(), buf, cap, err);
 }

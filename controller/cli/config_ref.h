@@ -18,6 +18,6 @@ bool br_cli_config_is_name(const char *arg);
 /* The file of the kind ("suite", "rack") named arg into buf (cap bytes).
  * Errors: not found, saying where it looked. */
 br_status_t br_cli_config_find(const char *kind, const char *arg, char *buf, size_t cap,
-			       br_error_t *err);
+                               br_error_t *err);
 
 #endif

@@ -47,7 +47,8 @@ static void figures_write(FILE *out, bool md, const br_size_row_t *r)
 	unsigned long long of = r->old_flash, nf = r->new_flash, om = r->old_ram, nm = r->new_ram;
 	long long df = br_size_row_flash_change(r), dm = br_size_row_ram_change(r);
 	if (md)
-		fprintf(out, " %llu | %llu | %+lld | %llu | %llu | %+lld |", of, nf, df, om, nm, dm);
+		fprintf(out, " %llu | %llu | %+lld | %llu | %llu | %+lld |", of, nf, df, om, nm,
+		        dm);
 	else
 		fprintf(out, "%8llu %8llu %+8lld  %8llu %8llu %+8lld", of, nf, df, om, nm, dm);
 }
