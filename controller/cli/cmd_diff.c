@@ -1,19 +1,24 @@
 /*
  * `benchrack diff OLD NEW`: two records side by side (a baseline and a run,
- * or two runs), per bench and metric: old, new, change, verdict.
+ * or two runs), per bench and metric: old, new, change, verdict; or, given
+ * two ELFs, what changed in size between them (run/size_diff_report.h).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "elf/elf_file.h"
 #include "report/report_output.h"
 #include "results/diff.h"
+#include "run/size_diff_report.h"
 
 static void diff_usage(FILE *out)
 {
 	fputs("usage: benchrack diff OLD.json NEW.json [options]\n"
+	      "       benchrack diff OLD.elf NEW.elf [options]\n"
 	      "\n"
 	      "Compares two records: a baseline (results/baselines/...) and a run\n"
 	      "(results/runs/...), or two runs. Per bench and metric it shows the old and new\n"
@@ -22,11 +27,41 @@ static void diff_usage(FILE *out)
 	      "differ. Records from different boards, counters or units are refused.\n"
 	      "An unfinished run (interrupted, or still going) shows the benches it has.\n"
 	      "\n"
+	      "Given two firmware ELFs, it shows what changed in size, as bloaty does: the\n"
+	      "totals, then by symbol (aliases folded), by section and by compile unit\n"
+	      "(DWARF), each in flash (text + data) and RAM (data + bss) bytes, old, new and\n"
+	      "change, largest change first; -f json or markdown for the same figures.\n"
+	      "\n"
 	      "options:\n"
 	      "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
 	      "  -o, --output FILE  where --format goes\n"
 	      "  -h, --help         this text\n",
 	      out);
+}
+
+/* Two ELFs: their size diff, as a table on stdout or in the format asked. */
+static int diff_elfs(const char *old_path, const char *new_path, const char *format,
+		     const char *output)
+{
+	br_size_diff_format_t fmt = BR_SIZE_DIFF_TABLE;
+	if (format != NULL && !br_size_diff_format_parse(format, &fmt)) {
+		fprintf(stderr, "benchrack diff: --format %s: a size diff is written as table, json "
+				"or markdown\n",
+			format);
+		return 2;
+	}
+	br_error_t err;
+	br_error_clear(&err);
+	br_size_diff_t d;
+	if (br_size_diff_compute(old_path, new_path, &d, &err) != BR_OK)
+		return br_cli_report(&err);
+	int code = 0;
+	if (output != NULL && br_size_diff_save(&d, fmt, output, &err) != BR_OK)
+		code = br_cli_report(&err);
+	else if (output == NULL)
+		br_size_diff_write(&d, fmt, stdout);
+	br_size_diff_free(&d);
+	return code;
 }
 
 int br_cli_diff(int argc, char **argv)
@@ -62,6 +97,18 @@ int br_cli_diff(int argc, char **argv)
 		return 2;
 	}
 	const char *old_path = argv[optind], *new_path = argv[optind + 1];
+	bool old_elf = br_elf_file_is_elf(old_path), new_elf = br_elf_file_is_elf(new_path);
+	if (old_elf || new_elf) {
+		/* beside an ELF, a file that cannot be read: the ELF reader says why */
+		bool old_ok = old_elf || access(old_path, R_OK) != 0;
+		bool new_ok = new_elf || access(new_path, R_OK) != 0;
+		if (old_ok && new_ok)
+			return diff_elfs(old_path, new_path, format, output);
+		fprintf(stderr, "benchrack diff: %s is an ELF and %s is not: give two records or two "
+				"ELFs\n",
+			old_elf ? old_path : new_path, old_elf ? new_path : old_path);
+		return 2;
+	}
 	br_error_t err;
 	br_error_clear(&err);
 	const br_format_t *fmt = NULL;

@@ -12,6 +12,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "run/install_paths.h"
 #include "config/board.h"
 #include "run/board_target.h"
@@ -141,9 +142,11 @@ int br_cli_gdb(int argc, char **argv)
 	}
 	br_runner_options_t ro = {
 	    .endpoint = &ep, .elf_path = g.elf, .load = load, .counter = &counter,
+	    .load_progress = br_cli_load_progress, /* on a terminal only */
 	};
 	br_runner_t runner;
 	st = br_runner_open(&ro, &runner, &err);
+	br_cli_progress_done(NULL);
 	if (st == BR_OK) {
 		char target[BR_GDB_TARGET_BYTES];
 		br_gdb_target(&runner, target, sizeof(target));

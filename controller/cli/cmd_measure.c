@@ -15,6 +15,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "cli/option_number.h"
 #include "cli/output.h"
 #include "run/measure_report.h"
@@ -332,6 +333,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 		br_image_hooks_t hooks = {.progress = br_cli_load_progress,
 					  .loaded = br_cli_load_done};
 		st = br_run_measure(o, &ep, load, false, &hooks, raw, err);
+		br_cli_progress_done(NULL);
 		br_board_lock_give(&lock);
 	}
 	return st;
@@ -343,6 +345,7 @@ int br_cli_measure(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	br_measure_options_default(&m.opts);
 	m.opts.link.output = show_output;
+	m.opts.link.load_progress = br_cli_load_progress; /* on a terminal only */
 	m.load_policy = BR_BOARD_LOAD_DEFAULT;
 	int code = measure_parse(argc, argv, &m);
 	if (code >= 0)

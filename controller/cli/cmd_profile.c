@@ -10,6 +10,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "run/install_paths.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"
@@ -47,9 +48,9 @@ static void profile_usage(FILE *out)
 	      "                       (default 512): deeper frames end in [unknown]\n"
 	      "      --unwind M       auto (CFI, then frame records; default), cfi,\n"
 	      "                       frame-records\n"
-	      "      --format F       table (default), folded (flamegraph.pl, inferno),\n"
+	      "  -f, --format F       table (default), folded (flamegraph.pl, inferno),\n"
 	      "                       speedscope, json\n"
-	      "      --output FILE    write the format there (the table still on stdout)\n"
+	      "  -o, --output FILE    write the format there (the table still on stdout)\n"
 	      "      --counter SPEC   --exact's cross-check counter (default tim2)\n"
 	      "  -b, --board B        the board (a name in configs/boards or a board file),\n"
 	      "                       reached as measure reaches it; its counter for --exact\n"
@@ -100,7 +101,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 {
 	enum {
 		OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_EXACT, OPT_MAX_STEPS, OPT_DURATION,
-		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_FORMAT, OPT_OUTPUT, OPT_COUNTER, OPT_QEMU,
+		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_COUNTER, OPT_QEMU,
 		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT, OPT_LOAD, OPT_PCSR,
 	};
 	static const struct option longopts[] = {
@@ -114,8 +115,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	    {"rate", required_argument, NULL, OPT_RATE},
 	    {"stack-window", required_argument, NULL, OPT_WINDOW},
 	    {"unwind", required_argument, NULL, OPT_UNWIND},
-	    {"format", required_argument, NULL, OPT_FORMAT},
-	    {"output", required_argument, NULL, OPT_OUTPUT},
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
 	    {"counter", required_argument, NULL, OPT_COUNTER},
 	    {"qemu", required_argument, NULL, OPT_QEMU},
 	    {"machine", required_argument, NULL, OPT_MACHINE},
@@ -131,7 +132,7 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	double v = 0;
 	int opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:f:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_FROM: o->from = optarg; break;
 		case OPT_TO: o->to = optarg; break;
@@ -162,8 +163,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 			if (!br_unwind_method_parse(optarg, &o->unwind))
 				return profile_bad("--unwind is auto, cfi or frame-records");
 			break;
-		case OPT_FORMAT: c->format = optarg; break;
-		case OPT_OUTPUT: c->output = optarg; break;
+		case 'f': c->format = optarg; break;
+		case 'o': c->output = optarg; break;
 		case OPT_COUNTER: {
 			br_error_t err;
 			br_error_clear(&err);
@@ -262,6 +263,7 @@ static br_status_t profile_locked(profile_cli_t *c, br_profile_t *p, br_error_t 
 	if (st != BR_OK)
 		return st;
 	st = br_profile_run(o, p, err);
+	br_cli_progress_done(NULL);
 	br_board_lock_give(&lock);
 	return st;
 }
@@ -272,6 +274,7 @@ int br_cli_profile(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	br_profile_options_default(&c.o);
 	c.o.link.output = show_output;
+	c.o.link.load_progress = br_cli_load_progress; /* on a terminal only */
 	c.format = "table";
 	int code = profile_parse(argc, argv, &c);
 	if (code >= 0)

@@ -16,6 +16,7 @@
 
 #include "run/board_run.h"
 #include "cli/cli.h"
+#include "cli/config_ref.h"
 #include "cli/option_number.h"
 #include "run/install_paths.h"
 #include "cli/execute.h"
@@ -44,6 +45,7 @@
 
 typedef struct rack_options {
 	const char *rack_path;
+	char rack_named[1024]; /* the rack file a name found */
 	const char *only[RACK_MAX_ONLY];
 	size_t only_count;
 	unsigned parallel;
@@ -213,6 +215,14 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 		return 2;
 	}
 	o->rack_path = argv[optind];
+	if (br_cli_config_is_name(o->rack_path)) {
+		br_error_t err;
+		br_error_clear(&err);
+		if (br_cli_config_find("rack", o->rack_path, o->rack_named, sizeof(o->rack_named),
+				       &err) != BR_OK)
+			return br_cli_report(&err);
+		o->rack_path = o->rack_named;
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/config_ref.h"
 #include "cli/option_number.h"
 #include "run/install_paths.h"
 #include "cli/execute.h"
@@ -295,10 +296,18 @@ static int run_or_check(int argc, char **argv, bool check)
 		return 2;
 	}
 	const char *arg = optind < argc ? argv[optind] : NULL;
-	if (arg != NULL && is_suite_file(arg))
+	char named[1024];
+	if (arg != NULL && br_cli_config_is_name(arg)) {
+		br_error_t ferr;
+		br_error_clear(&ferr);
+		if (br_cli_config_find("suite", arg, named, sizeof(named), &ferr) != BR_OK)
+			return br_cli_report(&ferr);
+		s.suite_path = named;
+	} else if (arg != NULL && is_suite_file(arg)) {
 		s.suite_path = arg;
-	else
+	} else {
 		s.elf_path = arg;
+	}
 	if (firmware != NULL) {
 		if (s.elf_path != NULL) {
 			fprintf(stderr, "benchrack %s: give the firmware once (as ELF or --firmware)\n",

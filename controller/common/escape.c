@@ -114,6 +114,22 @@ void br_escape_text_write(FILE *out, const char *s)
 	escape_walk(s, emit_stream, out);
 }
 
+static void emit_cell(void *ctx, const char *piece, size_t len)
+{
+	FILE *out = ctx;
+	for (size_t i = 0; i < len; i++) {
+		if (piece[i] == '|')
+			fputs("\\|", out);
+		else
+			fputc(piece[i], out);
+	}
+}
+
+void br_escape_table_cell_write(FILE *out, const char *s)
+{
+	escape_walk(s, emit_cell, out);
+}
+
 static void emit_markup(void *ctx, const char *piece, size_t len)
 {
 	FILE *out = ctx;

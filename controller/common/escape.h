@@ -41,6 +41,10 @@ void br_escape_text_write(FILE *out, const char *s);
  * entities, to out: text and attribute values of XML 1.0 and HTML. */
 void br_escape_markup_write(FILE *out, const char *s);
 
+/* Writes s escaped as br_escape_text does, with '|' as "\|", to out: the
+ * text of a cell of a Markdown (GitHub-flavoured) table. */
+void br_escape_table_cell_write(FILE *out, const char *s);
+
 /* True when s is valid UTF-8 without any control character: a name that
  * needs no escape. Configuration refuses names for which this is false. */
 bool br_text_is_plain(const char *s);

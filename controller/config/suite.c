@@ -75,6 +75,24 @@ static const br_cfg_map_t bench_map = {
 	.shorthand = "name",
 };
 
+#define SB(field) offsetof(br_suite_size_budget_t, field)
+static const br_cfg_field_t size_budget_fields[] = {
+	{.key = "symbol", .type = BR_CFG_STRING, .offset = SB(symbol),
+	 .form = "a symbol of the suite firmware (any of its names)"},
+	{.key = "section", .type = BR_CFG_STRING, .offset = SB(section),
+	 .form = "a section of the suite firmware, e.g. .bss"},
+	{.key = "max_flash_bytes", .type = BR_CFG_UINT, .offset = SB(max_flash_bytes),
+	 .form = "the most bytes of flash it may take (text and .data's load image)"},
+	{.key = "max_ram_bytes", .type = BR_CFG_UINT, .offset = SB(max_ram_bytes),
+	 .form = "the most bytes of RAM it may take (.data and .bss)"},
+};
+static const br_cfg_map_t size_budget_map = {
+	.what = "size budget",
+	.size = sizeof(br_suite_size_budget_t),
+	.fields = size_budget_fields,
+	.field_count = BR_CFG_COUNT(size_budget_fields),
+};
+
 #define BU(field) offsetof(br_suite_build_t, field)
 static const br_cfg_field_t build_fields[] = {
 	{.key = "command", .type = BR_CFG_STRING, .offset = BU(command), .required = true,
@@ -137,6 +155,9 @@ static const br_cfg_field_t suite_fields[] = {
 	{.key = "budgets", .type = BR_CFG_MAP, .offset = F(budgets), .map = &suite_budgets_map,
 	 .form = "a mapping of max_stack_bytes, max_heap_bytes, max_cycles_per_iteration, "
 		 "max_text_bytes"},
+	{.key = "size_budgets", .type = BR_CFG_LIST, .element = BR_CFG_MAP,
+	 .map = &size_budget_map, .offset = F(size_budgets),
+	 .form = "a list of {symbol: NAME or section: NAME, max_flash_bytes, max_ram_bytes}"},
 	{.key = "benches", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &bench_map,
 	 .offset = F(benches), .required = true, .min_items = 1, .max_items = SUITE_MAX_BENCHES,
 	 .form = "a list of 1 to 32 benches: names, or {name, ...} mappings"},
@@ -247,6 +268,33 @@ static br_status_t check_regression(br_suite_t *s, br_error_t *err)
 	return BR_OK;
 }
 
+/* Each size budget names one symbol or one section and sets a limit. */
+static br_status_t check_size_budgets(br_suite_t *s, br_error_t *err)
+{
+	s->size_budgets = s->file.size_budgets.items;
+	s->size_budget_count = s->file.size_budgets.count;
+	for (size_t i = 0; i < s->size_budget_count; i++) {
+		const br_suite_size_budget_t *b = &s->size_budgets[i];
+		if (b->symbol.set == b->section.set)
+			return br_cfg_error(err, s->path, b->symbol.set ? b->section.mark : b->head.mark,
+					    "a size budget %s; expected either symbol: NAME or "
+					    "section: NAME",
+					    b->symbol.set ? "names both a symbol and a section"
+							  : "names neither a symbol nor a section");
+		const br_cfg_string_t *what = b->symbol.set ? &b->symbol : &b->section;
+		if (!br_text_is_plain(what->value) || what->value[0] == '\0')
+			return br_cfg_error(err, s->path, what->mark,
+					    "size budget name is empty or holds a control character; "
+					    "expected a symbol or section name");
+		if (!b->max_flash_bytes.set && !b->max_ram_bytes.set)
+			return br_cfg_error(err, s->path, what->mark,
+					    "size budget of '%s' sets no limit; expected "
+					    "max_flash_bytes: N and/or max_ram_bytes: N",
+					    what->value);
+	}
+	return BR_OK;
+}
+
 static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 {
 	br_suite_file_t *f = &s->file;
@@ -292,6 +340,9 @@ static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 	br_status_t st = check_regression(s, err);
 	if (st != BR_OK)
 		return st;
+	br_status_t sst = check_size_budgets(s, err);
+	if (sst != BR_OK)
+		return sst;
 	return check_benches(s, err);
 }
 

@@ -29,6 +29,17 @@ typedef struct br_suite_budgets {
 	br_cfg_uint_t max_text_bytes;           /* suite level: the firmware's text */
 } br_suite_budgets_t;
 
+/* A limit on one symbol's or one section's bytes in the suite firmware
+ * (`size_budgets:`, held by check): exactly one of symbol and section, at
+ * least one of the limits. */
+typedef struct br_suite_size_budget {
+	br_cfg_section_t head;
+	br_cfg_string_t symbol;  /* any of its names (aliases folded) */
+	br_cfg_string_t section; /* e.g. .bss; sections of one name are summed */
+	br_cfg_uint_t max_flash_bytes;
+	br_cfg_uint_t max_ram_bytes;
+} br_suite_size_budget_t;
+
 typedef enum br_suite_entry_kind {
 	BR_SUITE_ENTRY_STUB,     /* a bench of the suite firmware, run by the stub */
 	BR_SUITE_ENTRY_RANGE,    /* unmodified ELF: from a location to another */
@@ -79,6 +90,7 @@ typedef struct br_suite_file {
 	br_suite_regression_t regression; /* per-metric limits over the percentage */
 	br_cfg_uint_t timeout_seconds;
 	br_suite_budgets_t budgets;
+	br_cfg_list_t size_budgets; /* br_suite_size_budget_t */
 	br_cfg_list_t benches;      /* br_suite_bench_t */
 	br_upload_section_t upload; /* where results are posted (config/upload_config.h) */
 	br_suite_build_t build;     /* how to build the firmware at a commit */
@@ -92,6 +104,8 @@ typedef struct br_suite {
 	char *dir;            /* its directory, for relative paths (owned) */
 	char *firmware_path;  /* firmware resolved against dir, or NULL when not given (owned) */
 	const char *name;
+	const br_suite_size_budget_t *size_budgets; /* file.size_budgets.items */
+	size_t size_budget_count;
 	br_suite_bench_t *benches; /* file.benches.items */
 	size_t bench_count;
 	uint32_t iterations, warmup;
@@ -105,7 +119,8 @@ typedef struct br_suite {
  * Loads and checks a suite file. Besides the schema: bench names unique and
  * at most BR_SUITE_NAME_MAX characters; an entry with elf needs function, or
  * from and to (not both forms); from/to/function need elf; boards unique;
- * max_stack_bytes needs stack_watermark. Returns BR_OK with *suite filled
+ * max_stack_bytes needs stack_watermark; a size budget names one symbol or
+ * one section and sets a limit. Returns BR_OK with *suite filled
  * (free with br_suite_free), or BR_ERR_INPUT "file:line:col: ...".
  */
 br_status_t br_suite_load(const char *path, br_suite_t *suite, br_error_t *err);

@@ -21,6 +21,16 @@
 static const char *const sink_kinds[] = {"influxdb1", "influxdb2", "pushgateway", "bencher",
 					 "webhook", NULL};
 static const char *const grouping_keys[] = {"board", "suite", "host", "counter", NULL};
+/* Labels beyond the bounded default: each a new series per value (a commit,
+ * a build), so a sink takes them only when asked (upload/metrics.h). */
+static const char *const extra_label_keys[] = {"build_id", "counter",    "elf",
+					       "firmware", "git_commit", "host",
+					       "mode",     "server",     "toolchain", NULL};
+#define LABELS_FIELD                                                                           \
+	{.key = "labels", .type = BR_CFG_LIST, .element = BR_CFG_ENUM, .offset = K(labels),    \
+	 .names = extra_label_keys, .max_items = 9,                                            \
+	 .form = "a list of build_id, counter, elf, firmware, git_commit, host, mode, server, " \
+		 "toolchain: labels besides bench, board, suite, unit (default none)"}
 
 #define TOKEN_FORM "token_env: VARIABLE or token_file: PATH (never the token itself)"
 
@@ -59,6 +69,7 @@ static const br_cfg_field_t influxdb1_fields[] = {
 	 .form = "the user whose password the token is"},
 	{.key = "measurement", .type = BR_CFG_STRING, .offset = K(influxdb1.measurement),
 	 .form = MEASUREMENT_FORM},
+	LABELS_FIELD,
 };
 
 static const br_cfg_field_t influxdb2_fields[] = {
@@ -68,6 +79,7 @@ static const br_cfg_field_t influxdb2_fields[] = {
 	 .form = "the bucket to write to"},
 	{.key = "measurement", .type = BR_CFG_STRING, .offset = K(influxdb2.measurement),
 	 .form = MEASUREMENT_FORM},
+	LABELS_FIELD,
 };
 
 static const br_cfg_field_t pushgateway_fields[] = {
@@ -80,6 +92,7 @@ static const br_cfg_field_t pushgateway_fields[] = {
 	 .form = "a user for HTTP basic authentication (the token is the password)"},
 	{.key = "metric_prefix", .type = BR_CFG_STRING, .offset = K(pushgateway.metric_prefix),
 	 .form = "a Prometheus metric name prefix (default benchrack)"},
+	LABELS_FIELD,
 };
 
 static const br_cfg_field_t bencher_fields[] = {
@@ -144,6 +157,11 @@ const br_cfg_map_t br_upload_section_map = {
 const char *br_upload_sink_kind_name(br_upload_sink_kind_t kind)
 {
 	return (unsigned)kind < BR_CFG_COUNT(sink_kinds) - 1U ? sink_kinds[kind] : "?";
+}
+
+const char *const *br_upload_extra_label_names(void)
+{
+	return extra_label_keys;
 }
 
 const char *br_upload_grouping_name(br_upload_grouping_t key)

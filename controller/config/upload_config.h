@@ -62,6 +62,8 @@ typedef struct br_upload_sink {
 	br_cfg_string_t ca_file;     /* extra CA bundle (PEM) to verify the server with */
 	br_cfg_uint_t connect_timeout_seconds;
 	br_cfg_uint_t timeout_seconds;
+	br_cfg_list_t labels; /* br_cfg_enum_t: br_upload_extra_label_names(); InfluxDB and
+	                         Pushgateway: provenance to key series by too */
 	struct {
 		br_cfg_string_t database, retention_policy, username, measurement;
 	} influxdb1;
@@ -139,6 +141,10 @@ const char *br_upload_sink_kind_name(br_upload_sink_kind_t kind);
 
 /* "board", "suite", "host", "counter". */
 const char *br_upload_grouping_name(br_upload_grouping_t key);
+
+/* The labels a sink's `labels:` may add to the bounded default (bench, board,
+ * suite, unit), NULL-terminated: the record's provenance. */
+const char *const *br_upload_extra_label_names(void);
 
 /* A file of its own holding an upload section (its top level). */
 typedef struct br_upload_config {

@@ -298,3 +298,14 @@ uint32_t br_elf_entry(const br_elf_t *elf)
 {
 	return elf->entry;
 }
+
+bool br_elf_file_is_elf(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return false;
+	size_t n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	return n == sizeof(magic) && memcmp(magic, ELFMAG, SELFMAG) == 0;
+}

@@ -6,6 +6,7 @@
 #ifndef BENCHRACK_ELF_FILE_H
 #define BENCHRACK_ELF_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -22,6 +23,10 @@ typedef struct br_elf br_elf_t;
  * do, and leaves *out NULL.
  */
 br_status_t br_elf_open(const char *path, br_elf_t **out, br_error_t *err);
+
+/* True when the file at path begins with the ELF magic (\177ELF): what a
+ * command taking either an ELF or a record tells them apart by. */
+bool br_elf_file_is_elf(const char *path);
 
 /* Releases everything br_elf_open took. elf may be NULL. Names and data
  * pointers obtained from elf are invalid afterwards. */

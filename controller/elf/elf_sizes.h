@@ -6,6 +6,7 @@
 #ifndef BENCHRACK_ELF_SIZES_H
 #define BENCHRACK_ELF_SIZES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -31,5 +32,36 @@ typedef struct br_elf_sizes {
  * and returns BR_OK, or BR_ERR_INPUT when a section header is unreadable.
  */
 br_status_t br_elf_sizes_compute(const br_elf_t *elf, br_elf_sizes_t *out, br_error_t *err);
+
+/* Where an allocated section's bytes go, by the rule above. */
+typedef enum br_elf_memory {
+	BR_ELF_MEMORY_FLASH = 0, /* text: stored in flash, read from there */
+	BR_ELF_MEMORY_BOTH,      /* data: stored in flash, copied to RAM at startup */
+	BR_ELF_MEMORY_RAM,       /* bss: RAM only, nothing stored */
+} br_elf_memory_t;
+
+/* The memory of an allocated section of flags sh_flags and type sh_type. */
+br_elf_memory_t br_elf_section_memory(uint64_t sh_flags, uint32_t sh_type);
+
+/* Bytes of flash and of RAM that size bytes in memory m take. */
+uint64_t br_elf_memory_flash(br_elf_memory_t m, uint64_t size);
+uint64_t br_elf_memory_ram(br_elf_memory_t m, uint64_t size);
+
+/* "flash", "flash+ram" or "ram". */
+const char *br_elf_memory_name(br_elf_memory_t m);
+
+typedef struct br_elf_section_size {
+	char name[32];          /* ".text", ... (cut to fit) */
+	uint64_t size;          /* sh_size */
+	br_elf_memory_t memory; /* by the rule above */
+} br_elf_section_size_t;
+
+/*
+ * The allocated (SHF_ALLOC) sections of elf of non-zero size, in file order,
+ * into a new array *out of *count (free() it; NULL when none). BR_OK, or
+ * BR_ERR_INPUT naming the file when a section header is unreadable.
+ */
+br_status_t br_elf_sections_list(const br_elf_t *elf, br_elf_section_size_t **out, size_t *count,
+                                 br_error_t *err);
 
 #endif

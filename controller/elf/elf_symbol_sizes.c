@@ -9,12 +9,13 @@
 
 #define SIZED_MORE ", ..."
 
-/* A section whose bytes are in flash (allocated, with contents in the file). */
-typedef struct flash_section {
-	bool flash;
+/* An allocated section (in flash, RAM or both). */
+typedef struct alloc_section {
+	bool used; /* allocated, of non-zero size: symbols in it count */
 	uint64_t start, end;
 	const char *name;
-} flash_section_t;
+	br_elf_memory_t memory;
+} alloc_section_t;
 
 /* One symbol's bytes, clipped to its section. */
 typedef struct piece {
@@ -25,8 +26,8 @@ typedef struct piece {
 	bool is_function;
 } piece_t;
 
-/* The flash sections of elf, indexed by section number, into *out (*count). */
-static br_status_t sections_read(const br_elf_t *elf, flash_section_t **out, size_t *count,
+/* The allocated sections of elf, indexed by section number, into *out (*count). */
+static br_status_t sections_read(const br_elf_t *elf, alloc_section_t **out, size_t *count,
                                  br_error_t *err)
 {
 	*out = NULL;
@@ -37,7 +38,7 @@ static br_status_t sections_read(const br_elf_t *elf, flash_section_t **out, siz
 		return br_error_set(err, BR_ERR_INPUT,
 		                    "%s: corrupt ELF (section headers: %s): rebuild the firmware",
 		                    elf->path, elf_errmsg(-1));
-	flash_section_t *s = xcalloc(n == 0 ? 1U : n, sizeof(*s));
+	alloc_section_t *s = xcalloc(n == 0 ? 1U : n, sizeof(*s));
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf->elf, scn)) != NULL) {
 		size_t index = elf_ndxscn(scn);
@@ -49,22 +50,22 @@ static br_status_t sections_read(const br_elf_t *elf, flash_section_t **out, siz
 			                    "firmware",
 			                    elf->path, index, elf_errmsg(-1));
 		}
-		if (index >= n || (shdr.sh_flags & SHF_ALLOC) == 0 || shdr.sh_type == SHT_NOBITS ||
-		    shdr.sh_size == 0)
+		if (index >= n || (shdr.sh_flags & SHF_ALLOC) == 0 || shdr.sh_size == 0)
 			continue;
 		const char *name = elf_strptr(elf->elf, shstrndx, shdr.sh_name);
-		s[index].flash = true;
+		s[index].used = true;
 		s[index].start = shdr.sh_addr;
 		s[index].end = shdr.sh_addr + shdr.sh_size;
 		s[index].name = name != NULL ? name : "?";
+		s[index].memory = br_elf_section_memory(shdr.sh_flags, shdr.sh_type);
 	}
 	*out = s;
 	*count = n;
 	return BR_OK;
 }
 
-/* The symbol's bytes within its flash section; false when it has none. */
-static bool piece_of(const br_elf_t *elf, size_t index, const flash_section_t *sections,
+/* The symbol's bytes within its allocated section; false when it has none. */
+static bool piece_of(const br_elf_t *elf, size_t index, const alloc_section_t *sections,
                      size_t section_count, piece_t *p)
 {
 	if (index > INT32_MAX)
@@ -75,12 +76,12 @@ static bool piece_of(const br_elf_t *elf, size_t index, const flash_section_t *s
 	int type = GELF_ST_TYPE(sym.st_info);
 	if ((type != STT_FUNC && type != STT_OBJECT) || sym.st_size == 0 ||
 	    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= section_count ||
-	    !sections[sym.st_shndx].flash)
+	    !sections[sym.st_shndx].used)
 		return false;
 	const char *raw = elf_strptr(elf->elf, elf->symtab_strndx, sym.st_name);
 	if (raw == NULL || raw[0] == '\0')
 		return false;
-	const flash_section_t *s = &sections[sym.st_shndx];
+	const alloc_section_t *s = &sections[sym.st_shndx];
 	uint64_t start = type == STT_FUNC ? sym.st_value & ~(uint64_t)BR_ELF_THUMB_BIT
 	                                  : sym.st_value;
 	uint64_t end = start + sym.st_size < start ? UINT64_MAX : start + sym.st_size;
@@ -153,7 +154,7 @@ static void names_add(br_elf_sized_t *e, const char *name)
 }
 
 /* The entry of pieces[0..n) (one group, sorted by rank). */
-static void entry_fill(const flash_section_t *sections, piece_t *pieces, size_t n,
+static void entry_fill(const alloc_section_t *sections, piece_t *pieces, size_t n,
                        br_elf_sized_t *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -168,6 +169,7 @@ static void entry_fill(const flash_section_t *sections, piece_t *pieces, size_t 
 		e->is_function = e->is_function || pieces[i].is_function;
 	}
 	snprintf(e->section, sizeof(e->section), "%s", sections[pieces[0].section].name);
+	e->memory = sections[pieces[0].section].memory;
 	e->address = (uint32_t)start;
 	e->size = (uint32_t)(end - start);
 }
@@ -179,7 +181,7 @@ br_status_t br_elf_symbol_sizes(const br_elf_t *elf, br_elf_sized_t **out, size_
 	*count = 0;
 	if (elf->symtab == NULL)
 		return BR_OK;
-	flash_section_t *sections = NULL;
+	alloc_section_t *sections = NULL;
 	size_t section_count = 0;
 	br_status_t st = sections_read(elf, &sections, &section_count, err);
 	if (st != BR_OK)

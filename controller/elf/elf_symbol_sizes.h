@@ -1,7 +1,8 @@
 /*
- * What a firmware's flash holds, by symbol: every function and every data
- * object (lookup tables, const arrays, .data initial values) in an allocated
- * section with contents in the file, each with its size and its section.
+ * What a firmware's memory holds, by symbol: every function and every data
+ * object (lookup tables, const arrays, .data, .bss buffers) in an allocated
+ * section, each with its size, its section and the memory it takes (flash,
+ * RAM, or both for .data: elf/elf_sizes.h).
  *
  * Symbols that cover the same bytes are one entry: aliases at one address
  * (`__aeabi_dadd` and `__adddf3`) and a symbol lying inside another are
@@ -18,6 +19,7 @@
 
 #include "common/error.h"
 #include "elf/elf_file.h"
+#include "elf/elf_sizes.h"
 
 /* The longest list of names one entry keeps; a longer one ends in ", ...". */
 #define BR_ELF_SIZED_NAMES 512U
@@ -31,11 +33,12 @@ typedef struct br_elf_sized {
 	uint32_t address;                  /* byte address (Thumb bit cleared) */
 	uint32_t size;                     /* bytes, within the section */
 	bool is_function;                  /* any of the names is a function (STT_FUNC) */
+	br_elf_memory_t memory;            /* its section's */
 } br_elf_sized_t;
 
 /*
- * The functions and objects of elf's flash (SHF_ALLOC sections that are not
- * SHT_NOBITS), folded and clipped as above, largest first (ties by address),
+ * The functions and objects of elf's allocated (SHF_ALLOC) sections, .bss
+ * and other SHT_NOBITS ones included, folded and clipped as above, largest first (ties by address),
  * into a new array *out of *count entries (free() it; NULL when none).
  * Symbols of size 0 and those outside every such section are left out; a
  * stripped file gives none. BR_OK, or BR_ERR_INPUT naming the file when a

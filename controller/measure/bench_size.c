@@ -93,6 +93,7 @@ br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
 		snprintf(s->name, sizeof(s->name), "%s", e->names);
 		snprintf(s->section, sizeof(s->section), "%s", e->section);
 		s->is_function = e->is_function;
+		s->memory = e->memory;
 		s->size = e->size;
 		s->empty_size = before;
 	}

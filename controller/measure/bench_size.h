@@ -3,8 +3,9 @@
  * with that bench alone, less those of the image built the same way with the
  * empty bench (benches/: bench-<name>-O<level>.elf against
  * bench-empty-O<level>.elf); and, broken down by symbol, the functions and
- * data objects in flash the bench image has that the empty one lacks or has
- * smaller (its own code and tables), aliases folded (elf/elf_symbol_sizes.h).
+ * data objects in flash or RAM the bench image has that the empty one lacks
+ * or has smaller (its own code, tables and buffers), aliases folded
+ * (elf/elf_symbol_sizes.h).
  */
 #ifndef BENCHRACK_MEASURE_BENCH_SIZE_H
 #define BENCHRACK_MEASURE_BENCH_SIZE_H
@@ -27,6 +28,7 @@ typedef struct br_size_symbol {
 	char name[BR_ELF_SIZED_NAMES];       /* every name of it: "a, b" (aliases) */
 	char section[BR_ELF_SECTION_NAME];   /* where it is: ".text", ".rodata", ... */
 	bool is_function;                    /* code, or else a data object */
+	br_elf_memory_t memory;              /* flash, RAM or both (.data) */
 	uint32_t size;       /* bytes in the bench's image */
 	uint32_t empty_size; /* bytes in the empty image (0: not there) */
 } br_size_symbol_t;
@@ -47,11 +49,11 @@ br_status_t br_bench_size_compute(const char *bench_elf, const char *empty_elf,
                                   br_bench_size_t *out, br_error_t *err);
 
 /*
- * The functions and data objects in bench_elf's flash that empty_elf (may be
- * NULL: every one counts) lacks or has smaller, largest growth first, ties by
- * name; an entry of the empty image is the same when its first name is. *out
- * is allocated (free() it), *count its length. Their sizes sum to at most
- * bench_elf's text + data.
+ * The functions and data objects in bench_elf's flash and RAM that empty_elf
+ * (may be NULL: every one counts) lacks or has smaller, largest growth
+ * first, ties by name; an entry of the empty image is the same when its
+ * first name is. *out is allocated (free() it), *count its length. Their
+ * sizes sum to at most bench_elf's text + data + bss.
  */
 br_status_t br_bench_size_symbols(const char *bench_elf, const char *empty_elf,
                                   br_size_symbol_t **out, size_t *count, br_error_t *err);

@@ -48,6 +48,8 @@ typedef struct br_link_options {
 	const char *flavour;        /* remote: its flavour (target/flavour.h); NULL: generic */
 	br_target_output_fn output; /* what the firmware prints (may be NULL) */
 	void *output_ctx;
+	br_target_load_progress_fn load_progress; /* a long load's bytes written (may be NULL) */
+	void *load_progress_ctx;
 } br_link_options_t;
 
 typedef struct br_measure_options {

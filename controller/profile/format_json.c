@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "common/xalloc.h"
+#include "results/contract.h"
 #include "results/json_writer.h"
 
 static void figure(br_json_t *j, const char *key, uint64_t v)
@@ -17,8 +18,10 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 	br_json_t j;
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
-	br_json_key(&j, "benchrack_profile");
-	br_json_uint(&j, 1);
+	br_json_key(&j, "kind");
+	br_json_string(&j, BR_CONTRACT_PROFILE);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_PROFILE_VERSION);
 	br_json_key(&j, "benchrack_version");
 	br_json_string(&j, version);
 	br_json_key(&j, "mode");

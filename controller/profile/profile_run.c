@@ -150,6 +150,8 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		    .counter = o->counter,
 		    .output = o->link.output,
 		    .output_ctx = o->link.output_ctx,
+		    .load_progress = o->link.load_progress,
+		    .load_progress_ctx = o->link.load_progress_ctx,
 		};
 		br_runner_t r;
 		st = br_runner_open(&ro, &r, err);

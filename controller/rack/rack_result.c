@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "results/contract.h"
 #include "results/json_writer.h"
 
 #define RACK_EXIT_REGRESSION 1
@@ -159,7 +160,9 @@ void br_rack_document_write(const char *rack_name, const br_rack_board_result_t 
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
 	br_json_key(&j, "kind");
-	br_json_string(&j, "rack");
+	br_json_string(&j, BR_CONTRACT_RACK);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_RACK_VERSION);
 	br_json_key(&j, "name");
 	br_json_string(&j, rack_name);
 	br_json_key(&j, "exit_code");

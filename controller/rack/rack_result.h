@@ -84,7 +84,8 @@ int br_rack_exit_code(const br_rack_board_result_t *boards, size_t count);
 void br_rack_board_worker_ended(br_rack_board_result_t *board, int code);
 
 /*
- * Writes the rack document: {"kind": "rack", name, exit_code, per board its
+ * Writes the rack document: {"kind": "rack", "schema_version" (results/
+ * contract.h), name, exit_code, per board its
  * outcome, health check, lock record (with a stale owner taken over),
  * times, and per suite its outcome, reason, failed attempts and run record}
  * as JSON to out.

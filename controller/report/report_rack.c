@@ -8,6 +8,7 @@
 #include "common/xalloc.h"
 #include "config/scalar.h"
 #include "config/yaml_tree.h"
+#include "results/contract.h"
 #include "stats/summary.h"
 
 /* Reading: every accessor names the document, the node's line:col and what it expected. */
@@ -188,6 +189,14 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 		st = get_text(&r, root, "kind", false, kind, sizeof(kind));
 	if (st == BR_OK && strcmp(kind, "rack") != 0)
 		st = expected(&r, br_yaml_map_get(root, "kind"), "kind", "\"rack\"");
+	/* a document from before versioning has none: it is version 1 */
+	double version = BR_CONTRACT_RACK_VERSION;
+	if (st == BR_OK && br_yaml_map_get(root, "schema_version") != NULL)
+		st = get_number(&r, root, "schema_version", &version);
+	if (st == BR_OK && version != BR_CONTRACT_RACK_VERSION)
+		st = expected(&r, br_yaml_map_get(root, "schema_version"), "schema_version",
+			      "1 (a rack document of another version: read it with the benchrack "
+			      "that wrote it)");
 	if (st == BR_OK)
 		st = get_text(&r, root, "name", false, out->name, sizeof(out->name));
 	if (st == BR_OK)

@@ -19,6 +19,13 @@ static void symbols_read(br_page_t *page, br_page_latest_t *l, const char *elf)
 		br_page_warn(page, "sizes of %s: %s", elf, err.message);
 		return;
 	}
+	/* the page shows what takes flash: .bss buffers (RAM only) are left out */
+	size_t kept = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (syms[i].memory != BR_ELF_MEMORY_RAM)
+			syms[kept++] = syms[i];
+	}
+	count = kept;
 	size_t n = count < BR_PAGE_TOP_SYMBOLS ? count : BR_PAGE_TOP_SYMBOLS;
 	l->symbols = n > 0 ? xcalloc(n, sizeof(*l->symbols)) : NULL;
 	for (size_t i = 0; i < n; i++) {

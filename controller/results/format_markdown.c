@@ -9,15 +9,8 @@
 /* A table cell: control characters escaped (common/escape.h), '|' escaped. */
 static void md_cell(FILE *out, const char *text)
 {
-	char s[BR_ESCAPE_BYTES(BR_ERROR_MESSAGE_BYTES)];
-	br_escape_text(text, s, sizeof(s));
 	fputs(" ", out);
-	for (const char *p = s; *p != '\0'; p++) {
-		if (*p == '|')
-			fputs("\\|", out);
-		else
-			fputc(*p, out);
-	}
+	br_escape_table_cell_write(out, text);
 	fputs(" |", out);
 }
 

@@ -132,6 +132,21 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 		check_regression(out, run, &diff->rows[i]);
 }
 
+void br_gate_check_limit(br_gate_t *g, const char *bench, const char *metric, const char *what,
+			 bool known, const char *lacking, double value, uint64_t limit,
+			 const char *key)
+{
+	br_limit_t l = {.set = true, .value = limit};
+	if (known) {
+		check_budget(g, bench, metric, what, value, &l, key);
+		return;
+	}
+	br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, bench, metric);
+	f->limit = (double)limit;
+	say(f, "%s: %s not %s, so budget %s %llu cannot be shown to hold", bench, what, lacking,
+	    key, (unsigned long long)limit);
+}
+
 void br_gate_free(br_gate_t *gate)
 {
 	free(gate->findings);

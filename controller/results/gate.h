@@ -51,6 +51,16 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 
 void br_gate_free(br_gate_t *gate);
 
+/*
+ * A budget held outside the record (the suite's size_budgets, from the
+ * firmware ELF): known and over limit adds a BUDGET finding naming bench,
+ * what and key; not known (lacking says why, e.g. "in the firmware") adds a
+ * NOT_MEASURED one, as every budget the gate cannot see.
+ */
+void br_gate_check_limit(br_gate_t *g, const char *bench, const char *metric, const char *what,
+			 bool known, const char *lacking, double value, uint64_t limit,
+			 const char *key);
+
 /* The finding a one-line verdict names: the first failure (budget,
  * regression, not measured) when there is one, else the first bench not
  * run; NULL when gate has neither. *more: how many of that kind follow. */

@@ -25,6 +25,7 @@
 #include "run/run_checks.h"
 #include "run/runner.h"
 #include "stats/shift.h"
+#include "run/size_budgets.h"
 #include "stats/summary.h"
 
 #define BOARD_RUN_MS_PER_S 1000
@@ -966,6 +967,8 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 	if (s->check) {
 		br_error_clear(&err);
 		st = gate_board(s, run, &err);
+		if (st == BR_OK && !run->host)
+			st = br_size_budgets_apply(suite, elf, &run->gate, &err);
 		if (st != BR_OK && run->status == BR_OK) {
 			run->status = st;
 			run->failure = err;

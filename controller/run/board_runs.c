@@ -101,6 +101,13 @@ br_status_t br_board_runs_against(const br_run_settings_t *s, const br_suite_t *
 	char cache[RUNS_PATH_BYTES];
 	snprintf(cache, sizeof(cache), "%s/worktrees", s->results_dir);
 	br_ab_firmware_t fw;
+	char before[RUNS_PATH_BYTES];
+	/* a build takes seconds to minutes: say what is going on before it starts */
+	snprintf(before, sizeof(before),
+		 "base %s: checking it out and building it (the suite's build: command; a build "
+		 "made before is used again)...",
+		 s->against);
+	notice(s, before);
 	br_status_t st = br_ab_firmware_prepare(suite, s->against, cache, &fw, err);
 	if (st != BR_OK)
 		return st;

@@ -124,5 +124,6 @@ br_status_t br_measure_report_sizes(br_measure_report_t *r, const br_measure_siz
 	const char *own = r->bench_elf != NULL ? r->bench_elf : q->elf_path;
 	const char *against =
 	    r->empty_elf != NULL && strcmp(r->empty_elf, own) != 0 ? r->empty_elf : NULL;
+	r->symbols_against_empty = against != NULL;
 	return br_bench_size_symbols(own, against, &r->symbols, &r->symbol_count, err);
 }

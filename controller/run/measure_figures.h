@@ -44,6 +44,9 @@ typedef struct br_measure_report {
 	br_bench_size_t bench_size;
 	const char *bench_elf, *empty_elf;
 	bool symbols_shown;
+	bool symbols_against_empty; /* sized against the empty bench's image (stub
+	                               firmware): the "empty" and growth columns mean
+	                               something; without it they are left out */
 	br_size_symbol_t *symbols; /* owned by the caller */
 	size_t symbol_count;
 	const br_suite_footprint_t *footprint; /* --sizes: flash and RAM, the stub's and each

@@ -10,6 +10,7 @@
 #include "elf/elf_file.h"
 #include "elf/elf_symbols.h"
 #include "results/atomic_file.h"
+#include "results/contract.h"
 #include "results/json_writer.h"
 
 #define REPORT_FIGURE_BYTES 32U
@@ -285,17 +286,25 @@ static void print_sizes(const br_measure_report_t *r, FILE *out)
 		print_footprint(r->footprint, r->elf_path, out);
 	if (!r->symbols_shown)
 		return;
-	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind",
-	        "section", "bytes", "empty", "growth");
+	bool stub = r->symbols_against_empty;
+	fprintf(out, "%-40s %-8s %-12s %-9s %8s", "symbol (aliases folded)", "kind", "section",
+	        "memory", "bytes");
+	if (stub)
+		fprintf(out, " %8s  %s", "empty", "growth");
+	fputc('\n', out);
 	for (size_t i = 0; i < r->symbol_count; i++) {
 		const br_size_symbol_t *s = &r->symbols[i];
 		char name[BR_ESCAPE_BYTES(sizeof(s->name))];
 		char section[BR_ESCAPE_BYTES(sizeof(s->section))];
-		fprintf(out, "%-40s %-8s %-12s %8u %8u  %+lld\n",
+		fprintf(out, "%-40s %-8s %-12s %-9s %8u",
 		        br_escape_text(s->name, name, sizeof(name)),
 		        s->is_function ? "function" : "object",
-		        br_escape_text(s->section, section, sizeof(section)), s->size,
-		        s->empty_size, (long long)s->size - (long long)s->empty_size);
+		        br_escape_text(s->section, section, sizeof(section)),
+		        br_elf_memory_name(s->memory), s->size);
+		if (stub)
+			fprintf(out, " %8u  %+lld", s->empty_size,
+			        (long long)s->size - (long long)s->empty_size);
+		fputc('\n', out);
 	}
 }
 
@@ -570,10 +579,15 @@ static void json_sizes(br_json_t *j, const br_measure_report_t *r)
 		br_json_string(j, r->symbols[i].is_function ? "function" : "object");
 		br_json_key(j, "section");
 		br_json_string(j, r->symbols[i].section);
+		br_json_key(j, "memory");
+		br_json_string(j, br_elf_memory_name(r->symbols[i].memory));
 		br_json_key(j, "bytes");
 		br_json_uint(j, r->symbols[i].size);
 		br_json_key(j, "empty_bytes");
-		br_json_uint(j, r->symbols[i].empty_size);
+		if (r->symbols_against_empty)
+			br_json_uint(j, r->symbols[i].empty_size);
+		else
+			br_json_null(j);
 		br_json_object_end(j);
 	}
 	br_json_array_end(j);
@@ -646,6 +660,10 @@ br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char
 	br_json_t j;
 	br_json_init(&j, f.stream);
 	br_json_object_begin(&j);
+	br_json_key(&j, "kind");
+	br_json_string(&j, BR_CONTRACT_MEASUREMENT);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_MEASUREMENT_VERSION);
 	br_json_key(&j, "elf");
 	br_json_string(&j, r->elf_path);
 	/* A failed measurement says so first: its samples are not the count asked. */

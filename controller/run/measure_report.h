@@ -17,7 +17,8 @@
 /* Writes the terminal report of r to out. */
 void br_measure_report_print(const br_measure_report_t *r, FILE *out);
 
-/* Writes r as one JSON document to path, atomically. */
+/* Writes r as one JSON document to path, atomically: kind "measurement"
+ * (results/contract.h, results/SCHEMA.md). */
 br_status_t br_measure_report_save_json(const br_measure_report_t *r, const char *path,
                                         br_error_t *err);
 

@@ -46,6 +46,8 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 		.counter = opts->counter,
 		.output = opts->link.output,
 		.output_ctx = opts->link.output_ctx,
+		.load_progress = opts->link.load_progress,
+		.load_progress_ctx = opts->link.load_progress_ctx,
 	};
 	if (hooks != NULL) {
 		ro.load_progress = hooks->progress;

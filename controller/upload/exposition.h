@@ -24,10 +24,13 @@ void br_prom_write_label_value(FILE *out, const char *value);
 /*
  * Writes every value of points as gauges named <prefix>_<metric> (the
  * firmware series' as <prefix>_firmware_<metric>) plus
- * <prefix>_run_timestamp_seconds, leaving out the labels whose keys are in
- * omit (the grouping labels the URL carries).
+ * <prefix>_run_timestamp_seconds, each with the labels choice keys by
+ * (metrics.h), leaving out those whose keys are in omit (the grouping labels
+ * the URL carries); then the provenance as info metrics of value 1 with
+ * every label: <prefix>_run_info, and <prefix>_bench_info for each bench
+ * whose own labels (mode, elf) choice leaves out.
  */
 void br_prom_write_points(FILE *out, const char *prefix, const br_upload_points_t *points,
-			  const char *const *omit, size_t omit_count);
+			  const char *const *omit, size_t omit_count, const br_upload_labels_t *choice);
 
 #endif

@@ -32,8 +32,11 @@ void br_lp_write_key(FILE *out, const char *name);
 /*
  * Writes every series of points as one line each: bench series to
  * measurement, the firmware series to measurement + "_firmware"; the labels
- * as tags (sorted), the values as fields, the run's time in milliseconds.
+ * choice keys by (metrics.h) as tags (sorted), the values as fields, then
+ * the other labels (provenance) as string fields ('"' and '\\' escaped), the
+ * run's time in milliseconds.
  */
-void br_lp_write_points(FILE *out, const char *measurement, const br_upload_points_t *points);
+void br_lp_write_points(FILE *out, const char *measurement, const br_upload_points_t *points,
+			const br_upload_labels_t *choice);
 
 #endif

@@ -250,6 +250,20 @@ const br_upload_value_t *br_upload_series_value(const br_upload_series_t *series
 	return NULL;
 }
 
+bool br_upload_label_keys(const br_upload_labels_t *choice, const char *key)
+{
+	static const char *const bounded[] = {"bench", "board", "suite", "unit"};
+	for (size_t i = 0; i < sizeof(bounded) / sizeof(bounded[0]); i++) {
+		if (strcmp(bounded[i], key) == 0)
+			return true;
+	}
+	for (size_t i = 0; choice != NULL && i < choice->count; i++) {
+		if (strcmp(choice->extra[i], key) == 0)
+			return true;
+	}
+	return false;
+}
+
 const char *br_upload_label_find(const br_upload_label_t *labels, size_t count, const char *key)
 {
 	for (size_t i = 0; i < count; i++) {

@@ -14,6 +14,12 @@
  *             entry with its own firmware has that firmware's firmware,
  *             build_id, sha256, git_commit and toolchain instead of the run's
  * A series of sizes for the run's firmware and one for each entry's own.
+ * Which of them key a series (Prometheus labels, InfluxDB tags) is the
+ * sink's choice (br_upload_labels_t): by default only bench, board, suite
+ * and unit, which take a new value per bench, board, suite or unit and
+ * never one per commit or build (Prometheus's guidance on cardinality); the
+ * rest is provenance, written as InfluxDB string fields and as Pushgateway
+ * info metrics, unless a sink's `labels:` names it.
  * Values: the bench's figures in the counter's unit (median, p10, p90, p95,
  * p99, min, max, mean, mad, calibration), cv_median (a ratio), the counts n
  * and outliers, stack_bytes, heap_peak_bytes, heap_live_bytes,
@@ -94,6 +100,17 @@ const br_upload_metric_t *br_upload_metrics(size_t *count);
 /* The value of metric in series, or NULL when the series has none. */
 const br_upload_value_t *br_upload_series_value(const br_upload_series_t *series,
 						const br_upload_metric_t *metric);
+
+/* The labels a sink keys series by: the bounded default and extra[0..count). */
+#define BR_UPLOAD_MAX_EXTRA_LABELS 9U
+typedef struct br_upload_labels {
+	const char *extra[BR_UPLOAD_MAX_EXTRA_LABELS];
+	size_t count;
+} br_upload_labels_t;
+
+/* True when key keys series under choice: one of bench, board, suite, unit,
+ * or one of choice's extra labels. */
+bool br_upload_label_keys(const br_upload_labels_t *choice, const char *key);
 
 /* The label key's value in labels, or NULL. */
 const char *br_upload_label_find(const br_upload_label_t *labels, size_t count, const char *key);

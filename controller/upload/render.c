@@ -100,6 +100,17 @@ static void item_id(const char *run_file, const char *sink, char *out, size_t ca
 		out[0] = '_';
 }
 
+void br_upload_render_labels(const br_upload_sink_t *sink, br_upload_labels_t *out)
+{
+	const char *const *names = br_upload_extra_label_names();
+	out->count = 0;
+	for (size_t i = 0; sink->labels.set && i < sink->labels.count; i++) {
+		const br_cfg_enum_t *e = br_cfg_item(&sink->labels, sizeof(*e), i);
+		if (out->count < BR_UPLOAD_MAX_EXTRA_LABELS)
+			out->extra[out->count++] = names[e->value];
+	}
+}
+
 void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t *sink,
 		      const char *config_dir, const br_upload_source_t *src,
 		      br_upload_item_t *item)

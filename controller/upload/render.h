@@ -27,6 +27,9 @@ typedef struct br_upload_source {
 	const br_upload_points_t *points;
 } br_upload_source_t;
 
+/* The labels sink keys series by (its `labels:` beyond the bounded default). */
+void br_upload_render_labels(const br_upload_sink_t *sink, br_upload_labels_t *out);
+
 /*
  * Fills item's method, url, content_type and body for sink. Leaves body NULL when the record holds nothing
  * this sink takes (no bench measured and no sizes).

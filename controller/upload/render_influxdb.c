@@ -54,7 +54,9 @@ void br_upload_render_influxdb(const br_upload_sink_t *sink, const br_upload_sou
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&body, &len);
-	br_lp_write_points(f, measurement, src->points);
+	br_upload_labels_t labels;
+	br_upload_render_labels(sink, &labels);
+	br_lp_write_points(f, measurement, src->points, &labels);
 	fclose(f);
 	if (len == 0) {
 		free(body);

@@ -90,8 +90,10 @@ void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_
 	char *body = NULL;
 	size_t body_len = 0;
 	f = br_upload_memstream(&body, &body_len);
+	br_upload_labels_t labels;
+	br_upload_render_labels(sink, &labels);
 	br_prom_write_points(f, prefix->set ? prefix->value : BR_UPLOAD_DEFAULT_METRIC_PREFIX,
-			     src->points, omit, key_count);
+			     src->points, omit, key_count, &labels);
 	fclose(f);
 	item->body = body;
 	item->body_len = body_len;

@@ -81,6 +81,8 @@ with tempfile.TemporaryDirectory() as tmp:
                       r"\(\+10\.0 %\)", out, re.M)
             is not None, "the table: base 1001, head 1101, +10.0 %, +100 instructions", out)
     c.check("built in" in err, "the base was built", err)
+    c.check(0 <= err.find("checking it out and building it") < err.find("built in"),
+            "before the build, a line says it is building (issue 30)", err)
     ab = load(os.path.join(tmp, "ab.json"))
     base_files = glob.glob(os.path.join(results, "runs", "*-base.json"))
     c.check(len(base_files) == 1, "the base's record is kept beside the head's", str(base_files))

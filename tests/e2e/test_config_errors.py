@@ -40,7 +40,8 @@ CASES = [
      {"s.yaml": "name: s\nboards: [qemu-netduinoplus2]\nbenchs: [empty]\n"}, "s.yaml",
      "s.yaml:3:1: unknown key 'benchs' in suite (did you mean 'benches'?); expected one of: "
      "name, description, firmware, boards, default_iterations, warmup_runs, stack_watermark, "
-     "fail_on_regression_percent, regression, timeout_seconds, budgets, benches, upload, build"),
+     "fail_on_regression_percent, regression, timeout_seconds, budgets, size_budgets, benches, upload, "
+     "build"),
     ("a regression limit that is not one",
      {"s.yaml": SUITE_ON.format(board="qemu-netduinoplus2") +
       "regression: {instructions: 0.5%, stack_bytes: 64 bytes}\n"}, "s.yaml",

@@ -11,7 +11,8 @@
  *   libFuzzer build); every call returns BR_OK or BR_ERR_INPUT;
  * - a refusal is one NUL-terminated line naming the file;
  * - the size breakdown's entries lie in their sections, do not overlap, and
- *   sum to at most text + data;
+ *   sum to at most text + data + bss, and the compile unit of each (DWARF)
+ *   is found or not without a fault;
  * - every name, escaped by common/escape.h, holds no control byte.
  */
 #define _GNU_SOURCE
@@ -33,6 +34,7 @@
 #include "elf/elf_sizes.h"
 #include "elf/elf_symbol_sizes.h"
 #include "elf/elf_symbols.h"
+#include "elf/elf_units.h"
 
 #define FUZZ_MAX_FUNCTIONS 64U
 #define FUZZ_NAME_BYTES 4096U
@@ -75,7 +77,10 @@ static void fuzz_sizes(const br_elf_t *elf, const char *path)
 		return;
 	}
 	uint64_t total = 0;
+	br_elf_units_t *units = br_elf_units_read(elf);
 	for (size_t i = 0; i < count; i++) {
+		const char *unit = br_elf_units_find(units, sized[i].address);
+		fuzz_require(unit == NULL || strlen(unit) < SIZE_MAX, "a unit is a string");
 		fuzz_require(sized[i].size > 0, "an entry has bytes");
 		fuzz_require(sized[i].name[0] != '\0' && strstr(sized[i].names, sized[i].name) != NULL,
 		             "an entry's first name is among its names");
@@ -89,7 +94,9 @@ static void fuzz_sizes(const br_elf_t *elf, const char *path)
 		fuzz_check_escaped(sized[i].names);
 		total += sized[i].size;
 	}
-	fuzz_require(total <= sizes.text + sizes.data, "the breakdown sums to at most text + data");
+	br_elf_units_free(units);
+	fuzz_require(total <= sizes.text + sizes.data + sizes.bss,
+	             "the breakdown sums to at most text + data + bss");
 	free(sized);
 }
 

@@ -109,16 +109,22 @@ def main(argv):
         if not check(proc.returncode == 0, "meson install --destdir"):
             return 1
         root = destdir + prefix
-        lib = next((d for d in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"))
-                    if os.path.isdir(os.path.join(root, d, "pkgconfig"))), "lib")
+        host_libs = [os.path.join(root, d) for d in
+                     ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"))]
+        target_lib = os.path.join(root, "lib", "arm-none-eabi", "benchrack")
         benchrack = os.path.join(root, "bin", "benchrack")
         expected = [os.path.join(root, "bin", "benchrack"),
                     os.path.join(root, "share", "bash-completion", "completions", "benchrack"),
-                    os.path.join(root, "include", "benchrack", "bench.h"),
-                    os.path.join(root, "include", "benchrack", "suite.h"),
-                    os.path.join(root, lib, "pkgconfig", "benchrack-stub.pc"),
-                    os.path.join(root, lib, "cmake", "benchrack_stub",
+                    os.path.join(root, "lib", "arm-none-eabi", "include", "benchrack",
+                                 "bench.h"),
+                    os.path.join(root, "lib", "arm-none-eabi", "include", "benchrack",
+                                 "suite.h"),
+                    os.path.join(root, "share", "pkgconfig", "benchrack-stub.pc"),
+                    os.path.join(root, "share", "cmake", "benchrack_stub",
                                  "benchrack_stub-config.cmake"),
+                    os.path.join(target_lib, "libbenchrack-stub-cortex-m4.a"),
+                    os.path.join(root, "share", "benchrack", "stub", "ld",
+                                 "benchrack-qemu-netduinoplus2.ld"),
                     os.path.join(root, "share", "benchrack", "stub", "benchrack-stub.mk"),
                     os.path.join(root, "share", "benchrack", "stub", "link.ld.in"),
                     os.path.join(root, "share", "benchrack", "configs", "boards",
@@ -134,6 +140,15 @@ def main(argv):
                 text = open(path).read()
                 check(".TH" in text and ".SH OPTIONS" in text or page == "benchrack",
                       f"{page}.1 is a roff page with OPTIONS")
+                # issue 30: a true NAME line (a summary, not the exit codes) and a
+                # DESCRIPTION with text before the next section
+                name = text.split(".SH NAME", 1)[-1].split(".SH", 1)[0]
+                desc = text.split(".SH DESCRIPTION", 1)[-1].split(".SH", 1)[0]
+                check(".SH NAME" in text and " - " in name and
+                      "measured and within budgets" not in name,
+                      f"{page}.1: NAME is a summary ({name.strip()[:100]!r})")
+                check(".SH DESCRIPTION" in text and len(desc.strip()) > 40,
+                      f"{page}.1: DESCRIPTION has text ({desc.strip()[:60]!r})")
         check(os.access(benchrack, os.X_OK), "bin/benchrack is executable")
 
         proc = run([benchrack, "run", "--help"])
@@ -151,9 +166,36 @@ def main(argv):
                 root, "share", "benchrack", "firmware", "suite-O2-qemu-mps2-an505.elf")),
                   f"it measured the installed image for that board ({path})")
 
-        env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, lib, "pkgconfig"))
+        # Issue 30: the README's first command, by the suite's name, from any folder
+        anywhere = os.path.join(tmp, "anywhere")
+        os.makedirs(anywhere)
+        out = os.path.join(tmp, "installed-default.json")
+        proc = run([benchrack, "run", "default", "-n", "3", "--results-dir",
+                    os.path.join(tmp, "results"), "--json", out], cwd=anywhere)
+        if check(proc.returncode == 0, f"installed benchrack run default from another folder "
+                 f"(exit {proc.returncode}: {proc.stderr[-300:]})"):
+            rec = json.load(open(out))
+            check(rec["suite"] == "default" and os.path.realpath(rec["suite_path"]) ==
+                  os.path.realpath(os.path.join(root, "share", "benchrack", "configs", "suites",
+                                                "default.yaml")),
+                  f"it ran the installed default suite ({rec['suite_path']})")
+        proc = run([benchrack, "run", "no-such-suite"], cwd=anywhere)
+        check(proc.returncode == 2 and "suite 'no-such-suite' not found" in proc.stderr,
+              f"an unknown suite name: exit 2, saying where it looked ({proc.stderr.strip()})")
+
+        # issue 30: target libraries never where a host linker looks
+        stray = [os.path.join(d, n) for d in host_libs if os.path.isdir(d)
+                 for n in os.listdir(d) if n.startswith("libbenchrack")]
+        check(not stray, f"no stub library in the host's lib/ ({stray})")
+        # nor target headers in the host's include/: a cross compiler given
+        # -I/usr/include would take the host's libc headers with them
+        check(not os.path.exists(os.path.join(root, "include", "benchrack")),
+              "no stub header in the host's include/")
+        env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(root, "share", "pkgconfig"))
         proc = run(["pkg-config", "--cflags", "--libs", "benchrack-stub"], env=env)
         flags = proc.stdout.split()
+        check({"-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft"} <= set(flags),
+              f"pkg-config --cflags carries the core's flags ({proc.stdout.strip()})")
         check(proc.returncode == 0 and "-lbenchrack-stub-cortex-m4" in flags and
               any(f.startswith("-I") and os.path.isfile(os.path.join(f[2:], "benchrack",
                                                                      "bench.h"))
@@ -167,6 +209,28 @@ def main(argv):
                     "benchrack-stub"], env=env)
         check("-lbenchrack-stub-cortex-m0" in proc.stdout.split(),
               "pkg-config --define-variable=core=cortex-m0 picks the M0 library")
+        # the one-line link: pkg-config's flags and its ready linker script
+        ld = run(["pkg-config", "--variable=linker_script", "benchrack-stub"],
+                 env=env).stdout.strip()
+        check(os.path.isfile(ld), f"pkg-config's linker_script is a file ({ld})")
+        an386 = run(["pkg-config", "--define-variable=board=qemu-mps2-an505",
+                     "--variable=linker_script", "benchrack-stub"], env=env).stdout.strip()
+        check(os.path.isfile(an386) and "qemu-mps2-an505" in an386,
+              f"and one per board ({an386})")
+        example_src = os.path.join(source, "examples", "cmake-firmware", "src")
+        pc_elf = os.path.join(tmp, "pc-firmware.elf")
+        proc = run(["sh", "-c", 'arm-none-eabi-gcc -O2 $(pkg-config --cflags benchrack-stub) '
+                    '-nostdlib -nostartfiles -Wl,--gc-sections '
+                    '-T"$(pkg-config --variable=linker_script benchrack-stub)" -o "$0" '
+                    '"$1"/fir.c "$1"/benches.c $(pkg-config --libs benchrack-stub)',
+                    pc_elf, example_src], env=env)
+        if check(proc.returncode == 0, f"the example links with pkg-config alone "
+                 f"({proc.stderr[-300:]})"):
+            record = measure(benchrack, pc_elf, tmp, "pkg-config-firmware")
+            if record is not None:
+                check([b["name"] for b in record["benches"]] == ["empty", "fir_32", "fir_64"]
+                      and all(b["min"] == b["max"] for b in record["benches"]),
+                      "pkg-config-firmware: every bench measured, exact")
 
         example = os.path.join(source, "examples", "cmake-firmware")
         cm = os.path.join(tmp, "cmake-build")

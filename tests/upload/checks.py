@@ -24,6 +24,13 @@ def influx_points(c, influx, rec, measurement, what, db=DB, run_file=""):
         labels = {k: records.lp_name(v) for k, v in records.expected_labels(rec, b).items()}
         got_tags = {k: p[k] for k in labels}
         c.check(got_tags == labels, f"{what}: {name!r} carries every tag", f"{got_tags}\n{labels}")
+        prov = records.expected_provenance(rec, b)
+        got_prov = {k: p.get(k) for k in prov}
+        c.check(got_prov == {k: records.lp_string(v) for k, v in prov.items()},
+                f"{what}: {name!r} carries its provenance as string fields",
+                f"{got_prov}\n{prov}")
+        c.check(not (set(influx.tag_keys(db, measurement)) & set(prov)),
+                f"{what}: no provenance among the tags", repr(influx.tag_keys(db, measurement)))
         fields = records.expected_fields(b)
         got = {k: p.get(k) for k in fields}
         c.check(got == {k: v[0] for k, v in fields.items()},
@@ -56,6 +63,13 @@ def pushgateway_group(c, pg, rec, what, job="benchrack", grouping=("board", "sui
             for k in grouping:
                 want.pop(k, None)
             want.update({k: v for k, v in group.items() if v})
+            if metric == "median":
+                info = [l for _, l, v in pg.samples("benchrack_run_info")
+                        if in_group(l) and v == 1]
+                run_prov = {k: v for k, v in records.expected_provenance(rec, b).items()
+                            if k not in ("mode", "elf") and k not in grouping}
+                c.check(len(info) == 1 and all(info[0].get(k) == v for k, v in run_prov.items()),
+                        f"{what}: the provenance once, in benchrack_run_info", repr(info))
             mine = [(l, v) for l, v in samples if l.get("bench") == b["name"]]
             if not c.check(len(mine) == 1, f"{what}: {metric} of {b['name']!r} exactly once",
                            repr(samples)):

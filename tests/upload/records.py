@@ -103,12 +103,33 @@ def lp_name(name):
     return "".join(chars)
 
 
+def lp_string(value):
+    """What InfluxDB keeps of a string field benchrack writes: control
+    characters become U+FFFD, the rest as it is."""
+    return "".join("\ufffd" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in value)
+
+
 def file_name(path):
     return path.rsplit("/", 1)[-1]
 
 
+BOUNDED_LABELS = ("bench", "board", "suite", "unit")
+
+
 def expected_labels(rec, b):
-    """Every label (tag) a bench's series carries, unescaped."""
+    """The labels (tags) a bench's series is keyed by, unescaped: the bounded
+    default (issue 30), never one per commit or build."""
+    return {k: v for k, v in all_labels(rec, b).items() if k in BOUNDED_LABELS}
+
+
+def expected_provenance(rec, b):
+    """What the record says of where the figures came from: InfluxDB string
+    fields and the Pushgateway's info metrics, not labels."""
+    return {k: v for k, v in all_labels(rec, b).items() if k not in BOUNDED_LABELS}
+
+
+def all_labels(rec, b):
+    """Every label a bench's series could carry, unescaped."""
     fw = rec["firmware"]
     labels = {
         "bench": b["name"], "board": rec["board"], "build_id": fw["build_id"],

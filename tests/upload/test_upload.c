@@ -380,15 +380,17 @@ static void test_entry_labels(void)
 	br_run_record_free(&r);
 }
 
+/* Tags: the bounded default (bench, board, unit); the provenance as string fields. */
 static const char lp_want[] =
-	"bm,bench=crc\\ 32,board=board\\,a\\=b\\ \"x\",build_id=ab12,counter=tim2,"
-	"firmware=suite-O2.elf,host=rack\\ 7,mode=stub,server=qemu,"
+	"bm,bench=crc\\ 32,board=board\\,a\\=b\\ \"x\","
 	"unit=instructions\\ (QEMU\\ icount) median=655,p10=654,p90=656,p95=656,p99=656,"
 	"min=654,max=656,mean=655,mad=0.5,cv_median=0.25,n=5i,outliers=1i,stack_bytes=44i,"
-	"heap_peak_bytes=128i,heap_live_bytes=0i,heap_allocations=2i 1795965005000\n"
-	"bm_firmware,board=board\\,a\\=b\\ \"x\",build_id=ab12,counter=tim2,"
-	"firmware=suite-O2.elf,host=rack\\ 7,server=qemu,unit=instructions\\ (QEMU\\ icount) "
-	"text_bytes=4080i,data_bytes=864i,bss_bytes=6664i 1795965005000\n";
+	"heap_peak_bytes=128i,heap_live_bytes=0i,heap_allocations=2i,build_id=\"ab12\","
+	"counter=\"tim2\",firmware=\"suite-O2.elf\",host=\"rack 7\",mode=\"stub\","
+	"server=\"qemu\" 1795965005000\n"
+	"bm_firmware,board=board\\,a\\=b\\ \"x\",unit=instructions\\ (QEMU\\ icount) "
+	"text_bytes=4080i,data_bytes=864i,bss_bytes=6664i,build_id=\"ab12\",counter=\"tim2\","
+	"firmware=\"suite-O2.elf\",host=\"rack 7\",server=\"qemu\" 1795965005000\n";
 
 static void test_formats(void)
 {
@@ -400,22 +402,42 @@ static void test_formats(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = br_upload_memstream(&text, &len);
-	br_lp_write_points(f, "bm", &p);
+	br_lp_write_points(f, "bm", &p, NULL);
 	fclose(f);
 	CHECK_MSG(strcmp(text, lp_want) == 0, "line protocol:\n%s", text);
 	free(text);
+	/* a sink that asks for build_id and host as tags gets them as tags */
+	br_upload_labels_t chosen = {.extra = {"build_id", "host"}, .count = 2};
+	f = br_upload_memstream(&text, &len);
+	br_lp_write_points(f, "bm", &p, &chosen);
+	fclose(f);
+	CHECK_MSG(strstr(text, "bm,bench=crc\\ 32,board=board\\,a\\=b\\ \"x\",build_id=ab12,"
+			       "host=rack\\ 7,unit=") == text &&
+			  strstr(text, ",counter=\"tim2\",") != NULL &&
+			  strstr(text, "build_id=\"") == NULL,
+		  "line protocol with labels [build_id, host]:\n%s", text);
+	free(text);
 	const char *omit[] = {"board", "suite"};
 	f = br_upload_memstream(&text, &len);
-	br_prom_write_points(f, "benchrack", &p, omit, 2);
+	br_prom_write_points(f, "benchrack", &p, omit, 2, NULL);
 	fclose(f);
 	CHECK(strstr(text, "# HELP benchrack_median ") != NULL);
-	CHECK(strstr(text, "# TYPE benchrack_median gauge\nbenchrack_median{bench=\"crc 32\","
-			   "build_id=\"ab12\",counter=\"tim2\",firmware=\"suite-O2.elf\","
-			   "host=\"rack 7\",mode=\"stub\",server=\"qemu\","
-			   "unit=\"instructions (QEMU icount)\"} 655\n") != NULL);
-	CHECK(strstr(text, "benchrack_firmware_text_bytes{") != NULL);
-	CHECK(strstr(text, "benchrack_run_timestamp_seconds{build_id=\"ab12\"") != NULL);
+	CHECK_MSG(strstr(text, "# TYPE benchrack_median gauge\nbenchrack_median{bench=\"crc 32\","
+			       "unit=\"instructions (QEMU icount)\"} 655\n") != NULL,
+		  "exposition:\n%s", text);
+	CHECK(strstr(text, "benchrack_firmware_text_bytes{unit=") != NULL);
+	CHECK(strstr(text, "benchrack_run_timestamp_seconds{unit=") != NULL);
 	CHECK(strstr(text, "} 1795965005\n") != NULL);
+	/* provenance only in the info metrics */
+	CHECK_MSG(strstr(text, "benchrack_run_info{build_id=\"ab12\",counter=\"tim2\","
+			       "firmware=\"suite-O2.elf\",host=\"rack 7\",server=\"qemu\","
+			       "unit=\"instructions (QEMU icount)\"} 1\n") != NULL,
+		  "run info:\n%s", text);
+	CHECK(strstr(text, "benchrack_bench_info{bench=\"crc 32\",mode=\"stub\",") != NULL);
+	size_t builds = 0;
+	for (const char *q = text; (q = strstr(q, "build_id=")) != NULL; q++)
+		builds++;
+	CHECK_MSG(builds == 1, "build_id in run_info only (%zu)", builds);
 	CHECK(strstr(text, "board=") == NULL); /* the URL carries it */
 	free(text);
 	br_upload_points_free(&p);
@@ -797,7 +819,7 @@ static void test_config(void)
 		"  - {name: two, kind: influxdb2, url: 'https://influx:8086/', org: o,\n"
 		"     bucket: 'x/y', token_file: tok}\n"
 		"  - {name: pg, kind: pushgateway, url: 'http://127.0.0.1:9091',\n"
-		"     grouping: [board, host], job: 'my job'}\n"
+		"     grouping: [board, host], job: 'my job', labels: [git_commit, mode]}\n"
 		"  - {name: bencher, kind: bencher, project: fw, branch: main, token_env: BT}\n"
 		"  - {name: hook, kind: webhook, url: 'https://h.example/x?y=1', token_env: HT,\n"
 		"     token_header: X-Api-Key}\n";
@@ -807,6 +829,12 @@ static void test_config(void)
 	CHECK(l.max_total_ms == 10000U && l.max_attempts == 5U);
 	const br_upload_sink_t *lab = br_upload_section_sink(&cfg.section, 0);
 	CHECK(br_upload_sink_connect_timeout_ms(&cfg.section, lab) == 5000U);
+	br_upload_labels_t chosen;
+	br_upload_render_labels(lab, &chosen);
+	CHECK(chosen.count == 0);
+	br_upload_render_labels(br_upload_section_sink(&cfg.section, 2), &chosen);
+	CHECK(chosen.count == 2 && strcmp(chosen.extra[0], "git_commit") == 0 &&
+	      strcmp(chosen.extra[1], "mode") == 0);
 
 	/* each kind's request */
 	br_run_record_t r;
@@ -906,6 +934,9 @@ static void test_config(void)
 		{"sinks:\n  - {name: a, kind: pushgateway, url: 'http://x',\n"
 		 "     grouping: [board, board]}\n",
 		 "grouping lists 'board' twice"},
+		{"sinks:\n  - {name: a, kind: influxdb2, url: 'http://x', org: o, bucket: b,\n"
+		 "     labels: [commit]}\n",
+		 "expected one of: build_id, counter, elf"},
 		{"sinks:\n  - {name: a, kind: influxdb1, url: 'http://x', database: d,\n"
 		 "     measurement: '#m'}\n",
 		 "cannot be written in line protocol"},

@@ -35,7 +35,40 @@ def escape(text):
     return "\\" + text if text[:1] in ("-", ".") else text
 
 
-def convert(help_text, page, command):
+def command_summaries(main_help):
+    """command -> its one-line description in `benchrack --help`'s commands table."""
+    out = {}
+    term, desc, in_table = None, [], False
+    for line in main_help.split("\n"):
+        if line.startswith("commands:"):
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        if not line.strip() or (line and not line.startswith(" ")):
+            if term is not None:
+                out[term] = " ".join(desc)
+            if not line.strip() and term is None:
+                continue
+            if line and not line.startswith(" "):
+                break
+            term, desc = None, []
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        m = ITEM.match(line.strip())
+        if indent <= ITEM_MAX_INDENT:
+            if term is not None:
+                out[term] = " ".join(desc)
+            term = m.group(1).split()[0]
+            desc = [m.group(2)] if m.group(2) else []
+        elif term is not None:
+            desc.append(line.strip())
+    if term is not None:
+        out.setdefault(term, " ".join(desc))
+    return out
+
+
+def convert(help_text, page, command, table_summary=""):
     lines = help_text.rstrip("\n").split("\n")
     if not lines or not lines[0].startswith("usage: "):
         raise ValueError("the help text does not start with 'usage: '")
@@ -77,13 +110,22 @@ def convert(help_text, page, command):
                 body.append(("p", paragraph))
             paragraph.append(text)
 
-    # NAME: the first sentence of the first paragraph.
-    first = next((" ".join(d) for k, d in body if k == "p"), "")
-    summary = re.split(r"(?<=[.:;])\s", first, maxsplit=1)[0].rstrip(".:;")
+    # NAME: the command's line in `benchrack --help`'s table of commands when
+    # given, else the first sentence of the first paragraph before any heading
+    # (never a section's text, such as the exit codes).
+    first = ""
+    for kind, data in body:
+        if kind == "h":
+            break
+        if kind == "p":
+            first = " ".join(data)
+            break
+    summary = table_summary or re.split(r"(?<=[.:;])\s", first, maxsplit=1)[0].rstrip(".:;")
     if not summary:
-        summary = "measure firmware on Cortex-M through the debug port"
+        raise ValueError("no summary for the NAME line: the help text needs a paragraph "
+                         "before its first heading")
     summary = summary[0].lower() + summary[1:]
-    name = "benchrack " + command if command else "benchrack"
+    name = page  # what whatis/apropos index: the page's own name (benchrack-run)
     out += ["# NAME", "", f"{name} - {escape(summary)}", "",
             "# SYNOPSIS", "", escape(synopsis), "", "# DESCRIPTION", ""]
     for kind, data in body:
@@ -115,8 +157,13 @@ def main():
               file=sys.stderr)
         return 1
     page = "benchrack-" + args.command if args.command else "benchrack"
+    table_summary = ""
+    if args.command:
+        main = subprocess.run([args.benchrack, "--help"], capture_output=True, text=True,
+                              timeout=30)
+        table_summary = command_summaries(main.stdout).get(args.command, "")
     try:
-        text = convert(proc.stdout, page, args.command)
+        text = convert(proc.stdout, page, args.command, table_summary)
     except ValueError as e:
         print(f"help2man: {' '.join(argv)}: {e}", file=sys.stderr)
         return 1

@@ -4,9 +4,9 @@ size run on the same file (findings of issue 12):
 
 - aliases at one address (a strong and a weak alias of sized_add) are one
   line naming all of them, not three lines counting the bytes three times;
-- data objects in flash (a 1 KiB const table, initialised .data) are listed
-  with their section, largest first;
-- what the lines add up to is no more than text + data;
+- data objects (a 1 KiB const table, initialised .data, zeroed .bss: issue
+  30) are listed with their section and memory, largest first;
+- what the lines add up to is no more than text + data + bss;
 - a symbol name holding an ESC byte is printed escaped (table and JSON);
 - an ELF whose section headers were cut off is refused (exit 2) naming the
   file and what to do, not reported as 0 bytes (nor, by measure, as
@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as d:
         f.write(raw.replace(b"sized_escXname\0", b"sized_esc\x1bname\0"))
 
     nm = nm_symbols(hostile)
-    text, data, _ = berkeley(hostile)
+    text, data, bss = berkeley(hostile)
     add = nm["sized_add"]
     check(nm.get("sized_add_alias", (None,))[0] == add[0] and
           nm.get("sized_add_weak", (None,))[0] == add[0],
@@ -80,7 +80,7 @@ with tempfile.TemporaryDirectory() as d:
         line = alias_lines[0]
         check(all(n in line for n in ["sized_add", "sized_add_alias", "sized_add_weak"]),
               f"aliases: the line names all three ({line})")
-        check(f" {add[1]} " in line, f"aliases: {add[1]} bytes once ({line})")
+        check(line.split()[-1] == str(add[1]), f"aliases: {add[1]} bytes once ({line})")
 
     json_path = os.path.join(d, "sizes.json")
     rc, out, err = sizes(hostile, "--json", json_path)
@@ -95,14 +95,20 @@ with tempfile.TemporaryDirectory() as d:
     dat = by_first.get("sized_data")
     check(dat is not None and dat["kind"] == "object" and dat["section"] == ".data" and
           dat["bytes"] == 16, f"initialised data is listed with its section ({dat})")
-    check("sized_bss" not in by_first, "zeroed data (RAM only) is not in the flash list")
+    zeroed = by_first.get("sized_bss")
+    check(zeroed is not None and zeroed["section"] == ".bss" and zeroed["memory"] == "ram" and
+          zeroed["bytes"] == nm["sized_bss"][1] == 32,
+          f"zeroed data is listed, in RAM ({zeroed})")
+    check(dat is not None and dat["memory"] == "flash+ram" and table["memory"] == "flash",
+          "initialised data is in flash and RAM, the const table in flash")
     check(syms == sorted(syms, key=lambda s: -s["bytes"]), "largest first")
     check(by_first.get("sized_esc\x1bname", {}).get("kind") == "function",
           "JSON keeps the name exactly (escaped by the JSON writer)")
     total = sum(s["bytes"] for s in syms)
-    check(0 < total <= text + data, f"the lines add up to {total} <= text + data {text + data}")
+    check(0 < total <= text + data + bss,
+          f"the lines add up to {total} <= text + data + bss {text + data + bss}")
     for name, (addr, size, kind) in nm.items():
-        if size > 0 and kind in "TtRrDd":
+        if size > 0 and kind in "TtRrDdBb":
             check(any(name in s["name"].split(", ") for s in syms),
                   f"nm's {name} ({kind}, {size} bytes) is in the list")
 

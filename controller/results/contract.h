@@ -1,0 +1,26 @@
+/*
+ * The kinds and versions of the JSON documents benchrack writes besides run
+ * records, baselines and reports (results/record.h has theirs): each
+ * document opens with "kind" and "schema_version", results/SCHEMA.md says
+ * what each holds and results/schema/<kind>.schema.json is its JSON Schema.
+ * A version goes up when a key changes meaning, goes away or becomes
+ * required; a reader refuses a version it does not know.
+ */
+#ifndef BENCHRACK_RESULTS_CONTRACT_H
+#define BENCHRACK_RESULTS_CONTRACT_H
+
+/* `benchrack measure --json`. */
+#define BR_CONTRACT_MEASUREMENT "measurement"
+#define BR_CONTRACT_MEASUREMENT_VERSION 1U
+/* `benchrack profile --format json` (version 1 was marked benchrack_profile: 1). */
+#define BR_CONTRACT_PROFILE "profile"
+#define BR_CONTRACT_PROFILE_VERSION 2U
+/* The rack document, results/racks/<rack>-<time>.json (a document without a
+ * version is from before versioning: version 1). */
+#define BR_CONTRACT_RACK "rack"
+#define BR_CONTRACT_RACK_VERSION 1U
+/* `benchrack diff OLD.elf NEW.elf --format json`. */
+#define BR_CONTRACT_SIZE_DIFF "size_diff"
+#define BR_CONTRACT_SIZE_DIFF_VERSION 1U
+
+#endif
