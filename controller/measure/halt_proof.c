@@ -19,6 +19,7 @@ br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_hal
 			continue;
 		out->address = seg.vaddr;
 		memcpy(out->bytes, seg.data, sizeof(out->bytes));
+		out->reset_pc = br_elf_entry(elf);
 		return BR_OK;
 	}
 	return br_error_set(err, BR_ERR_INPUT,
@@ -50,7 +51,8 @@ void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *count
 {
 	uint32_t c = counter->counter.address;
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_a};
-	b->reads[b->nreads++] = (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
+	b->reads[b->nreads++] =
+	    (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
 	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_b};
 }
 

@@ -29,6 +29,7 @@
 typedef struct br_halt_proof {
 	uint32_t address;
 	uint8_t bytes[BR_HALT_PROOF_MARKER_BYTES];
+	uint32_t reset_pc; /* the image's entry (its reset handler), Thumb bit clear; 0: none */
 } br_halt_proof_t;
 
 /* The buffers one halt's three proof reads fill. */
@@ -41,7 +42,9 @@ typedef struct br_halt_proof_reads {
 /*
  * Fills *out with the first BR_HALT_PROOF_MARKER_BYTES bytes of elf's first
  * loadable segment that is neither writable nor empty (flash: the vector
- * table of a Cortex-M image). BR_ERR_INPUT naming the file when there is none.
+ * table of a Cortex-M image), and its reset_pc with the ELF's entry point
+ * (where a reset restarts the core: a breakpoint session traps it there).
+ * BR_ERR_INPUT naming the file when there is none.
  */
 br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path, br_halt_proof_t *out,
                                    br_error_t *err);

@@ -91,13 +91,14 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 	fprintf(out, "; unit: %s\n", c->unit);
 	double guard_s = br_wrap_guard_seconds(cs);
 	if (r->raw->mode == BR_MEASURE_BREAKPOINT && guard_s > 0.0)
-		fprintf(out,
-		        "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
-		        "per second) kept every interval between two reads shorter than a period: "
-		        "%zu taken, each sample their 64-bit sum\n",
-		        (unsigned long long)cs->period, c->unit, guard_s,
-		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
-		        r->raw->bp.guard_halts);
+		fprintf(
+		    out,
+		    "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
+		    "per second) kept every interval between two reads shorter than a period: "
+		    "%zu taken, each sample their 64-bit sum\n",
+		    (unsigned long long)cs->period, c->unit, guard_s,
+		    c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
+		    r->raw->bp.guard_halts);
 	else if (cs->wrap_seconds > 0.0)
 		fprintf(out,
 		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "
@@ -138,15 +139,14 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 {
 	const br_measure_raw_t *raw = r->raw;
 	const br_counter_state_t *cs = &raw->counter;
-	const br_bp_sample_t *judged = NULL; /* a breakpoint session's first sample not measured */
-	for (size_t i = 0; raw->mode == BR_MEASURE_BREAKPOINT && i < raw->bp.count; i++) {
-		if (!raw->bp.samples[i].measured && judged == NULL)
-			judged = &raw->bp.samples[i];
-	}
+	const br_bp_sample_t *judged = br_measure_report_first_not_measured(raw);
+	char why[BR_MEASURE_WHY_TEXT];
+	if (judged != NULL)
+		br_bp_sample_why(judged, why, sizeof(why));
 	if (r->not_measured > 0 && judged != NULL && judged->why != BR_WRAP_OK)
 		fprintf(out, "not measured: %zu of %zu samples: %s (counter %s, every %llu %s)\n",
-		        r->not_measured, raw->count, br_wrap_verdict_text(judged->why),
-		        cs->counter.name, (unsigned long long)cs->period, unit_of(raw));
+		        r->not_measured, raw->count, why, cs->counter.name,
+		        (unsigned long long)cs->period, unit_of(raw));
 	else if (r->not_measured > 0)
 		fprintf(
 		    out,
@@ -235,8 +235,10 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	        (unsigned long long)f->suite.flash, (unsigned long long)f->suite.ram,
 	        (unsigned long long)f->suite.samples, elf);
 	if (!f->stub_known) {
-		fprintf(out, "  stub alone: not known (no bench-empty image beside %s; name one with "
-		             "--empty-elf)\n", elf);
+		fprintf(out,
+		        "  stub alone: not known (no bench-empty image beside %s; name one with "
+		        "--empty-elf)\n",
+		        elf);
 		return;
 	}
 	fprintf(out, "  %-24s %8llu %8llu %8llu  %s\n", "stub (empty bench)",
@@ -245,8 +247,8 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	for (size_t i = 0; i < f->count; i++) {
 		const br_footprint_bench_t *b = &f->benches[i];
 		if (b->known)
-			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name, (long long)b->flash,
-			        (long long)b->ram, "", b->elf);
+			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name,
+			        (long long)b->flash, (long long)b->ram, "", b->elf);
 		else
 			fprintf(out, "  + %-22s %8s %8s %8s  no bench-%s image beside the suite\n",
 			        b->name, "?", "?", "", b->name);
@@ -269,8 +271,8 @@ static void print_sizes(const br_measure_report_t *r, FILE *out)
 		print_footprint(r->footprint, r->elf_path, out);
 	if (!r->symbols_shown)
 		return;
-	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind",
-	        "section", "bytes", "empty", "growth");
+	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind", "section",
+	        "bytes", "empty", "growth");
 	for (size_t i = 0; i < r->symbol_count; i++) {
 		const br_size_symbol_t *s = &r->symbols[i];
 		char name[BR_ESCAPE_BYTES(sizeof(s->name))];
@@ -393,7 +395,8 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 		size_t value;
 	} counts[] = {{"guard_halts", raw->bp.guard_halts},
 	              {"recoveries", raw->bp.recoveries},
-	              {"dropped", raw->bp.dropped}};
+	              {"dropped", raw->bp.dropped},
+	              {"strays", raw->bp.strays}};
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		br_json_key(j, counts[i].key);
 		br_json_uint(j, counts[i].value);
