@@ -11,6 +11,7 @@
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
+#include "results/baseline_policy.h"
 #include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
@@ -652,16 +653,39 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 	br_error_clear(&err);
 	br_status_t st = br_results_baseline_path(s->results_dir, run->board.name, true, path,
 	                                          sizeof(path), &err);
-	br_run_record_t copy = run->record;
-	copy.kind = BR_RECORD_BASELINE;
+	/* A bench this run did not measure keeps its old entry (baseline_policy.h). */
+	br_run_record_t old;
+	memset(&old, 0, sizeof(old));
+	bool has_old =
+	    st == BR_OK && access(path, F_OK) == 0 && br_record_read(path, &old, NULL) == BR_OK;
+	br_run_record_t copy;
+	char kept[BR_RECORD_TEXT];
+	size_t missing = 0;
+	size_t n_kept = br_baseline_policy_apply(&run->record, has_old ? &old : NULL, &copy, kept,
+	                                         sizeof(kept), &missing);
 	if (st == BR_OK)
 		st = br_run_json_save(&copy, path, &err);
+	br_baseline_policy_free(&copy);
+	if (has_old)
+		br_run_record_free(&old);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
 		return;
 	}
-	notice(s, "%s: baseline written to %s", run->board.name, path);
+	if (n_kept > 0)
+		notice(s,
+		       "%s: baseline written to %s, keeping the old entr%s of %s (not measured "
+		       "in this run)",
+		       run->board.name, path, n_kept == 1 ? "y" : "ies", kept);
+	else
+		notice(s, "%s: baseline written to %s", run->board.name, path);
+	if (missing > 0)
+		notice(s,
+		       "%s: %zu bench%s not measured and with no old entry: the baseline has no "
+		       "figure for %s",
+		       run->board.name, missing, missing == 1 ? "" : "es",
+		       missing == 1 ? "it" : "them");
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record

@@ -337,7 +337,7 @@ class Proxy:
         b.join()
         client.close()
         server.close()
-        return self.mode in ("inject", "fixcorrupt")
+        return self.mode in ("inject", "fixcorrupt", "reset", "pass")
 
     def close(self):
         self.listener.close()

@@ -44,6 +44,9 @@ benches:
     elf: {elf}
     from: plain_markers
     to: plain_fixed
+  - name: fixed_calls
+    elf: {elf}
+    function: plain_fixed
 """
 c = Checks()
 
@@ -79,7 +82,7 @@ def measure(port):
     return p, load(path)
 
 
-def suite_command(command):
+def suite_command(command, extra=()):
     def go(port):
         board = os.path.join(WORK, "reset.yaml")
         with open(board, "w", encoding="utf-8") as f:
@@ -89,7 +92,7 @@ def suite_command(command):
             f.write(SUITE.format(elf=PLAIN))
         path = os.path.join(WORK, f"{command}.json")
         p = subprocess.run([BENCHRACK, command, suite, "--board", board, "--results-dir", WORK,
-                            "--timeout", "5", "--json", path],
+                            "--timeout", "5", "--json", path, *extra],
                            capture_output=True, text=True, timeout=120)
         return p, load(path)
     return go
@@ -129,7 +132,7 @@ def check_suite(label, truth, p, res, injected):
     c.check(res is not None, f"{label}: --json written (exit {p.returncode}: {p.stderr.strip()})")
     if res is None:
         return
-    bench = res["benches"][0]
+    bench = [b for b in res["benches"] if b["name"] == "markers"][0]
     if bench["status"] == "measured":
         c.check(all(s == truth for s in bench["samples"]) and bench["median"] == truth,
                 f"{label}: measured, and every figure the true {truth}: {bench['samples']}")
@@ -163,7 +166,40 @@ def main():
         for nth in POINTS:
             (p, res), injected = through(nth, suite_command(command))
             check_suite(f"{command}, reset at stop {nth}", truth, p, res, injected)
+    check_baseline(truth)
     return c.finish()
+
+
+def baseline_entries():
+    path = os.path.join(WORK, "baselines", "reset.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return {b["name"]: b for b in json.load(f)["benches"]}
+
+
+def check_baseline(truth):
+    """ND1: a run whose markers bench was not measured (a reset at stop 4)
+    with --write-baseline never loses markers' baseline entry; the bench it
+    measured is written."""
+    (p, res), _ = through(0, suite_command("run", ["--write-baseline"]))
+    before = baseline_entries()
+    c.check(p.returncode == 0 and before.get("markers", {}).get("median") == truth,
+            f"a clean run writes the baseline, markers {truth} ({p.returncode}: {p.stderr})")
+    (p, res), injected = through(4, suite_command("run", ["--write-baseline"]))
+    status = res and [b["status"] for b in res["benches"] if b["name"] == "markers"]
+    c.check(injected == 1 and status == ["not_run"],
+            f"the faulted run did not measure markers ({status})")
+    after = baseline_entries()
+    m = after.get("markers", {})
+    c.check(m.get("status") == "measured" and m.get("median") == truth,
+            f"--write-baseline after a bench not measured: markers' entry kept ({m.get('status')}, "
+            f"{m.get('median')}): {p.stderr}")
+    c.check(after.get("fixed_calls", {}).get("status") == "measured",
+            "the bench it measured is in the baseline")
+    if "baseline written" in p.stderr:
+        c.check("keeping the old entry of markers" in p.stderr,
+                f"the run says which old entry it kept: {p.stderr}")
 
 
 if __name__ == "__main__":
