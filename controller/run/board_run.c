@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/xalloc.h"
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
@@ -692,7 +693,12 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
  * complete or failed, and kept on disk. */
 static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *err)
 {
-	if (st != BR_OK)
+	br_error_t stop;
+	if (br_interrupt_signal() != 0) { /* SIGINT/SIGTERM: whatever the benches said */
+		br_interrupt_error(&stop);
+		run_failed(run, &stop);
+		run->record.status = BR_RECORD_INTERRUPTED;
+	} else if (st != BR_OK)
 		run_failed(run, err);
 	else
 		run->record.status = BR_RECORD_COMPLETE;
