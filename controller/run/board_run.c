@@ -31,11 +31,11 @@ typedef struct keeper {
 	const br_suite_t *suite; /* NULL without a suite file */
 	br_board_run_t *run;
 	const br_counter_state_t *counter; /* as started on the board */
-	const char *current;               /* the bench running now */
-	uint32_t warmup;                   /* host benches: the warm-up they ran with */
+	const char *current; /* the bench running now */
+	uint32_t warmup;    /* host benches: the warm-up they ran with */
 	unsigned current_index;
-	bool counted;   /* any sample of any bench was not zero */
-	size_t sampled; /* samples of all benches */
+	bool counted;       /* any sample of any bench was not zero */
+	size_t sampled;     /* samples of all benches */
 	int64_t started_ms;
 	bool save_failed;
 	br_error_t save_error;
@@ -54,7 +54,7 @@ static void progress_done(const br_run_settings_t *s)
 }
 
 static void notice(const br_run_settings_t *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 static void notice(const br_run_settings_t *s, const char *fmt, ...)
 {
@@ -77,7 +77,7 @@ static br_limit_t limit_of(const br_cfg_uint_t *u)
 static br_budgets_t budgets_of(const br_suite_budgets_t *b)
 {
 	br_budgets_t out = {limit_of(&b->max_stack_bytes), limit_of(&b->max_heap_bytes),
-	                    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
+			    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
 	return out;
 }
 
@@ -133,7 +133,7 @@ static void apply_stub_calibration(br_run_record_t *rec)
 		b->calibrated = true;
 		b->calibration_median = empty->summary.median;
 		snprintf(b->calibration_method, sizeof(b->calibration_method), "%s",
-		         br_calibration_method_text(BR_CALIBRATION_STUB_EMPTY));
+			 br_calibration_method_text(BR_CALIBRATION_STUB_EMPTY));
 	}
 }
 
@@ -141,7 +141,7 @@ static void apply_stub_calibration(br_run_record_t *rec)
  * and the record to disk; whether the counter counted at all is judged over
  * the whole run (run_checks.h). */
 static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
-                                 const br_stub_result_t *r, br_error_t *err)
+				 const br_stub_result_t *r, br_error_t *err)
 {
 	keeper_t *k = ctx;
 	(void)err;
@@ -192,12 +192,12 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 
 /* The iterations and warm-up of a suite's stub bench (settings first). */
 static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const br_suite_t *suite,
-                                              const br_suite_bench_t *b)
+					      const br_suite_bench_t *b)
 {
 	br_suite_bench_request_t req = {
-	    .name = b->name.value,
-	    .iterations = b->iterations.set ? (uint32_t)b->iterations.value : suite->iterations,
-	    .warmup = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value : suite->warmup,
+		.name = b->name.value,
+		.iterations = b->iterations.set ? (uint32_t)b->iterations.value : suite->iterations,
+		.warmup = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value : suite->warmup,
 	};
 	if (s->iterations_set)
 		req.iterations = s->iterations;
@@ -209,7 +209,7 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
 /* A bench that did not come back within its timeout (run_checks.h): on a
  * board that answers, a test failure kept as the bench's record. */
 static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const char *bench,
-                                    int timeout_ms, br_error_t *err)
+				    int timeout_ms, br_error_t *err)
 {
 	char what[BR_CB_NAME_BYTES + 16U];
 	snprintf(what, sizeof(what), "bench %s", bench);
@@ -247,7 +247,7 @@ static void add_not_run(br_board_run_t *run, const char *name, const char *why)
 /* The suite stopped at the bench k->current (err says why): it and every
  * bench after it are kept as not run, with the reason, never as figures. */
 static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, size_t count,
-                            const br_error_t *err)
+			    const br_error_t *err)
 {
 	if (k->current == NULL)
 		return;
@@ -256,8 +256,7 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
 		add_not_run(k->run, stopped, err->message);
 	for (size_t i = (size_t)k->current_index + 1U; i < count; i++) {
 		char why[BR_RECORD_TEXT];
-		snprintf(why, sizeof(why), "not reached: the suite stopped at bench %.100s",
-		         stopped);
+		snprintf(why, sizeof(why), "not reached: the suite stopped at bench %.100s", stopped);
 		if (!recorded(&k->run->record, reqs[i].name))
 			add_not_run(k->run, reqs[i].name, why);
 	}
@@ -267,7 +266,7 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
 /* The stub benches of the suite in order (every bench of the firmware
  * without a suite), on one runner: the firmware loaded once. */
 static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
-                                        br_board_run_t *run, br_error_t *err)
+					br_board_run_t *run, br_error_t *err)
 {
 	br_elf_t *elf = NULL;
 	br_stub_layout_t layout;
@@ -291,14 +290,14 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 	br_board_counter(&run->board, &counter);
 	st = br_run_settings_endpoint(s, &run->board, run->record.elf_path, &ep, err);
 	br_runner_options_t ro = {
-	    .endpoint = &ep,
-	    .elf_path = run->record.elf_path,
-	    .load = run->board.load,
-	    .counter = &counter,
-	    .output = s->firmware_output,
-	    .output_ctx = s->firmware_output_ctx,
-	    .load_progress = s->load_progress,
-	    .load_progress_ctx = s->load_progress_ctx,
+		.endpoint = &ep,
+		.elf_path = run->record.elf_path,
+		.load = run->board.load,
+		.counter = &counter,
+		.output = s->firmware_output,
+		.output_ctx = s->firmware_output_ctx,
+		.load_progress = s->load_progress,
+		.load_progress_ctx = s->load_progress_ctx,
 	};
 	br_runner_t runner;
 	if (st == BR_OK)
@@ -329,7 +328,7 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 			st = classify_timeout(&runner, run, k.current, opts.bench_timeout_ms, err);
 		if (st == BR_OK)
 			st = br_run_check_counting(&runner.counter, k.counted, k.sampled,
-			                           "any bench ran", err);
+						   "any bench ran", err);
 		if (st != BR_OK) {
 			br_runner_explain(&runner, err);
 			mark_unfinished(&k, reqs, suite != NULL ? count : 0, err);
@@ -363,12 +362,13 @@ static void on_host_started(void *ctx, const br_host_info_t *info)
 	br_run_record_t *rec = &k->run->record;
 	rec->resolution = (double)info->resolution_ns;
 	snprintf(rec->server, sizeof(rec->server),
-	         "benchrack-host-benches pinned to CPU %ld (clock_getres %llu ns, smallest step "
-	         "%llu ns)",
-	         info->cpu, (unsigned long long)info->getres_ns, (unsigned long long)info->step_ns);
+		 "benchrack-host-benches pinned to CPU %ld (clock_getres %llu ns, smallest step "
+		 "%llu ns)",
+		 info->cpu, (unsigned long long)info->getres_ns,
+		 (unsigned long long)info->step_ns);
 	if (!info->perf)
 		snprintf(rec->counter_note, sizeof(rec->counter_note),
-		         "cycles and instructions not counted: %.200s", info->perf_note);
+			 "cycles and instructions not counted: %.200s", info->perf_note);
 	keep(k);
 }
 
@@ -376,15 +376,15 @@ static void on_host_started(void *ctx, const br_host_info_t *info)
 static void on_host_bench_done(void *ctx, const char *name, const br_host_result_t *r)
 {
 	keeper_t *k = ctx;
-	br_suite_bench_request_t req = {
-	    .name = name, .iterations = r->stub.count, .warmup = k->warmup};
+	br_suite_bench_request_t req = {.name = name, .iterations = r->stub.count,
+					.warmup = k->warmup};
 	br_error_t ignored;
 	on_bench_done(ctx, &req, &r->stub, &ignored);
 	br_bench_record_t *b = &k->run->record.benches[k->run->record.bench_count - 1U];
 	if (r->saturated && b->status == BR_BENCH_MEASURED) {
 		b->status = BR_BENCH_NOT_RUN;
 		snprintf(b->reason, sizeof(b->reason),
-		         "an iteration took 2^32 ns or more: not measured");
+			 "an iteration took 2^32 ns or more: not measured");
 	}
 	static const char *const names[] = {"cycles", "instructions"};
 	static const char *const units[] = {"cycles (user mode)", "instructions (user mode)"};
@@ -413,12 +413,12 @@ static void on_host_bench_done(void *ctx, const char *name, const br_host_result
 /* --board host: the suite's stub benches as a host program; entries for
  * unmodified firmware need a Cortex-M board and are not run. */
 static br_status_t measure_host_benches(const br_run_settings_t *s, const br_suite_t *suite,
-                                        br_board_run_t *run, br_error_t *err)
+					br_board_run_t *run, br_error_t *err)
 {
 	/* each host figure is a difference of 64-bit readings: nothing wraps,
 	 * and a counter state without a clock asks for no wrap check */
-	br_counter_t clock = {
-	    .name = BOARD_RUN_HOST_COUNTER, .width_bits = 32U, .unit = BOARD_RUN_HOST_UNIT};
+	br_counter_t clock = {.name = BOARD_RUN_HOST_COUNTER, .width_bits = 32U,
+			      .unit = BOARD_RUN_HOST_UNIT};
 	br_counter_state_t state;
 	br_counter_state_init(&state, &clock);
 	keeper_t k = {.s = s, .suite = suite, .run = run, .counter = &state};
@@ -434,30 +434,29 @@ static br_status_t measure_host_benches(const br_run_settings_t *s, const br_sui
 		br_bench_record_t *b = br_run_record_add_bench(&run->record);
 		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
 		snprintf(b->mode, sizeof(b->mode), "%s",
-		         sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
 		b->status = BR_BENCH_NOT_RUN;
 		snprintf(b->reason, sizeof(b->reason),
-		         "unmodified firmware runs on a Cortex-M board, not on the host");
+			 "unmodified firmware runs on a Cortex-M board, not on the host");
 	}
 	br_host_options_t o = {
-	    .program = s->host_program,
-	    .benches = names,
-	    .bench_count = count,
-	    .iterations = s->iterations_set ? s->iterations
-	                  : suite != NULL   ? suite->iterations
-	                                    : BR_SUITE_DEFAULT_ITERATIONS,
-	    .warmup = s->warmup_set   ? s->warmup
-	              : suite != NULL ? suite->warmup
-	                              : BR_SUITE_DEFAULT_WARMUP,
-	    .timeout_ms =
-	        (s->timeout_s > 0 ? s->timeout_s
-	         : suite != NULL  ? (int)suite->timeout_seconds
-	                          : BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS / BOARD_RUN_MS_PER_S) *
-	        BOARD_RUN_MS_PER_S,
-	    .started = on_host_started,
-	    .progress = on_progress,
-	    .bench_done = on_host_bench_done,
-	    .ctx = &k,
+		.program = s->host_program,
+		.benches = names,
+		.bench_count = count,
+		.iterations = s->iterations_set ? s->iterations
+			      : suite != NULL	 ? suite->iterations
+						 : BR_SUITE_DEFAULT_ITERATIONS,
+		.warmup = s->warmup_set ? s->warmup
+			  : suite != NULL ? suite->warmup
+					  : BR_SUITE_DEFAULT_WARMUP,
+		.timeout_ms = (s->timeout_s > 0	 ? s->timeout_s
+			       : suite != NULL ? (int)suite->timeout_seconds
+					       : BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS / BOARD_RUN_MS_PER_S) *
+			      BOARD_RUN_MS_PER_S,
+		.started = on_host_started,
+		.progress = on_progress,
+		.bench_done = on_host_bench_done,
+		.ctx = &k,
 	};
 	k.warmup = o.warmup;
 	if (suite == NULL) {
@@ -486,7 +485,7 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 				continue;
 			br_bench_record_t tmp = rec->benches[j];
 			memmove(&rec->benches[placed + 1], &rec->benches[placed],
-			        (j - placed) * sizeof(tmp));
+				(j - placed) * sizeof(tmp));
 			rec->benches[placed++] = tmp;
 			break;
 		}
@@ -496,7 +495,7 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 /* Entries that measure unmodified firmware, in suite order, each kept on
  * disk as soon as it is done. */
 static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suite_t *suite,
-                                       br_board_run_t *run, br_error_t *err)
+				       br_board_run_t *run, br_error_t *err)
 {
 	size_t total = 0, done = 0;
 	for (size_t i = 0; suite != NULL && i < suite->bench_count; i++)
@@ -509,24 +508,24 @@ static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suit
 		br_bench_record_t *b = br_run_record_add_bench(&run->record);
 		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
 		snprintf(b->mode, sizeof(b->mode), "%s",
-		         sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
 		snprintf(b->elf_path, sizeof(b->elf_path), "%s", sb->elf_path);
 		br_suite_budgets_t budgets = br_suite_bench_budgets(suite, sb);
 		b->budgets = budgets_of(&budgets);
 		b->budgets.max_text_bytes.set = false;
 		br_elf_entry_options_t o = {
-		    .settings = s,
-		    .board = &run->board,
-		    .suite = suite,
-		    .entry = sb,
-		    .iterations = s->iterations_set    ? s->iterations
-		                  : sb->iterations.set ? (uint32_t)sb->iterations.value
-		                                       : suite->iterations,
-		    .warmup = s->warmup_set         ? s->warmup
-		              : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
-		                                    : suite->warmup,
-		    .timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
-		                  BOARD_RUN_MS_PER_S,
+			.settings = s,
+			.board = &run->board,
+			.suite = suite,
+			.entry = sb,
+			.iterations = s->iterations_set      ? s->iterations
+				      : sb->iterations.set ? (uint32_t)sb->iterations.value
+							   : suite->iterations,
+			.warmup = s->warmup_set		? s->warmup
+				  : sb->warmup_runs.set ? (uint32_t)sb->warmup_runs.value
+							: suite->warmup,
+			.timeout_ms = (s->timeout_s > 0 ? s->timeout_s : (int)suite->timeout_seconds) *
+				      BOARD_RUN_MS_PER_S,
 		};
 		br_status_t st = br_elf_entry_measure(&o, b, err);
 		if (st != BR_OK) {
@@ -568,7 +567,7 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 		rec->clock_hz = counter.clock_hz;
 	}
 	rec->regression_percent =
-	    suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
+		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
 	if (suite != NULL) {
 		snprintf(rec->suite, sizeof(rec->suite), "%s", suite->name);
 		snprintf(rec->suite_path, sizeof(rec->suite_path), "%s", suite->path);
@@ -589,7 +588,7 @@ static void run_failed(br_board_run_t *run, const br_error_t *err)
 /* The suite firmware's benches (stub batch mode), then the entries that
  * measure unmodified firmware (breakpoint mode), on any board. */
 static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *suite,
-                                 br_board_run_t *run, br_error_t *err)
+				 br_board_run_t *run, br_error_t *err)
 {
 	if (run->host)
 		return measure_host_benches(s, suite, run, err);
@@ -610,7 +609,7 @@ static br_status_t gate_board(const br_run_settings_t *s, br_board_run_t *run, b
 		snprintf(run->baseline_path, sizeof(run->baseline_path), "%s", s->baseline_path);
 	else
 		st = br_results_baseline_path(s->results_dir, run->board.name, false,
-		                              run->baseline_path, sizeof(run->baseline_path), err);
+					      run->baseline_path, sizeof(run->baseline_path), err);
 	if (st != BR_OK)
 		return st;
 	bool exists = access(run->baseline_path, F_OK) == 0;
@@ -653,17 +652,17 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 	br_error_t err;
 	br_error_clear(&err);
 	br_status_t st = br_results_baseline_path(s->results_dir, run->board.name, true, path,
-	                                          sizeof(path), &err);
+						  sizeof(path), &err);
 	/* A bench this run did not measure keeps its old entry (baseline_policy.h). */
 	br_run_record_t old;
 	memset(&old, 0, sizeof(old));
-	bool has_old =
-	    st == BR_OK && access(path, F_OK) == 0 && br_record_read(path, &old, NULL) == BR_OK;
+	bool has_old = st == BR_OK && access(path, F_OK) == 0 &&
+		       br_record_read(path, &old, NULL) == BR_OK;
 	br_run_record_t copy;
 	char kept[BR_RECORD_TEXT];
 	size_t missing = 0;
 	size_t n_kept = br_baseline_policy_apply(&run->record, has_old ? &old : NULL, &copy, kept,
-	                                         sizeof(kept), &missing);
+						 sizeof(kept), &missing);
 	if (st == BR_OK)
 		st = br_run_json_save(&copy, path, &err);
 	br_baseline_policy_free(&copy);
@@ -675,18 +674,15 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 		return;
 	}
 	if (n_kept > 0)
-		notice(s,
-		       "%s: baseline written to %s, keeping the old entr%s of %s (not measured "
-		       "in this run)",
+		notice(s, "%s: baseline written to %s, keeping the old entr%s of %s (not measured "
+			  "in this run)",
 		       run->board.name, path, n_kept == 1 ? "y" : "ies", kept);
 	else
 		notice(s, "%s: baseline written to %s", run->board.name, path);
 	if (missing > 0)
-		notice(s,
-		       "%s: %zu bench%s not measured and with no old entry: the baseline has no "
-		       "figure for %s",
-		       run->board.name, missing, missing == 1 ? "" : "es",
-		       missing == 1 ? "it" : "them");
+		notice(s, "%s: %zu bench%s not measured and with no old entry: the baseline has no "
+			  "figure for %s",
+		       run->board.name, missing, missing == 1 ? "" : "es", missing == 1 ? "it" : "them");
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record
@@ -704,15 +700,14 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 		run->record.status = BR_RECORD_COMPLETE;
 	br_error_t save_err;
 	br_error_clear(&save_err);
-	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK &&
-	    run->status == BR_OK) {
+	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK && run->status == BR_OK) {
 		run->status = save_err.status;
 		run->failure = save_err;
 	}
 }
 
 void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
-                          br_board_run_t *run)
+			  br_board_run_t *run)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -729,7 +724,7 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	}
 	fill_run_header(run, suite);
 	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-	                         sizeof(run->run_path), &err);
+				 sizeof(run->run_path), &err);
 	if (st == BR_OK) {
 		st = br_run_json_save(&run->record, run->run_path, &err);
 		if (st != BR_OK) /* no empty reservation left behind (a full disk) */
@@ -747,8 +742,7 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 	br_error_t save_err;
 	br_error_clear(&save_err);
 	if (s->json_path != NULL &&
-	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK &&
-	    run->status == BR_OK) {
+	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK && run->status == BR_OK) {
 		run->status = save_err.status;
 		run->failure = save_err;
 	}
@@ -766,11 +760,11 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 
 /* One side of an A/B run: provenance, header, its run file written first. */
 static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *suite,
-                                const br_ab_sides_t *ab, bool base, br_board_run_t *run,
-                                br_error_t *err)
+				const br_ab_sides_t *ab, bool base, br_board_run_t *run,
+				br_error_t *err)
 {
 	br_status_t st = br_run_provenance_fill(&run->record, base ? ab->base_elf : ab->head_elf,
-	                                        base ? ab->base_commit : s->commit, err);
+						base ? ab->base_commit : s->commit, err);
 	if (st != BR_OK)
 		return st;
 	fill_run_header(run, suite);
@@ -780,13 +774,13 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 	snprintf(rab->base_commit, sizeof(rab->base_commit), "%s", ab->base_commit);
 	snprintf(rab->head_commit, sizeof(rab->head_commit), "%s", ab->head_commit);
 	st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-	                         sizeof(run->run_path), err);
+				 sizeof(run->run_path), err);
 	if (st == BR_OK && base) {
 		/* beside the head's, which has the same time and board */
 		size_t n = strlen(run->run_path);
 		if (n > 5U && n + 5U < sizeof(run->run_path))
 			snprintf(run->run_path + n - 5U, sizeof(run->run_path) - (n - 5U),
-			         "-base.json");
+				 "-base.json");
 	}
 	if (st == BR_OK)
 		st = br_run_json_save(&run->record, run->run_path, err);
@@ -795,7 +789,7 @@ static br_status_t ab_side_open(const br_run_settings_t *s, const br_suite_t *su
 }
 
 void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
-                             const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head)
+			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -829,12 +823,11 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 	 * `check` without --against holds them) */
 	br_diff_compute(&base->record, &head->record, &head->diff);
 	head->compared = true;
-	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s",
-	         ab->ref, ab->base_commit, base->run_path);
+	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s", ab->ref,
+		 ab->base_commit, base->run_path);
 	if (s->check) {
 		br_run_record_t diff_only = head->record;
-		diff_only.benches =
-		    xcalloc(head->record.bench_count + 1U, sizeof(br_bench_record_t));
+		diff_only.benches = xcalloc(head->record.bench_count + 1U, sizeof(br_bench_record_t));
 		memset(&diff_only.budgets, 0, sizeof(diff_only.budgets));
 		for (size_t i = 0; i < head->record.bench_count; i++) {
 			diff_only.benches[i] = head->record.benches[i];

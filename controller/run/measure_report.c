@@ -91,14 +91,13 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 	fprintf(out, "; unit: %s\n", c->unit);
 	double guard_s = br_wrap_guard_seconds(cs);
 	if (r->raw->mode == BR_MEASURE_BREAKPOINT && guard_s > 0.0)
-		fprintf(
-		    out,
-		    "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
-		    "per second) kept every interval between two reads shorter than a period: "
-		    "%zu taken, each sample their 64-bit sum\n",
-		    (unsigned long long)cs->period, c->unit, guard_s,
-		    c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
-		    r->raw->bp.guard_halts);
+		fprintf(out,
+		        "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
+		        "per second) kept every interval between two reads shorter than a period: "
+		        "%zu taken, each sample their 64-bit sum\n",
+		        (unsigned long long)cs->period, c->unit, guard_s,
+		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
+		        r->raw->bp.guard_halts);
 	else if (cs->wrap_seconds > 0.0)
 		fprintf(out,
 		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "
@@ -235,10 +234,8 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	        (unsigned long long)f->suite.flash, (unsigned long long)f->suite.ram,
 	        (unsigned long long)f->suite.samples, elf);
 	if (!f->stub_known) {
-		fprintf(out,
-		        "  stub alone: not known (no bench-empty image beside %s; name one with "
-		        "--empty-elf)\n",
-		        elf);
+		fprintf(out, "  stub alone: not known (no bench-empty image beside %s; name one with "
+		             "--empty-elf)\n", elf);
 		return;
 	}
 	fprintf(out, "  %-24s %8llu %8llu %8llu  %s\n", "stub (empty bench)",
@@ -247,8 +244,8 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	for (size_t i = 0; i < f->count; i++) {
 		const br_footprint_bench_t *b = &f->benches[i];
 		if (b->known)
-			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name,
-			        (long long)b->flash, (long long)b->ram, "", b->elf);
+			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name, (long long)b->flash,
+			        (long long)b->ram, "", b->elf);
 		else
 			fprintf(out, "  + %-22s %8s %8s %8s  no bench-%s image beside the suite\n",
 			        b->name, "?", "?", "", b->name);
@@ -271,8 +268,8 @@ static void print_sizes(const br_measure_report_t *r, FILE *out)
 		print_footprint(r->footprint, r->elf_path, out);
 	if (!r->symbols_shown)
 		return;
-	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind", "section",
-	        "bytes", "empty", "growth");
+	fprintf(out, "%-40s %-8s %-12s %8s %8s  %s\n", "symbol (aliases folded)", "kind",
+	        "section", "bytes", "empty", "growth");
 	for (size_t i = 0; i < r->symbol_count; i++) {
 		const br_size_symbol_t *s = &r->symbols[i];
 		char name[BR_ESCAPE_BYTES(sizeof(s->name))];
