@@ -498,6 +498,19 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 	return bp_swap_resume(r, r->end_address, start, NULL, err);
 }
 
+/* bp_restart after the error in err, which a failed restart names. */
+static br_status_t bp_restart_after(bp_run_t *r, br_error_t *err)
+{
+	r->phase = BP_WAIT_START;
+	br_error_t why = {.status = BR_OK};
+	if (err != NULL)
+		why = *err;
+	br_status_t st = bp_restart(r, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "after '%s'", why.message);
+	return BR_OK;
+}
+
 /*
  * A halt where the session asked for none (bp_unexpected): the reset
  * handler's trap, or any other PC. The sample in progress ends "not
@@ -521,14 +534,7 @@ static br_status_t bp_stray(bp_run_t *r, br_error_t *err)
 		s->resume_measured = false; /* its step's read may be the reset's */
 		bp_keep(r);
 	}
-	r->phase = BP_WAIT_START;
-	br_error_t why = {.status = BR_OK};
-	if (err != NULL)
-		why = *err;
-	br_status_t st = bp_restart(r, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "after '%s'", why.message);
-	return BR_OK;
+	return bp_restart_after(r, err);
 }
 
 /* A halt failed after its write went out (replies out of step, or a request
@@ -545,14 +551,7 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 		                       r->out->recoveries);
 	if (r->phase == BP_WAIT_END)
 		r->out->dropped++;
-	r->phase = BP_WAIT_START;
-	br_error_t why = {.status = BR_OK};
-	if (err != NULL)
-		why = *err;
-	br_status_t st = bp_restart(r, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "after '%s'", why.message);
-	return BR_OK;
+	return bp_restart_after(r, err);
 }
 
 /* Stops the core (if it runs) with the reply stream put back in step, and
