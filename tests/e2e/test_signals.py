@@ -4,9 +4,10 @@
 the exit code is 130 / 143 — within seconds. Before, the signal killed
 benchrack at once: the record stayed "running" and the exit was -2 / -15.
 
-A suite with one breakpoint entry that runs for a long while (plain_long of
-the plain firmware, 2^32 instructions per call) on the launched QEMU board;
-the signal comes once the run is under way (QEMU is benchrack's child).
+A suite with one breakpoint entry that runs for minutes (1024 calls of
+plain_long of the plain firmware, over 2^24 instructions each) on the
+launched QEMU board; the signal comes once the run is under way (QEMU is
+benchrack's child, found by its name).
 
 usage: test_signals.py BENCHRACK PLAIN_ELF
 """
@@ -26,7 +27,7 @@ from gate_lib import Checker  # noqa: E402
 BENCHRACK, PLAIN = (os.path.abspath(a) for a in sys.argv[1:3])
 SUITE = """name: long
 boards: [qemu-netduinoplus2]
-default_iterations: 2
+default_iterations: 1024
 warmup_runs: 0
 benches:
   - name: long
@@ -37,7 +38,7 @@ c = Checker()
 
 
 def children(pid):
-    """The PIDs whose parent is pid."""
+    """The PIDs of the QEMUs whose parent is pid."""
     out = []
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -47,7 +48,7 @@ def children(pid):
                 st = f.read()
         except OSError:
             continue
-        if int(st.rsplit(")", 1)[1].split()[1]) == pid:
+        if int(st.rsplit(")", 1)[1].split()[1]) == pid and "(qemu-system-arm)" in st:
             out.append(int(d))
     return out
 
