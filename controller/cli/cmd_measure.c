@@ -395,10 +395,9 @@ int br_cli_measure(int argc, char **argv)
 		failure = err;
 	}
 	if (st == BR_OK && r.not_measured > 0) {
-		st = br_error_set(&failure, BR_ERR_TARGET,
-		                  "%zu of %zu samples not measured: the counter may have wrapped "
-		                  "between their reads (see above); use a wider or slower counter",
-		                  r.not_measured, raw.count);
+		char why[BR_MEASURE_WHY_TEXT];
+		br_measure_report_why(&r, why, sizeof(why));
+		st = br_error_set(&failure, BR_ERR_TARGET, "%s", why);
 	}
 	/* --json is written whatever happened: a failed measurement says it
 	 * failed and why, beside the samples it took (issue 12). */

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/config_ref.h"
+#include "common/interrupt.h"
 #include "cli/option_number.h"
 #include "run/install_paths.h"
 #include "cli/execute.h"
@@ -332,9 +333,14 @@ static int run_or_check(int argc, char **argv, bool check)
 	if (upload_path != NULL && br_upload_config_load(upload_path, &upload, &err) != BR_OK)
 		return br_cli_report(&err);
 	s.upload_config = upload_path != NULL ? &upload : NULL;
+	/* SIGINT/SIGTERM end the run: its record closed "interrupted", the
+	 * server it launched stopped, then exit 128 + the signal (issue 31). */
+	br_interrupt_install();
 	int code = br_cli_execute(&s);
 	if (upload_path != NULL)
 		br_upload_config_free(&upload);
+	if (br_interrupt_signal() != 0)
+		return 128 + br_interrupt_signal();
 	return code;
 }
 

@@ -1,8 +1,11 @@
 /*
  * benchrack — measure firmware on Cortex-M through the debug port.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "run/install_paths.h"
@@ -56,7 +59,32 @@ static void usage(FILE *out)
 	      out);
 }
 
+static int dispatch(int argc, char **argv);
+
+/*
+ * Standard output that could not take what was written (a full disk,
+ * /dev/full, an I/O error): exit 3 with a message on stderr, never 0 with
+ * the output silently lost (issue 31). A closed stdout is refused before
+ * anything runs: whatever opened next would be taken for it.
+ */
 int main(int argc, char **argv)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fprintf(stderr, "benchrack: standard output is closed: give it a file, a pipe or "
+		                "/dev/null\n");
+		return 3;
+	}
+	int rc = dispatch(argc, argv);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+		fprintf(stderr, "benchrack: writing standard output failed: %s\n",
+		        e == ENOSPC ? "no space left on the device" : strerror(e));
+		return rc == 0 ? 3 : rc;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	br_install_paths_set(BR_INSTALL_DATA_REL, BR_BUILD_FIRMWARE_REL, BR_BUILD_CONFIGS_REL);
 	if (argc < 2) {

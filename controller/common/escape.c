@@ -14,8 +14,11 @@ static long utf8_next(const unsigned char *p, size_t *len)
 {
 	static const unsigned char lead_mask[] = {0, 0x7FU, 0x1FU, 0x0FU, 0x07U};
 	static const long min_value[] = {0, 0, 0x80L, 0x800L, 0x10000L};
-	size_t n = *p < 0x80U ? 1U : (*p & 0xE0U) == 0xC0U ? 2U : (*p & 0xF0U) == 0xE0U ? 3U
-		 : (*p & 0xF8U) == 0xF0U ? 4U : 0U;
+	size_t n = *p < 0x80U              ? 1U
+	           : (*p & 0xE0U) == 0xC0U ? 2U
+	           : (*p & 0xF0U) == 0xE0U ? 3U
+	           : (*p & 0xF8U) == 0xF0U ? 4U
+	                                   : 0U;
 	*len = 1;
 	if (n == 0)
 		return -1;
@@ -34,6 +37,16 @@ static long utf8_next(const unsigned char *p, size_t *len)
 static bool is_control(long cp)
 {
 	return cp < 0x20L || (cp >= 0x7FL && cp <= 0x9FL);
+}
+
+/* Code points that reorder or break the text around them on a terminal or a
+ * page (issue 31): the bidirectional embeddings, overrides and isolates
+ * (U+202A..U+202E, U+2066..U+2069), the marks (U+200E, U+200F, U+061C) and
+ * the line and paragraph separators (U+2028, U+2029). */
+static bool is_format_control(long cp)
+{
+	return (cp >= 0x202AL && cp <= 0x202EL) || (cp >= 0x2066L && cp <= 0x2069L) ||
+	       cp == 0x200EL || cp == 0x200FL || cp == 0x061CL || cp == 0x2028L || cp == 0x2029L;
 }
 
 /* The escape for one control byte: "\n", "\r", "\t" or "\xNN". */
@@ -64,6 +77,19 @@ static void escape_walk(const char *s, emit_fn emit, void *ctx)
 	while (*p != '\0') {
 		size_t len = 1;
 		long cp = utf8_next(p, &len);
+		if (cp >= 0 && is_format_control(cp)) {
+			static const char hex[] = "0123456789abcdef";
+			char esc[7] = {'\\',
+			               'u',
+			               hex[(cp >> 12) & 0xF],
+			               hex[(cp >> 8) & 0xF],
+			               hex[(cp >> 4) & 0xF],
+			               hex[cp & 0xF],
+			               '\0'};
+			emit(ctx, esc, 6U);
+			p += len;
+			continue;
+		}
 		if (cp >= 0 && !is_control(cp)) {
 			emit(ctx, (const char *)p, len);
 			p += len;
@@ -166,7 +192,7 @@ bool br_text_is_plain(const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
 		size_t len = 1;
 		long cp = utf8_next(p, &len);
-		if (cp < 0 || is_control(cp))
+		if (cp < 0 || is_control(cp) || is_format_control(cp))
 			return false;
 		p += len;
 	}

@@ -10,6 +10,11 @@
  *     an ESC byte never reaches a terminal and a name stays on one line;
  *   - bytes that are not UTF-8 (RFC 3629: no overlong form, no surrogate,
  *     nothing past U+10FFFF) become \xNN too;
+ *   - the code points that reorder or break a line of text — bidi embeddings,
+ *     overrides, isolates and marks (U+202A..U+202E, U+2066..U+2069, U+200E,
+ *     U+200F, U+061C) and the line and paragraph separators (U+2028, U+2029)
+ *     — become \uNNNN (issue 31: a right-to-left override in a bench name
+ *     made a table lie);
  *   - for markup (JUnit XML, HTML), the result also has & < > " ' as entities.
  *
  * For JSON, which can carry any code point as an escape, br_utf8_repair only

@@ -334,6 +334,11 @@ static br_status_t check_board(br_board_t *b, br_error_t *err)
 		return br_cfg_error(err, file, f->name.mark,
 				    "name '%s' differs from the file's name '%s'; expected name: %s",
 				    f->name.value, stem, stem);
+	if (strlen(f->name.value) > BR_BOARD_NAME_MAX)
+		return br_cfg_error(err, file, f->name.mark,
+				    "board name '%s' is %zu bytes long; expected at most %u (a "
+				    "record keeps no more, and a name is never cut)",
+				    f->name.value, strlen(f->name.value), BR_BOARD_NAME_MAX);
 	b->name = f->name.value;
 	b->server_kind = (br_board_server_kind_t)f->server.kind.value;
 	b->core = (br_board_core_t)f->core.value;

@@ -16,6 +16,10 @@
 #include "common/error.h"
 #include "config/schema.h"
 
+/* A board's name: what a record's name field holds (results/record.h,
+ * BR_RECORD_NAME less its NUL); longer is refused, never cut (issue 31). */
+#define BR_BOARD_NAME_MAX 63U
+
 /* The most extra arguments a board adds to a launched server's command line. */
 #define BR_BOARD_MAX_SERVER_ARGS 16U
 

@@ -304,6 +304,11 @@ static br_status_t check_suite(br_suite_t *s, br_error_t *err)
 				    "suite name '%s' holds a control character or bytes that are not "
 				    "UTF-8; expected printable text",
 				    s->name);
+	if (strlen(s->name) > BR_SUITE_TITLE_MAX)
+		return br_cfg_error(err, s->path, f->name.mark,
+				    "suite name '%s' is %zu bytes long; expected at most %u (a "
+				    "record keeps no more, and a name is never cut)",
+				    s->name, strlen(s->name), BR_SUITE_TITLE_MAX);
 	s->benches = f->benches.items;
 	s->bench_count = f->benches.count;
 	s->iterations = f->default_iterations.set ? (uint32_t)f->default_iterations.value

@@ -19,6 +19,9 @@
 #define BR_SUITE_MAX_ITERATIONS 1024U  /* the host's samples per bench (the stub's buffer is
                                           asked in chunks: any size fits) */
 #define BR_SUITE_NAME_MAX 23U          /* the stub's bench name slot, less its NUL */
+/* A suite's own name: what a record's name field holds (results/record.h,
+ * BR_RECORD_NAME less its NUL); longer is refused, never cut (issue 31). */
+#define BR_SUITE_TITLE_MAX 63U
 
 /* Limits a bench must stay within. Unset keys impose nothing. */
 typedef struct br_suite_budgets {

@@ -51,6 +51,10 @@ static const br_cfg_field_t sink_fields[] = {
 	{.key = "password", .type = BR_CFG_STRING, .offset = K(password), .form = TOKEN_FORM},
 	{.key = "ca_file", .type = BR_CFG_STRING, .offset = K(ca_file),
 	 .form = "a PEM file of CA certificates to verify the server with"},
+	{.key = "proxy", .type = BR_CFG_STRING, .offset = K(proxy),
+	 .form = "the proxy to send through: http://, https://, socks5:// or socks5h://HOST:PORT"},
+	{.key = "use_env_proxy", .type = BR_CFG_BOOL, .offset = K(use_env_proxy),
+	 .form = "true to use http_proxy, https_proxy, ALL_PROXY, no_proxy (default false)"},
 	{.key = "connect_timeout_seconds", .type = BR_CFG_UINT,
 	 .offset = K(connect_timeout_seconds), .min = 1, .max = UPLOAD_MAX_TIMEOUT_S,
 	 .form = "1 to 600 seconds"},
@@ -414,6 +418,30 @@ static br_status_t check_kind(const char *file, const br_upload_sink_t *s, bool 
 	return BR_OK;
 }
 
+/* proxy: a URL of a scheme libcurl proxies through, and not with
+ * use_env_proxy (one or the other says where requests go). */
+static br_status_t check_proxy(const char *file, const br_upload_sink_t *s, br_error_t *err)
+{
+	static const char *const schemes[] = {"http://", "https://", "socks5://", "socks5h://"};
+	if (s->proxy.set && s->use_env_proxy.set && s->use_env_proxy.value)
+		return br_cfg_error(err, file, s->use_env_proxy.mark,
+				    "sink '%s' has both proxy and use_env_proxy: true; expected one "
+				    "of them",
+				    s->name.value);
+	if (!s->proxy.set)
+		return BR_OK;
+	for (size_t i = 0; i < BR_CFG_COUNT(schemes); i++) {
+		size_t n = strlen(schemes[i]);
+		if (strncmp(s->proxy.value, schemes[i], n) == 0 && s->proxy.value[n] != '\0' &&
+		    strpbrk(s->proxy.value, " \t\r\n") == NULL)
+			return BR_OK;
+	}
+	return br_cfg_error(err, file, s->proxy.mark,
+			    "sink '%s': proxy is not a proxy URL; expected http://, https://, "
+			    "socks5:// or socks5h://HOST:PORT",
+			    s->name.value);
+}
+
 static br_status_t check_sink(const char *file, const br_upload_sink_t *s, br_error_t *err)
 {
 	if (!is_sink_name(s->name.value))
@@ -440,6 +468,9 @@ static br_status_t check_sink(const char *file, const br_upload_sink_t *s, br_er
 				    "letters, digits and '_', e.g. INFLUX_TOKEN",
 				    s->token_env.value);
 	bool has_token = s->token_env.set || s->token_file.set;
+	br_status_t pst = check_proxy(file, s, err);
+	if (pst != BR_OK)
+		return pst;
 	const struct {
 		const char *key;
 		const br_cfg_string_t *v;

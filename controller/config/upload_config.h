@@ -60,6 +60,8 @@ typedef struct br_upload_sink {
 	br_cfg_string_t token;       /* refused: never inline */
 	br_cfg_string_t password;    /* refused: never inline */
 	br_cfg_string_t ca_file;     /* extra CA bundle (PEM) to verify the server with */
+	br_cfg_string_t proxy;       /* send through this proxy; unset: no proxy at all */
+	br_cfg_bool_t use_env_proxy; /* true: the environment's proxy variables apply */
 	br_cfg_uint_t connect_timeout_seconds;
 	br_cfg_uint_t timeout_seconds;
 	br_cfg_list_t labels; /* br_cfg_enum_t: br_upload_extra_label_names(); InfluxDB and

@@ -200,6 +200,17 @@ static br_status_t elf_find_symtab(br_elf_t *elf, br_error_t *err)
 		size_t entry_size = gelf_fsize(elf->elf, ELF_T_SYM, 1, EV_CURRENT);
 		if (data == NULL || entry_size == 0)
 			return elf_corrupt(elf->path, "symbol table", err);
+		/* A table whose names cannot be read is corrupt, not empty: every
+		 * lookup would say "not found" (issue 31). */
+		GElf_Shdr strs;
+		Elf_Scn *str_scn = elf_getscn(elf->elf, shdr.sh_link);
+		if (str_scn == NULL || gelf_getshdr(str_scn, &strs) == NULL ||
+		    strs.sh_type != SHT_STRTAB)
+			return br_error_set(err, BR_ERR_INPUT,
+			                    "%s: corrupt ELF (the symbol table's string table, section "
+			                    "%u, is not a string table): rebuild the firmware or pass "
+			                    "another file",
+			                    elf->path, (unsigned)shdr.sh_link);
 		elf->symtab = data;
 		elf->symtab_count = data->d_size / entry_size;
 		elf->symtab_strndx = shdr.sh_link;
@@ -216,7 +227,7 @@ br_status_t br_elf_open(const char *path, br_elf_t **out, br_error_t *err)
 	elf->fd = -1;
 
 	br_status_t status;
-	elf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	elf->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO never blocks */
 	if (elf->fd < 0) {
 		status = br_error_set(err, BR_ERR_INPUT,
 		                      "%s: cannot open (%s): check the path to the firmware ELF",

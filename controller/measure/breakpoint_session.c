@@ -1,5 +1,6 @@
 #include "measure/breakpoint_session.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,9 @@ typedef struct bp_run {
 	size_t starts; /* samples begun */
 	bool counting_checked;
 	bool out_of_step;    /* the last error came from replies that did not prove */
+	uint32_t trap;    /* the reset handler's breakpoint (0: none) */
+	bool stray;       /* the last error: a halt at stray_pc, not the one asked for */
+	uint32_t stray_pc;
 	int64_t deadline_ms; /* when waiting for the current phase's halt gives up */
 	int guard_ms;        /* 0: no guard halts */
 	uint8_t *scan;       /* the stack region's bytes as an end's write read them */
@@ -149,8 +153,17 @@ static br_status_t bp_timeout(const bp_run_t *r, br_error_t *err)
 	                    g->to.text, g->to.describe, s, g->from.text);
 }
 
-static br_status_t bp_unexpected(const bp_run_t *r, uint32_t pc, br_error_t *err)
+/* A halt at pc, which is not where the session asked for one: noted for
+ * bp_stray (the caller returns this error to the session's loop). */
+static br_status_t bp_unexpected(bp_run_t *r, uint32_t pc, br_error_t *err)
 {
+	r->stray = true;
+	r->stray_pc = pc;
+	if (r->trap != 0 && pc == r->trap)
+		return br_error_set(err, BR_ERR_TARGET,
+		                    "the target reset: the core stopped at its reset handler "
+		                    "0x%08x during the measurement (%s %s)",
+		                    pc, br_span_kind_name(r->span->kind), r->span->from.text);
 	return br_error_set(err, BR_ERR_TARGET,
 	                    "the core stopped at 0x%08x, which is not a breakpoint of this "
 	                    "measurement (%s %s): the firmware faulted, or something else "
@@ -191,6 +204,15 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 	h->sent_ns = br_clock_ns();
 	br_status_t st = br_target_resume_batch(r->t, &h->b, err);
 	h->got_ns = br_clock_ns();
+	/* A reset while the core was held (before this write's PC read), before
+	 * anything else: the batch may even have resumed onto the trap. */
+	if (h->b.read_pc && r->trap != 0 && h->b.pc == r->trap && rsp_client_usable(&r->t->rsp))
+		return bp_unexpected(r, h->b.pc, err);
+	/* The step off a start landed on the end (a one-instruction region): the
+	 * continue that inserted it stops there at once, which is that end's halt. */
+	if (st == BR_ERR_USAGE && h->b.sent && h->b.read_pc && h->b.ninsert == 1 &&
+	    h->insert == r->end_address && h->b.pc == r->end_address && r->t->running)
+		st = BR_OK;
 	if (st == BR_OK && h->b.nreads > 0 &&
 	    !br_halt_proof_check(r->o->proof, r->o->counter, &h->proof, &h->counter))
 		st = br_error_set(err, BR_ERR_PROTOCOL,
@@ -338,7 +360,7 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 		return br_error_prefix(err, "stepping off the breakpoint at %s",
 		                       r->span->from.describe);
 	bp_halt_t after;
-	halt_init(r, &after, false);
+	halt_init(r, &after, true); /* its PC: a reset held here is the trap's */
 	halt_resume(&after, 0, r->end_address);
 	st = halt_exchange(r, &after, err);
 	if (st != BR_OK)
@@ -486,6 +508,45 @@ static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 	return bp_swap_resume(r, r->end_address, start, NULL, err);
 }
 
+/* bp_restart after the error in err, which a failed restart names. */
+static br_status_t bp_restart_after(bp_run_t *r, br_error_t *err)
+{
+	r->phase = BP_WAIT_START;
+	br_error_t why = {.status = BR_OK};
+	if (err != NULL)
+		why = *err;
+	br_status_t st = bp_restart(r, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "after '%s'", why.message);
+	return BR_OK;
+}
+
+/*
+ * A halt where the session asked for none (bp_unexpected): the reset
+ * handler's trap, or any other PC. The sample in progress ends "not
+ * measured" with that PC (kept, so it is counted and said), and the session
+ * goes on from the start breakpoint; more than BR_BP_STRAYS_MAX ends it.
+ */
+static br_status_t bp_stray(bp_run_t *r, br_error_t *err)
+{
+	r->stray = false;
+	r->out_of_step = false;
+	r->out->strays++;
+	if (r->out->strays > BR_BP_STRAYS_MAX)
+		return br_error_prefix(
+		    err, "%zu stops where the session set no breakpoint; the last", r->out->strays);
+	if (r->phase == BP_WAIT_END) {
+		br_bp_sample_t *s = &r->current;
+		s->measured = false;
+		s->why = BR_WRAP_STRAY;
+		s->stray_pc = r->stray_pc;
+		s->stray_reset = r->trap != 0 && r->stray_pc == r->trap;
+		s->resume_measured = false; /* its step's read may be the reset's */
+		bp_keep(r);
+	}
+	return bp_restart_after(r, err);
+}
+
 /* A halt failed after its write went out (replies out of step, or a request
  * refused): put the stream back in step, drop the sample in progress, and go
  * on from the start breakpoint. */
@@ -500,14 +561,7 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 		                       r->out->recoveries);
 	if (r->phase == BP_WAIT_END)
 		r->out->dropped++;
-	r->phase = BP_WAIT_START;
-	br_error_t why = {.status = BR_OK};
-	if (err != NULL)
-		why = *err;
-	br_status_t st = bp_restart(r, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "after '%s'", why.message);
-	return BR_OK;
+	return bp_restart_after(r, err);
 }
 
 /* Stops the core (if it runs) with the reply stream put back in step, and
@@ -521,6 +575,8 @@ static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
 		st = br_target_breakpoint_remove_all(r->t, err);
 	if (st == BR_OK)
 		st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
+	if (st == BR_OK && r->trap != 0)
+		st = br_target_breakpoint_insert(r->t, r->trap, r->o->kind, err);
 	if (st == BR_OK)
 		st = br_target_resume(r->t, err);
 	if (st == BR_OK)
@@ -635,6 +691,8 @@ static void bp_cleanup(bp_run_t *r)
 	br_target_breakpoint_remove(r->t, r->span->to.address, NULL);
 	if (r->end_address != 0)
 		br_target_breakpoint_remove(r->t, r->end_address, NULL);
+	if (r->trap != 0)
+		br_target_breakpoint_remove(r->t, r->trap, NULL);
 }
 
 br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp_options_t *o,
@@ -659,11 +717,21 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	/* A range holds one breakpoint at a time, and a function too (its entry,
 	 * or the return address of the call in progress): but both must fit. Too
 	 * few comparators is an error now, not at the first resume. */
-	uint32_t needed[2] = {span->from.address, span->to.address};
+	uint32_t needed[3] = {span->from.address, span->to.address, 0};
 	size_t count = span->kind == BR_SPAN_RANGE && needed[1] != needed[0] ? 2U : 1U;
 	br_status_t st = br_target_breakpoints_check(t, needed, count, o->kind, err);
+	/* The reset trap, when the board has a comparator to spare for it. */
+	uint32_t reset_pc = o->proof->reset_pc;
+	if (st == BR_OK && reset_pc != 0 && reset_pc != needed[0] && reset_pc != needed[1]) {
+		needed[count] = reset_pc;
+		if (br_target_breakpoints_check(t, needed, count + 1U, o->kind, NULL) == BR_OK)
+			r.trap = reset_pc;
+	}
+	out->reset_trapped = r.trap != 0;
 	if (st == BR_OK)
 		st = br_target_breakpoint_insert(t, span->from.address, o->kind, err);
+	if (st == BR_OK && r.trap != 0)
+		st = br_target_breakpoint_insert(t, r.trap, o->kind, err);
 	r.wall0_ns = br_clock_ns();
 	bp_deadline_reset(&r);
 	if (st == BR_OK)
@@ -672,7 +740,9 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 		st = bp_wait(&r, err);
 		if (st == BR_OK && !t->running)
 			st = bp_on_halt(&r, err);
-		if (st != BR_OK && r.out_of_step)
+		if (st != BR_OK && r.stray)
+			st = bp_stray(&r, err);
+		else if (st != BR_OK && r.out_of_step)
 			st = bp_recover(&r, err);
 	}
 	out->wall_seconds = (double)(br_clock_ns() - r.wall0_ns) / BP_NS_PER_S;
@@ -681,6 +751,22 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	rsp_client_set_stop_linger(&t->rsp, 0);
 	free(r.scan);
 	return st;
+}
+
+void br_bp_sample_why(const br_bp_sample_t *s, char *buf, size_t size)
+{
+	if (s->why == BR_WRAP_STRAY && s->stray_reset)
+		snprintf(buf, size,
+		         "the target reset between the two halts (the core stopped at its reset "
+		         "handler 0x%08x)",
+		         s->stray_pc);
+	else if (s->why == BR_WRAP_STRAY)
+		snprintf(buf, size,
+		         "the target stopped at PC 0x%08x, where the session set no breakpoint, "
+		         "between the two halts",
+		         s->stray_pc);
+	else
+		snprintf(buf, size, "%s", br_wrap_verdict_text(s->why));
 }
 
 void br_bp_result_free(br_bp_result_t *r)

@@ -26,6 +26,17 @@
  * breakpoint — at most BR_BP_RECOVERIES_MAX times, then it ends. No figure
  * read since the last proven halt is kept.
  *
+ * Resets and stray stops (issue 31): a breakpoint sits on the image's reset
+ * handler (its ELF entry) for the whole session, so a reset — while the
+ * core runs or while it is held halted — shows as a halt there; every halt
+ * already reads the PC in its one write. A halt at a PC the session did not
+ * ask for (the reset handler, or any other) ends the sample in progress as
+ * "not measured" (BR_WRAP_STRAY, the PC kept), and the session goes on from
+ * the start breakpoint, at most BR_BP_STRAYS_MAX times. The trap needs one
+ * comparator more; when the board has too few, the session runs without it
+ * (reset_trapped false) and a reset is caught only where it makes a halt's
+ * PC or counter wrong.
+ *
  * Counters of any length: while a sample runs longer than a quarter of
  * the counter's period at its maximum rate (measure/wrap.h), guard halts (0x03,
  * the proven reads, continue) split it into intervals each shorter than a
@@ -74,6 +85,9 @@ typedef struct br_bp_options {
 
 /* Out-of-step reply streams put back in step before the session gives up. */
 #define BR_BP_RECOVERIES_MAX 3U
+/* Stops the session did not ask for (a reset trapped at the reset handler, a
+ * PC that is neither breakpoint) that it goes on after; one more ends it. */
+#define BR_BP_STRAYS_MAX 8U
 /* Starts at which the resume cost is measured (a step off the breakpoint). */
 #define BR_BP_CALIBRATION_SAMPLES 5U
 
@@ -89,6 +103,8 @@ typedef struct br_bp_sample {
 	uint32_t stack_bytes;  /* SP at the start minus the deepest byte written, or
 	                          BR_STACK_NOT_MEASURED (stack_status says why) */
 	br_stack_status_t stack_status;
+	uint32_t stray_pc; /* why BR_WRAP_STRAY: where the core stopped instead */
+	bool stray_reset;  /* ... and that PC is the image's reset handler */
 } br_bp_sample_t;
 
 typedef struct br_bp_result {
@@ -99,6 +115,8 @@ typedef struct br_bp_result {
 	size_t recoveries;   /* out-of-step reply streams put back in step */
 	size_t dropped;      /* samples begun and not kept (a recovery, a deeper return) */
 	size_t runs;         /* samples completed, warm-up included */
+	size_t strays;       /* stops the session did not ask for (resets among them) */
+	bool reset_trapped;  /* a breakpoint sat on the reset handler all session */
 	bool ran_out;        /* the start was not reached again within timeout_ms after
 	                        `runs` runs: fewer samples than asked (BR_ERR_TIMEOUT) */
 	/* ... found parked at idle_pc (idle_check_ms) before the timeout */
@@ -115,14 +133,19 @@ typedef struct br_bp_result {
  * breakpoints removed. Errors: BR_ERR_TIMEOUT naming the breakpoint that did
  * not hit within o->timeout_ms — when it was the start after some runs,
  * out->ran_out is set and the message says "ran k of N times in T s" (the
- * samples taken are kept); BR_ERR_TARGET for a counter that does not count, a stop
- * elsewhere (a fault, another breakpoint) or a function entered from an
- * exception; the target's own errors otherwise.
+ * samples taken are kept); BR_ERR_TARGET for a counter that does not count,
+ * more than BR_BP_STRAYS_MAX stops elsewhere (a fault, another breakpoint,
+ * resets) or a function entered from an exception; the target's own errors otherwise.
  */
 br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp_options_t *o,
                               br_bp_result_t *out, br_error_t *err);
 
 /* Frees what br_bp_session_run allocated. */
 void br_bp_result_free(br_bp_result_t *r);
+
+/* Writes into buf (size bytes) why sample s is not measured, one clause:
+ * "the target reset (...) between the two halts" for a stray stop, the wrap
+ * verdict's text otherwise. */
+void br_bp_sample_why(const br_bp_sample_t *s, char *buf, size_t size);
 
 #endif

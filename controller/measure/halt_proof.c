@@ -25,10 +25,11 @@ static bool in_flash(const br_memory_map_t *map, uint32_t address)
 	       (uint64_t)address + BR_HALT_PROOF_MARKER_BYTES <= (uint64_t)r->start + r->length;
 }
 
-static void take(const br_elf_segment_t *seg, br_halt_proof_t *out)
+static void take(const br_elf_t *elf, const br_elf_segment_t *seg, br_halt_proof_t *out)
 {
 	out->address = seg->vaddr;
 	memcpy(out->bytes, seg->data, sizeof(out->bytes));
+	out->reset_pc = br_elf_entry(elf);
 }
 
 br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
@@ -45,7 +46,7 @@ br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
 		if (!marker_candidate(&seg))
 			continue;
 		if (mapped ? in_flash(map, seg.vaddr) : (seg.flags & HALT_PROOF_PF_W) == 0) {
-			take(&seg, out);
+			take(elf, &seg, out);
 			return BR_OK;
 		}
 		if (!any || seg.vaddr < lowest.vaddr)
@@ -55,7 +56,7 @@ br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
 	if (!mapped && any) {
 		/* No map to say what is flash, and every segment linked writable:
 		 * the lowest one holds the vector table, which firmware leaves be. */
-		take(&lowest, out);
+		take(elf, &lowest, out);
 		return BR_OK;
 	}
 	if (mapped)

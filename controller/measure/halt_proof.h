@@ -29,6 +29,7 @@
 typedef struct br_halt_proof {
 	uint32_t address;
 	uint8_t bytes[BR_HALT_PROOF_MARKER_BYTES];
+	uint32_t reset_pc; /* the image's entry (its reset handler), Thumb bit clear; 0: none */
 } br_halt_proof_t;
 
 /* The buffers one halt's three proof reads fill. */
@@ -44,8 +45,9 @@ typedef struct br_halt_proof_reads {
  * lies in flash or ROM of map (the board's or the server's memory map),
  * whatever its flags: memory a store cannot change (a Cortex-M image's
  * vector table). Without a map (NULL or empty): the first such segment that
- * is not writable, else the lowest-addressed one. BR_ERR_INPUT naming the
- * file when there is none.
+ * is not writable, else the lowest-addressed one. Its reset_pc is the ELF's
+ * entry point (where a reset restarts the core: a breakpoint session traps
+ * it there). BR_ERR_INPUT naming the file when there is none.
  */
 br_status_t br_halt_proof_from_elf(const br_elf_t *elf, const char *path,
                                    const br_memory_map_t *map, br_halt_proof_t *out,

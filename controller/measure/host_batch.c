@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/xalloc.h"
 
 extern char **environ;
@@ -68,6 +69,8 @@ static br_status_t host_line(host_reader_t *r, int64_t deadline, char **line, br
 					    "the host bench program did not answer in time (last "
 					    "said: '%s')",
 					    r->last);
+		if (br_interrupt_signal() != 0)
+			return br_interrupt_error(err);
 		if (ready < 0 && errno == EINTR)
 			continue;
 		if (ready < 0)

@@ -51,7 +51,8 @@ double br_wrap_guard_seconds(const br_counter_state_t *state)
 {
 	if (state->counter.max_rate_hz == 0 || state->period == 0)
 		return 0.0;
-	return (double)state->period / (double)state->counter.max_rate_hz / BR_WRAP_GUARDS_PER_PERIOD;
+	return (double)state->period / (double)state->counter.max_rate_hz /
+	       BR_WRAP_GUARDS_PER_PERIOD;
 }
 
 const char *br_wrap_verdict_text(br_wrap_verdict_t v)
@@ -62,6 +63,9 @@ const char *br_wrap_verdict_text(br_wrap_verdict_t v)
 	case BR_WRAP_TOO_FAST:
 		return "the counter advanced faster than it can count (it went backwards, or a "
 		       "read was wrong)";
+	case BR_WRAP_STRAY:
+		return "the target reset, or stopped at a PC the session did not ask for, "
+		       "between the two halts";
 	case BR_WRAP_UNKNOWN:
 		return "the counter's rate is not known, so a wrap cannot be told";
 	case BR_WRAP_OK:

@@ -43,6 +43,8 @@ typedef enum br_wrap_verdict {
 	BR_WRAP_TOO_FAST, /* more ticks than the counter can make in the host time: a
 	                     counter that went backwards or a read that is wrong */
 	BR_WRAP_UNKNOWN,  /* the counter's rate is not known: cannot be checked */
+	BR_WRAP_STRAY,    /* the core reset, or stopped where no breakpoint of the
+	                     session is, between the two halts (breakpoint_session.h) */
 } br_wrap_verdict_t;
 
 /*

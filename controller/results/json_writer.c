@@ -20,9 +20,12 @@ void br_json_init(br_json_t *j, FILE *out)
 
 static void write_document(br_json_t *j, json_t *doc)
 {
+	/* ASCII only (issue 31): every code point past U+007F is a \uNNNN
+	 * escape, so a bidi override or a line separator in a name reaches no
+	 * terminal or page raw; a reader gets the same text back. */
 	json_dumpf(doc, j->out,
 		   JSON_INDENT(JSON_INDENT_SPACES) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
-			   JSON_REAL_PRECISION(JSON_DOUBLE_DIGITS));
+			   JSON_ENSURE_ASCII | JSON_REAL_PRECISION(JSON_DOUBLE_DIGITS));
 }
 
 /* Puts value (a new reference, taken here) where the writer stands: under

@@ -71,6 +71,8 @@ const char *br_record_status_name(br_record_status_t status)
 		return "complete";
 	case BR_RECORD_FAILED:
 		return "failed";
+	case BR_RECORD_INTERRUPTED:
+		return "interrupted";
 	}
 	return "failed";
 }

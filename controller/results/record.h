@@ -36,6 +36,7 @@ typedef enum br_record_status {
 	BR_RECORD_RUNNING,  /* written first, rewritten after each bench */
 	BR_RECORD_COMPLETE, /* every bench had its turn */
 	BR_RECORD_FAILED,   /* stopped by an error (error says which) */
+	BR_RECORD_INTERRUPTED, /* stopped by SIGINT or SIGTERM (error names it) */
 } br_record_status_t;
 
 typedef enum br_bench_status {

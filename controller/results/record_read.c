@@ -115,7 +115,7 @@ typedef struct rr_record {
 } rr_record_t;
 
 static const char *const kinds[] = {"run", "baseline", NULL};
-static const char *const statuses[] = {"running", "complete", "failed", NULL};
+static const char *const statuses[] = {"running", "complete", "failed", "interrupted", NULL};
 static const char *const bench_statuses[] = {"measured", "not_run", NULL};
 static const char *const modes[] = {"stub", "range", "function", NULL};
 static const char *const ab_roles[] = {"base", "head", NULL};
@@ -309,7 +309,7 @@ static const br_cfg_field_t record_fields[] = {
 	{.key = "kind", .type = BR_CFG_ENUM, .offset = RF(kind), .required = true, .names = kinds,
 	 .form = "run or baseline"},
 	{.key = "status", .type = BR_CFG_ENUM, .offset = RF(status), .required = true,
-	 .names = statuses, .form = "running, complete or failed"},
+	 .names = statuses, .form = "running, complete, failed or interrupted"},
 	{.key = "error", .type = BR_CFG_STRING, .offset = RF(error), .form = TEXT},
 	{.key = "timestamp", .type = BR_CFG_STRING, .offset = RF(timestamp), .required = true,
 	 .form = "an ISO 8601 time"},

@@ -12,12 +12,17 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/interrupt.h"
 
 int rsp_transport_fd_wait(int fd, short events, int timeout_ms)
 {
 	struct pollfd p = {.fd = fd, .events = events};
 	int r;
 	do {
+		if (br_interrupt_signal() != 0) {
+			errno = EINTR; /* the caller's loop sees the flag */
+			return -1;
+		}
 		r = poll(&p, 1, timeout_ms);
 	} while (r < 0 && errno == EINTR);
 	return r;
@@ -143,6 +148,8 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
 			len -= (size_t)n;
 			continue;
 		}
+		if (br_interrupt_signal() != 0)
+			return br_interrupt_error(err);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -160,11 +167,13 @@ br_status_t rsp_transport_write(rsp_transport_t *t, const void *buf, size_t len,
 }
 
 /* rsp_transport_read on TCP: blocking receives, each bounded (tcp_receive). */
-static br_status_t tcp_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got,
-                            int timeout_ms, br_error_t *err)
+static br_status_t tcp_read(rsp_transport_t *t, void *buf, size_t cap, size_t *got, int timeout_ms,
+                            br_error_t *err)
 {
 	int64_t deadline = br_clock_ms() + timeout_ms;
 	for (;;) {
+		if (br_interrupt_signal() != 0)
+			return br_interrupt_error(err);
 		ssize_t n = tcp_receive(t, buf, cap, br_clock_remaining_ms(deadline));
 		if (n > 0) {
 			*got = (size_t)n;
@@ -198,6 +207,8 @@ br_status_t rsp_transport_read(rsp_transport_t *t, void *buf, size_t cap, size_t
 	if (t->kind == RSP_TRANSPORT_TCP)
 		return tcp_read(t, buf, cap, got, timeout_ms, err);
 	for (;;) {
+		if (br_interrupt_signal() != 0)
+			return br_interrupt_error(err);
 		ssize_t n = read_some(t, buf, cap);
 		if (n > 0) {
 			*got = (size_t)n;

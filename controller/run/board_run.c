@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/xalloc.h"
 #include "debug/server_sched.h"
 #include "measure/calibration.h"
 #include "measure/host_batch.h"
 #include "measure/suite_run.h"
 #include "results/baseline.h"
+#include "results/baseline_policy.h"
 #include "results/paths.h"
 #include "results/record_read.h"
 #include "results/run_json.h"
@@ -810,8 +812,27 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 	char path[BR_BOARD_RUN_PATH_BYTES], replaced[sizeof(run->record.timestamp)];
 	br_error_t err;
 	br_error_clear(&err);
-	br_status_t st = br_baseline_write(s->results_dir, &run->record, path, sizeof(path),
-	                                   replaced, sizeof(replaced), &err);
+	/* A bench this run did not measure keeps its old entry (baseline_policy.h):
+	 * the old entries are read from the baseline of the suite on the board
+	 * where there is one; br_baseline_write checks that one fits. */
+	bool exists = false;
+	br_error_t ignored;
+	br_error_clear(&ignored);
+	br_run_record_t old;
+	memset(&old, 0, sizeof(old));
+	bool has_old = br_baseline_locate(s->results_dir, &run->record, path, sizeof(path), &exists,
+	                                  &ignored) == BR_OK &&
+	               exists && br_record_read(path, &old, NULL) == BR_OK;
+	br_run_record_t copy;
+	char kept[BR_RECORD_TEXT];
+	size_t missing = 0;
+	size_t n_kept = br_baseline_policy_apply(&run->record, has_old ? &old : NULL, &copy, kept,
+	                                         sizeof(kept), &missing);
+	br_status_t st = br_baseline_write(s->results_dir, &copy, path, sizeof(path), replaced,
+	                                   sizeof(replaced), &err);
+	br_baseline_policy_free(&copy);
+	if (has_old)
+		br_run_record_free(&old);
 	if (st != BR_OK) {
 		run->status = st;
 		run->failure = err;
@@ -822,13 +843,25 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 		       run->board.name, path, replaced);
 	else
 		notice(s, "%s: baseline written to %s", run->board.name, path);
+	if (n_kept > 0)
+		notice(s, "%s: kept the old baseline entr%s of %s (not measured in this run)",
+		       run->board.name, n_kept == 1 ? "y" : "ies", kept);
+	if (missing > 0)
+		notice(s, "%s: %zu bench%s not measured and with no old entry: the baseline has no "
+			  "figure for %s",
+		       run->board.name, missing, missing == 1 ? "" : "es", missing == 1 ? "it" : "them");
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record
  * complete or failed, and kept on disk. */
 static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *err)
 {
-	if (st != BR_OK)
+	br_error_t stop;
+	if (br_interrupt_signal() != 0) { /* SIGINT/SIGTERM: whatever the benches said */
+		br_interrupt_error(&stop);
+		run_failed(run, &stop);
+		run->record.status = BR_RECORD_INTERRUPTED;
+	} else if (st != BR_OK)
 		run_failed(run, err);
 	else
 		run->record.status = BR_RECORD_COMPLETE;

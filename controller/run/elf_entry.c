@@ -92,11 +92,8 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 		r.raw = &raw;
 		st = br_measure_report_summarize(&r, err);
 		if (st == BR_OK && (r.not_measured > 0 || r.measured == 0)) {
-			char why[BR_RECORD_TEXT];
-			snprintf(why, sizeof(why),
-				 "not measured: %zu of %zu samples may hide a counter wrap (use a "
-				 "wider or slower counter)",
-				 r.not_measured, raw.count);
+			char why[BR_MEASURE_WHY_TEXT];
+			br_measure_report_why(&r, why, sizeof(why));
 			not_run(out, why);
 		} else if (st == BR_OK) {
 			keep(&raw, &r, m.warmup, out);

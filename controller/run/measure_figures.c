@@ -1,5 +1,6 @@
 #include "run/measure_figures.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,4 +127,30 @@ br_status_t br_measure_report_sizes(br_measure_report_t *r, const br_measure_siz
 	    r->empty_elf != NULL && strcmp(r->empty_elf, own) != 0 ? r->empty_elf : NULL;
 	r->symbols_against_empty = against != NULL;
 	return br_bench_size_symbols(own, against, &r->symbols, &r->symbol_count, err);
+}
+
+const br_bp_sample_t *br_measure_report_first_not_measured(const br_measure_raw_t *raw)
+{
+	for (size_t i = 0; raw->mode == BR_MEASURE_BREAKPOINT && i < raw->bp.count; i++) {
+		if (!raw->bp.samples[i].measured)
+			return &raw->bp.samples[i];
+	}
+	return NULL;
+}
+
+void br_measure_report_why(const br_measure_report_t *r, char *buf, size_t size)
+{
+	const br_bp_sample_t *s =
+	    r->raw != NULL ? br_measure_report_first_not_measured(r->raw) : NULL;
+	size_t n = r->raw != NULL ? r->raw->count : 0;
+	char why[BR_MEASURE_WHY_TEXT - 64U];
+	if (s != NULL && s->why == BR_WRAP_STRAY) {
+		br_bp_sample_why(s, why, sizeof(why));
+		snprintf(buf, size, "%zu of %zu samples not measured: %s", r->not_measured, n, why);
+		return;
+	}
+	snprintf(buf, size,
+	         "%zu of %zu samples not measured: the counter may have wrapped between their "
+	         "reads; use a wider or slower counter",
+	         r->not_measured, n);
 }

@@ -59,6 +59,15 @@ typedef struct br_measure_report {
  */
 br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err);
 
+/* The first sample of a breakpoint session that is not measured, or NULL. */
+const br_bp_sample_t *br_measure_report_first_not_measured(const br_measure_raw_t *raw);
+
+/* The one-line reason for r's samples not measured (r->not_measured > 0),
+ * "K of N samples not measured: ...": a stray stop or reset when that is what
+ * ended the first of them, else a possible counter wrap. */
+#define BR_MEASURE_WHY_TEXT 224U
+void br_measure_report_why(const br_measure_report_t *r, char *buf, size_t size);
+
 #define BR_MEASURE_PATH_BYTES 1024U
 
 /* The images a measurement's sizes come from, as asked. */

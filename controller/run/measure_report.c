@@ -141,15 +141,14 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 {
 	const br_measure_raw_t *raw = r->raw;
 	const br_counter_state_t *cs = &raw->counter;
-	const br_bp_sample_t *judged = NULL; /* a breakpoint session's first sample not measured */
-	for (size_t i = 0; raw->mode == BR_MEASURE_BREAKPOINT && i < raw->bp.count; i++) {
-		if (!raw->bp.samples[i].measured && judged == NULL)
-			judged = &raw->bp.samples[i];
-	}
+	const br_bp_sample_t *judged = br_measure_report_first_not_measured(raw);
+	char why[BR_MEASURE_WHY_TEXT];
+	if (judged != NULL)
+		br_bp_sample_why(judged, why, sizeof(why));
 	if (r->not_measured > 0 && judged != NULL && judged->why != BR_WRAP_OK)
 		fprintf(out, "not measured: %zu of %zu samples: %s (counter %s, every %llu %s)\n",
-		        r->not_measured, raw->count, br_wrap_verdict_text(judged->why),
-		        cs->counter.name, (unsigned long long)cs->period, unit_of(raw));
+		        r->not_measured, raw->count, why, cs->counter.name,
+		        (unsigned long long)cs->period, unit_of(raw));
 	else if (r->not_measured > 0)
 		fprintf(
 		    out,
@@ -418,7 +417,8 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 		size_t value;
 	} counts[] = {{"guard_halts", raw->bp.guard_halts},
 	              {"recoveries", raw->bp.recoveries},
-	              {"dropped", raw->bp.dropped}};
+	              {"dropped", raw->bp.dropped},
+	              {"strays", raw->bp.strays}};
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		br_json_key(j, counts[i].key);
 		br_json_uint(j, counts[i].value);

@@ -267,6 +267,11 @@ static void request_of(const pass_state_t *ps, const sink_queue_t *q, const char
 	req->body = item->body;
 	req->body_len = item->body_len;
 	req->ca_file = item->ca_file;
+	/* The proxy as the configuration's sink says (sink_take found it). */
+	const br_upload_sink_t *sink = sink_named(ps, item->sink);
+	if (sink != NULL && sink->proxy.set)
+		req->proxy = sink->proxy.value;
+	req->use_env_proxy = sink != NULL && sink->use_env_proxy.set && sink->use_env_proxy.value;
 	req->user_agent = ps->pass->user_agent;
 	req->connect_timeout_ms = item->connect_timeout_ms < remaining ? item->connect_timeout_ms
 									: (long)remaining;

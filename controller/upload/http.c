@@ -174,6 +174,13 @@ void br_http_perform(const br_http_request_t *req, br_http_response_t *resp)
 	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
 	if (req->ca_file != NULL)
 		curl_easy_setopt(curl, CURLOPT_CAINFO, req->ca_file);
+	if (req->proxy != NULL) {
+		curl_easy_setopt(curl, CURLOPT_PROXY, req->proxy);
+	} else if (!req->use_env_proxy) {
+		/* A token must not go to whatever proxy the environment names. */
+		curl_easy_setopt(curl, CURLOPT_PROXY, "");
+		curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+	}
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms);
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, req->timeout_ms);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);

@@ -30,6 +30,12 @@ typedef struct br_http_request {
 	const char *body;
 	size_t body_len;
 	const char *ca_file;        /* extra CA bundle, or NULL */
+	/* Where the request goes (issue 31): through proxy when set; else
+	 * through the environment's proxy variables only when use_env_proxy;
+	 * else directly (CURLOPT_PROXY "" and CURLOPT_NOPROXY "*"), whatever
+	 * http_proxy, ALL_PROXY ... say. */
+	const char *proxy;
+	bool use_env_proxy;
 	const char *user_agent;
 	long connect_timeout_ms;
 	long timeout_ms;            /* the whole request */

@@ -8,6 +8,7 @@
 
 #include <nettle/base64.h>
 
+#include "common/file_read.h"
 #include "common/xalloc.h"
 
 #define REDACT_MIN_PARTIAL 3U /* shorter ends of a token are too common to cut */
@@ -21,21 +22,20 @@ static bool has_control(const char *s)
 	return false;
 }
 
-/* Reads at most BR_UPLOAD_TOKEN_MAX bytes of path, trailing whitespace cut. */
+/* Reads at most BR_UPLOAD_TOKEN_MAX bytes of path, trailing whitespace cut:
+ * a regular file only, opened without blocking (a FIFO is refused unread). */
 static br_status_t read_token_file(const br_upload_item_t *item, char **out, br_error_t *err)
 {
-	FILE *f = fopen(item->token_file, "rb");
-	if (f == NULL)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "sink %s: token file %s cannot be read: %s", item->sink,
-				    item->token_file, strerror(errno));
-	char *buf = xmalloc(BR_UPLOAD_TOKEN_MAX + 2U);
-	size_t n = fread(buf, 1, BR_UPLOAD_TOKEN_MAX + 1U, f);
-	bool failed = ferror(f) != 0;
-	fclose(f);
-	buf[n] = '\0';
-	if (failed || n > BR_UPLOAD_TOKEN_MAX || strlen(buf) != n) {
-		explicit_bzero(buf, BR_UPLOAD_TOKEN_MAX + 2U);
+	unsigned char *data = NULL;
+	size_t n = 0;
+	br_error_t why = {.status = BR_OK};
+	br_status_t st = br_file_read_all(item->token_file, BR_UPLOAD_TOKEN_MAX, &data, &n, &why);
+	if (st != BR_OK)
+		return br_error_set(err, BR_ERR_INPUT, "sink %s: token file %s", item->sink,
+				    why.message);
+	char *buf = (char *)data;
+	if (strlen(buf) != n) {
+		explicit_bzero(buf, n);
 		free(buf);
 		return br_error_set(err, BR_ERR_INPUT,
 				    "sink %s: token file %s is not one line of text of at most "

@@ -145,10 +145,17 @@ br_status_t br_upload_spool_lock(br_upload_spool_t *sp, br_error_t *err)
 {
 	char path[BR_UPLOAD_PATH_BYTES + 16U];
 	snprintf(path, sizeof(path), "%s/%s", sp->spool_dir, SPOOL_LOCK);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* Never blocking, never through a link: a FIFO or a link planted as the
+	 * lock is refused before anything waits on it (issue 31). */
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot open: %s", path,
-				    strerror(errno));
+				    errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return br_error_set(err, BR_ERR_INPUT, "%s: not a regular file: refused", path);
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		int e = errno;
 		close(fd);

@@ -11,6 +11,9 @@ finding of issue 12 that must stay fixed.
 - Huge figures in a baseline (1e40, 1e308) are printed as what they are
   (1e+40, 1e+308), never cut to 31 characters, and their change in percent
   is a number, never "-inf%".
+- Issue 31: the same for a right-to-left override, an isolate and the line
+  and paragraph separators (U+202E, U+2066, U+2028, U+2029): \\uNNNN in
+  every output, refused in a bench name.
 - A suite file starting with a UTF-8 byte order mark reads as without it.
 - `benchrack report` of such records: no raw control byte in the HTML page
   nor in what it prints (a firmware path with a BEL once reached stderr).
@@ -25,7 +28,9 @@ import tempfile
 
 BENCHRACK = sys.argv[1]
 failures = []
-RAW = [b"\x1b", b"\r", b"\x07"]
+RAW = [b"\x1b", b"\r", b"\x07",
+       # issue 31: a right-to-left override, an isolate, the line and paragraph separators
+       "\u202e".encode(), "\u2066".encode(), "\u2028".encode(), "\u2029".encode()]
 
 
 def check(cond, what):
@@ -67,6 +72,8 @@ with tempfile.TemporaryDirectory() as d:
     for name, text in [
         ("suite name", 'name: "s\\x1b[31m"\nboards: [qemu-netduinoplus2]\nbenches: [empty]\n'),
         ("bench name", 'name: s\nboards: [qemu-netduinoplus2]\nbenches: ["e\\r\\a"]\n'),
+        ("bench name with a right-to-left override",
+         'name: s\nboards: [qemu-netduinoplus2]\nbenches: ["e\\u202eevil"]\n'),
     ]:
         path = os.path.join(d, "s.yaml")
         with open(path, "w") as f:
@@ -75,6 +82,17 @@ with tempfile.TemporaryDirectory() as d:
         check(rc == 2, f"{name} with control characters: exit {rc}, want 2")
         check(b"holds a control character" in err, f"{name}: says why ({err!r})")
         no_raw(out + err, name)
+
+    # 1b. issue 31 (ND3): a suite name longer than a record keeps is refused
+    # with file:line, never cut (a character cut in half became U+FFFD)
+    long_name = "s" * 62 + "\u00e9"  # 64 bytes, the last character two of them
+    path = os.path.join(d, "long.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'name: "{long_name}"\nboards: [host]\nbenches: [empty]\n')
+    rc, out, err = run("run", path, "--board", "host", "-n", "2", "--results-dir",
+                       os.path.join(d, "long-results"), cwd=d)
+    check(rc == 2 and b"long.yaml:1:7: suite name" in err and b"64 bytes long" in err,
+          f"a 64-byte suite name: refused with file:line, exit {rc} ({err!r})")
 
     # 2. a byte order mark is no content
     path = os.path.join(d, "bom.yaml")
@@ -89,9 +107,9 @@ with tempfile.TemporaryDirectory() as d:
         old = os.path.join(d, "old.json")
         new = os.path.join(d, "new.json")
         with open(old, "w") as f:
-            json.dump(record("b\x1b]0;x\x07", "n\x1b[2J", figure, "baseline"), f)
+            json.dump(record("b\x1b]0;x\x07\u202elive\u2028", "n\x1b[2J\u2066\u2029", figure, "baseline"), f)
         with open(new, "w") as f:
-            json.dump(record("b\x1b]0;x\x07", "n\x1b[2J", figure / 2), f)
+            json.dump(record("b\x1b]0;x\x07\u202elive\u2028", "n\x1b[2J\u2066\u2029", figure / 2), f)
         rc, out, err = run("diff", old, new, cwd=d)
         check(rc == 0, f"diff {figure:g}: exit {rc} ({err!r})")
         no_raw(out + err, f"diff table {figure:g}")
@@ -111,7 +129,7 @@ with tempfile.TemporaryDirectory() as d:
     runs = os.path.join(d, "hostile", "runs")
     os.makedirs(runs)
     with open(os.path.join(runs, "20260102T030405.000Z-b.json"), "w") as f:
-        json.dump(record("b\x1b]0;x\x07", "n\x1b[2J", 5e39), f)
+        json.dump(record("b\x1b]0;x\x07\u202elive\u2028", "n\x1b[2J\u2066\u2029", 5e39), f)
     page = os.path.join(d, "report.html")
     rc, out, err = run("report", "-o", page, "--results-dir", os.path.join(d, "hostile"), cwd=d)
     check(rc == 0, f"report: exit {rc} ({err!r})")

@@ -28,6 +28,10 @@ resume's reply is its stop), so that the fault lands on the reply asked for.
             with the checksum made right again: a silent corruption only
             verification can catch (`flipped_address` says where)
   pass      nothing changed: the proxy only counts (`writes`, `stops`)
+  reset     at the `nth` stop reply, before forwarding it, the proxy itself
+            sends the server `monitor system_reset` (qRcmd) and swallows its
+            answer: the target resets while the client holds it halted (a
+            watchdog or a brown-out on a real board; issue 31)
 
 The server's end, at the `nth` stop reply (a T or S packet from the server,
 counted in `stops`), instead of that reply (issue 12):
@@ -230,6 +234,25 @@ class Proxy:
         payload = ("M%s,%s:%s" % (addr, length, data)).encode("ascii")
         return b"$" + payload + b"#%02x" % (sum(payload) % 256)
 
+    RESET_RCMD = b"qRcmd," + b"system_reset".hex().encode("ascii")
+
+    def _reset_server(self, server):
+        """Sends server `monitor system_reset` and reads its answer up to the
+        final OK (console O packets and acks in between, each packet acked)."""
+        server.sendall(b"+" + self._frame(self.RESET_RCMD))
+        parser = Direction()
+        while True:
+            data = server.recv(65536)
+            if not data:
+                raise ConnectionAbortedError
+            for kind, tok in parser.tokens(data):
+                if kind != "packet":
+                    continue
+                server.sendall(b"+")
+                if tok.startswith(b"$OK#") or tok.startswith(b"$E"):
+                    self.injected += 1
+                    return
+
     def _send(self, sock, chunks):
         for c in chunks:
             if not c:
@@ -250,6 +273,9 @@ class Proxy:
                 for kind, tok in parser.tokens(data):
                     if direction == "s2c" and kind == "packet" and tok.startswith((b"$T", b"$S")):
                         self.stops += 1
+                    if (self.mode == "reset" and direction == "s2c" and self.stops == self.nth
+                            and kind == "packet" and tok.startswith((b"$T", b"$S"))):
+                        self._reset_server(src)
                     if self.mode == "mute" and direction == "s2c" and self.stops >= self.nth:
                         self.injected = 1  # silent from the nth stop reply on
                         continue
@@ -311,7 +337,7 @@ class Proxy:
         b.join()
         client.close()
         server.close()
-        return self.mode in ("inject", "fixcorrupt")
+        return self.mode in ("inject", "fixcorrupt", "reset", "pass")
 
     def close(self):
         self.listener.close()

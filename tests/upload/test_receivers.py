@@ -38,6 +38,7 @@ request and answers from a script:
 usage: test_receivers.py BENCHRACK
 """
 import base64
+import email.utils
 import json
 import os
 import shutil
@@ -45,6 +46,7 @@ import socket
 import sys
 import tempfile
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import records  # noqa: E402
@@ -271,6 +273,35 @@ def check_retries(br, tmp, results):
     rc, out, err, took = br(["upload", "--upload-config", cfg, "--results-dir", results,
                              "--force"])
     c.check(rc == 0 and len(rcv.requests) == 2, "--force sends it anyway", err)
+    rcv.stop()
+    # issue 31: Retry-After as an HTTP-date (RFC 9110 10.2.3), an hour ahead:
+    # the same as 3600 seconds, never ignored
+    os.unlink(os.path.join(results, "spool", os.path.basename(run)[:-5] + "--hook.json")) \
+        if os.path.exists(os.path.join(results, "spool",
+                                       os.path.basename(run)[:-5] + "--hook.json")) else None
+    when = email.utils.formatdate(time.time() + 3600, usegmt=True)
+    rcv = Receiver([(503, {"Retry-After": when}, b"maintenance"), (204, {}, b"")])
+    cfg = one_sink(tmp, "r6.yaml", rcv.port, max_total_seconds=5)
+    run, _ = new_run(results)
+    rc, out, err, took = br(["upload", "--upload-config", cfg, run, "--results-dir", results])
+    item = spool_items(results).get(os.path.basename(run)[:-5] + "--hook", {})
+    c.check(rc == 3 and len(rcv.requests) == 1 and took < 3 and
+            item.get("not_before") is not None,
+            f"Retry-After: {when}: one request, the spool waits until then "
+            f"({took:.1f} s, not_before {item.get('not_before')})", err)
+    rcv.stop()
+    for name in list(spool_items(results)):
+        os.unlink(os.path.join(results, "spool", name + ".json"))
+    # ... and two seconds ahead, within the pass: waited for, then delivered
+    when = email.utils.formatdate(time.time() + 2.5, usegmt=True)
+    rcv = Receiver([(429, {"Retry-After": when}, b"slow down"), (204, {}, b"")])
+    cfg = one_sink(tmp, "r7.yaml", rcv.port, retry_initial_ms=10, max_total_seconds=10)
+    run, _ = new_run(results)
+    rc, out, err, took = br(["upload", "--upload-config", cfg, run, "--results-dir", results])
+    t = [r["time"] for r in rcv.requests]
+    c.check(rc == 0 and len(t) == 2 and t[1] - t[0] >= 0.9,
+            f"429 + Retry-After: {when} (2.5 s ahead) honoured "
+            f"({t[1] - t[0] if len(t) == 2 else 0:.2f} s)", err)
     rcv.stop()
 
 

@@ -1,0 +1,31 @@
+/*
+ * Which figures a new baseline takes from a run (issue 31, ND1): a bench the
+ * run measured replaces its entry; a bench it did not measure keeps the old
+ * baseline's entry, so one failed bench never wipes out its baseline (a
+ * later check would call it "new" and pass).
+ */
+#ifndef BENCHRACK_RESULTS_BASELINE_POLICY_H
+#define BENCHRACK_RESULTS_BASELINE_POLICY_H
+
+#include <stddef.h>
+
+#include "results/record.h"
+
+/*
+ * Fills *out with the baseline to write from run and the old baseline (NULL
+ * when there is none): run's header, and per bench of run its entry when
+ * measured, else old's measured entry of that name when there is one, else
+ * run's (not measured). out's bench array is its own; the entries' sample
+ * buffers stay run's and old's (free out with br_baseline_policy_free, before
+ * them). The names of the benches whose old entry was kept are written,
+ * comma-separated, into kept (size bytes; "" when none; cut with "..." when
+ * long); *missing counts those not measured with no old entry to keep.
+ * Returns how many old entries were kept.
+ */
+size_t br_baseline_policy_apply(const br_run_record_t *run, const br_run_record_t *old,
+                                br_run_record_t *out, char *kept, size_t size, size_t *missing);
+
+/* Frees what br_baseline_policy_apply allocated in out (not the samples). */
+void br_baseline_policy_free(br_run_record_t *out);
+
+#endif
