@@ -102,7 +102,7 @@ UPLOAD = ["upload", "--upload-config", "upload.yaml", *BASE]
 REPORT = ["report", "-o", "page.html", *BASE]
 SPOOL_ITEM = "R/spool/20261201T000000.000Z-host--hook.json"
 RUN_ITEM = "R/runs/20261201T000000.000Z-host.json"
-BASELINE = "R/baselines/host.json"
+BASELINE = "R/baselines/default/host.json"
 FIFO_WORDS = ["a FIFO"]
 LINK_WORDS = ["symbolic link"]
 

@@ -129,7 +129,8 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("run", suite, "--results-dir", res, "--json", record, "--write-baseline")
     check(rc == 0, f"run: exit {rc} ({err[-200:]!r})")
     validate(record, "run", "run record")
-    validate(os.path.join(res, "baselines", "qemu-netduinoplus2.json"), "baseline", "baseline")
+    validate(os.path.join(res, "baselines", "tiny", "qemu-netduinoplus2.json"), "baseline",
+             "baseline")
     rc, out, err = run("check", suite, "--results-dir", res, "--format", "json", "--output",
                        report)
     check(rc == 0, f"check --format json: exit {rc} ({err[-200:]!r})")

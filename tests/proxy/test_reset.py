@@ -171,7 +171,7 @@ def main():
 
 
 def baseline_entries():
-    path = os.path.join(WORK, "baselines", "reset.json")
+    path = os.path.join(WORK, "baselines", "reset", "reset.json")
     if not os.path.exists(path):
         return {}
     with open(path, encoding="utf-8") as f:
