@@ -24,6 +24,9 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 	case BR_BOARD_COUNTER_TIM2:
 		br_counter_tim2(out, board->clock_hz);
 		break;
+	case BR_BOARD_COUNTER_ICOUNT:
+		br_counter_icount(out);
+		break;
 	case BR_BOARD_COUNTER_MMIO:
 		br_counter_mmio(out, c->name.value, (uint32_t)c->address.value,
 				c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,

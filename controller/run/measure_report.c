@@ -84,8 +84,13 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 {
 	const br_counter_state_t *cs = &r->raw->counter;
 	const br_counter_t *c = &cs->counter;
-	fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server, c->name,
-	        c->address, c->width_bits, c->counts_down ? "down" : "up");
+	if (br_counter_is_monitor(c))
+		fprintf(out, "  on %s; counter %s: QEMU's own count of executed instructions "
+		        "(monitor '%s' in record mode, 64-bit, exact)", r->raw->server, c->name,
+		        BR_COUNTER_ICOUNT_MONITOR);
+	else
+		fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server,
+		        c->name, c->address, c->width_bits, c->counts_down ? "down" : "up");
 	if (c->clock_hz != 0)
 		fprintf(out, " at %llu Hz", (unsigned long long)c->clock_hz);
 	fprintf(out, "; unit: %s\n", c->unit);
@@ -98,6 +103,8 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 		        (unsigned long long)cs->period, c->unit, guard_s,
 		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
 		        r->raw->bp.guard_halts);
+	else if (cs->period == 0)
+		fprintf(out, "  wrap: none (64 bits); no guard halts\n");
 	else if (cs->wrap_seconds > 0.0)
 		fprintf(out,
 		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "

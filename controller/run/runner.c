@@ -53,6 +53,13 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	 * enable writes: they would change nothing, and a peripheral the machine
 	 * does not model (netduino2's RCC) faults even on the read before them.
 	 * Whether it counts is checked on the samples all the same. */
+	if (br_counter_is_monitor(c)) {
+		/* No register to enable; one read proves record mode (a server
+		 * without it answers with no count: a clear error now). */
+		uint64_t now = 0;
+		br_counter_state_init(&r->counter, c);
+		return br_counter_read(t, &r->counter, &now, err);
+	}
 	if (!t->flavour->writes_peripherals) {
 		br_counter_state_init(&r->counter, c);
 		return BR_OK;
@@ -67,6 +74,9 @@ br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_erro
 {
 	memset(r, 0, sizeof(*r));
 	r->endpoint = *o->endpoint;
+	/* QEMU's own instruction count needs record mode from the start. */
+	if (o->counter != NULL && br_counter_is_monitor(o->counter))
+		r->endpoint.qemu.record = true;
 	br_status_t st = br_session_open(&r->endpoint, &r->session, err);
 	snprintf(r->server, sizeof(r->server), "%s", r->session.description);
 	if (st != BR_OK)
