@@ -33,6 +33,12 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 				c->direction.set && c->direction.value == 1U, board->clock_hz);
 		break;
 	}
+	/* QEMU models a clock, not a core's cycles: a SysTick or DWT figure
+	 * there is ticks of that clock, never instructions nor cycles. */
+	if (board->server_kind == BR_BOARD_SERVER_QEMU &&
+	    (board->counter_kind == BR_BOARD_COUNTER_SYSTICK ||
+	     board->counter_kind == BR_BOARD_COUNTER_DWT))
+		out->unit = "ticks";
 	if (c->unit.set)
 		out->unit = c->unit.value;
 }

@@ -136,9 +136,11 @@ static void print_calibration(const br_measure_report_t *r, FILE *out)
 	figure(r->calibration.max, hi, sizeof(hi));
 	fprintf(out,
 	        "  calibration (the cost of measuring nothing): %s %s (median of %zu, %s..%s): "
-	        "%s; net = raw - %s\n",
+	        "%s; %s%s\n",
 	        med, unit_of(raw), r->calibration.n, lo, hi,
-	        br_calibration_method_text(raw->calibration.method), med);
+	        br_calibration_method_text(raw->calibration.method),
+	        r->net_known ? "net = raw - " : "not subtracted (see net below)",
+	        r->net_known ? med : "");
 }
 
 static void print_samples(const br_measure_report_t *r, FILE *out)
@@ -170,7 +172,7 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		return;
 	print_header_row(out);
 	print_row(out, "raw", &r->raw_summary, 1.0, unit_of(raw));
-	if (r->calibrated)
+	if (r->calibrated && r->net_known)
 		print_row(out, "net", &r->net_summary, 1.0, unit_of(raw));
 	uint64_t hz = cs->counter.clock_hz;
 	if (hz != 0) {
@@ -179,9 +181,11 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		         (unsigned long long)hz);
 		double scale = REPORT_US_PER_S / (double)hz;
 		print_row(out, "raw time", &r->raw_summary, scale, unit);
-		if (r->calibrated)
+		if (r->calibrated && r->net_known)
 			print_row(out, "net time", &r->net_summary, scale, unit);
 	}
+	if (r->calibrated && !r->net_known)
+		fprintf(out, "net: not measured: %s\n", r->net_why);
 }
 
 static void print_stack(const br_measure_report_t *r, FILE *out)
@@ -610,8 +614,14 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	br_json_uint(j, r->not_measured);
 	if (r->summarized) {
 		json_summary(j, "raw", &r->raw_summary);
-		if (r->calibrated)
+		if (r->calibrated && r->net_known)
 			json_summary(j, "net", &r->net_summary);
+		if (r->calibrated && !r->net_known) {
+			br_json_key(j, "net");
+			br_json_null(j);
+			br_json_key(j, "net_why");
+			br_json_string(j, r->net_why);
+		}
 	}
 	json_samples(j, raw);
 	json_stack(j, r);

@@ -7,7 +7,7 @@
  *   region_from .. region_to
  *                   two calls of work (bl, work, bl, work), then round again
  * The counts are what the tests take from QEMU's own execution trace, never
- * from this comment.
+ * from this comment. Built with -DSTART_SYSTICK, it starts SysTick first.
  */
 	.syntax unified
 	.cpu cortex-m0
@@ -26,6 +26,19 @@ vectors:
 	.thumb_func
 	.global reset
 reset:
+#ifdef START_SYSTICK
+	/* As a firmware with a system tick does: SysTick on the processor
+	 * clock, full reload (ARMv6-M ARM B3.3: SYST_RVR, then SYST_CSR
+	 * ENABLE | CLKSOURCE). A clock counter, not an instruction count. */
+	ldr r0, =0xE000E010
+	ldr r1, =0x00FFFFFF
+	str r1, [r0, #4]
+	movs r1, #5
+	str r1, [r0]
+	b 1f
+	.ltorg
+1:
+#endif
 	nop
 	.thumb_func
 	.global region_from
