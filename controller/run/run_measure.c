@@ -51,6 +51,7 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	if (st != BR_OK)
 		return st;
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
+	bool timed_out = st == BR_ERR_TIMEOUT;
 	if (st == BR_ERR_TIMEOUT && timeout_is_failure) {
 		st = br_run_classify_timeout(br_runner_target(&runner),
 					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
@@ -63,6 +64,14 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 		else
 			st = err->status;
 	}
+	/* Measured 12-01: QEMU 7.2 in record mode never answers the interrupt
+	 * while the guest runs, so a wait that timed out cannot stop it. */
+	if (st == BR_ERR_INFRA && timed_out && br_counter_is_monitor(&runner.counter.counter))
+		br_error_prefix(err, "QEMU in record mode (counter icount) does not stop on an "
+				     "interrupt while the firmware runs, so a breakpoint not reached "
+				     "within --timeout (%d s) cannot be told from a dead server there; "
+				     "raise --timeout for a long region",
+				(opts->timeout_ms + 999) / 1000);
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)
