@@ -91,11 +91,11 @@ static void figure_cell(const br_run_record_t *run, double v, char *buf, size_t 
 }
 
 /* The median net of calibration; "-" when the bench was not calibrated, and
- * "not measured" when its samples lie below the calibration (it does not
- * apply to them): never a negative figure. */
+ * "not measured" when the median lies below the calibration (it does not
+ * apply to it): never a negative figure. */
 static void net_cell(const br_run_record_t *run, const br_bench_record_t *b, char *buf, size_t cap)
 {
-	if (b->calibrated && b->summary.min < b->calibration_median)
+	if (b->calibrated && b->summary.median < b->calibration_median)
 		snprintf(buf, cap, "not measured");
 	else if (b->calibrated)
 		figure_cell(run, b->summary.median - b->calibration_median, buf, cap);

@@ -122,8 +122,7 @@ static void apply_stub_calibration(br_run_record_t *rec)
 		    strcmp(b->name, BR_CALIBRATION_EMPTY_BENCH) == 0)
 			empty = b;
 	}
-	/* A loop overhead that varied is not known to apply to each sample. */
-	if (empty == NULL || empty->summary.min != empty->summary.max)
+	if (empty == NULL)
 		return;
 	for (size_t i = 0; i < rec->bench_count; i++) {
 		br_bench_record_t *b = &rec->benches[i];

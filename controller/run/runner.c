@@ -5,6 +5,7 @@
 
 #include "measure/counter_target.h"
 #include "measure/halt_proof.h"
+#include "run/image_fit.h"
 
 /* Benchrack launched QEMU with this very image as its kernel: nothing to
  * load, and the core is already halted at the image's reset vector. */
@@ -29,7 +30,10 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	t->output = o->output;
 	t->output_ctx = o->output_ctx;
 	br_reset_vector_t vec;
-	br_status_t st = BR_OK;
+	/* An image linked for another board never runs (issue 29). */
+	br_status_t st = br_image_fit_check(o->elf_path, &o->endpoint->memory_map, r->server, err);
+	if (st != BR_OK)
+		return st;
 	bool fresh = launched_with_image(o);
 	if (!fresh)
 		st = br_image_reset_vector(o->elf_path, &vec, err);
