@@ -7,7 +7,8 @@
  *   region_from .. region_to
  *                   two calls of work (bl, work, bl, work), then round again
  * The counts are what the tests take from QEMU's own execution trace, never
- * from this comment. Built with -DSTART_SYSTICK, it starts SysTick first.
+ * from this comment. Built with -DSTART_SYSTICK, it starts SysTick first;
+ * with -DLONG_REGION it runs a region of over 2^32 instructions instead.
  */
 	.syntax unified
 	.cpu cortex-m0
@@ -40,6 +41,30 @@ reset:
 1:
 #endif
 	nop
+#ifdef LONG_REGION
+	/* A region longer than any 32-bit counter's period, run once (for
+	 * tests/qemu/test_measure_long.py): two calls of a 2-instruction loop
+	 * of 1,100,000,000 iterations, then the core idles at long_to. */
+	.thumb_func
+	.global long_from
+long_from:
+	ldr r0, =1100000000
+	bl long_loop
+	ldr r0, =1100000000
+	bl long_loop
+	.thumb_func
+	.global long_to
+long_to:
+	b long_to
+	.ltorg
+
+	.thumb_func
+	.global long_loop
+long_loop:
+1:	subs r0, r0, #1
+	bne 1b
+	bx lr
+#endif
 	.thumb_func
 	.global region_from
 region_from:

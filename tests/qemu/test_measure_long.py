@@ -12,7 +12,7 @@ It runs over 4.4e9 instructions with a breakpoint inserted: tens of seconds
 of QEMU, minutes on a loaded host.
 
 With icount (issue 29: QEMU's own 64-bit instruction count, here on a
-machine that is not an STM32: tests/machines/fw_long.S on
+machine that is not an STM32: tests/machines/fw_machine.S -DLONG_REGION on
 qemu-lm3s6965evb), the same exact figure with no guard halt at all, and
 the wrap line saying there is none.
 
