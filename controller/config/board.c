@@ -14,15 +14,17 @@
 
 static const char *const server_kinds[] = {"qemu", "openocd", "remote", "serial", NULL};
 static const char *const flavours[] = {"openocd", "qemu", "pyocd", "jlink", "bmp", NULL};
-static const char *const cores[] = {"cortex-m0", "cortex-m0plus", "cortex-m3",
-				     "cortex-m4", "cortex-m7",     "cortex-m33", NULL};
-static const char *const counter_kinds[] = {"dwt", "systick", "tim2", "mmio", NULL};
+static const char *const cores[] = {"cortex-m0", "cortex-m0plus", "cortex-m3",  "cortex-m4",
+				     "cortex-m7", "cortex-m33",    "cortex-m55", "cortex-m85",
+				     NULL};
+static const char *const counter_kinds[] = {"dwt", "systick", "tim2", "mmio", "icount", NULL};
 static const char *const directions[] = {"up", "down", NULL};
 static const char *const region_kinds[] = {"flash", "ram", NULL};
 static const char *const load_names[] = {"always", "if-different", "never", NULL};
 
-/* FPB instruction comparators per core (ARMv6-M: 4; Cortex-M3/M4: 6; M7, M33: 8). */
-static const unsigned core_breakpoints[] = {4U, 4U, 6U, 6U, 8U, 8U};
+/* FPB instruction comparators per core (ARMv6-M: 4; Cortex-M3/M4: 6; M7, M33,
+ * M55, M85: 8). */
+static const unsigned core_breakpoints[] = {4U, 4U, 6U, 6U, 8U, 8U, 8U, 8U};
 
 #define S(field) offsetof(br_board_server_t, field)
 
@@ -92,7 +94,7 @@ static const br_cfg_map_t server_map = {
 
 static const br_cfg_field_t counter_common[] = {
 	{.key = "kind", .type = BR_CFG_ENUM, .offset = C(kind), .required = true,
-	 .names = counter_kinds, .form = "one of dwt, systick, tim2, mmio"},
+	 .names = counter_kinds, .form = "one of icount, dwt, systick, tim2, mmio"},
 };
 
 static const br_cfg_field_t counter_mmio[] = {
@@ -113,6 +115,7 @@ static const br_cfg_variant_t counter_variants[] = {
 	{"systick", NULL, 0},
 	{"tim2", NULL, 0},
 	{"mmio", counter_mmio, BR_CFG_COUNT(counter_mmio)},
+	{"icount", NULL, 0},
 };
 
 static const br_cfg_map_t counter_map = {
@@ -171,12 +174,14 @@ static const br_cfg_field_t board_fields[] = {
 	{.key = "description", .type = BR_CFG_STRING, .offset = B(description),
 	 .form = "one line of text"},
 	{.key = "core", .type = BR_CFG_ENUM, .offset = B(core), .required = true, .names = cores,
-	 .form = "one of cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33"},
+	 .form = "one of cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, "
+		 "cortex-m55, cortex-m85"},
 	{.key = "server", .type = BR_CFG_MAP, .offset = B(server), .required = true,
 	 .map = &server_map,
 	 .form = "a mapping with kind: qemu|openocd|remote|serial and its keys"},
-	{.key = "counter", .type = BR_CFG_MAP, .offset = B(counter), .required = true,
-	 .map = &counter_map, .form = "a mapping with kind: dwt|systick|mmio"},
+	/* Not required by the schema: check_counter names the kinds this board can have. */
+	{.key = "counter", .type = BR_CFG_MAP, .offset = B(counter), .map = &counter_map,
+	 .form = "a mapping with kind: icount|dwt|systick|tim2|mmio"},
 	{.key = "clock_hz", .type = BR_CFG_UINT, .offset = B(clock_hz), .min = 1,
 	 .max = UINT32_MAX, .form = "the counter's clock in Hz, e.g. 180000000"},
 	{.key = "memory", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &region_map,
@@ -295,12 +300,51 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 			    (unsigned long long)origin, (unsigned long long)(origin + length));
 }
 
+/* True when the board's gdbserver is QEMU: launched, or a remote one. */
+static bool board_is_qemu(const br_board_t *b)
+{
+	return b->server_kind == BR_BOARD_SERVER_QEMU ||
+	       strcmp(br_board_flavour_name(b), "qemu") == 0;
+}
+
+/* The counter kinds this board can have, for the hint of a missing one. */
+static void counter_choices(const br_board_t *b, char *out, size_t cap)
+{
+	bool armv6m = b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS;
+	if (board_is_qemu(b))
+		snprintf(out, cap,
+			 "{kind: icount} (QEMU's own instruction count: exact, 64 bits, on every "
+			 "single-core machine; tim2 on an STM32 machine counts instructions too)");
+	else if (armv6m)
+		snprintf(out, cap,
+			 "{kind: systick} with clock_hz, or {kind: mmio, ...} for a timer of "
+			 "the chip (a %s has no DWT)",
+			 cores[b->core]);
+	else
+		snprintf(out, cap,
+			 "{kind: dwt} or {kind: systick} with clock_hz, or {kind: mmio, ...} "
+			 "for a timer of the chip (tim2 on an STM32)");
+}
+
 /* The checks a board's counter can fail (run/board_target.h builds it). */
 static br_status_t check_counter(const char *file, br_board_t *b, br_error_t *err)
 {
 	const br_board_file_t *f = &b->file;
 	const br_board_counter_t *c = &f->counter;
+	char choices[256];
+	if (!c->head.set) {
+		counter_choices(b, choices, sizeof(choices));
+		return br_cfg_error(err, file, f->head.mark,
+				    "board lacks required key 'counter'; expected counter: %s",
+				    choices);
+	}
 	br_board_counter_kind_t kind = (br_board_counter_kind_t)c->kind.value;
+	if (kind == BR_BOARD_COUNTER_ICOUNT && !board_is_qemu(b))
+		return br_cfg_error(err, file, c->kind.mark,
+				    "counter icount is QEMU's own instruction count and this board's "
+				    "server is %s, not QEMU; expected counter: %s",
+				    br_board_flavour_name(b),
+				    (counter_choices(b, choices, sizeof(choices)), choices));
 	bool needs_clock = kind == BR_BOARD_COUNTER_DWT || kind == BR_BOARD_COUNTER_SYSTICK;
 	if (kind == BR_BOARD_COUNTER_DWT &&
 	    (b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS))

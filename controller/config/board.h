@@ -37,6 +37,8 @@ typedef enum br_board_core {
 	BR_BOARD_CORE_M4,
 	BR_BOARD_CORE_M7,
 	BR_BOARD_CORE_M33,
+	BR_BOARD_CORE_M55,
+	BR_BOARD_CORE_M85,
 } br_board_core_t;
 
 typedef enum br_board_counter_kind {
@@ -44,6 +46,7 @@ typedef enum br_board_counter_kind {
 	BR_BOARD_COUNTER_SYSTICK, /* SysTick at clock_hz */
 	BR_BOARD_COUNTER_TIM2,    /* STM32 TIM2 (on QEMU: one tick per instruction) */
 	BR_BOARD_COUNTER_MMIO,    /* any memory-mapped counter register */
+	BR_BOARD_COUNTER_ICOUNT,  /* QEMU's own instruction count (record mode): exact */
 } br_board_counter_kind_t;
 
 typedef enum br_board_region_kind {
@@ -134,8 +137,10 @@ typedef struct br_board {
 
 /*
  * Loads and checks the board file at path. Besides the schema: name must be
- * the file's name without .yaml (baselines are kept per board name); a dwt
- * or systick counter needs clock_hz; Cortex-M0/M0+ have no DWT; a counter's
+ * the file's name without .yaml (baselines are kept per board name); a
+ * counter is given (when not, the error names only the kinds this board can
+ * have); a dwt or systick counter needs clock_hz; Cortex-M0/M0+ have no
+ * DWT; icount needs a QEMU (launched, or a remote one of flavour qemu); a counter's
  * unit, when given, replaces the counter's own; memory needs
  * a flash and a RAM region, none overlapping and none past 4 GiB; the stack
  * must lie in RAM. Returns BR_OK with *board filled (free with

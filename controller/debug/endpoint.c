@@ -148,7 +148,7 @@ void br_session_explain(br_session_t *s, br_error_t *err)
 	 * server going away: give it a moment to finish, so that its last
 	 * words are read rather than missed by a race. */
 	int64_t deadline = br_clock_ms() + SESSION_EXIT_WAIT_MS;
-	while (s->open && !rsp_client_usable(&s->target.rsp) && br_server_alive(&s->server) &&
+	while ((!s->open || !rsp_client_usable(&s->target.rsp)) && br_server_alive(&s->server) &&
 	       br_clock_remaining_ms(deadline) > 0)
 		nanosleep(&(struct timespec){.tv_nsec = SESSION_EXIT_POLL_NS}, NULL);
 	if (br_server_alive(&s->server))
@@ -161,6 +161,7 @@ void br_session_explain(br_session_t *s, br_error_t *err)
 		br_server_log_tail(&s->server, tail, sizeof(tail));
 	br_error_prefix(err, "%s died%s%s", s->server.name, tail[0] != '\0' ? " saying: " : "",
 	                tail);
+	br_server_record_refused(tail, err);
 	if (err->status != BR_ERR_USAGE && err->status != BR_ERR_INPUT)
 		err->status = BR_ERR_INFRA;
 }

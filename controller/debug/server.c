@@ -25,6 +25,11 @@
 #define BR_SERVER_LAUNCH_ATTEMPTS 3
 /* How much of a server's output is searched for its fatal line. */
 #define SERVER_FATAL_SCAN_BYTES (256U * 1024U)
+/* QEMU's record file (record mode), alone in a directory of its own. */
+#define SERVER_RR_DIR_TEMPLATE "/tmp/benchrack-rr-XXXXXX"
+#define SERVER_RR_FILE "replay.bin"
+/* What QEMU 7.2 says when it refuses record mode on a machine of two cores. */
+#define SERVER_RR_SMP_REFUSAL "not supported for 'smp'"
 
 bool br_server_find_program(const char *program, char *out, size_t cap)
 {
@@ -191,14 +196,46 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 	return st;
 }
 
+/* What qemu_cmdline builds from: the options, and the server whose record
+ * directory it makes (once, kept across attempts). */
+typedef struct qemu_launch {
+	const br_qemu_options_t *opts;
+	br_server_t *server;
+} qemu_launch_t;
+
+/* The -icount argument: plain, or record mode with its file in a temporary
+ * directory of the server's own (made at the first attempt). */
+static br_status_t qemu_icount(const qemu_launch_t *q, char *out, size_t cap, br_error_t *err)
+{
+	if (!q->opts->record) {
+		snprintf(out, cap, "shift=0");
+		return BR_OK;
+	}
+	br_server_t *server = q->server;
+	if (server->rr_dir[0] == '\0') {
+		char tmpl[] = SERVER_RR_DIR_TEMPLATE;
+		if (mkdtemp(tmpl) == NULL)
+			return br_error_set(err, BR_ERR_INFRA,
+			                    "cannot create a directory for QEMU's record file: %s",
+			                    strerror(errno));
+		snprintf(server->rr_dir, sizeof(server->rr_dir), "%s", tmpl);
+	}
+	snprintf(out, cap, "shift=0,rr=record,rrfile=%s/" SERVER_RR_FILE, server->rr_dir);
+	return BR_OK;
+}
+
 /* QEMU listens on the held socket itself (-chardev socket,fd=N). */
 static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port, int held,
                                 server_cmdline_t *cl, br_error_t *err)
 {
 	(void)port;
-	const br_qemu_options_t *opts = o;
+	const qemu_launch_t *q = o;
+	const br_qemu_options_t *opts = q->opts;
 	const char **argv = cl->argv;
 	char *chardev = cl->text[0];
+	br_status_t st = qemu_icount(q, cl->text[1], sizeof(cl->text[1]), err);
+	if (st != BR_OK)
+		return st;
 	/* nodelay=on as QEMU's own -gdb tcp: sets it: without it every small
 	 * reply waits on Nagle's algorithm and a halt costs milliseconds. */
 	snprintf(chardev, sizeof(cl->text[0]),
@@ -209,7 +246,7 @@ static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port, 
 	argv[n++] = "-M";
 	argv[n++] = opts->machine;
 	argv[n++] = "-icount";
-	argv[n++] = "shift=0";
+	argv[n++] = cl->text[1];
 	argv[n++] = "-display";
 	argv[n++] = "none";
 	argv[n++] = "-monitor";
@@ -249,7 +286,24 @@ br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *se
 		                    "%s not found: install QEMU (apt-get install qemu-system-arm) "
 		                    "or name the program with --qemu PATH",
 		                    opts->program);
-	return launch(path, opts->program, qemu_cmdline, opts, server, transport, err);
+	qemu_launch_t q = {.opts = opts, .server = server};
+	br_status_t st = launch(path, opts->program, qemu_cmdline, &q, server, transport, err);
+	if (st != BR_OK && opts->record) {
+		br_server_stop(server); /* the record directory too */
+		if (err != NULL)
+			br_server_record_refused(err->message, err);
+	}
+	return st;
+}
+
+void br_server_record_refused(const char *said, br_error_t *err)
+{
+	if (strstr(said, SERVER_RR_SMP_REFUSAL) == NULL)
+		return;
+	br_error_prefix(err, "this machine has two cores, where QEMU refuses record mode (and "
+	                     "-smp 1), so its exact instruction count (counter icount) cannot be "
+	                     "read; no timer of it counts instructions either");
+	err->status = BR_ERR_INFRA;
 }
 
 /* OpenOCD binds its gdb_port itself: the held socket is let go first. */
@@ -447,5 +501,12 @@ void br_server_stop(br_server_t *server)
 	if (server->log_path[0] != '\0')
 		unlink(server->log_path);
 	server->log_path[0] = '\0';
+	if (server->rr_dir[0] != '\0') {
+		char file[sizeof(server->rr_dir) + sizeof(SERVER_RR_FILE) + 1];
+		snprintf(file, sizeof(file), "%s/%s", server->rr_dir, SERVER_RR_FILE);
+		unlink(file);
+		rmdir(server->rr_dir);
+	}
+	server->rr_dir[0] = '\0';
 	server->pid = 0;
 }

@@ -26,6 +26,8 @@ typedef struct br_server {
 	uint16_t port;
 	char name[32];      /* "qemu-system-arm", for messages */
 	char log_path[256]; /* the server's stderr and stdout */
+	char rr_dir[64];    /* QEMU record mode: the temporary directory of its
+	                       record file, removed with it by br_server_stop ("": none) */
 	int exit_status;    /* as waitpid reports it, once exited */
 	bool exited;
 } br_server_t;
@@ -35,6 +37,11 @@ typedef struct br_qemu_options {
 	const char *machine;           /* -M, e.g. netduinoplus2 */
 	const char *kernel;            /* the firmware ELF QEMU loads; NULL: none (empty flash) */
 	bool semihosting;              /* -semihosting-config enable=on,target=gdb */
+	/* Record mode, for QEMU's exact instruction count (measure/counter.h,
+	 * icount): -icount shift=0,rr=record,rrfile=FILE, FILE in a temporary
+	 * directory of its own that br_server_stop removes. Refused by QEMU on
+	 * its dual-core machines (BR_ERR_INFRA saying so). */
+	bool record;
 	const char *const *extra_args; /* appended after the rest (a board's args), or NULL */
 	size_t extra_arg_count;        /* at most BR_SERVER_MAX_EXTRA_ARGS are used */
 } br_qemu_options_t;
@@ -98,8 +105,14 @@ void br_server_log_tail(const br_server_t *server, char *buf, size_t cap);
 void br_server_fatal_line(const br_server_t *server, char *buf, size_t cap);
 
 /* Stops the server: SIGTERM, then SIGKILL if it has not exited within a
- * short deadline; reaps it and removes its log. Safe on a stopped server. */
+ * short deadline; reaps it and removes its log (and a record file with its
+ * directory). Safe on a stopped server. */
 void br_server_stop(br_server_t *server);
+
+/* When said (a launched QEMU's last words) is QEMU refusing record mode on
+ * a machine of two cores, prefixes err with what that means for counting
+ * (BR_ERR_INFRA); otherwise leaves err alone. */
+void br_server_record_refused(const char *said, br_error_t *err);
 
 /*
  * Finds program on PATH (or checks it when it contains '/'). Returns true and

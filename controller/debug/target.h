@@ -299,10 +299,19 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
 #define BR_TARGET_BATCH_READS 4U
 #define BR_TARGET_BATCH_REGS 3U
 
+/* A monitor command in a batch's reads: its text hex-encoded fits one
+ * request (qRcmd,HEX). */
+#define BR_TARGET_BATCH_MONITOR_MAX 20U
+
 typedef struct br_target_batch_read {
 	uint32_t address;
-	size_t len;   /* 1 .. BR_TARGET_BATCH_READ_MAX */
-	uint8_t *buf; /* out: len bytes */
+	size_t len;   /* 1 .. BR_TARGET_BATCH_READ_MAX; for a monitor read, buf's size */
+	uint8_t *buf; /* out: len bytes; for a monitor read, its console text, NUL-terminated */
+	/* Not NULL: instead of memory, a monitor command (qRcmd, at most
+	 * BR_TARGET_BATCH_MONITOR_MAX characters) in this place of the write;
+	 * its console text (O packets, truncated to fit) lands in buf, and its
+	 * final reply must be OK. QEMU's instruction count is read this way. */
+	const char *monitor;
 } br_target_batch_read_t;
 
 typedef struct br_target_batch {
@@ -339,6 +348,11 @@ typedef struct br_target_batch {
 } br_target_batch_t;
 
 br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *batch, br_error_t *err);
+
+/* One of a batch's reads on its own, as its own request (a memory read, or
+ * a monitor command whose text lands in rd->buf). */
+br_status_t br_target_batch_read_alone(br_target_t *t, const br_target_batch_read_t *rd,
+                                       br_error_t *err);
 
 /*
  * Waits up to timeout_ms for the running core's stop like

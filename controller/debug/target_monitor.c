@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "rsp/console.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
 #include "debug/target.h"
@@ -16,33 +17,6 @@
 #define TARGET_MONITOR_TIMEOUT_MS 10000
 /* Longest monitor command text. */
 #define TARGET_MONITOR_MAX_COMMAND 256U
-
-/* Appends len hex-encoded characters of text to out (cap, NUL-terminated). */
-static bool append_hex(const char *hex, size_t len, char *out, size_t cap, size_t *used)
-{
-	const char *cursor = hex;
-	const char *end = hex + len;
-	while (cursor < end) {
-		uint8_t byte;
-		if (!rsp_hex_bytes(&cursor, end, &byte, 1))
-			return false;
-		if (out != NULL && *used + 1U < cap) {
-			out[*used] = (char)byte;
-			(*used)++;
-			out[*used] = '\0';
-		}
-	}
-	return true;
-}
-
-static bool all_hex(const char *text, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (rsp_hex_digit_value((unsigned char)text[i]) < 0)
-			return false;
-	}
-	return true;
-}
 
 br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, size_t cap,
                               br_error_t *err)
@@ -65,7 +39,7 @@ br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, si
 			return br_error_prefix(err, "monitor %s", command);
 		if (len == 2U && memcmp(reply, "OK", 2) == 0)
 			return BR_OK; /* shape 1: O... then OK */
-		if (len == 3U && reply[0] == 'E' && all_hex(reply + 1, 2)) {
+		if (len == 3U && reply[0] == 'E' && rsp_all_hex(reply + 1, 2)) {
 			/* shape 2: O... then E nn */
 			return br_error_set(err, BR_ERR_TARGET, "monitor %s failed (%.3s)%s%s",
 			                    command, reply, out != NULL && used > 0 ? ": " : "",
@@ -75,15 +49,15 @@ br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, si
 			return br_error_set(err, BR_ERR_PROTOCOL,
 			                    "monitor %s: the server has no monitor commands",
 			                    command);
-		if (reply[0] == 'O' && (len - 1U) % 2U == 0U && all_hex(reply + 1, len - 1U)) {
-			append_hex(reply + 1, len - 1U, out, cap, &used);
+		if (rsp_reply_is_console(reply, len)) {
+			rsp_console_append(reply, len, out, cap, &used);
 			st = rsp_client_receive(&t->rsp, TARGET_MONITOR_TIMEOUT_MS, &reply, &len,
 			                        err);
 			continue;
 		}
-		if (len % 2U == 0U && all_hex(reply, len)) {
+		if (len % 2U == 0U && rsp_all_hex(reply, len)) {
 			/* shape 3: a bare hex result (OpenOCD's version, mdw) */
-			append_hex(reply, len, out, cap, &used);
+			rsp_hex_text_append(reply, len, out, cap, &used);
 			return BR_OK;
 		}
 		char q[RSP_QUOTE_BUFFER_BYTES];

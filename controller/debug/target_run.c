@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rsp/console.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
 #include "rsp/request.h"
@@ -215,6 +216,14 @@ static br_status_t batch_front(br_target_t *t, br_target_batch_t *b, bool read, 
 }
 
 /* The batch one request at a time (a server that waits for acknowledgements). */
+br_status_t br_target_batch_read_alone(br_target_t *t, const br_target_batch_read_t *rd,
+                                       br_error_t *err)
+{
+	if (rd->monitor != NULL)
+		return br_target_monitor(t, rd->monitor, (char *)rd->buf, rd->len, err);
+	return br_target_mem_read(t, rd->address, rd->buf, rd->len, err);
+}
+
 static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_error_t *err)
 {
 	br_status_t st = BR_OK;
@@ -224,8 +233,7 @@ static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_err
 	for (size_t i = 0; st == BR_OK && i < b->nregs; i++)
 		st = br_target_reg_read(t, b->regs[i], &b->reg_values[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->nreads; i++)
-		st = br_target_mem_read(t, b->reads[i].address, b->reads[i].buf, b->reads[i].len,
-		                        err);
+		st = br_target_batch_read_alone(t, &b->reads[i], err);
 	if (st == BR_OK)
 		st = batch_front(t, b, true, b->bulk_len, err);
 	if (st == BR_OK)
@@ -282,6 +290,7 @@ typedef struct batch_span {
  * read at bulk.first + bulk.count when there are any), its fill. */
 typedef struct batch_layout {
 	bool ask_pc;
+	size_t reads_first; /* the index of the first of the batch's reads */
 	batch_span_t bulk, fill;
 	char *fills[BR_TARGET_BATCH_MAX]; /* the fill's M requests */
 	size_t expect;                    /* replies due (the continue has none) */
@@ -335,9 +344,14 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const bat
 	for (size_t i = 0; st == BR_OK && i < b->nregs; i++, r++)
 		st = br_target_reg_reply(replies[r].text, replies[r].len, b->regs[i],
 		                         &b->reg_values[i], err);
-	for (size_t i = 0; st == BR_OK && i < b->nreads; i++, r++)
-		st = br_target_read_reply(replies[r].text, replies[r].len, b->reads[i].address,
-		                          b->reads[i].len, b->reads[i].buf, err);
+	for (size_t i = 0; st == BR_OK && i < b->nreads; i++, r++) {
+		if (b->reads[i].monitor != NULL)
+			st = br_target_expect_ok(requests[r], replies[r].text, replies[r].len, err);
+		else
+			st = br_target_read_reply(replies[r].text, replies[r].len,
+			                          b->reads[i].address, b->reads[i].len,
+			                          b->reads[i].buf, err);
+	}
 	if (st != BR_OK)
 		return st;
 	if (l->bulk.count > 0) {
@@ -382,6 +396,8 @@ typedef struct batch_collect {
 	rsp_pipeline_reply_t *slots;
 	const batch_span_t *bulk;
 	const br_target_batch_t *b;
+	size_t reads_first; /* the index of the first of b's reads */
+	size_t console[BR_TARGET_BATCH_READS]; /* console bytes kept per monitor read */
 	bool failed;
 	bool bulk_refused; /* the first failure: a bulk chunk's error reply */
 	br_error_t error;  /* the first failure */
@@ -395,6 +411,14 @@ static br_status_t batch_collect(void *ctx, size_t i, const char *reply, size_t 
 	size_t k = i - c->bulk->first;
 	br_error_t e;
 	br_status_t st = BR_OK;
+	size_t j = i - c->reads_first;
+	const br_target_batch_read_t *rd =
+	    i >= c->reads_first && j < c->b->nreads ? &c->b->reads[j] : NULL;
+	if (rd != NULL && rd->monitor != NULL && rsp_reply_is_console(reply, len)) {
+		/* A monitor read's text, before its final reply (rsp/client.h). */
+		rsp_console_append(reply, len, (char *)rd->buf, rd->len, &c->console[j]);
+		return BR_OK;
+	}
 	c->slots[i].len = 0;
 	c->slots[i].text[0] = '\0';
 	if (i >= c->bulk->first && k < c->bulk->count)
@@ -429,8 +453,12 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	bool too_big = b->nregs > BR_TARGET_BATCH_REGS || b->nreads > BR_TARGET_BATCH_READS ||
 	               total == 0 || total > BR_TARGET_BATCH_MAX ||
 	               (b->bulk_len > 0 && b->bulk_buf == NULL);
-	for (size_t i = 0; !too_big && i < b->nreads; i++)
-		too_big = b->reads[i].len == 0 || b->reads[i].len > BR_TARGET_BATCH_READ_MAX;
+	for (size_t i = 0; !too_big && i < b->nreads; i++) {
+		const br_target_batch_read_t *rd = &b->reads[i];
+		too_big = rd->monitor != NULL
+		              ? rd->len == 0 || strlen(rd->monitor) > BR_TARGET_BATCH_MONITOR_MAX
+		              : rd->len == 0 || rd->len > BR_TARGET_BATCH_READ_MAX;
+	}
 	if (too_big)
 		return br_error_set(err, BR_ERR_USAGE, "batch too large");
 	/* Set-up checks before anything is sent. */
@@ -490,9 +518,20 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 		const uint64_t regnum = br_target_regnum(t, b->regs[i]);
 		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
 	}
-	for (size_t i = 0; i < b->nreads; i++)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), b->reads[i].address,
-		                      b->reads[i].len);
+	l->reads_first = n;
+	for (size_t i = 0; i < b->nreads; i++) {
+		const br_target_batch_read_t *rd = &b->reads[i];
+		if (rd->monitor != NULL) {
+			int h = snprintf(packets[n], sizeof(packets[0]), "qRcmd,");
+			rsp_hex_encode(rd->monitor, strlen(rd->monitor), packets[n] + h,
+			               sizeof(packets[0]) - (size_t)h);
+			rd->buf[0] = '\0';
+			n++;
+		} else {
+			br_target_read_packet(packets[n++], sizeof(packets[0]), rd->address,
+			                      rd->len);
+		}
+	}
 	l->bulk.first = n;
 	for (size_t k = 0; k < l->bulk.count; k++)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), l->bulk.at[k], l->bulk.n[k]);
@@ -531,7 +570,8 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 		                                                 : packets[i];
 
 	rsp_pipeline_reply_t replies[BR_TARGET_BATCH_MAX];
-	batch_collect_t collect = {.slots = replies, .bulk = &l->bulk, .b = b};
+	batch_collect_t collect = {
+	    .slots = replies, .bulk = &l->bulk, .b = b, .reads_first = l->reads_first};
 	b->sent = true;
 	st = rsp_client_pipeline_each(&t->rsp, requests, n, !b->hold, batch_collect, &collect,
 	                              err);

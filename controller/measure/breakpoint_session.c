@@ -39,7 +39,7 @@ typedef enum bp_phase {
 typedef struct bp_halt {
 	br_target_batch_t b;
 	br_halt_proof_reads_t proof;
-	uint32_t counter; /* proven */
+	uint64_t counter; /* proven (all 64 bits of QEMU's icount) */
 	int64_t sent_ns;  /* host time the batch was written */
 	int64_t got_ns;   /* host time its last reply came */
 	uint32_t remove, insert;
@@ -54,7 +54,7 @@ typedef struct bp_run {
 	size_t capacity;
 	bp_phase_t phase;
 	uint32_t end_address; /* `to`, or the return address of the call in progress */
-	uint32_t last;        /* the counter at the last proven read of the sample */
+	uint64_t last;        /* the counter at the last proven read of the sample */
 	int64_t last_sent_ns; /* when that read was sent */
 	int64_t t0_sent_ns;   /* when the sample's first read was sent */
 	br_bp_sample_t current;
@@ -250,7 +250,7 @@ static br_status_t bp_swap_resume(bp_run_t *r, uint32_t remove, uint32_t insert,
 static void bp_accumulate(bp_run_t *r, const bp_halt_t *h)
 {
 	br_bp_sample_t *s = &r->current;
-	uint32_t d = br_counter_state_delta(r->o->counter, r->last, h->counter);
+	uint64_t d = br_counter_state_delta64(r->o->counter, r->last, h->counter);
 	/* The core ran only between the write that resumed it (last_sent_ns) and
 	 * its halt, which came before this read was sent (and the counter stands
 	 * still while it is halted: two equal reads). */
@@ -365,7 +365,8 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	st = halt_exchange(r, &after, err);
 	if (st != BR_OK)
 		return st;
-	r->current.resume_ticks = br_counter_state_delta(r->o->counter, r->last, after.counter);
+	r->current.resume_ticks =
+	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after.counter);
 	r->current.resume_measured = true;
 	return BR_OK;
 }

@@ -1,11 +1,14 @@
 #include "measure/counter.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COUNTER_FULL_WIDTH 32U
 #define COUNTER_SYSTICK_WIDTH 24U
 #define COUNTER_PERIOD_FULL 0x100000000ULL
+#define COUNTER_ICOUNT_WIDTH 64U
 
 /* ARMv7-M Architecture Reference Manual: C1.6.5 "Debug Exception and Monitor
  * Control Register, DEMCR" (TRCENA, bit 24); C1.8.7 "Control register,
@@ -79,13 +82,53 @@ void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c)
 {
 	memset(state, 0, sizeof(*state));
 	state->counter = *c;
-	state->period = (uint64_t)br_counter_mask(c) + 1U;
+	/* A 64-bit count has no period worth guarding (0: br_wrap_guard_seconds). */
+	state->period = c->width_bits >= COUNTER_ICOUNT_WIDTH ? 0U : (uint64_t)br_counter_mask(c) + 1U;
 	state->wrap_seconds = c->clock_hz != 0 ? (double)state->period / (double)c->clock_hz : 0.0;
 }
 
 uint32_t br_counter_state_delta(const br_counter_state_t *state, uint32_t start, uint32_t end)
 {
 	return br_counter_delta_period(&state->counter, state->period, start, end);
+}
+
+uint64_t br_counter_state_delta64(const br_counter_state_t *state, uint64_t start, uint64_t end)
+{
+	if (state->counter.width_bits >= COUNTER_ICOUNT_WIDTH)
+		return end - start;
+	return br_counter_state_delta(state, (uint32_t)start, (uint32_t)end);
+}
+
+bool br_counter_is_monitor(const br_counter_t *c)
+{
+	return c->kind == BR_COUNTER_ICOUNT;
+}
+
+bool br_counter_icount_parse(const char *text, uint64_t *count)
+{
+	const char *at = strstr(text, BR_COUNTER_ICOUNT_PREFIX);
+	if (at == NULL)
+		return false;
+	at += strlen(BR_COUNTER_ICOUNT_PREFIX);
+	if (*at < '0' || *at > '9')
+		return false;
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(at, &end, 10);
+	if (errno != 0 || (*end != '\0' && *end != '\n' && *end != '\r'))
+		return false;
+	*count = v;
+	return true;
+}
+
+void br_counter_icount(br_counter_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = BR_COUNTER_ICOUNT;
+	out->name = "icount";
+	out->width_bits = COUNTER_ICOUNT_WIDTH;
+	out->unit = "instructions (QEMU icount)";
+	out->max_rate_hz = BR_COUNTER_QEMU_MAX_IPS;
 }
 
 /* Appends one enable write to c. */

@@ -16,7 +16,17 @@ typedef enum br_counter_kind {
 	BR_COUNTER_DWT,     /* DWT_CYCCNT: core cycles (not on QEMU, not on Cortex-M0) */
 	BR_COUNTER_SYSTICK, /* SysTick current value: 24-bit, counts down */
 	BR_COUNTER_MMIO,    /* any free-running memory-mapped up-counter */
+	BR_COUNTER_ICOUNT,  /* QEMU's own instruction count (record mode): 64-bit, exact */
 } br_counter_kind_t;
+
+/* The monitor command whose answer carries QEMU's instruction count in
+ * record mode (-icount shift=0,rr=record,rrfile=FILE), and the text before
+ * the count in that answer: "Recording execution 'FILE': instruction count
+ * = N" (DESIGN.md, "An exact instruction counter on every machine"). */
+#define BR_COUNTER_ICOUNT_MONITOR "info replay"
+#define BR_COUNTER_ICOUNT_PREFIX "instruction count = "
+/* The longest answer kept (the file name is benchrack's own, short). */
+#define BR_COUNTER_ICOUNT_TEXT 256U
 
 /* The instruction rate QEMU's icount is taken never to exceed: measured at
  * ~460 M instructions/s with no breakpoint inserted on these machines
@@ -42,8 +52,8 @@ typedef struct br_counter_write {
 typedef struct br_counter {
 	br_counter_kind_t kind;
 	const char *name;      /* "tim2", "dwt", ... */
-	uint32_t address;      /* the register that holds the count */
-	unsigned width_bits;   /* 32, or 24 for SysTick */
+	uint32_t address;      /* the register that holds the count (0: icount, no register) */
+	unsigned width_bits;   /* 32, or 24 for SysTick; 64 for QEMU's icount */
 	bool counts_down;
 	uint64_t clock_hz;     /* ticks per second; 0 when a tick is not a time (QEMU icount) */
 	/* The most ticks it can advance per second of host time: clock_hz, or
@@ -80,6 +90,21 @@ void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c);
 
 /* Ticks from start to end within state's period (br_counter_delta_period). */
 uint32_t br_counter_state_delta(const br_counter_state_t *state, uint32_t start, uint32_t end);
+
+/* Ticks from start to end for any counter: a 64-bit one (QEMU's icount)
+ * by plain subtraction, any other as br_counter_state_delta. */
+uint64_t br_counter_state_delta64(const br_counter_state_t *state, uint64_t start, uint64_t end);
+
+/* True for a counter read through the server's monitor (QEMU's icount),
+ * not at a memory address: the stub cannot read it on the target. */
+bool br_counter_is_monitor(const br_counter_t *c);
+
+/*
+ * Parses QEMU's `info replay` answer in text: the number after
+ * BR_COUNTER_ICOUNT_PREFIX into *count. False when it is not there (record
+ * mode not active: "Record/replay is not active") or not a number.
+ */
+bool br_counter_icount_parse(const char *text, uint64_t *count);
 
 /* The mask of valid bits: 0xFFFFFFFF for 32 bits, 0x00FFFFFF for 24. */
 uint32_t br_counter_mask(const br_counter_t *c);
@@ -150,5 +175,15 @@ void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsi
  * written: it must keep its reset value, 0xFFFFFFFF.
  */
 void br_counter_tim2(br_counter_t *out, uint64_t clock_hz);
+
+/*
+ * Fills *out with QEMU's instruction count in record mode: read by the
+ * monitor command BR_COUNTER_ICOUNT_MONITOR (over RSP, qRcmd), 64 bits, so
+ * it never wraps and needs no guard halt; exact on every single-core
+ * Cortex-M machine of QEMU 7.2, with no timer and no firmware change. Unit
+ * "instructions (QEMU icount)". QEMU must run with -icount
+ * shift=0,rr=record,rrfile=FILE (debug/server.h, record).
+ */
+void br_counter_icount(br_counter_t *out);
 
 #endif

@@ -10,7 +10,7 @@
 #define SPEC_MMIO_PREFIX "mmio:"
 #define SPEC_CORE_PREFIX "cortex-"
 #define SPEC_MAX_WIDTH 32UL
-#define SPEC_CHOICES "tim2, dwt, systick or mmio:ADDRESS[:WIDTH[:down]]"
+#define SPEC_CHOICES "icount, tim2, dwt, systick or mmio:ADDRESS[:WIDTH[:down]]"
 
 /* The cores a counter spec knows, and what they imply for the DWT. */
 typedef struct spec_core {
@@ -20,8 +20,8 @@ typedef struct spec_core {
 } spec_core_t;
 
 static const spec_core_t spec_cores[] = {
-    {"m0", false, false}, {"m0+", false, false}, {"m3", true, false},
-    {"m4", true, false},  {"m7", true, true},    {"m33", true, false},
+    {"m0", false, false}, {"m0+", false, false}, {"m3", true, false},  {"m4", true, false},
+    {"m7", true, true},   {"m33", true, false},  {"m55", true, false}, {"m85", true, false},
 };
 
 static const spec_core_t *spec_core_find(const char *core)
@@ -99,7 +99,12 @@ br_status_t br_counter_spec_parse(const char *spec, uint64_t clock_hz, const cha
 	const spec_core_t *c = spec_core_find(core);
 	if (c == NULL)
 		return br_error_set(err, BR_ERR_USAGE,
-		                    "core '%s' is not one of m0, m0+, m3, m4, m7, m33", core);
+		                    "core '%s' is not one of m0, m0+, m3, m4, m7, m33, m55, m85",
+		                    core);
+	if (strcmp(spec, "icount") == 0) {
+		br_counter_icount(out);
+		return BR_OK;
+	}
 	if (strcmp(spec, "tim2") == 0) {
 		br_counter_tim2(out, clock_hz);
 		return BR_OK;

@@ -14,13 +14,14 @@
 
 /*
  * Parses spec into *out (see counter.h for each kind):
+ *   icount                      QEMU's own instruction count (record mode), 64 bits
  *   tim2                        STM32 TIM2; clock_hz 0: QEMU's instruction count
  *   dwt                         DWT_CYCCNT; needs clock_hz; not on Cortex-M0/M0+
  *   systick                     SysTick; needs clock_hz
  *   mmio:ADDRESS[:WIDTH[:down]] any counter register (WIDTH 1..32, default 32;
  *                               "down" or "up", default up); a width under 32
  *                               needs clock_hz, or a wrap could not be told
- * core is "m0", "m0+", "m3", "m4", "m7", "m33" (a leading "cortex-" is
+ * core is "m0", "m0+", "m3", "m4", "m7", "m33", "m55", "m85" (a leading "cortex-" is
  * accepted) or NULL for m4; on m7 the DWT is unlocked first. Returns BR_OK,
  * or BR_ERR_USAGE with a message naming the bad part and the choices.
  */

@@ -1,6 +1,7 @@
 #include "measure/counter_target.h"
 
 #include <stddef.h>
+#include <string.h>
 
 br_status_t br_counter_start(br_target_t *t, const br_counter_t *c, br_counter_state_t *state,
                              br_error_t *err)
@@ -41,9 +42,19 @@ br_status_t br_counter_start(br_target_t *t, const br_counter_t *c, br_counter_s
 	return BR_OK;
 }
 
-br_status_t br_counter_read(br_target_t *t, const br_counter_state_t *state, uint32_t *value,
+br_status_t br_counter_read(br_target_t *t, const br_counter_state_t *state, uint64_t *value,
                             br_error_t *err)
 {
+	if (br_counter_is_monitor(&state->counter)) {
+		char text[BR_COUNTER_ICOUNT_TEXT];
+		br_status_t st =
+		    br_target_monitor(t, BR_COUNTER_ICOUNT_MONITOR, text, sizeof(text), err);
+		if (st != BR_OK)
+			return br_error_prefix(err, "reading counter %s", state->counter.name);
+		if (!br_counter_icount_parse(text, value))
+			return br_counter_icount_refused(text, err);
+		return BR_OK;
+	}
 	uint32_t v = 0;
 	br_status_t st = br_target_read_u32(t, state->counter.address, &v, err);
 	if (st != BR_OK)
@@ -52,14 +63,27 @@ br_status_t br_counter_read(br_target_t *t, const br_counter_state_t *state, uin
 	return BR_OK;
 }
 
+br_status_t br_counter_icount_refused(const char *text, br_error_t *err)
+{
+	size_t n = strcspn(text, "\r\n");
+	return br_error_set(err, BR_ERR_INFRA,
+	                    "counter icount: QEMU's monitor answered '%s' %.*s'%s: its "
+	                    "instruction count is only there in record mode (QEMU started "
+	                    "with -icount shift=0,rr=record,rrfile=FILE, as benchrack launches "
+	                    "it for counter icount)",
+	                    BR_COUNTER_ICOUNT_MONITOR, (int)(n > 120 ? 120 : n), text,
+	                    n > 120 ? "..." : "");
+}
+
 br_status_t br_counter_not_counting(const br_counter_state_t *state, const char *what,
                                     br_error_t *err)
 {
 	const br_counter_t *c = &state->counter;
 	const char *hint = c->kind == BR_COUNTER_DWT
-	                       ? " (QEMU implements no DWT: there, use --counter tim2; on a "
+	                       ? " (QEMU implements no DWT: there, use --counter icount; on a "
 	                         "board, check that the debug probe can write DEMCR and DWT_CTRL)"
-	                       : " (on QEMU, use --counter tim2)";
+	                       : " (on QEMU, use --counter icount: QEMU's own exact "
+	                         "instruction count; the host cannot start a timer there)";
 	return br_error_set(err, BR_ERR_TARGET,
 	                    "counter %s at 0x%08x is not counting: it did not advance while %s, so "
 	                    "no figure is reported%s",

@@ -24,9 +24,15 @@
 br_status_t br_counter_start(br_target_t *t, const br_counter_t *c, br_counter_state_t *state,
                              br_error_t *err);
 
-/* Reads the counter's current value (its valid bits) into *value. */
-br_status_t br_counter_read(br_target_t *t, const br_counter_state_t *state, uint32_t *value,
+/* Reads the counter's current value (its valid bits) into *value: a memory
+ * read, or for QEMU's icount its monitor command (BR_ERR_INFRA, through
+ * br_counter_icount_refused, when QEMU is not in record mode). */
+br_status_t br_counter_read(br_target_t *t, const br_counter_state_t *state, uint64_t *value,
                             br_error_t *err);
+
+/* Fills err for an `info replay` answer (text) that holds no instruction
+ * count: QEMU not in record mode (BR_ERR_INFRA, exit 3). */
+br_status_t br_counter_icount_refused(const char *text, br_error_t *err);
 
 /*
  * Fills err with the "not counting" error for state's counter (BR_ERR_TARGET,

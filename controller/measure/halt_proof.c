@@ -93,10 +93,18 @@ void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *count
                        br_halt_proof_reads_t *buf, br_target_batch_t *b)
 {
 	uint32_t c = counter->counter.address;
-	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_a};
+	br_target_batch_read_t a = {c, BR_HALT_PROOF_WORD, buf->counter_a, NULL};
+	br_target_batch_read_t z = {c, BR_HALT_PROOF_WORD, buf->counter_b, NULL};
+	if (br_counter_is_monitor(&counter->counter)) {
+		a = (br_target_batch_read_t){0, sizeof(buf->text_a), buf->text_a,
+		                             BR_COUNTER_ICOUNT_MONITOR};
+		z = (br_target_batch_read_t){0, sizeof(buf->text_b), buf->text_b,
+		                             BR_COUNTER_ICOUNT_MONITOR};
+	}
+	b->reads[b->nreads++] = a;
 	b->reads[b->nreads++] =
-	    (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker};
-	b->reads[b->nreads++] = (br_target_batch_read_t){c, BR_HALT_PROOF_WORD, buf->counter_b};
+	    (br_target_batch_read_t){p->address, BR_HALT_PROOF_WORD, buf->marker, NULL};
+	b->reads[b->nreads++] = z;
 }
 
 static uint32_t le32(const uint8_t *b)
@@ -105,10 +113,18 @@ static uint32_t le32(const uint8_t *b)
 }
 
 bool br_halt_proof_check(const br_halt_proof_t *p, const br_counter_state_t *counter,
-                         const br_halt_proof_reads_t *buf, uint32_t *value)
+                         const br_halt_proof_reads_t *buf, uint64_t *value)
 {
 	if (memcmp(buf->marker, p->bytes, BR_HALT_PROOF_WORD) != 0)
 		return false;
+	if (br_counter_is_monitor(&counter->counter)) {
+		uint64_t x = 0, y = 0;
+		if (!br_counter_icount_parse((const char *)buf->text_a, &x) ||
+		    !br_counter_icount_parse((const char *)buf->text_b, &y) || x != y)
+			return false;
+		*value = x;
+		return true;
+	}
 	uint32_t a = le32(buf->counter_a);
 	if (a != le32(buf->counter_b))
 		return false;

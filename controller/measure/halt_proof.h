@@ -32,11 +32,14 @@ typedef struct br_halt_proof {
 	uint32_t reset_pc; /* the image's entry (its reset handler), Thumb bit clear; 0: none */
 } br_halt_proof_t;
 
-/* The buffers one halt's three proof reads fill. */
+/* The buffers one halt's three proof reads fill: a counter register's
+ * words, or for QEMU's icount (read through the monitor) its answers. */
 typedef struct br_halt_proof_reads {
 	uint8_t counter_a[BR_HALT_PROOF_WORD];
 	uint8_t marker[BR_HALT_PROOF_WORD];
 	uint8_t counter_b[BR_HALT_PROOF_WORD];
+	uint8_t text_a[BR_COUNTER_ICOUNT_TEXT];
+	uint8_t text_b[BR_COUNTER_ICOUNT_TEXT];
 } br_halt_proof_reads_t;
 
 /*
@@ -63,15 +66,17 @@ br_status_t br_halt_proof_arm(br_target_t *t, const char *path, br_halt_proof_t 
                               br_error_t *err);
 
 /* Appends the three proof reads to batch b (b->nreads + 3 <= BR_TARGET_BATCH_READS),
- * into buf. */
+ * into buf: the counter's register, or its monitor command (QEMU's icount:
+ * two answers of `info replay` around the marker, in the same write). */
 void br_halt_proof_add(const br_halt_proof_t *p, const br_counter_state_t *counter,
                        br_halt_proof_reads_t *buf, br_target_batch_t *b);
 
 /*
  * True when buf proves its halt: the marker as expected and both counter
- * reads equal; then *value is the counter (its valid bits).
+ * reads equal (for icount: both answers hold the same count); then *value
+ * is the counter (its valid bits; all 64 of icount's).
  */
 bool br_halt_proof_check(const br_halt_proof_t *p, const br_counter_state_t *counter,
-                         const br_halt_proof_reads_t *buf, uint32_t *value);
+                         const br_halt_proof_reads_t *buf, uint64_t *value);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct stub_guard {
 	const br_counter_state_t *state; /* NULL: no guard reads */
 	br_halt_proof_t proof;
 	int interval_ms;
-	uint32_t last;        /* the counter at the last proven read */
+	uint64_t last;        /* the counter at the last proven read */
 	int64_t last_ns;      /* when that read was proven: the core ran only after it */
 	uint64_t ticks;       /* since the chunk's resume */
 	br_wrap_verdict_t verdict;
@@ -54,7 +54,7 @@ static void guard_init(const br_stub_session_t *s, const br_stub_request_t *req,
  * alone, so that a refused one is sent again rather than lost. */
 static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
 				   bool one_at_a_time, uint32_t *pc, br_halt_proof_reads_t *reads,
-				   uint32_t *value, br_error_t *err)
+				   uint64_t *value, br_error_t *err)
 {
 	br_target_t *t = s->target;
 	br_target_batch_t b;
@@ -69,8 +69,7 @@ static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
 	} else {
 		st = br_target_reg_read(t, BR_TARGET_REG_PC, pc, err);
 		for (size_t i = 0; st == BR_OK && i < b.nreads; i++)
-			st = br_target_mem_read(t, b.reads[i].address, b.reads[i].buf,
-						b.reads[i].len, err);
+			st = br_target_batch_read_alone(t, &b.reads[i], err);
 	}
 	if (st == BR_OK && !br_halt_proof_check(&g->proof, g->state, reads, value))
 		st = br_error_set(err, BR_ERR_PROTOCOL,
@@ -92,7 +91,7 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
 {
 	br_target_t *t = s->target;
 	br_halt_proof_reads_t reads;
-	uint32_t value = 0;
+	uint64_t value = 0;
 	br_status_t st = guard_read_once(s, g, s->guard_one_at_a_time, pc, &reads, &value, err);
 	/* The core was halted before this read went out and stays halted until
 	 * after it is proven, and the counter with it (two equal reads): the
@@ -112,7 +111,7 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
 	if (st != BR_OK)
 		return st;
 	if (!first) {
-		uint32_t d = br_counter_state_delta(g->state, g->last, value);
+		uint64_t d = br_counter_state_delta64(g->state, g->last, value);
 		br_wrap_verdict_t v = br_wrap_interval_check(
 			g->state, d, (double)(first_got - g->last_ns) / STUB_NS_PER_S);
 		if ((v == BR_WRAP_POSSIBLE || v == BR_WRAP_TOO_FAST) && g->verdict == BR_WRAP_OK)

@@ -42,7 +42,8 @@ br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64
 	double possible = host_seconds * rate;
 	if ((double)ticks > possible)
 		return BR_WRAP_TOO_FAST;
-	if ((double)ticks + (double)state->period <= possible)
+	/* Period 0: a 64-bit count (QEMU's icount), which cannot wrap. */
+	if (state->period != 0 && (double)ticks + (double)state->period <= possible)
 		return BR_WRAP_POSSIBLE;
 	return BR_WRAP_OK;
 }

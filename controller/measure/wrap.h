@@ -52,7 +52,7 @@ typedef enum br_wrap_verdict {
  * host time from sending the first read to receiving the second: an upper
  * bound of the target's) against the counter's max_rate_hz: more than
  * host_seconds * rate is BR_WRAP_TOO_FAST; ticks + period within it is
- * BR_WRAP_POSSIBLE; otherwise BR_WRAP_OK.
+ * BR_WRAP_POSSIBLE (never for period 0, a 64-bit count); otherwise BR_WRAP_OK.
  */
 br_wrap_verdict_t br_wrap_interval_check(const br_counter_state_t *state, uint64_t ticks,
                                          double host_seconds);
@@ -77,7 +77,8 @@ size_t br_wrap_guarded_check(const br_counter_state_t *state, const uint32_t *sa
 /*
  * How often a long interval needs a guard read so that no interval between
  * two reads can hold a whole period: the period at max_rate_hz divided by
- * BR_WRAP_GUARDS_PER_PERIOD, in seconds; 0 when the rate is not known.
+ * BR_WRAP_GUARDS_PER_PERIOD, in seconds; 0 when the rate is not known or
+ * the counter has no period (64 bits: QEMU's icount needs no guard halt).
  */
 double br_wrap_guard_seconds(const br_counter_state_t *state);
 

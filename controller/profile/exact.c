@@ -66,7 +66,8 @@ static br_status_t region_end(br_target_t *t, const br_span_t *span, uint32_t *e
 static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_t *count,
                             br_error_t *err)
 {
-	uint32_t end = 0, sp = 0, c0 = 0, c1 = 0;
+	uint32_t end = 0, sp = 0;
+	uint64_t c0 = 0, c1 = 0;
 	br_status_t st = region_end(t, o->span, &end, &sp, err);
 	if (st == BR_OK)
 		st = br_counter_read(t, o->counter, &c0, err);
@@ -83,7 +84,7 @@ static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_
 		st = run_to(t, end, o->timeout_ms, err);
 	if (st == BR_OK)
 		st = br_counter_read(t, o->counter, &c1, err);
-	*count = br_counter_state_delta(o->counter, c0, c1);
+	*count = br_counter_state_delta64(o->counter, c0, c1);
 	if (st == BR_OK && !loop_pass)
 		st = run_to(t, o->span->from.address, o->timeout_ms, err);
 	return st;
@@ -152,7 +153,8 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 			                    "--max-steps, or profile it by sampling",
 			                    (unsigned long long)count, (unsigned long long)o->max_steps);
 	}
-	uint32_t end = 0, end_sp = 0, c0 = 0, c1 = 0;
+	uint32_t end = 0, end_sp = 0;
+	uint64_t c0 = 0, c1 = 0;
 	st = region_end(t, span, &end, &end_sp, err);
 	if (st == BR_OK && o->counter != NULL)
 		st = br_counter_read(t, o->counter, &c0, err);
@@ -206,7 +208,7 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 	br_frame_names_free(&names);
 	if (st == BR_OK && o->counter != NULL) {
 		st = br_counter_read(t, o->counter, &c1, err);
-		out->counter_delta = br_counter_state_delta(o->counter, c0, c1);
+		out->counter_delta = br_counter_state_delta64(o->counter, c0, c1);
 		out->counter_known = st == BR_OK;
 	}
 	return st;

@@ -78,10 +78,14 @@ static void figure_cell(const br_run_record_t *run, double v, char *buf, size_t 
 		br_report_figure(v, buf, cap);
 }
 
-/* The median net of calibration, or "-" when the bench was not calibrated. */
+/* The median net of calibration; "-" when the bench was not calibrated, and
+ * "not measured" when the median lies below the calibration (it does not
+ * apply to it): never a negative figure. */
 static void net_cell(const br_run_record_t *run, const br_bench_record_t *b, char *buf, size_t cap)
 {
-	if (b->calibrated)
+	if (b->calibrated && b->summary.median < b->calibration_median)
+		snprintf(buf, cap, "not measured");
+	else if (b->calibrated)
 		figure_cell(run, b->summary.median - b->calibration_median, buf, cap);
 	else
 		snprintf(buf, cap, "-");

@@ -6,6 +6,7 @@
 
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "rsp/console.h"
 #include "rsp/hex.h"
 #include "rsp/packet.h"
 #include "rsp/protocol.h"
@@ -13,6 +14,9 @@
 
 /* What we tell the server we support in qSupported (GDB manual, "General Query Packets"). */
 #define RSP_CLIENT_FEATURES "qSupported:swbreak+;hwbreak+;multiprocess+"
+/* The most console packets a pipelined monitor request's answer may bring
+ * before its final reply (QEMU sends one per line). */
+#define RSP_CLIENT_CONSOLE_MAX 64U
 /* An empty console packet: OpenOCD's "still busy" while it works. */
 #define RSP_KEEPALIVE "O"
 /* Resync marker lengths (bytes): whole words (debug registers such as CPUID
@@ -622,6 +626,8 @@ static size_t reply_min_bytes(const char *request)
 		return bytes + RSP_REGISTER_REPLY_MIN;
 	if (request[0] == 'z' || request[0] == 'Z')
 		return bytes + sizeof("OK") - 1U;
+	if (rsp_request_is_monitor(request)) /* its console text, if any, is extra */
+		return bytes + sizeof("OK") - 1U;
 	const char *comma = request[0] == 'm' ? strchr(request, ',') : NULL;
 	if (comma != NULL) {
 		char *end = NULL;
@@ -719,6 +725,7 @@ static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
                                     br_error_t *err)
 {
 	br_status_t st = BR_OK;
+	unsigned consoles = 0;
 	for (size_t i = 0; i < expect; i++) {
 		client_wait_t w;
 		client_wait_init(c, &w, 0);
@@ -742,6 +749,18 @@ static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
 			if (i + 1U < expect)
 				client_fail(c, err);
 			return st;
+		}
+		/* A monitor command's console text comes before its own reply. */
+		size_t asked = interrupt_first ? i - 1U : i;
+		if ((!interrupt_first || i > 0) && rsp_request_is_monitor(requests[asked]) &&
+		    rsp_reply_is_console(c->reply, c->reply_len)) {
+			if (++consoles > RSP_CLIENT_CONSOLE_MAX) {
+				br_error_set(err, BR_ERR_PROTOCOL,
+				             "monitor request '%.24s': more than %u console packets",
+				             requests[asked], RSP_CLIENT_CONSOLE_MAX);
+				return client_fail(c, err);
+			}
+			i--;
 		}
 	}
 	return BR_OK;

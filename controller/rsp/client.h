@@ -202,7 +202,9 @@ typedef br_status_t (*rsp_reply_fn)(void *ctx, size_t index, const char *reply, 
  * rsp_client_receive or rsp_client_poll; replies that arrive after it was
  * sent are not acknowledged (a byte sent to a running QEMU stops it), so the
  * caller uses this in ack mode only with a server that does not wait for
- * acknowledgements. When on_reply refuses a reply before the last, the replies still
+ * acknowledgements. A monitor request's (qRcmd) console packets (O + hex)
+ * come before its own reply: each is handed to on_reply under the
+ * request's index, then the final one (OK, E nn). When on_reply refuses a reply before the last, the replies still
  * due would answer later requests: the session ends. In a pipeline of two
  * or more requests without a resume, a NAK or a damaged reply is not
  * repaired (a NAK makes a server resend its last reply, not the damaged

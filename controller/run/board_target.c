@@ -24,12 +24,21 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 	case BR_BOARD_COUNTER_TIM2:
 		br_counter_tim2(out, board->clock_hz);
 		break;
+	case BR_BOARD_COUNTER_ICOUNT:
+		br_counter_icount(out);
+		break;
 	case BR_BOARD_COUNTER_MMIO:
 		br_counter_mmio(out, c->name.value, (uint32_t)c->address.value,
 				c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,
 				c->direction.set && c->direction.value == 1U, board->clock_hz);
 		break;
 	}
+	/* QEMU models a clock, not a core's cycles: a SysTick or DWT figure
+	 * there is ticks of that clock, never instructions nor cycles. */
+	if (board->server_kind == BR_BOARD_SERVER_QEMU &&
+	    (board->counter_kind == BR_BOARD_COUNTER_SYSTICK ||
+	     board->counter_kind == BR_BOARD_COUNTER_DWT))
+		out->unit = "ticks";
 	if (c->unit.set)
 		out->unit = c->unit.value;
 }

@@ -30,7 +30,8 @@ static void keep(const br_measure_raw_t *raw, const br_measure_report_t *r, uint
 	out->stack_measured = r->stack_reported && r->stack_measured > 0 && r->stack_missing == 0;
 	out->stack_bytes = out->stack_measured ? (uint32_t)r->stack.max : 0U;
 	out->heap_known = false;
-	out->calibrated = r->calibrated;
+	/* No net figure where the calibration is not known to apply. */
+	out->calibrated = r->calibrated && r->net_known;
 	out->calibration_median = r->calibration.median;
 	snprintf(out->calibration_method, sizeof(out->calibration_method), "%s",
 		 br_calibration_method_text(raw->calibration.method));

@@ -40,8 +40,9 @@ static br_status_t outside(const char *path, size_t index, const br_elf_segment_
 	return br_error_set(err, BR_ERR_INPUT,
 	                    "%s: loadable segment %zu (load address 0x%08x, %u bytes; run "
 	                    "address 0x%08x, %u bytes) is outside the board's memory (%s): "
-	                    "nothing was written; link the image for this board, or give the "
-	                    "board file's memory: the region it needs",
+	                    "nothing was written; was it linked for another board? Link the "
+	                    "image for this board, or give the board file's memory: the "
+	                    "region it needs",
 	                    path, index, seg->paddr, seg->filesz, seg->vaddr, seg->memsz, regions);
 }
 

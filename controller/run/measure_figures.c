@@ -48,6 +48,29 @@ static br_status_t report_stack(br_measure_report_t *r, br_error_t *err)
 	return st;
 }
 
+/* Whether the calibration (cost) is known to apply to each of r's samples,
+ * net of it: it did not vary, and no net is below zero; else r->net_why. */
+static bool figures_net_known(br_measure_report_t *r, const double *net, double cost)
+{
+	if (r->calibrated && r->calibration.min != r->calibration.max) {
+		snprintf(r->net_why, sizeof(r->net_why),
+		         "the calibration varied (%g to %g), so which part of it applies to each "
+		         "sample is not known",
+		         r->calibration.min, r->calibration.max);
+		return false;
+	}
+	for (size_t i = 0; i < r->measured; i++) {
+		if (net[i] < 0.0) {
+			snprintf(r->net_why, sizeof(r->net_why),
+			         "a sample (%g) is below the calibration (%g), so the calibration "
+			         "does not apply to it",
+			         net[i] + cost, cost);
+			return false;
+		}
+	}
+	return true;
+}
+
 br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err)
 {
 	const br_measure_raw_t *raw = r->raw;
@@ -75,9 +98,10 @@ br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err)
 	if (st == BR_OK && r->measured > 0) {
 		st = summarize_values(v, r->measured, &r->raw_summary, err);
 		double *net = xcalloc(r->measured, sizeof(double));
-		br_calibration_subtract(v, r->measured, r->calibrated ? r->calibration.median : 0.0,
-		                        net);
-		if (st == BR_OK)
+		double cost = r->calibrated ? r->calibration.median : 0.0;
+		br_calibration_subtract(v, r->measured, cost, net);
+		r->net_known = figures_net_known(r, net, cost);
+		if (st == BR_OK && r->net_known)
 			st = summarize_values(net, r->measured, &r->net_summary, err);
 		free(net);
 		r->summarized = st == BR_OK;

@@ -29,7 +29,12 @@ typedef struct br_measure_report {
 	double worst_host_seconds; /* the longest interval among samples not measured */
 	bool summarized;           /* measured > 0 */
 	br_summary_t raw_summary;
-	br_summary_t net_summary; /* raw less the calibration's median */
+	br_summary_t net_summary; /* raw less the calibration's median, when net_known */
+	/* The calibration is known to apply to every sample (it did not vary) and
+	 * no sample lies below it: only then is there a net figure; otherwise
+	 * net_why says why not ("not measured", never a negative number). */
+	bool net_known;
+	char net_why[192];
 	bool calibrated;
 	br_summary_t calibration;
 	/* Stack: per sample in breakpoint mode, per bench in stub mode. */
@@ -55,7 +60,9 @@ typedef struct br_measure_report {
 
 /*
  * Fills the figures of r (counts, summaries, calibration, stack) from
- * r->raw. Returns BR_OK or the statistics' error.
+ * r->raw. The net figures exist only when the calibration is known to apply
+ * to each sample (it did not vary: min == max) and no sample lies below it
+ * (r->net_known; r->net_why otherwise). Returns BR_OK or the statistics' error.
  */
 br_status_t br_measure_report_summarize(br_measure_report_t *r, br_error_t *err);
 

@@ -87,8 +87,13 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 {
 	const br_counter_state_t *cs = &r->raw->counter;
 	const br_counter_t *c = &cs->counter;
-	fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server, c->name,
-	        c->address, c->width_bits, c->counts_down ? "down" : "up");
+	if (br_counter_is_monitor(c))
+		fprintf(out, "  on %s; counter %s: QEMU's own count of executed instructions "
+		        "(monitor '%s' in record mode, 64-bit, exact)", r->raw->server, c->name,
+		        BR_COUNTER_ICOUNT_MONITOR);
+	else
+		fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server,
+		        c->name, c->address, c->width_bits, c->counts_down ? "down" : "up");
 	if (c->clock_hz != 0)
 		fprintf(out, " at %llu Hz", (unsigned long long)c->clock_hz);
 	fprintf(out, "; unit: %s\n", c->unit);
@@ -101,6 +106,8 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 		        (unsigned long long)cs->period, c->unit, guard_s,
 		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
 		        r->raw->bp.guard_halts);
+	else if (cs->period == 0)
+		fprintf(out, "  wrap: none (64 bits); no guard halts\n");
 	else if (cs->wrap_seconds > 0.0)
 		fprintf(out,
 		        "  wrap: every %llu %s = %.6g s; a sample whose host time could hide a "
@@ -132,9 +139,11 @@ static void print_calibration(const br_measure_report_t *r, FILE *out)
 	figure(r->calibration.max, hi, sizeof(hi));
 	fprintf(out,
 	        "  calibration (the cost of measuring nothing): %s %s (median of %zu, %s..%s): "
-	        "%s; net = raw - %s\n",
+	        "%s; %s%s\n",
 	        med, unit_of(raw), r->calibration.n, lo, hi,
-	        br_calibration_method_text(raw->calibration.method), med);
+	        br_calibration_method_text(raw->calibration.method),
+	        r->net_known ? "net = raw - " : "not subtracted (see net below)",
+	        r->net_known ? med : "");
 }
 
 static void print_samples(const br_measure_report_t *r, FILE *out)
@@ -179,7 +188,7 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		return;
 	print_header_row(out);
 	print_row(out, "raw", &r->raw_summary, 1.0, unit_of(raw));
-	if (r->calibrated)
+	if (r->calibrated && r->net_known)
 		print_row(out, "net", &r->net_summary, 1.0, unit_of(raw));
 	uint64_t hz = cs->counter.clock_hz;
 	if (hz != 0) {
@@ -188,9 +197,11 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 		         (unsigned long long)hz);
 		double scale = REPORT_US_PER_S / (double)hz;
 		print_row(out, "raw time", &r->raw_summary, scale, unit);
-		if (r->calibrated)
+		if (r->calibrated && r->net_known)
 			print_row(out, "net time", &r->net_summary, scale, unit);
 	}
+	if (r->calibrated && !r->net_known)
+		fprintf(out, "net: not measured: %s\n", r->net_why);
 }
 
 static void print_stack(const br_measure_report_t *r, FILE *out)
@@ -633,8 +644,14 @@ static void json_measurement(br_json_t *j, const br_measure_report_t *r)
 	br_json_uint(j, r->not_measured);
 	if (r->summarized) {
 		json_summary(j, "raw", &r->raw_summary);
-		if (r->calibrated)
+		if (r->calibrated && r->net_known)
 			json_summary(j, "net", &r->net_summary);
+		if (r->calibrated && !r->net_known) {
+			br_json_key(j, "net");
+			br_json_null(j);
+			br_json_key(j, "net_why");
+			br_json_string(j, r->net_why);
+		}
 	}
 	json_samples(j, raw);
 	json_stack(j, r);

@@ -63,6 +63,7 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	br_server_sched_t before, after;
 	br_server_sched_read(&runner.session.server, &before);
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
+	bool timed_out = st == BR_ERR_TIMEOUT;
 	char starved[RUN_MEASURE_STARVED_BYTES];
 	br_server_sched_read(&runner.session.server, &after);
 	bool host_starved = st == BR_ERR_TIMEOUT &&
@@ -85,6 +86,14 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 			st = err->status;
 		}
 	}
+	/* Measured 12-01: QEMU 7.2 in record mode never answers the interrupt
+	 * while the guest runs, so a wait that timed out cannot stop it. */
+	if (st == BR_ERR_INFRA && timed_out && br_counter_is_monitor(&runner.counter.counter))
+		br_error_prefix(err, "QEMU in record mode (counter icount) does not stop on an "
+				     "interrupt while the firmware runs, so a breakpoint not reached "
+				     "within --timeout (%d s) cannot be told from a dead server there; "
+				     "raise --timeout for a long region",
+				(opts->timeout_ms + 999) / 1000);
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)

@@ -59,6 +59,13 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 	 * enable writes: they would change nothing, and a peripheral the machine
 	 * does not model (netduino2's RCC) faults even on the read before them.
 	 * Whether it counts is checked on the samples all the same. */
+	if (br_counter_is_monitor(c)) {
+		/* No register to enable; one read proves record mode (a server
+		 * without it answers with no count: a clear error now). */
+		uint64_t now = 0;
+		br_counter_state_init(&r->counter, c);
+		return br_counter_read(t, &r->counter, &now, err);
+	}
 	if (!t->flavour->writes_peripherals) {
 		br_counter_state_init(&r->counter, c);
 		return BR_OK;
@@ -73,7 +80,11 @@ br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_erro
 {
 	memset(r, 0, sizeof(*r));
 	r->endpoint = *o->endpoint;
-	/* the image against the board's memory before the board starts */
+	/* QEMU's own instruction count needs record mode from the start. */
+	if (o->counter != NULL && br_counter_is_monitor(o->counter))
+		r->endpoint.qemu.record = true;
+	/* the image against the board's memory before the board starts: one
+	 * linked for another board never runs */
 	br_status_t st = br_image_check_map(o->elf_path, &o->endpoint->memory_map, err);
 	if (st != BR_OK)
 		return st;

@@ -28,6 +28,12 @@ is proven by, one round trip, median) is the peer. Goal: bulk packets per
 second >= 0.9 of small reads per second. (bench_halt's own bulk-read line,
 an internal path, is not used.)
 
+And the per-halt cost with QEMU's own instruction count (issue 29: counter
+icount, two `info replay` monitor requests in each halt's write) against
+TIM2's (two 4-byte reads), same run: the same slopes with --counter icount
+on a QEMU benchrack launches in record mode; every sample the same exact
+count as TIM2's. Reported as a ratio; no goal.
+
 Goals (issue 11): --from/--to at least 10x faster per halt than gdb's script
 and at most 1.5x the floor; --function at most 2x the floor; CPU at most
 50 us per halt. Exit 1 when one is missed.
@@ -69,16 +75,16 @@ BULK_N1, BULK_N2 = 20, 220
 READ_CHUNK, WRITE_CHUNK, IN_FLIGHT = 2046, 2038, 15
 
 
-def benchrack(port, what, n):
+def benchrack(port, what, n, counter=()):
     """(wall s, cpu s, halts, samples) of one `benchrack measure` run."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.json")
         log = os.path.join(tmp, "log")
         with open(log, "w+", encoding="utf-8") as out:
             t0 = time.monotonic()
+            link = ["--remote", f"127.0.0.1:{port}", "--flavour", "qemu"] if port else []
             p = subprocess.Popen([BENCHRACK, "measure", ELF, *WHAT[what], "-n", str(n),
-                                  "-w", "0", "--remote", f"127.0.0.1:{port}",
-                                  "--flavour", "qemu", "--json", path],
+                                  "-w", "0", *link, *counter, "--json", path],
                                  stdout=out, stderr=subprocess.STDOUT)
             _, status, ru = os.wait4(p.pid, 0)
             wall = time.monotonic() - t0
@@ -156,7 +162,7 @@ detach
 def main():
     qemu, port = start_qemu(QEMU, ELF)
     figures = {k: [] for k in ("small_rate", "bulk_ratio", "bulk_packet_us", "floor_cpu", "floor_cpu_bare", "floor_mean", "floor_median", "gdb", "range", "function",
-                               "range_cpu", "function_cpu")}
+                               "range_cpu", "function_cpu", "range_icount", "function_icount")}
     exact = {}
     try:
         for _ in range(ROUNDS):
@@ -183,6 +189,13 @@ def main():
                 figures[what + "_cpu"].append(1e6 * (c2 - c1) / (h2 - h1))
                 values = set(s1) | set(s2)
                 exact.setdefault(what, set()).update(values)
+                # QEMU in record mode cannot be stopped once a client has
+                # detached (nor by an interrupt): benchrack launches its own
+                # each time (the launch cancels in the slope).
+                w1, _, h1, s1 = benchrack(None, what, N1, ("--counter", "icount"))
+                w2, _, h2, s2 = benchrack(None, what, N2, ("--counter", "icount"))
+                figures[what + "_icount"].append(1e6 * (w2 - w1) / (h2 - h1))
+                exact.setdefault(what, set()).update(set(s1) | set(s2))
     finally:
         qemu.kill()
         qemu.wait()
@@ -221,6 +234,11 @@ def main():
               "[rounds: " + ", ".join(f"{x:.2f}" for x in figures[what + "_vs_floor"]) + "]")
         if med[what + "_cpu"] > GOAL_CPU_US:
             failures.append(f"{what}: CPU {med[what + '_cpu']:.1f} us per halt > {GOAL_CPU_US}")
+    for what in ("range", "function"):
+        ratios = [i / t for i, t in zip(figures[what + "_icount"], figures[what])]
+        print(f"  {what}: per halt with the icount read {med[what + '_icount']:.1f} us, with "
+              f"TIM2's {med[what]:.1f} us: {statistics.median(ratios):.2f}x [rounds: "
+              + ", ".join(f"{x:.2f}" for x in ratios) + "]")
     vs_gdb = med.get("gdb_vs_range", 0.0)
     print(f"  gdb / benchrack --from/--to        {vs_gdb:8.1f}x (goal >= {GOAL_VS_GDB:.0f}x) [rounds: "
           + (", ".join(f"{x:.1f}" for x in figures["gdb_vs_range"]) if gdb else "gdb failed") + "]")

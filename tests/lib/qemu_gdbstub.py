@@ -8,29 +8,30 @@ from ports import HOST, held_port
 MACHINE = "netduinoplus2"
 
 
-def qemu_args(qemu, elf, port, machine=MACHINE, fd=None):
-    """The command line: deterministic time (-icount shift=0), no display,
-    monitor or serial, halted (-S), gdbstub on HOST:port (or on the bound
-    socket fd when given), elf loaded."""
+def qemu_args(qemu, elf, port, machine=MACHINE, fd=None, icount="shift=0"):
+    """The command line: deterministic time (-icount shift=0, or icount's
+    own text: record mode), no display, monitor or serial, halted (-S),
+    gdbstub on HOST:port (or on the bound socket fd when given), elf loaded."""
     gdb = ["-gdb", f"tcp:{HOST}:{port}"] if fd is None else [
         "-chardev", f"socket,id=gdb0,fd={fd},server=on,wait=off,nodelay=on", "-gdb", "chardev:gdb0"]
-    return [qemu, "-M", machine, "-icount", "shift=0", "-display", "none",
+    return [qemu, "-M", machine, "-icount", icount, "-display", "none",
             "-monitor", "none", "-serial", "null", "-S", *gdb, "-kernel", elf]
 
 
 def start_qemu(qemu, elf, port=None, machine=MACHINE, stdin=None,
-               stderr=subprocess.DEVNULL):
+               stderr=subprocess.DEVNULL, icount="shift=0"):
     """(process, port): QEMU started on port (when None, a free one that it
     is handed as a bound socket, so no concurrent test or benchrack can take
     it). Its output is discarded unless stderr says otherwise. The caller
     kills and waits for it."""
     if port is not None:
-        q = subprocess.Popen(qemu_args(qemu, elf, port, machine), stdin=stdin,
+        q = subprocess.Popen(qemu_args(qemu, elf, port, machine, icount=icount), stdin=stdin,
                              stdout=subprocess.DEVNULL, stderr=stderr)
         return q, port
     sock, port = held_port()
     with sock:
-        q = subprocess.Popen(qemu_args(qemu, elf, port, machine, sock.fileno()), stdin=stdin,
+        q = subprocess.Popen(qemu_args(qemu, elf, port, machine, sock.fileno(), icount),
+                             stdin=stdin,
                              stdout=subprocess.DEVNULL, stderr=stderr, pass_fds=(sock.fileno(),))
     return q, port
 

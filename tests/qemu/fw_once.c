@@ -27,10 +27,13 @@ __attribute__((naked, noinline, used)) void once_fixed(void)
 	                 "bx lr\n\t");
 }
 
-/* r0 iterations of subs/bne, then a return. */
+/* r0 iterations of subs/bne, then a return. Unified syntax: GCC hands a
+ * Thumb-1 core's (Cortex-M0) inline assembly to the assembler in divided
+ * syntax, where `subs r0, r0, #1` is refused; it restores its own after. */
 __attribute__((naked, noinline, used)) void long_loop(void)
 {
-	__asm__ volatile("1:\n\t"
+	__asm__ volatile(".syntax unified\n\t"
+	                 "1:\n\t"
 	                 "subs r0, r0, #1\n\t"
 	                 "bne 1b\n\t"
 	                 "bx lr\n\t");

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`benchrack measure` when it cannot stand behind a number, on QEMU:
-- the DWT cycle counter (QEMU implements none): "not counting", naming tim2,
+- the DWT cycle counter (QEMU implements none): "not counting", naming icount (QEMU's own instruction count),
   exit 3, no figure;
 - a wrapped interval: plain_long runs more than 2^24 instructions (exactly
   N x its loop's instructions plus a few, from its disassembly, on TIM2's 32
@@ -50,7 +50,7 @@ def one_line_error(name, err, code, want_code, *phrases):
 # DWT on QEMU.
 rc, out, err, res = measure(BENCHRACK, PLAIN, "--function", "plain_fixed", "--counter", "dwt",
                             "--clock-hz", "168000000", "-n", "3")
-one_line_error("dwt on QEMU", err, rc, 3, "not counting", "tim2")
+one_line_error("dwt on QEMU", err, rc, 3, "not counting", "icount")
 c.check((res is None or (res["status"] == "failed" and "raw" not in res
                          and not any(x is not None for x in res.get("samples", []))))
         and "median" not in out, "dwt on QEMU: no figure at all (--json: failed, no figure)")

@@ -199,10 +199,40 @@ static void test_boards(void)
 	CHECK(strcmp(ep.flavour, "openocd") == 0 && ep.hw_breakpoints == 8);
 	br_board_free(&b);
 
+	/* QEMU's own instruction count on a Cortex-M55 machine. */
+	const char *icount = "name: b\ncore: cortex-m55\n"
+			     "server: {kind: qemu, machine: mps3-an547}\ncounter: {kind: icount}\n"
+			     "memory:\n  - {name: f, kind: flash, origin: 0x10000000, length: 512K}\n"
+			     "  - {name: r, kind: ram, origin: 0x30000000, length: 512K}\n";
+	CHECK_MSG(board(icount, &b, &err) == BR_OK, "%s", err.message);
+	br_board_counter(&b, &counter);
+	CHECK(counter.kind == BR_COUNTER_ICOUNT && b.core == BR_BOARD_CORE_M55);
+	CHECK(b.hardware_breakpoints == 8 && strcmp(br_board_counter_name(&b), "icount") == 0);
+	br_board_free(&b);
+
 	static const struct {
 		const char *text;
 		const char *message;
 	} bad[] = {
+		{"name: b\ncore: cortex-m0\nserver: {kind: qemu, machine: microbit}\n"
+		 "memory:\n  - {name: f, kind: flash, origin: 0, length: 1M}\n"
+		 "  - {name: r, kind: ram, origin: 0x20000000, length: 64K}\n",
+		 "dir/b.yaml:1:1: board lacks required key 'counter'; expected counter: {kind: icount} "
+		 "(QEMU's own instruction count: exact, 64 bits, on every single-core machine; tim2 on "
+		 "an STM32 machine counts instructions too)"},
+		{"name: b\ncore: cortex-m0plus\nserver: {kind: remote, host: h, port: 3333, flavour: "
+		 "openocd}\nmemory:\n  - {name: f, kind: flash, origin: 0, length: 1M}\n"
+		 "  - {name: r, kind: ram, origin: 0x20000000, length: 64K}\n",
+		 "dir/b.yaml:1:1: board lacks required key 'counter'; expected counter: {kind: systick} "
+		 "with clock_hz, or {kind: mmio, ...} for a timer of the chip (a cortex-m0plus has no "
+		 "DWT)"},
+		{"name: b\ncore: cortex-m4\nserver: {kind: remote, host: h, port: 3333, flavour: "
+		 "openocd}\ncounter: {kind: icount}\n"
+		 "memory:\n  - {name: f, kind: flash, origin: 0, length: 1M}\n"
+		 "  - {name: r, kind: ram, origin: 0x20000000, length: 64K}\n",
+		 "dir/b.yaml:4:17: counter icount is QEMU's own instruction count and this board's "
+		 "server is openocd, not QEMU; expected counter: {kind: dwt} or {kind: systick} with "
+		 "clock_hz, or {kind: mmio, ...} for a timer of the chip (tim2 on an STM32)"},
 		{"", "dir/b.yaml:1:1: the file is empty; expected a board mapping (key: value lines)"},
 		{"- a\n", "dir/b.yaml:1:1: the file holds a list; expected a board mapping (key: value lines)"},
 		{BOARD_OK "colour: red\n",

@@ -184,8 +184,57 @@ static void test_spec(void)
 	CHECK(br_counter_spec_parse("dwt", 1, "m4", &c, NULL) == BR_OK && c.enable_count == 2);
 }
 
+/* QEMU's icount: its answer parsed (and what is not one refused), 64-bit
+ * deltas with no wrap, no guard period, no register, no enable writes. */
+static void test_icount(void)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		uint64_t want;
+	} answers[] = {
+	    {"Recording execution '/tmp/benchrack-rr-a/replay.bin': instruction count = 2006\n",
+	     true, 2006},
+	    {"Recording execution 'r': instruction count = 4400000007\r\n", true, 4400000007ULL},
+	    {"Recording execution 'r': instruction count = 18446744073709551615", true,
+	     18446744073709551615ULL},
+	    {"Record/replay is not active\n", false, 0},
+	    {"Recording execution 'r': instruction count = \n", false, 0},
+	    {"Recording execution 'r': instruction count = 12x\n", false, 0},
+	    {"Recording execution 'r': instruction count = -5\n", false, 0},
+	    {"Recording execution 'r': instruction count = 18446744073709551616\n", false, 0},
+	    {"", false, 0},
+	};
+	for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++) {
+		uint64_t got = 0;
+		bool ok = br_counter_icount_parse(answers[i].text, &got);
+		CHECK_MSG(ok == answers[i].ok && (!ok || got == answers[i].want),
+		          "icount answer %zu: ok %d, %llu", i, ok, (unsigned long long)got);
+	}
+	br_counter_t c;
+	br_counter_icount(&c);
+	CHECK(c.kind == BR_COUNTER_ICOUNT && br_counter_is_monitor(&c) && c.width_bits == 64);
+	CHECK(c.enable_count == 0 && c.address == 0 && strcmp(c.name, "icount") == 0);
+	CHECK(strcmp(c.unit, "instructions (QEMU icount)") == 0);
+	br_counter_state_t s;
+	br_counter_state_init(&s, &c);
+	CHECK(s.period == 0 && s.wrap_seconds == 0.0);
+	CHECK(br_counter_state_delta64(&s, 10, 4400000017ULL) == 4400000007ULL);
+	CHECK(br_counter_state_delta64(&s, 0xFFFFFFF0ULL, 0x100000010ULL) == 0x20ULL);
+	br_counter_tim2(&c, 0);
+	CHECK(!br_counter_is_monitor(&c));
+	br_counter_state_init(&s, &c);
+	CHECK(br_counter_state_delta64(&s, 0xFFFFFFF0ULL, 0x10ULL) == 0x20ULL);
+	br_counter_t spec;
+	CHECK(br_counter_spec_parse("icount", 0, NULL, &spec, NULL) == BR_OK &&
+	      spec.kind == BR_COUNTER_ICOUNT);
+	CHECK(br_counter_spec_parse("dwt", 1, "m55", &spec, NULL) == BR_OK);
+	CHECK(br_counter_spec_parse("dwt", 1, "cortex-m85", &spec, NULL) == BR_OK);
+}
+
 int main(void)
 {
+	test_icount();
 	test_delta();
 	test_state();
 	test_kinds();

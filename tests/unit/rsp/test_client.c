@@ -142,6 +142,26 @@ static br_status_t collect(void *ctx, size_t index, const char *reply, size_t le
 	return BR_OK;
 }
 
+/* Every packet a pipeline hands out, with its index (a monitor request's
+ * console packets come under its own). */
+typedef struct indexed {
+	size_t index[6];
+	char text[6][64];
+	size_t n;
+} indexed_t;
+
+static br_status_t collect_indexed(void *ctx, size_t index, const char *reply, size_t len,
+                                   br_error_t *err)
+{
+	indexed_t *c = ctx;
+	if (c->n >= 6U || len >= sizeof(c->text[0]))
+		return br_error_set(err, BR_ERR_PROTOCOL, "too many or too long");
+	c->index[c->n] = index;
+	memcpy(c->text[c->n], reply, len + 1U);
+	c->n++;
+	return BR_OK;
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -223,6 +243,25 @@ int main(void)
 	size_t len;
 	CHECK(rsp_client_receive(&c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
 	CHECK(c.counters.write_calls == 2); /* the pipeline, then the stop reply's '+' */
+	CHECK(finish(&c, pid) == 0);
+
+	/* A monitor request in a pipeline (QEMU's icount read): its console
+	 * packet and its OK both under its index, the next read's reply after. */
+	static const step_t monitor[] = {
+	    {READ_PACKET, "m10,4", 0},
+	    {READ_PACKET, "qRcmd,696e666f", 0},
+	    {READ_PACKET, "m14,4", 0},
+	    {READ_PACKET, "c", 0},
+	    {WRITE, "+$01020304#8a+$O636f756e74203d20370a#1c$OK#9a+$05060708#9a+", 0},
+	    {END, NULL, 0}};
+	pid = start(&c, monitor);
+	const char *mreqs[] = {"m10,4", "qRcmd,696e666f", "m14,4", "c"};
+	indexed_t mon = {.n = 0};
+	CHECK(rsp_client_pipeline_each(&c, mreqs, 4, true, collect_indexed, &mon, &err) == BR_OK);
+	CHECK(mon.n == 4 && mon.index[0] == 0 && mon.index[1] == 1 && mon.index[2] == 1 &&
+	      mon.index[3] == 2);
+	CHECK(strcmp(mon.text[1], "O636f756e74203d20370a") == 0 && strcmp(mon.text[2], "OK") == 0);
+	CHECK(strcmp(mon.text[3], "05060708") == 0);
 	CHECK(finish(&c, pid) == 0);
 
 	/* The interrupt leads the pipeline in the same write (a server that stops

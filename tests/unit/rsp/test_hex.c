@@ -1,9 +1,11 @@
 /*
  * Hex encoding, the cursor parsers (good and bad inputs, bounds, the cursor
- * left alone on failure) and payload quoting.
+ * left alone on failure), payload quoting, and console packets (a monitor
+ * command's text before its OK).
  */
 #include "check.h"
 
+#include "rsp/console.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
 
@@ -218,8 +220,32 @@ static void test_quote(void)
 	rsp_quote("abc", 3, tiny, 0); /* writes nothing */
 }
 
+static void test_console(void)
+{
+	CHECK(rsp_reply_is_console("O4869", 5));
+	CHECK(!rsp_reply_is_console("OK", 2));   /* the final reply, not text */
+	CHECK(!rsp_reply_is_console("O", 1));    /* a keepalive, no text */
+	CHECK(!rsp_reply_is_console("O486", 4)); /* half a byte */
+	CHECK(!rsp_reply_is_console("O48zz", 5));
+	CHECK(!rsp_reply_is_console("E01", 3));
+	char out[8];
+	size_t used = 0;
+	out[0] = '\0';
+	CHECK(rsp_console_append("O4869", 5, out, sizeof(out), &used) && strcmp(out, "Hi") == 0);
+	CHECK(rsp_console_append("O2074686572650a", 15, out, sizeof(out), &used));
+	CHECK(strcmp(out, "Hi ther") == 0 && used == 7); /* truncated to fit, NUL kept */
+	CHECK(!rsp_console_append("OK", 2, out, sizeof(out), &used));
+	CHECK(!rsp_hex_text_append("4", 1, out, sizeof(out), &used));
+	used = 0;
+	CHECK(rsp_hex_text_append("4142", 4, NULL, 0, &used) && used == 0);
+	CHECK(rsp_request_is_monitor("qRcmd,696e666f") && !rsp_request_is_monitor("qRcm"));
+	CHECK(!rsp_request_is_monitor("m20000000,4"));
+	CHECK(rsp_all_hex("09afAF", 6) && !rsp_all_hex("0g", 2));
+}
+
 int main(void)
 {
+	test_console();
 	test_u32();
 	test_digits();
 	test_expect_char();
