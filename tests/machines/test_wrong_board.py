@@ -20,7 +20,8 @@ rc, out, err, res = measure(BENCHRACK, ELF, "--board", BOARD, "--function", "wor
                             timeout=50)
 c.show(out, err)
 c.check(rc == 2, f"exit {rc} == 2")
-c.check(re.search(r"loads 0x08000000\.\.0x[0-9a-f]+, outside the memory of the board", err)
+c.check(re.search(r"load address 0x08000000, \d+ bytes.* is outside the board's memory "
+                  r"\(flash 0x00000000\.\.0x0003ffff", err)
         is not None and "linked for another board" in err and ELF in err,
         "the message names the image, its addresses and that it is for another board")
 c.check("Lockup" not in err, "the machine never ran")
