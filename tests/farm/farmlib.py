@@ -3,6 +3,7 @@ benchrack to -- the README table's medians for the benches of
 configs/suites/default.yaml (exact QEMU counts, each checked against
 disassembly and QEMU's own counts by tests/firmware and tests/qemu)."""
 import os
+import shutil
 import re
 
 failures = []
@@ -16,10 +17,12 @@ def check(ok, what):
 
 
 def finish(work):
-    """The exit code: 1 (work kept and named) when a check failed."""
+    """The exit code: 1 (work kept and named) when a check failed; 0, with
+    the work folder removed, when every check passed."""
     if failures:
         print(f"{len(failures)} failed; work kept in {work}")
         return 1
+    shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

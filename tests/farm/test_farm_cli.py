@@ -20,7 +20,6 @@ usage: test_farm_cli.py SRCDIR BENCHRACK QEMU SUITE_ELF
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,10 +108,7 @@ def main():
                        text=True, timeout=30)
     check(p.returncode == 2 and "--board" in p.stderr,
           f"--remote with a suite of two boards: exit 2 asking for --board ({p.stderr.strip()})")
-    code = finish(work)
-    if code == 0:
-        shutil.rmtree(work, ignore_errors=True)
-    return code
+    return finish(work)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ usage: test_labgrid.py SRCDIR BENCHRACK QEMU SUITE_ELF
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -94,10 +93,7 @@ def main():
     check(failure is not None and "benchrack exit 3" in message and "could not measure" in message,
           f"dead gdbserver: JUnit failure names benchrack's exit 3 ({message!r})")
     check(tc is not None and not list(tc.iter("property")), "dead gdbserver: no figure recorded")
-    code = finish(work)
-    if code == 0:
-        shutil.rmtree(work, ignore_errors=True)
-    return code
+    return finish(work)
 
 
 if __name__ == "__main__":

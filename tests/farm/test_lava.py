@@ -299,10 +299,7 @@ def main():
                         devices[name][1]])
     for i in range(4):
         shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
-    code = finish(work)
-    if code == 0:
-        shutil.rmtree(work, ignore_errors=True)
-    return code
+    return finish(work)
 
 
 if __name__ == "__main__":
