@@ -29,7 +29,8 @@ static int host_perf_open(uint64_t config, int group)
 	attr.type = PERF_TYPE_HARDWARE;
 	attr.size = sizeof(attr);
 	attr.config = config;
-	attr.disabled = group < 0 ? 1U : 0U; /* the leader starts the group */
+	if (group < 0)
+		attr.disabled = 1; /* the leader starts the group */
 	attr.exclude_kernel = 1U;
 	attr.exclude_hv = 1U;
 	attr.read_format = PERF_FORMAT_GROUP;

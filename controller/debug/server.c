@@ -266,10 +266,11 @@ static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port, 
 		argv[n++] = "-semihosting-config";
 		argv[n++] = "enable=on,target=gdb";
 	}
-	if (opts->extra_arg_count > (size_t)(BR_QEMU_MAX_ARGS - 1 - n))
+	int room = (int)BR_QEMU_MAX_ARGS - 1 - n; /* argv's slots left, one for NULL */
+	if (room < 0 || opts->extra_arg_count > (size_t)room)
 		return br_error_set(err, BR_ERR_INPUT,
 		                    "too many extra QEMU arguments (%zu; at most %d)",
-		                    opts->extra_arg_count, BR_QEMU_MAX_ARGS - 1 - n);
+		                    opts->extra_arg_count, room);
 	for (size_t i = 0; i < opts->extra_arg_count; i++)
 		argv[n++] = opts->extra_args[i];
 	argv[n] = NULL;

@@ -88,7 +88,7 @@ br_status_t br_report_html_write(const br_page_t *page, FILE *out, br_error_t *e
 			break;
 		}
 		fwrite(t, 1, (size_t)(m - t), out);
-		part_write(&parts, m + strlen(MARK), (size_t)(close - m - strlen(MARK)), out);
+		part_write(&parts, m + strlen(MARK), (size_t)(close - m) - strlen(MARK), out);
 		t = close + strlen(MARK);
 	}
 	free(data);

@@ -355,7 +355,7 @@ static br_bench_record_t *add_samples(br_run_record_t *r, const char *name, size
 	for (size_t i = 0; i < n; i++) {
 		/* a scrambled order: the test must not depend on it */
 		b->samples[i] = base + shift + (uint32_t)((i * 7U) % spread);
-		v[i] = b->samples[i];
+		v[i] = (double)b->samples[i];
 	}
 	br_error_t err;
 	CHECK(br_stats_summarize(v, n, &b->summary, &err) == BR_OK);

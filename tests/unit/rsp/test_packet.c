@@ -160,7 +160,7 @@ static size_t rle_frame(const uint8_t *raw, size_t len, char *out)
 			if (more >= 3) {
 				out[n++] = '*';
 				out[n++] = (char)(more + 29);
-				sum += '*' + more + 29;
+				sum += (unsigned)('*' + more + 29);
 				done += more;
 			}
 		}

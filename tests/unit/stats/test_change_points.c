@@ -74,7 +74,7 @@ int main(void)
 	CHECK(br_stats_change_points(y, 50, 5, BR_STATS_CHANGE_CONFIDENCE, 10.0, at, 8) == 0);
 	CHECK(br_stats_change_points(y, 50, 5, BR_STATS_CHANGE_CONFIDENCE, 9.0, at, 8) == 1);
 
-	y[3] = NAN;
+	y[3] = (double)NAN;
 	CHECK(br_stats_change_points(y, 50, 5, BR_STATS_CHANGE_CONFIDENCE, 0.0, at, 8) == 0);
 	return check_finish();
 }

@@ -80,7 +80,7 @@ static void test_hand_worked(void)
 	      s.p_value < 1e-6);
 
 	/* bad input */
-	const double bad[] = {1, NAN};
+	const double bad[] = {1, (double)NAN};
 	CHECK(br_stats_shift(bad, 2, a, 3, 0.99, 0, &s, &err) == BR_ERR_INPUT &&
 	      strstr(err.message, "not a finite") != NULL);
 	CHECK(br_stats_shift(a, 0, a, 3, 0.99, 0, &s, &err) == BR_ERR_INPUT);
