@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +62,17 @@ static void usage(FILE *out)
 
 static int dispatch(int argc, char **argv);
 
+/* SIGPIPE's handler: nothing. A reader of standard output that went away
+ * (`benchrack run | head -1`) then makes the write fail with EPIPE, which the
+ * check at the end reports (exit 3), instead of the signal killing the run
+ * before its record is closed. Caught rather than ignored: an ignored signal
+ * stays ignored in the servers benchrack starts, a caught one is reset to
+ * its default there. */
+static void sigpipe_noted(int sig)
+{
+	(void)sig;
+}
+
 /*
  * Standard output that could not take what was written (a full disk,
  * /dev/full, an I/O error): exit 3 with a message on stderr, never 0 with
@@ -74,6 +86,12 @@ int main(int argc, char **argv)
 		                "/dev/null\n");
 		return 3;
 	}
+	struct sigaction pipe_action;
+	memset(&pipe_action, 0, sizeof(pipe_action));
+	pipe_action.sa_handler = sigpipe_noted;
+	sigemptyset(&pipe_action.sa_mask);
+	pipe_action.sa_flags = SA_RESTART;
+	sigaction(SIGPIPE, &pipe_action, NULL);
 	int rc = dispatch(argc, argv);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;

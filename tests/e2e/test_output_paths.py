@@ -10,7 +10,8 @@ ND4, NU).
 - `report -o` onto a symbolic link: refused (exit 2), the link and its
   target unchanged; onto a FIFO nobody reads: refused at once;
 - `run > /dev/full`: exit 3 with the reason on stderr; `run` with stdout
-  closed: exit 3;
+  closed: exit 3; `run` into a pipe whose reader went away: exit 3 (EPIPE),
+  not killed by SIGPIPE;
 - a full disk (a 64 KiB tmpfs, filled; skipped where mounting is not
   allowed): `run` exits 3 naming the record's path and "no space left", and
   leaves no file in runs/ (before, a 0-byte record that diff and report
@@ -91,6 +92,16 @@ def main():
                            preexec_fn=lambda: os.close(1))
         c.check(p.returncode == 3 and "standard output is closed" in p.stderr,
                 f"run with stdout closed: exit 3 ({p.returncode})", p.stderr)
+        # A reader that went away: EPIPE, exit 3 and a word on stderr, not a
+        # death by SIGPIPE (the code before: killed, -13, nothing said).
+        r, w = os.pipe()
+        os.close(r)
+        with os.fdopen(w, "w") as broken:
+            code, out, err = br(run, tmp, stdout=broken)
+        c.check(code == 3, f"run | (its reader gone): exit 3, not killed by SIGPIPE ({code})",
+                err)
+        c.check("standard output" in err and "Broken pipe" in err,
+                "run | (its reader gone): says so on stderr", err)
 
         mnt = os.path.join(tmp, "full")
         os.mkdir(mnt)
