@@ -41,13 +41,14 @@ static void diff_usage(FILE *out)
 
 /* Two ELFs: their size diff, as a table on stdout or in the format asked. */
 static int diff_elfs(const char *old_path, const char *new_path, const char *format,
-		     const char *output)
+                     const char *output)
 {
 	br_size_diff_format_t fmt = BR_SIZE_DIFF_TABLE;
 	if (format != NULL && !br_size_diff_format_parse(format, &fmt)) {
-		fprintf(stderr, "benchrack diff: --format %s: a size diff is written as table, json "
-				"or markdown\n",
-			format);
+		fprintf(stderr,
+		        "benchrack diff: --format %s: a size diff is written as table, json "
+		        "or markdown\n",
+		        format);
 		return 2;
 	}
 	br_error_t err;
@@ -67,10 +68,10 @@ static int diff_elfs(const char *old_path, const char *new_path, const char *for
 int br_cli_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *format = NULL, *output = NULL;
 	int c;
@@ -93,7 +94,7 @@ int br_cli_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		fprintf(stderr, "benchrack diff: two records, OLD and NEW; try 'benchrack diff "
-				"--help'\n");
+		                "--help'\n");
 		return 2;
 	}
 	const char *old_path = argv[optind], *new_path = argv[optind + 1];
@@ -104,9 +105,10 @@ int br_cli_diff(int argc, char **argv)
 		bool new_ok = new_elf || access(new_path, R_OK) != 0;
 		if (old_ok && new_ok)
 			return diff_elfs(old_path, new_path, format, output);
-		fprintf(stderr, "benchrack diff: %s is an ELF and %s is not: give two records or two "
-				"ELFs\n",
-			old_elf ? old_path : new_path, old_elf ? new_path : old_path);
+		fprintf(stderr,
+		        "benchrack diff: %s is an ELF and %s is not: give two records or two "
+		        "ELFs\n",
+		        old_elf ? old_path : new_path, old_elf ? new_path : old_path);
 		return 2;
 	}
 	br_error_t err;
@@ -118,22 +120,23 @@ int br_cli_diff(int argc, char **argv)
 	br_diff_t diff;
 	if (br_diff_files(old_path, new_path, &old_rec, &new_rec, &diff, &err) != BR_OK)
 		return br_cli_report(&err);
-	br_report_t report = {.run = &new_rec, .run_path = new_path, .diff = &diff,
-			      .baseline_path = old_path};
+	br_report_t report = {
+	    .run = &new_rec, .run_path = new_path, .diff = &diff, .baseline_path = old_path};
 	int code = 0;
 	if (br_report_output_write(&report, 1, format, output, NULL, stdout, br_cli_colour(stdout),
-				   &err) != BR_OK)
+	                           &err) != BR_OK)
 		code = br_cli_report(&err);
 	br_diff_free(&diff);
 	const br_run_record_t *recs[] = {&old_rec, &new_rec};
 	const char *paths[] = {old_path, new_path};
 	for (size_t i = 0; code == 0 && i < 2; i++) {
 		if (recs[i]->status != BR_RECORD_COMPLETE)
-			fprintf(stderr, "benchrack: note: %s is an unfinished run (%s%s%s) with %zu "
-					"benches\n",
-				paths[i], br_record_status_name(recs[i]->status),
-				recs[i]->error[0] != '\0' ? ": " : "", recs[i]->error,
-				recs[i]->bench_count);
+			fprintf(stderr,
+			        "benchrack: note: %s is an unfinished run (%s%s%s) with %zu "
+			        "benches\n",
+			        paths[i], br_record_status_name(recs[i]->status),
+			        recs[i]->error[0] != '\0' ? ": " : "", recs[i]->error,
+			        recs[i]->bench_count);
 	}
 	br_run_record_free(&old_rec);
 	br_run_record_free(&new_rec);

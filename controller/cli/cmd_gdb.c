@@ -73,23 +73,42 @@ static int gdb_bad(const char *message)
 static int gdb_parse(int argc, char **argv, gdb_cli_t *g)
 {
 	static const struct option longopts[] = {
-	    {"board", required_argument, NULL, 'b'},   {"from", required_argument, NULL, OPT_FROM},
-	    {"to", required_argument, NULL, OPT_TO},   {"function", required_argument, NULL, OPT_FUNCTION},
-	    {"gdb", required_argument, NULL, OPT_GDB}, {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+	    {"board", required_argument, NULL, 'b'},
+	    {"from", required_argument, NULL, OPT_FROM},
+	    {"to", required_argument, NULL, OPT_TO},
+	    {"function", required_argument, NULL, OPT_FUNCTION},
+	    {"gdb", required_argument, NULL, OPT_GDB},
+	    {"qemu", required_argument, NULL, OPT_QEMU},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': g->board = optarg; break;
-		case OPT_FROM: g->from = optarg; break;
-		case OPT_TO: g->to = optarg; break;
-		case OPT_FUNCTION: g->function = optarg; break;
-		case OPT_GDB: g->gdb = optarg; break;
-		case OPT_QEMU: g->qemu = optarg; break;
-		case 'h': gdb_usage(stdout); return 0;
-		default: return gdb_bad("unknown option");
+		case 'b':
+			g->board = optarg;
+			break;
+		case OPT_FROM:
+			g->from = optarg;
+			break;
+		case OPT_TO:
+			g->to = optarg;
+			break;
+		case OPT_FUNCTION:
+			g->function = optarg;
+			break;
+		case OPT_GDB:
+			g->gdb = optarg;
+			break;
+		case OPT_QEMU:
+			g->qemu = optarg;
+			break;
+		case 'h':
+			gdb_usage(stdout);
+			return 0;
+		default:
+			return gdb_bad("unknown option");
 		}
 	}
 	if (optind >= argc)
@@ -126,8 +145,8 @@ int br_cli_gdb(int argc, char **argv)
 	br_endpoint_t ep;
 	br_counter_t counter;
 	br_board_load_t load;
-	st = br_board_reach(g.board != NULL ? g.board : GDB_DEFAULT_BOARD, br_configs_dir(),
-			    g.elf, g.qemu, &board, &ep, &counter, &load, &err);
+	st = br_board_reach(g.board != NULL ? g.board : GDB_DEFAULT_BOARD, br_configs_dir(), g.elf,
+	                    g.qemu, &board, &ep, &counter, &load, &err);
 	if (st != BR_OK) {
 		br_board_free(&board);
 		return br_cli_report(&err);
@@ -141,7 +160,10 @@ int br_cli_gdb(int argc, char **argv)
 		return br_cli_report(&err);
 	}
 	br_runner_options_t ro = {
-	    .endpoint = &ep, .elf_path = g.elf, .load = load, .counter = &counter,
+	    .endpoint = &ep,
+	    .elf_path = g.elf,
+	    .load = load,
+	    .counter = &counter,
 	    .load_progress = br_cli_load_progress, /* on a terminal only */
 	};
 	br_runner_t runner;
@@ -151,9 +173,10 @@ int br_cli_gdb(int argc, char **argv)
 		char target[BR_GDB_TARGET_BYTES];
 		br_gdb_target(&runner, target, sizeof(target));
 		fprintf(stderr, "benchrack gdb: %s (board %s), image %s", runner.server, board.name,
-			g.elf);
+		        g.elf);
 		for (size_t i = 0; i < count; i++)
-			fprintf(stderr, "%s %s", i == 0 ? "; breakpoints at" : ",", breaks[i].describe);
+			fprintf(stderr, "%s %s", i == 0 ? "; breakpoints at" : ",",
+			        breaks[i].describe);
 		fputc('\n', stderr);
 		br_runner_release(&runner);
 		br_gdb_launch_t launch = {

@@ -114,10 +114,10 @@ typedef struct measure_cli {
 	const char *bench_elf;
 	const char *empty_elf;
 	const char *json_path;
-	const char *board;   /* --board, or NULL */
-	const char *load;    /* --load, or NULL */
+	const char *board;           /* --board, or NULL */
+	const char *load;            /* --load, or NULL */
 	br_board_load_t load_policy; /* --load's (DEFAULT: not given) */
-	br_board_t board_file; /* loaded from --board: the counter's texts point into it */
+	br_board_t board_file;       /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
 
 /* Parses argv into m; returns -1 to go on, or an exit code. */
@@ -201,13 +201,15 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			o->bench_argument = (uint32_t)v;
 			break;
 		case 'n':
-			if (br_cli_option_whole("measure", "--iterations", optarg, 1, MEASURE_MAX_COUNT, &v) != 0)
+			if (br_cli_option_whole("measure", "--iterations", optarg, 1,
+			                        MEASURE_MAX_COUNT, &v) != 0)
 				return 2;
 			o->iterations = (uint32_t)v;
 			o->fewer_ok = false;
 			break;
 		case 'w':
-			if (br_cli_option_whole("measure", "--warmup", optarg, 0, MEASURE_MAX_COUNT, &v) != 0)
+			if (br_cli_option_whole("measure", "--warmup", optarg, 0, MEASURE_MAX_COUNT,
+			                        &v) != 0)
 				return 2;
 			o->warmup = (uint32_t)v;
 			warmup_given = true;
@@ -216,7 +218,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			m->counter_spec = optarg;
 			break;
 		case OPT_CLOCK:
-			if (br_cli_option_whole("measure", "--clock-hz", optarg, 1, UINT64_MAX, &m->clock_hz) != 0)
+			if (br_cli_option_whole("measure", "--clock-hz", optarg, 1, UINT64_MAX,
+			                        &m->clock_hz) != 0)
 				return 2;
 			break;
 		case OPT_CORE:
@@ -268,8 +271,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 			o->link.flavour = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (br_cli_option_whole("measure", "--timeout", optarg, 1, MEASURE_MAX_TIMEOUT_S,
-			                        &v) != 0)
+			if (br_cli_option_whole("measure", "--timeout", optarg, 1,
+			                        MEASURE_MAX_TIMEOUT_S, &v) != 0)
 				return 2;
 			o->timeout_ms = (int)v * MEASURE_MS_PER_S;
 			break;
@@ -290,7 +293,8 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 	if (argc - optind != 1)
 		return measure_bad("give exactly one firmware ELF");
 	if (m->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
-		return measure_bad("--board says where the board is: leave out --remote and --machine");
+		return measure_bad(
+		    "--board says where the board is: leave out --remote and --machine");
 	if (m->load != NULL && !br_board_load_parse(m->load, &m->load_policy))
 		return measure_bad("--load takes always, if-different or never");
 	o->elf_path = argv[optind];
@@ -319,8 +323,8 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 	br_status_t st;
 	if (m->board != NULL) {
 		st = br_board_reach(m->board, br_configs_dir(), o->elf_path, o->link.qemu_program,
-				    &m->board_file, &ep, counter_given ? NULL : &m->counter,
-				    m->load == NULL ? &load : NULL, err);
+		                    &m->board_file, &ep, counter_given ? NULL : &m->counter,
+		                    m->load == NULL ? &load : NULL, err);
 		if (st == BR_OK && !counter_given)
 			o->counter = &m->counter;
 	} else {
@@ -331,7 +335,7 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 		st = br_board_lock_take(&ep, stderr, &lock, err);
 	if (st == BR_OK) {
 		br_image_hooks_t hooks = {.progress = br_cli_load_progress,
-					  .loaded = br_cli_load_done};
+		                          .loaded = br_cli_load_done};
 		st = br_run_measure(o, &ep, load, false, &hooks, raw, err);
 		br_cli_progress_done(NULL);
 		br_board_lock_give(&lock);

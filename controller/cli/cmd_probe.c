@@ -262,8 +262,10 @@ static br_status_t probe_exit_check(br_session_t *s, const probe_options_t *o,
 {
 	if (s->server.pid == 0)
 		return BR_OK;
-	br_error_set(err, BR_ERR_INFRA, "the server ended the session while the firmware ran "
-	             "(it reported exit code %d)", r->exit_code);
+	br_error_set(err, BR_ERR_INFRA,
+	             "the server ended the session while the firmware ran "
+	             "(it reported exit code %d)",
+	             r->exit_code);
 	br_session_explain(s, err); /* waits for it to end; its last words, if any */
 	char tail[BR_SERVER_STDERR_TAIL];
 	br_server_log_tail(&s->server, tail, sizeof(tail));
@@ -271,7 +273,8 @@ static br_status_t probe_exit_check(br_session_t *s, const probe_options_t *o,
 	if (o->ep.qemu.semihosting && !said)
 		return BR_OK;
 	if (!said)
-		br_error_prefix(err, "without --semihosting the firmware cannot end QEMU: it was shut "
+		br_error_prefix(err,
+		                "without --semihosting the firmware cannot end QEMU: it was shut "
 		                "down");
 	return BR_ERR_INFRA;
 }
@@ -297,7 +300,7 @@ static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 {
 	br_endpoint_t given = o->ep;
 	br_status_t st = br_board_open(o->board, br_configs_dir(), given.qemu.kernel,
-				       &o->board_file, &o->ep, err);
+	                               &o->board_file, &o->ep, err);
 	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
 		o->ep.qemu.program = given.qemu.program;
 	o->ep.timeout_ms = given.timeout_ms;
@@ -336,7 +339,7 @@ int br_cli_probe(int argc, char **argv)
 		st = br_probe_report_write(&s, o.ep.hw_breakpoints, stdout, &err);
 	for (int i = 0; st == BR_OK && i < o.dump_count; i++)
 		st = br_probe_dump_write(&s.target, o.dumps[i].address, o.dumps[i].length, stdout,
-					 &err);
+		                         &err);
 	if (st == BR_OK && o.run_ms > 0)
 		st = probe_run(&s, &o, &err);
 	if (st != BR_OK && !s.target.exited)

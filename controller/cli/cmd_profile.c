@@ -100,9 +100,23 @@ typedef struct profile_cli {
 static int profile_parse(int argc, char **argv, profile_cli_t *c)
 {
 	enum {
-		OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_EXACT, OPT_MAX_STEPS, OPT_DURATION,
-		OPT_RATE, OPT_WINDOW, OPT_UNWIND, OPT_COUNTER, OPT_QEMU,
-		OPT_MACHINE, OPT_REMOTE, OPT_FLAVOUR, OPT_TIMEOUT, OPT_LOAD, OPT_PCSR,
+		OPT_FROM = 256,
+		OPT_TO,
+		OPT_FUNCTION,
+		OPT_EXACT,
+		OPT_MAX_STEPS,
+		OPT_DURATION,
+		OPT_RATE,
+		OPT_WINDOW,
+		OPT_UNWIND,
+		OPT_COUNTER,
+		OPT_QEMU,
+		OPT_MACHINE,
+		OPT_REMOTE,
+		OPT_FLAVOUR,
+		OPT_TIMEOUT,
+		OPT_LOAD,
+		OPT_PCSR,
 	};
 	static const struct option longopts[] = {
 	    {"from", required_argument, NULL, OPT_FROM},
@@ -134,13 +148,24 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "b:f:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case OPT_FROM: o->from = optarg; break;
-		case OPT_TO: o->to = optarg; break;
-		case OPT_FUNCTION: o->function = optarg; break;
-		case OPT_EXACT: o->exact = true; break;
-		case OPT_PCSR: o->pcsr = true; break;
+		case OPT_FROM:
+			o->from = optarg;
+			break;
+		case OPT_TO:
+			o->to = optarg;
+			break;
+		case OPT_FUNCTION:
+			o->function = optarg;
+			break;
+		case OPT_EXACT:
+			o->exact = true;
+			break;
+		case OPT_PCSR:
+			o->pcsr = true;
+			break;
 		case OPT_MAX_STEPS:
-			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT, &v) != 0)
+			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT,
+			                 &v) != 0)
 				return 2;
 			o->max_steps = (uint64_t)v;
 			break;
@@ -163,8 +188,12 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 			if (!br_unwind_method_parse(optarg, &o->unwind))
 				return profile_bad("--unwind is auto, cfi or frame-records");
 			break;
-		case 'f': c->format = optarg; break;
-		case 'o': c->output = optarg; break;
+		case 'f':
+			c->format = optarg;
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
 		case OPT_COUNTER: {
 			br_error_t err;
 			br_error_clear(&err);
@@ -174,29 +203,44 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 			c->counter_given = true;
 			break;
 		}
-		case 'b': c->board = optarg; break;
+		case 'b':
+			c->board = optarg;
+			break;
 		case OPT_LOAD:
 			if (!br_board_load_parse(optarg, &o->load))
 				return profile_bad("--load is always, if-different or never");
 			c->load = optarg;
 			break;
-		case OPT_QEMU: o->link.qemu_program = optarg; break;
-		case OPT_MACHINE: o->link.machine = optarg; break;
-		case OPT_REMOTE: o->link.remote = optarg; break;
-		case OPT_FLAVOUR: o->link.flavour = optarg; break;
+		case OPT_QEMU:
+			o->link.qemu_program = optarg;
+			break;
+		case OPT_MACHINE:
+			o->link.machine = optarg;
+			break;
+		case OPT_REMOTE:
+			o->link.remote = optarg;
+			break;
+		case OPT_FLAVOUR:
+			o->link.flavour = optarg;
+			break;
 		case OPT_TIMEOUT:
 			if (parse_number("--timeout", optarg, 86400.0, &v) != 0)
 				return 2;
 			o->timeout_ms = (int)(v * PROFILE_MS_PER_S);
 			break;
-		case 'h': profile_usage(stdout); return 0;
-		default: profile_usage(stderr); return 2;
+		case 'h':
+			profile_usage(stdout);
+			return 0;
+		default:
+			profile_usage(stderr);
+			return 2;
 		}
 	}
 	if (argc - optind != 1)
 		return profile_bad("give exactly one firmware ELF");
 	if (c->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
-		return profile_bad("--board says where the board is: leave out --remote and --machine");
+		return profile_bad(
+		    "--board says where the board is: leave out --remote and --machine");
 	o->elf_path = argv[optind];
 	static const char *const formats[] = {"table", "folded", "speedscope", "json"};
 	bool known = false;
@@ -230,10 +274,10 @@ static void write_format(FILE *out, const char *format, const br_profile_t *p)
  * load policy unless --load. */
 static br_status_t board_endpoint(profile_cli_t *c, br_error_t *err)
 {
-	br_status_t st = br_board_reach(c->board, br_configs_dir(), c->o.elf_path,
-					c->o.link.qemu_program, &c->board_file, &c->endpoint,
-					c->counter_given ? NULL : &c->counter,
-					c->load == NULL ? &c->o.load : NULL, err);
+	br_status_t st =
+	    br_board_reach(c->board, br_configs_dir(), c->o.elf_path, c->o.link.qemu_program,
+	                   &c->board_file, &c->endpoint, c->counter_given ? NULL : &c->counter,
+	                   c->load == NULL ? &c->o.load : NULL, err);
 	if (st != BR_OK)
 		return st;
 	if (!c->counter_given)
@@ -288,12 +332,14 @@ int br_cli_profile(int argc, char **argv)
 		if (c.output != NULL) {
 			out = fopen(c.output, "w");
 			if (out == NULL)
-				st = br_error_set(&err, BR_ERR_USAGE, "%s: cannot write it", c.output);
+				st = br_error_set(&err, BR_ERR_USAGE, "%s: cannot write it",
+				                  c.output);
 		}
 		if (st == BR_OK) {
 			write_format(out, c.format, &p);
 			if (out != stdout && fclose(out) != 0)
-				st = br_error_set(&err, BR_ERR_INFRA, "%s: writing it failed", c.output);
+				st = br_error_set(&err, BR_ERR_INFRA, "%s: writing it failed",
+				                  c.output);
 			if (out != stdout && strcmp(c.format, "table") != 0)
 				br_profile_write_table(stdout, &p);
 		}

@@ -90,7 +90,8 @@ static void rack_usage(FILE *out)
 	      "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
 	      "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
 	      "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
-	      "  -f, --format F        json, csv, junit, markdown, bmf, lava or html, of every board\n"
+	      "  -f, --format F        json, csv, junit, markdown, bmf, lava or html, of every "
+	      "board\n"
 	      "                        and suite together: to stdout, or to --output\n"
 	      "  -o, --output FILE     where --format goes\n"
 	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
@@ -155,7 +156,8 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->only[o->only_count++] = optarg;
 			break;
 		case 'j':
-			if (br_cli_option_whole("rack", "--parallel", optarg, 1, RACK_MAX_PARALLEL, &v) != 0)
+			if (br_cli_option_whole("rack", "--parallel", optarg, 1, RACK_MAX_PARALLEL,
+			                        &v) != 0)
 				return 2;
 			o->parallel = (unsigned)v;
 			break;
@@ -166,7 +168,8 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->lock_dir = optarg;
 			break;
 		case OPT_LOCK_WAIT:
-			if (br_cli_option_whole("rack", "--lock-wait", optarg, 0, RACK_MAX_SECONDS, &v) != 0)
+			if (br_cli_option_whole("rack", "--lock-wait", optarg, 0, RACK_MAX_SECONDS,
+			                        &v) != 0)
 				return 2;
 			o->lock_wait_s = (int)v;
 			break;
@@ -183,18 +186,20 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 			o->qemu_program = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (br_cli_option_whole("rack", "--timeout", optarg, 1, RACK_MAX_SECONDS, &v) != 0)
+			if (br_cli_option_whole("rack", "--timeout", optarg, 1, RACK_MAX_SECONDS,
+			                        &v) != 0)
 				return 2;
 			o->timeout_s = (int)v;
 			break;
 		case 'n':
-			if (br_cli_option_whole("rack", "--iterations", optarg, 1, RACK_MAX_ITERATIONS, &v) !=
-			    0)
+			if (br_cli_option_whole("rack", "--iterations", optarg, 1,
+			                        RACK_MAX_ITERATIONS, &v) != 0)
 				return 2;
 			o->iterations = (uint32_t)v;
 			break;
 		case OPT_BOARD_TIMEOUT:
-			if (br_cli_option_whole("rack", "--board-timeout", optarg, 0, RACK_MAX_SECONDS, &v) != 0)
+			if (br_cli_option_whole("rack", "--board-timeout", optarg, 0,
+			                        RACK_MAX_SECONDS, &v) != 0)
 				return 2;
 			o->board_timeout_s = (int)v;
 			break;
@@ -219,7 +224,7 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 		br_error_t err;
 		br_error_clear(&err);
 		if (br_cli_config_find("rack", o->rack_path, o->rack_named, sizeof(o->rack_named),
-				       &err) != BR_OK)
+		                       &err) != BR_OK)
 			return br_cli_report(&err);
 		o->rack_path = o->rack_named;
 	}
@@ -340,8 +345,8 @@ int br_cli_rack(int argc, char **argv)
 		return br_cli_report(&err);
 	br_rack_session_t rs;
 	int code = 2;
-	if (br_rack_session_open(o.rack_path, br_configs_dir(), o.only, o.only_count, &rs,
-	                         &err) != BR_OK) {
+	if (br_rack_session_open(o.rack_path, br_configs_dir(), o.only, o.only_count, &rs, &err) !=
+	    BR_OK) {
 		code = br_cli_report(&err);
 		br_rack_session_free(&rs);
 		return code;
@@ -404,8 +409,8 @@ int br_cli_rack(int argc, char **argv)
 	size_t reports_room = rack.entry_count * BR_RACK_MAX_SUITES;
 	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
 	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
-	size_t n = br_rack_reports_collect(o.results_dir, &rack, results, runs, reports, on_warn,
-	                                   NULL);
+	size_t n =
+	    br_rack_reports_collect(o.results_dir, &rack, results, runs, reports, on_warn, NULL);
 	code = br_rack_exit_code(results, rack.entry_count);
 	bool format_on_stdout = fmt != NULL && o.output == NULL;
 	char doc[RACK_PATH_BYTES];
@@ -421,8 +426,8 @@ int br_cli_rack(int argc, char **argv)
 	/* The HTML page shows the rack's document too, even when no board ran. */
 	bool page = fmt != NULL && strcmp(fmt->name, "html") == 0;
 	if ((n > 0 || (page && doc_written)) &&
-	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL,
-				   stdout, br_cli_colour(stdout), &err) != BR_OK)
+	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL, stdout,
+	                           br_cli_colour(stdout), &err) != BR_OK)
 		br_cli_report(&err);
 	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
 	rack_upload(&rack, results, rs.suite_ptrs, o.results_dir);

@@ -63,19 +63,19 @@ enum { OPT_RESULTS_DIR = 256, OPT_RUNS, OPT_BASELINE_DIR, OPT_RACK, OPT_PROFILE 
 static int args_parse(int argc, char **argv, report_args_t *a)
 {
 	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-		{"runs", required_argument, NULL, OPT_RUNS},
-		{"baseline-dir", required_argument, NULL, OPT_BASELINE_DIR},
-		{"rack", required_argument, NULL, OPT_RACK},
-		{"profile", required_argument, NULL, OPT_PROFILE},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
+	    {"runs", required_argument, NULL, OPT_RUNS},
+	    {"baseline-dir", required_argument, NULL, OPT_BASELINE_DIR},
+	    {"rack", required_argument, NULL, OPT_RACK},
+	    {"profile", required_argument, NULL, OPT_PROFILE},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	memset(a, 0, sizeof(*a));
 	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
-	a->results_dir = env_results != NULL && env_results[0] != '\0' ? env_results
-								       : REPORT_DEFAULT_RESULTS;
+	a->results_dir =
+	    env_results != NULL && env_results[0] != '\0' ? env_results : REPORT_DEFAULT_RESULTS;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -92,14 +92,18 @@ static int args_parse(int argc, char **argv, report_args_t *a)
 		case OPT_RUNS:
 		case OPT_RACK:
 		case OPT_PROFILE: {
-			const char **list = c == OPT_RUNS ? a->runs : c == OPT_RACK ? a->racks : a->profiles;
+			const char **list = c == OPT_RUNS   ? a->runs
+			                    : c == OPT_RACK ? a->racks
+			                                    : a->profiles;
 			size_t *n = c == OPT_RUNS   ? &a->run_count
-				    : c == OPT_RACK ? &a->rack_count
-						    : &a->profile_count;
+			            : c == OPT_RACK ? &a->rack_count
+			                            : &a->profile_count;
 			if (*n == REPORT_MAX_LISTED) {
 				fprintf(stderr, "benchrack report: at most %u --%s options\n",
-					REPORT_MAX_LISTED,
-					c == OPT_RUNS ? "runs" : c == OPT_RACK ? "rack" : "profile");
+				        REPORT_MAX_LISTED,
+				        c == OPT_RUNS   ? "runs"
+				        : c == OPT_RACK ? "rack"
+				                        : "profile");
 				return 2;
 			}
 			list[(*n)++] = optarg;
@@ -114,9 +118,10 @@ static int args_parse(int argc, char **argv, report_args_t *a)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "benchrack report: unexpected argument '%s'; try 'benchrack report "
-				"--help'\n",
-			argv[optind]);
+		fprintf(stderr,
+		        "benchrack report: unexpected argument '%s'; try 'benchrack report "
+		        "--help'\n",
+		        argv[optind]);
 		return 2;
 	}
 	if (a->output == NULL) {
@@ -137,7 +142,7 @@ int br_cli_report_page(int argc, char **argv)
 	br_page_t page;
 	br_page_init(&page);
 	br_page_sources_t sources = {a.results_dir, a.baseline_dir, a.runs,     a.run_count,
-				     a.racks,       a.rack_count,   a.profiles, a.profile_count};
+	                             a.racks,       a.rack_count,   a.profiles, a.profile_count};
 	br_status_t st = br_page_gather(&page, &sources, &err);
 	br_atomic_file_t f;
 	if (st == BR_OK)
@@ -156,9 +161,9 @@ int br_cli_report_page(int argc, char **argv)
 	}
 	if (st == BR_OK) {
 		fprintf(stderr,
-			"report: %zu runs, %zu baselines, %zu racks, %zu profiles written to %s\n",
-			page.run_count, page.baseline_count, page.rack_count, page.profile_count,
-			a.output);
+		        "report: %zu runs, %zu baselines, %zu racks, %zu profiles written to %s\n",
+		        page.run_count, page.baseline_count, page.rack_count, page.profile_count,
+		        a.output);
 	}
 	br_page_free(&page);
 	return st == BR_OK ? 0 : br_cli_report(&err);

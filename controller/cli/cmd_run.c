@@ -29,24 +29,26 @@
 static void run_usage(FILE *out, bool check)
 {
 	if (check)
-		fputs("usage: benchrack check SUITE.yaml [options]\n"
-		      "\n"
-		      "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
-		      "the suite, and every bench against the suite's baseline on the board\n"
-		      "(RESULTS/baselines/<suite>/<board>.json) with the suite's\n"
-		      "fail_on_regression_percent.\n"
-		      "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
-		      "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
-		      out);
+		fputs(
+		    "usage: benchrack check SUITE.yaml [options]\n"
+		    "\n"
+		    "Runs the suite like `benchrack run`, then applies the gate: every budget of\n"
+		    "the suite, and every bench against the suite's baseline on the board\n"
+		    "(RESULTS/baselines/<suite>/<board>.json) with the suite's\n"
+		    "fail_on_regression_percent.\n"
+		    "Exit 0 within budgets, 1 a regression or budget exceeded (naming the bench,\n"
+		    "metric and percent), 2 usage or configuration, 3 infrastructure.\n",
+		    out);
 	else
-		fputs("usage: benchrack run [SUITE.yaml | ELF] [options]\n"
-		      "\n"
-		      "Measures every bench of a suite file (configs/suites/*.yaml) on its boards,\n"
-		      "or every bench of a firmware built with benchrack's stub on the emulated\n"
-		      "board (QEMU netduinoplus2 under -icount: exact instruction counts).\n"
-		      "With no argument: the suite firmware built with this benchrack for the\n"
-		      "board (suite-O2-<board>.elf, else suite-O2.elf), here:\n",
-		      out);
+		fputs(
+		    "usage: benchrack run [SUITE.yaml | ELF] [options]\n"
+		    "\n"
+		    "Measures every bench of a suite file (configs/suites/*.yaml) on its boards,\n"
+		    "or every bench of a firmware built with benchrack's stub on the emulated\n"
+		    "board (QEMU netduinoplus2 under -icount: exact instruction counts).\n"
+		    "With no argument: the suite firmware built with this benchrack for the\n"
+		    "board (suite-O2-<board>.elf, else suite-O2.elf), here:\n",
+		    out);
 	if (!check)
 		fprintf(out, "  %s\n", br_default_firmware(NULL));
 	fputs("\n"
@@ -159,10 +161,11 @@ static int min_detectable_of(const char *cmd, const char *arg, double *out)
 	if (end != arg && end != NULL && *end == '%')
 		end++;
 	if (end == arg || end == NULL || *end != '\0' || !(v > 0.0 && v <= 100.0)) {
-		fprintf(stderr,
-			"benchrack %s: --min-detectable takes a percentage above 0 and at most 100, "
-			"e.g. 1%%, not '%s'\n",
-			cmd, arg);
+		fprintf(
+		    stderr,
+		    "benchrack %s: --min-detectable takes a percentage above 0 and at most 100, "
+		    "e.g. 1%%, not '%s'\n",
+		    cmd, arg);
 		return -1;
 	}
 	*out = v;
@@ -172,34 +175,34 @@ static int min_detectable_of(const char *cmd, const char *arg, double *out)
 static int run_or_check(int argc, char **argv, bool check)
 {
 	static const struct option longopts[] = {
-		{"iterations", required_argument, NULL, 'n'},
-		{"warmup", required_argument, NULL, 'w'},
-		{"board", required_argument, NULL, 'b'},
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"firmware", required_argument, NULL, OPT_FIRMWARE},
-		{"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-		{"write-baseline", no_argument, NULL, OPT_WRITE_BASELINE},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"json", required_argument, NULL, OPT_JSON},
-		{"qemu", required_argument, NULL, OPT_QEMU},
-		{"timeout", required_argument, NULL, OPT_TIMEOUT},
-		{"commit", required_argument, NULL, OPT_COMMIT},
-		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
-		{"against", required_argument, NULL, OPT_AGAINST},
-		{"min-detectable", required_argument, NULL, OPT_MIN_DETECTABLE},
-		{"remote", required_argument, NULL, OPT_REMOTE},
-		{"flavour", required_argument, NULL, OPT_FLAVOUR},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"iterations", required_argument, NULL, 'n'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"board", required_argument, NULL, 'b'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"firmware", required_argument, NULL, OPT_FIRMWARE},
+	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
+	    {"write-baseline", no_argument, NULL, OPT_WRITE_BASELINE},
+	    {"baseline", required_argument, NULL, OPT_BASELINE},
+	    {"json", required_argument, NULL, OPT_JSON},
+	    {"qemu", required_argument, NULL, OPT_QEMU},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"commit", required_argument, NULL, OPT_COMMIT},
+	    {"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
+	    {"against", required_argument, NULL, OPT_AGAINST},
+	    {"min-detectable", required_argument, NULL, OPT_MIN_DETECTABLE},
+	    {"remote", required_argument, NULL, OPT_REMOTE},
+	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *cmd = check ? "check" : "run";
 	br_cli_settings_t s;
 	memset(&s, 0, sizeof(s));
 	s.check = check;
 	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
-	s.results_dir = env_results != NULL && env_results[0] != '\0' ? env_results
-								      : RUN_DEFAULT_RESULTS;
+	s.results_dir =
+	    env_results != NULL && env_results[0] != '\0' ? env_results : RUN_DEFAULT_RESULTS;
 	const char *firmware = NULL;
 	const char *upload_path = NULL;
 	const char *remote = NULL;
@@ -210,8 +213,8 @@ static int run_or_check(int argc, char **argv, bool check)
 	while ((c = getopt_long(argc, argv, "n:w:b:f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (br_cli_option_whole(cmd, "--iterations", optarg, 1, RUN_MAX_ITERATIONS, &v) !=
-			    0)
+			if (br_cli_option_whole(cmd, "--iterations", optarg, 1, RUN_MAX_ITERATIONS,
+			                        &v) != 0)
 				return 2;
 			s.iterations = (uint32_t)v;
 			s.iterations_set = true;
@@ -250,7 +253,8 @@ static int run_or_check(int argc, char **argv, bool check)
 			s.qemu_program = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (br_cli_option_whole(cmd, "--timeout", optarg, 1, RUN_MAX_TIMEOUT_S, &v) != 0)
+			if (br_cli_option_whole(cmd, "--timeout", optarg, 1, RUN_MAX_TIMEOUT_S,
+			                        &v) != 0)
 				return 2;
 			s.timeout_s = (int)v;
 			break;
@@ -282,14 +286,15 @@ static int run_or_check(int argc, char **argv, bool check)
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "benchrack %s: one suite file or firmware ELF at most; try "
-				"'benchrack %s --help'\n",
-			cmd, cmd);
+		fprintf(stderr,
+		        "benchrack %s: one suite file or firmware ELF at most; try "
+		        "'benchrack %s --help'\n",
+		        cmd, cmd);
 		return 2;
 	}
 	if (check && argc - optind == 0) {
 		fprintf(stderr, "benchrack check: which suite? try 'benchrack check "
-				"configs/suites/default.yaml'\n");
+		                "configs/suites/default.yaml'\n");
 		return 2;
 	}
 	if (s.baseline_path != NULL && !check) {
@@ -311,8 +316,9 @@ static int run_or_check(int argc, char **argv, bool check)
 	}
 	if (firmware != NULL) {
 		if (s.elf_path != NULL) {
-			fprintf(stderr, "benchrack %s: give the firmware once (as ELF or --firmware)\n",
-				cmd);
+			fprintf(stderr,
+			        "benchrack %s: give the firmware once (as ELF or --firmware)\n",
+			        cmd);
 			return 2;
 		}
 		s.elf_path = firmware;

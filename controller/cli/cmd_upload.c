@@ -58,7 +58,7 @@ static int parse_seconds(const char *arg, unsigned *out)
 	unsigned long v = strtoul(arg, &end, 10);
 	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v == 0 || v > UPLOAD_MAX_TIME_S) {
 		fprintf(stderr, "benchrack upload: --max-time takes 1 to %lu seconds, not '%s'\n",
-			UPLOAD_MAX_TIME_S, arg);
+		        UPLOAD_MAX_TIME_S, arg);
 		return -1;
 	}
 	*out = (unsigned)v;
@@ -95,18 +95,18 @@ typedef struct upload_args {
 static int parse_args(int argc, char **argv, upload_args_t *a)
 {
 	static const struct option longopts[] = {
-		{"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
-		{"suite", required_argument, NULL, OPT_SUITE},
-		{"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-		{"max-time", required_argument, NULL, OPT_MAX_TIME},
-		{"force", no_argument, NULL, OPT_FORCE},
-		{"list", no_argument, NULL, OPT_LIST},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
+	    {"suite", required_argument, NULL, OPT_SUITE},
+	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
+	    {"max-time", required_argument, NULL, OPT_MAX_TIME},
+	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"list", no_argument, NULL, OPT_LIST},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
-	a->results_dir = env_results != NULL && env_results[0] != '\0' ? env_results
-								       : UPLOAD_DEFAULT_RESULTS;
+	a->results_dir =
+	    env_results != NULL && env_results[0] != '\0' ? env_results : UPLOAD_DEFAULT_RESULTS;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -144,8 +144,8 @@ static int parse_args(int argc, char **argv, upload_args_t *a)
 	}
 	if (!a->list && a->config_path == NULL && a->suite_path == NULL) {
 		fprintf(stderr, "benchrack upload: to which dashboards? give --upload-config FILE "
-				"or --suite FILE (a spooled upload goes only to a sink the "
-				"configuration names)\n");
+		                "or --suite FILE (a spooled upload goes only to a sink the "
+		                "configuration names)\n");
 		return 2;
 	}
 	return -1;
@@ -185,7 +185,7 @@ int br_cli_upload(int argc, char **argv)
 		if (!suite.file.upload.head.set) {
 			br_suite_free(&suite);
 			fprintf(stderr, "benchrack upload: %s has no upload: section\n",
-				a.suite_path);
+			        a.suite_path);
 			return 2;
 		}
 		section = &suite.file.upload;
@@ -193,15 +193,15 @@ int br_cli_upload(int argc, char **argv)
 	}
 	bool spool_failed = false;
 	br_upload_run_enqueue(section, config_dir, a.results_dir,
-			      (const char *const *)(argv + optind), (size_t)(argc - optind),
-			      &spool_failed, stderr);
+	                      (const char *const *)(argv + optind), (size_t)(argc - optind),
+	                      &spool_failed, stderr);
 	br_upload_pass_t pass = {
-		.results_dir = a.results_dir,
-		.section = section,
-		.config_dir = config_dir,
-		.limits = br_upload_section_limits(section),
-		.force = a.force,
-		.user_agent = br_upload_run_user_agent(),
+	    .results_dir = a.results_dir,
+	    .section = section,
+	    .config_dir = config_dir,
+	    .limits = br_upload_section_limits(section),
+	    .force = a.force,
+	    .user_agent = br_upload_run_user_agent(),
 	};
 	if (a.max_time_s > 0)
 		pass.limits.max_total_ms = a.max_time_s * UPLOAD_MS_PER_S;

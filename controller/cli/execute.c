@@ -31,12 +31,13 @@ static int gate_exit(const br_board_run_t *runs, size_t count)
 			snprintf(tail, sizeof(tail), " (and %zu more)", more);
 		if (g->failures > 0) {
 			fprintf(stderr, "benchrack: check failed on %s: %s%s\n", runs[i].board.name,
-				first->message, tail);
+			        first->message, tail);
 			if (code == 0)
 				code = br_status_exit_code(BR_ERR_REGRESSION);
 		} else {
-			fprintf(stderr, "benchrack: check could not measure everything on %s: %s%s\n",
-				runs[i].board.name, first->message, tail);
+			fprintf(stderr,
+			        "benchrack: check could not measure everything on %s: %s%s\n",
+			        runs[i].board.name, first->message, tail);
 			code = br_status_exit_code(BR_ERR_INFRA);
 		}
 	}
@@ -52,14 +53,14 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 	br_status_t st = BR_OK;
 	if (shown > 0)
 		st = br_report_output_write(reports, shown, s->format, s->output, NULL, stdout,
-					    br_cli_colour(stdout), &err);
+		                            br_cli_colour(stdout), &err);
 	free(reports);
 	br_status_t worst = br_board_runs_status(runs, count);
 	for (size_t i = 0; i < count; i++) {
 		/* what the board's counters could not do, said once per board */
 		if (runs[i].record.counter_note[0] != '\0')
 			fprintf(stderr, "benchrack: %s: %s\n", runs[i].board.name,
-				runs[i].record.counter_note);
+			        runs[i].record.counter_note);
 	}
 	for (size_t i = 0; i < count; i++) {
 		if (runs[i].status != BR_OK)
@@ -77,7 +78,7 @@ static int finish(const br_cli_settings_t *s, br_board_run_t *runs, size_t count
 /* Every run file on disk goes to the dashboards (controller/upload): after
  * the outputs, and never changing the exit code. */
 static void upload_runs(const br_cli_settings_t *s, const br_suite_t *suite,
-			const br_board_run_t *runs, size_t count)
+                        const br_board_run_t *runs, size_t count)
 {
 	const char **files = xcalloc(count + 1U, sizeof(char *));
 	size_t n = br_board_runs_reports(runs, count, NULL, files);
@@ -113,7 +114,7 @@ void br_cli_settings_callbacks(br_cli_settings_t *s)
 /* --against REF: base and head measured together on each board (run/board_runs.h);
  * the head's report carries the comparison and the gate. */
 static int execute_against(const br_cli_settings_t *s, const br_suite_t *suite, const char *elf,
-			   br_board_run_t *runs, size_t count)
+                           br_board_run_t *runs, size_t count)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -148,8 +149,8 @@ int br_cli_execute(const br_cli_settings_t *given)
 	const br_suite_t *sp = have_suite ? &suite : NULL;
 	/* NULL: each board's own image of this build (run/install_paths.h). */
 	const char *elf = s->elf_path != NULL                         ? s->elf_path
-			  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
-								      : NULL;
+	                  : have_suite && suite.firmware_path != NULL ? suite.firmware_path
+	                                                              : NULL;
 	size_t wanted = br_board_runs_wanted(s, sp);
 	if (s->remote_host != NULL && wanted > 1U) {
 		br_suite_free(&suite);
@@ -162,9 +163,9 @@ int br_cli_execute(const br_cli_settings_t *given)
 	if (s->json_path != NULL && wanted > 1U) {
 		br_suite_free(&suite);
 		br_error_set(&err, BR_ERR_USAGE,
-			     "--json writes one board's record; this suite runs on %zu boards: use "
-			     "--format json --output FILE",
-			     wanted);
+		             "--json writes one board's record; this suite runs on %zu boards: use "
+		             "--format json --output FILE",
+		             wanted);
 		return br_cli_report(&err);
 	}
 	br_board_run_t *runs = xcalloc(wanted, sizeof(*runs));
@@ -183,9 +184,9 @@ int br_cli_execute(const br_cli_settings_t *given)
 		code = execute_against(s, sp, elf, runs, count);
 	} else {
 		for (size_t i = 0; i < count; i++)
-			br_board_run_execute(s, sp,
-					     elf != NULL ? elf : br_default_firmware(runs[i].board.name),
-					     &runs[i]);
+			br_board_run_execute(
+			    s, sp, elf != NULL ? elf : br_default_firmware(runs[i].board.name),
+			    &runs[i]);
 		code = finish(s, runs, count);
 		upload_runs(s, sp, runs, count);
 	}

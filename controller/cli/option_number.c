@@ -21,8 +21,9 @@ int br_cli_option_whole(const char *cmd, const char *opt, const char *arg, unsig
 	bool bad = !isxdigit((unsigned char)digits[0]) || *end != '\0' || errno == ERANGE ||
 	           v < min || v > max;
 	if (bad) {
-		fprintf(stderr, "benchrack %s: %s takes a whole number from %llu to %llu, not '%s'\n",
-		        cmd, opt, min, max, arg);
+		fprintf(stderr,
+		        "benchrack %s: %s takes a whole number from %llu to %llu, not '%s'\n", cmd,
+		        opt, min, max, arg);
 		return -1;
 	}
 	*out = v;

@@ -51,13 +51,15 @@ void br_cli_load_done(void *ctx, const char *path, const br_image_load_result_t 
 	const br_target_load_report_t *r = &load->report;
 	const char *how = r->verified_by_crc ? "qCRC" : "reading back";
 	if (load->written)
-		fprintf(stderr, "loaded %s: %zu bytes in %zu segments written (%zu to flash), verified "
-			"by %s\n",
-			path, r->bytes, r->segments, r->flash_bytes, how);
+		fprintf(stderr,
+		        "loaded %s: %zu bytes in %zu segments written (%zu to flash), verified "
+		        "by %s\n",
+		        path, r->bytes, r->segments, r->flash_bytes, how);
 	else
-		fprintf(stderr, "loaded %s: already on the target (%sverified by %s), nothing "
-			"written\n",
-			path, load->build_id_compared ? "build-id note equal, " : "", how);
+		fprintf(stderr,
+		        "loaded %s: already on the target (%sverified by %s), nothing "
+		        "written\n",
+		        path, load->build_id_compared ? "build-id note equal, " : "", how);
 	fflush(stderr);
 }
 

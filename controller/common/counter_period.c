@@ -1,8 +1,7 @@
 #include "common/counter_period.h"
 
 br_status_t br_counter_period_check(const char *name, unsigned width_bits, uint64_t rate_hz,
-                                    const char *clock_option, br_status_t status,
-                                    br_error_t *err)
+                                    const char *clock_option, br_status_t status, br_error_t *err)
 {
 	if (width_bits >= BR_COUNTER_PERIOD_FULL_BITS || rate_hz != 0)
 		return BR_OK;

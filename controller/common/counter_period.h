@@ -24,7 +24,6 @@
  * for the clock as clock_option says ("--clock-hz", "clock_hz").
  */
 br_status_t br_counter_period_check(const char *name, unsigned width_bits, uint64_t rate_hz,
-                                    const char *clock_option, br_status_t status,
-                                    br_error_t *err);
+                                    const char *clock_option, br_status_t status, br_error_t *err);
 
 #endif

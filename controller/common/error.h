@@ -10,12 +10,12 @@
 
 typedef enum br_status {
 	BR_OK = 0,
-	BR_ERR_USAGE,    /* bad command line: exit 2 */
-	BR_ERR_INPUT,    /* bad input file (ELF, config, baseline): exit 2 */
-	BR_ERR_INFRA,    /* server, probe, board, transport: exit 3 */
-	BR_ERR_TIMEOUT,  /* the target or server did not answer in time: exit 3 */
-	BR_ERR_PROTOCOL, /* the server answered something malformed or unexpected: exit 3 */
-	BR_ERR_TARGET,   /* the firmware answered something we cannot stand behind: exit 3 */
+	BR_ERR_USAGE,     /* bad command line: exit 2 */
+	BR_ERR_INPUT,     /* bad input file (ELF, config, baseline): exit 2 */
+	BR_ERR_INFRA,     /* server, probe, board, transport: exit 3 */
+	BR_ERR_TIMEOUT,   /* the target or server did not answer in time: exit 3 */
+	BR_ERR_PROTOCOL,  /* the server answered something malformed or unexpected: exit 3 */
+	BR_ERR_TARGET,    /* the firmware answered something we cannot stand behind: exit 3 */
 	BR_ERR_REGRESSION /* a gate failed: exit 1 */
 } br_status_t;
 
@@ -41,14 +41,14 @@ br_status_t br_error_copy(br_error_t *err, const br_error_t *from);
  * an ELF or a server) are escaped by common/escape.h: one line, no raw ESC.
  */
 br_status_t br_error_set(br_error_t *err, br_status_t status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Prepends "context: " to the message already in err, keeping its status.
  * Returns err->status. Used to add where an error happened as it climbs up.
  */
 br_status_t br_error_prefix(br_error_t *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* The process exit code for a status, as the README documents:
  * 0 ok, 1 regression, 2 usage/configuration/input, 3 infrastructure. */

@@ -14,9 +14,9 @@
 
 static const char *const server_kinds[] = {"qemu", "openocd", "remote", "serial", NULL};
 static const char *const flavours[] = {"openocd", "qemu", "pyocd", "jlink", "bmp", NULL};
-static const char *const cores[] = {"cortex-m0", "cortex-m0plus", "cortex-m3",  "cortex-m4",
-				     "cortex-m7", "cortex-m33",    "cortex-m55", "cortex-m85",
-				     NULL};
+static const char *const cores[] = {"cortex-m0",  "cortex-m0plus", "cortex-m3",
+                                    "cortex-m4",  "cortex-m7",     "cortex-m33",
+                                    "cortex-m55", "cortex-m85",    NULL};
 static const char *const counter_kinds[] = {"dwt", "systick", "tim2", "mmio", "icount", NULL};
 static const char *const directions[] = {"up", "down", NULL};
 static const char *const region_kinds[] = {"flash", "ram", NULL};
@@ -29,181 +29,301 @@ static const unsigned core_breakpoints[] = {4U, 4U, 6U, 6U, 8U, 8U, 8U, 8U};
 #define S(field) offsetof(br_board_server_t, field)
 
 static const br_cfg_field_t server_common[] = {
-	{.key = "kind", .type = BR_CFG_ENUM, .offset = S(kind), .required = true,
-	 .names = server_kinds, .form = "one of qemu, openocd, remote, serial"},
+    {.key = "kind",
+     .type = BR_CFG_ENUM,
+     .offset = S(kind),
+     .required = true,
+     .names = server_kinds,
+     .form = "one of qemu, openocd, remote, serial"},
 };
 
 static const br_cfg_field_t server_qemu[] = {
-	{.key = "program", .type = BR_CFG_STRING, .offset = S(program),
-	 .form = "the QEMU program, e.g. qemu-system-arm"},
-	{.key = "machine", .type = BR_CFG_STRING, .offset = S(machine), .required = true,
-	 .form = "a QEMU machine name, e.g. netduinoplus2"},
-	{.key = "args", .type = BR_CFG_LIST, .element = BR_CFG_STRING, .offset = S(args),
-	 .max_items = BR_BOARD_MAX_SERVER_ARGS,
-	 .form = "a list of at most 16 extra QEMU arguments, e.g. [-d, guest_errors]"},
+    {.key = "program",
+     .type = BR_CFG_STRING,
+     .offset = S(program),
+     .form = "the QEMU program, e.g. qemu-system-arm"},
+    {.key = "machine",
+     .type = BR_CFG_STRING,
+     .offset = S(machine),
+     .required = true,
+     .form = "a QEMU machine name, e.g. netduinoplus2"},
+    {.key = "args",
+     .type = BR_CFG_LIST,
+     .element = BR_CFG_STRING,
+     .offset = S(args),
+     .max_items = BR_BOARD_MAX_SERVER_ARGS,
+     .form = "a list of at most 16 extra QEMU arguments, e.g. [-d, guest_errors]"},
 };
 
 static const br_cfg_field_t server_openocd[] = {
-	{.key = "program", .type = BR_CFG_STRING, .offset = S(program),
-	 .form = "the OpenOCD program, e.g. openocd"},
-	{.key = "interface", .type = BR_CFG_STRING, .offset = S(interface), .required = true,
-	 .form = "an OpenOCD interface script, e.g. interface/stlink.cfg"},
-	{.key = "target", .type = BR_CFG_STRING, .offset = S(target), .required = true,
-	 .form = "an OpenOCD target script, e.g. target/stm32f4x.cfg"},
-	{.key = "serial", .type = BR_CFG_STRING, .offset = S(serial),
-	 .form = "the probe's serial number, as `adapter serial` takes it"},
-	{.key = "args", .type = BR_CFG_LIST, .element = BR_CFG_STRING, .offset = S(args),
-	 .max_items = BR_BOARD_MAX_SERVER_ARGS,
-	 .form = "a list of at most 16 extra OpenOCD arguments"},
+    {.key = "program",
+     .type = BR_CFG_STRING,
+     .offset = S(program),
+     .form = "the OpenOCD program, e.g. openocd"},
+    {.key = "interface",
+     .type = BR_CFG_STRING,
+     .offset = S(interface),
+     .required = true,
+     .form = "an OpenOCD interface script, e.g. interface/stlink.cfg"},
+    {.key = "target",
+     .type = BR_CFG_STRING,
+     .offset = S(target),
+     .required = true,
+     .form = "an OpenOCD target script, e.g. target/stm32f4x.cfg"},
+    {.key = "serial",
+     .type = BR_CFG_STRING,
+     .offset = S(serial),
+     .form = "the probe's serial number, as `adapter serial` takes it"},
+    {.key = "args",
+     .type = BR_CFG_LIST,
+     .element = BR_CFG_STRING,
+     .offset = S(args),
+     .max_items = BR_BOARD_MAX_SERVER_ARGS,
+     .form = "a list of at most 16 extra OpenOCD arguments"},
 };
 
 static const br_cfg_field_t server_remote[] = {
-	{.key = "host", .type = BR_CFG_STRING, .offset = S(host), .required = true,
-	 .form = "the host name or address of the machine running the gdbserver"},
-	{.key = "port", .type = BR_CFG_UINT, .offset = S(port), .required = true, .min = 1,
-	 .max = BOARD_PORT_MAX, .form = "a TCP port from 1 to 65535, e.g. 3333"},
-	{.key = "flavour", .type = BR_CFG_ENUM, .offset = S(flavour), .required = true,
-	 .names = flavours, .form = "one of openocd, qemu, pyocd, jlink, bmp"},
+    {.key = "host",
+     .type = BR_CFG_STRING,
+     .offset = S(host),
+     .required = true,
+     .form = "the host name or address of the machine running the gdbserver"},
+    {.key = "port",
+     .type = BR_CFG_UINT,
+     .offset = S(port),
+     .required = true,
+     .min = 1,
+     .max = BOARD_PORT_MAX,
+     .form = "a TCP port from 1 to 65535, e.g. 3333"},
+    {.key = "flavour",
+     .type = BR_CFG_ENUM,
+     .offset = S(flavour),
+     .required = true,
+     .names = flavours,
+     .form = "one of openocd, qemu, pyocd, jlink, bmp"},
 };
 
 static const br_cfg_field_t server_serial[] = {
-	{.key = "device", .type = BR_CFG_STRING, .offset = S(device), .required = true,
-	 .form = "a serial device, e.g. /dev/ttyACM0"},
-	{.key = "flavour", .type = BR_CFG_ENUM, .offset = S(flavour), .names = flavours,
-	 .form = "one of openocd, qemu, pyocd, jlink, bmp (default bmp)"},
+    {.key = "device",
+     .type = BR_CFG_STRING,
+     .offset = S(device),
+     .required = true,
+     .form = "a serial device, e.g. /dev/ttyACM0"},
+    {.key = "flavour",
+     .type = BR_CFG_ENUM,
+     .offset = S(flavour),
+     .names = flavours,
+     .form = "one of openocd, qemu, pyocd, jlink, bmp (default bmp)"},
 };
 
 static const br_cfg_variant_t server_variants[] = {
-	{"qemu", server_qemu, BR_CFG_COUNT(server_qemu)},
-	{"openocd", server_openocd, BR_CFG_COUNT(server_openocd)},
-	{"remote", server_remote, BR_CFG_COUNT(server_remote)},
-	{"serial", server_serial, BR_CFG_COUNT(server_serial)},
+    {"qemu", server_qemu, BR_CFG_COUNT(server_qemu)},
+    {"openocd", server_openocd, BR_CFG_COUNT(server_openocd)},
+    {"remote", server_remote, BR_CFG_COUNT(server_remote)},
+    {"serial", server_serial, BR_CFG_COUNT(server_serial)},
 };
 
 static const br_cfg_map_t server_map = {
-	.what = "server",
-	.size = sizeof(br_board_server_t),
-	.fields = server_common,
-	.field_count = BR_CFG_COUNT(server_common),
-	.selector = "kind",
-	.variants = server_variants,
-	.variant_count = BR_CFG_COUNT(server_variants),
+    .what = "server",
+    .size = sizeof(br_board_server_t),
+    .fields = server_common,
+    .field_count = BR_CFG_COUNT(server_common),
+    .selector = "kind",
+    .variants = server_variants,
+    .variant_count = BR_CFG_COUNT(server_variants),
 };
 
 #define C(field) offsetof(br_board_counter_t, field)
 
 static const br_cfg_field_t counter_common[] = {
-	{.key = "kind", .type = BR_CFG_ENUM, .offset = C(kind), .required = true,
-	 .names = counter_kinds, .form = "one of icount, dwt, systick, tim2, mmio"},
+    {.key = "kind",
+     .type = BR_CFG_ENUM,
+     .offset = C(kind),
+     .required = true,
+     .names = counter_kinds,
+     .form = "one of icount, dwt, systick, tim2, mmio"},
 };
 
 static const br_cfg_field_t counter_mmio[] = {
-	{.key = "name", .type = BR_CFG_STRING, .offset = C(name), .required = true,
-	 .form = "a short name for the counter, e.g. tim2"},
-	{.key = "address", .type = BR_CFG_UINT, .offset = C(address), .required = true,
-	 .max = UINT32_MAX, .form = "the count register's address, e.g. 0x40000024"},
-	{.key = "width", .type = BR_CFG_UINT, .offset = C(width), .min = 1,
-	 .max = BOARD_FULL_BITS, .form = "the counter's width in bits, 1 to 32 (default 32)"},
-	{.key = "direction", .type = BR_CFG_ENUM, .offset = C(direction), .names = directions,
-	 .form = "up or down (default up)"},
-	{.key = "unit", .type = BR_CFG_STRING, .offset = C(unit),
-	 .form = "what one tick is, e.g. \"instructions (QEMU icount)\" (default ticks)"},
+    {.key = "name",
+     .type = BR_CFG_STRING,
+     .offset = C(name),
+     .required = true,
+     .form = "a short name for the counter, e.g. tim2"},
+    {.key = "address",
+     .type = BR_CFG_UINT,
+     .offset = C(address),
+     .required = true,
+     .max = UINT32_MAX,
+     .form = "the count register's address, e.g. 0x40000024"},
+    {.key = "width",
+     .type = BR_CFG_UINT,
+     .offset = C(width),
+     .min = 1,
+     .max = BOARD_FULL_BITS,
+     .form = "the counter's width in bits, 1 to 32 (default 32)"},
+    {.key = "direction",
+     .type = BR_CFG_ENUM,
+     .offset = C(direction),
+     .names = directions,
+     .form = "up or down (default up)"},
+    {.key = "unit",
+     .type = BR_CFG_STRING,
+     .offset = C(unit),
+     .form = "what one tick is, e.g. \"instructions (QEMU icount)\" (default ticks)"},
 };
 
 static const br_cfg_variant_t counter_variants[] = {
-	{"dwt", NULL, 0},
-	{"systick", NULL, 0},
-	{"tim2", NULL, 0},
-	{"mmio", counter_mmio, BR_CFG_COUNT(counter_mmio)},
-	{"icount", NULL, 0},
+    {"dwt", NULL, 0},    {"systick", NULL, 0},
+    {"tim2", NULL, 0},   {"mmio", counter_mmio, BR_CFG_COUNT(counter_mmio)},
+    {"icount", NULL, 0},
 };
 
 static const br_cfg_map_t counter_map = {
-	.what = "counter",
-	.size = sizeof(br_board_counter_t),
-	.fields = counter_common,
-	.field_count = BR_CFG_COUNT(counter_common),
-	.selector = "kind",
-	.variants = counter_variants,
-	.variant_count = BR_CFG_COUNT(counter_variants),
+    .what = "counter",
+    .size = sizeof(br_board_counter_t),
+    .fields = counter_common,
+    .field_count = BR_CFG_COUNT(counter_common),
+    .selector = "kind",
+    .variants = counter_variants,
+    .variant_count = BR_CFG_COUNT(counter_variants),
 };
 
 #define R(field) offsetof(br_board_region_t, field)
 
 static const br_cfg_field_t region_fields[] = {
-	{.key = "name", .type = BR_CFG_STRING, .offset = R(name), .required = true,
-	 .form = "a name for the region, e.g. flash"},
-	{.key = "kind", .type = BR_CFG_ENUM, .offset = R(kind), .required = true,
-	 .names = region_kinds, .form = "flash or ram"},
-	{.key = "origin", .type = BR_CFG_UINT, .offset = R(origin), .required = true,
-	 .max = UINT32_MAX, .form = "the region's first address, e.g. 0x08000000"},
-	{.key = "length", .type = BR_CFG_UINT, .offset = R(length), .required = true, .min = 1,
-	 .max = UINT32_MAX, .size_suffix = true,
-	 .form = "the region's size in bytes, e.g. 1M or 0x20000"},
+    {.key = "name",
+     .type = BR_CFG_STRING,
+     .offset = R(name),
+     .required = true,
+     .form = "a name for the region, e.g. flash"},
+    {.key = "kind",
+     .type = BR_CFG_ENUM,
+     .offset = R(kind),
+     .required = true,
+     .names = region_kinds,
+     .form = "flash or ram"},
+    {.key = "origin",
+     .type = BR_CFG_UINT,
+     .offset = R(origin),
+     .required = true,
+     .max = UINT32_MAX,
+     .form = "the region's first address, e.g. 0x08000000"},
+    {.key = "length",
+     .type = BR_CFG_UINT,
+     .offset = R(length),
+     .required = true,
+     .min = 1,
+     .max = UINT32_MAX,
+     .size_suffix = true,
+     .form = "the region's size in bytes, e.g. 1M or 0x20000"},
 };
 
 static const br_cfg_map_t region_map = {
-	.what = "memory region",
-	.size = sizeof(br_board_region_t),
-	.fields = region_fields,
-	.field_count = BR_CFG_COUNT(region_fields),
+    .what = "memory region",
+    .size = sizeof(br_board_region_t),
+    .fields = region_fields,
+    .field_count = BR_CFG_COUNT(region_fields),
 };
 
 #define K(field) offsetof(br_board_stack_t, field)
 
 static const br_cfg_field_t stack_fields[] = {
-	{.key = "origin", .type = BR_CFG_UINT, .offset = K(origin), .max = UINT32_MAX,
-	 .form = "the lowest address of the stack region (default: top of the first RAM region)"},
-	{.key = "length", .type = BR_CFG_UINT, .offset = K(length), .min = 4,
-	 .max = UINT32_MAX, .size_suffix = true,
-	 .form = "the stack region's size in bytes, e.g. 8K (default 8K)"},
+    {.key = "origin",
+     .type = BR_CFG_UINT,
+     .offset = K(origin),
+     .max = UINT32_MAX,
+     .form = "the lowest address of the stack region (default: top of the first RAM region)"},
+    {.key = "length",
+     .type = BR_CFG_UINT,
+     .offset = K(length),
+     .min = 4,
+     .max = UINT32_MAX,
+     .size_suffix = true,
+     .form = "the stack region's size in bytes, e.g. 8K (default 8K)"},
 };
 
 static const br_cfg_map_t stack_map = {
-	.what = "stack",
-	.size = sizeof(br_board_stack_t),
-	.fields = stack_fields,
-	.field_count = BR_CFG_COUNT(stack_fields),
+    .what = "stack",
+    .size = sizeof(br_board_stack_t),
+    .fields = stack_fields,
+    .field_count = BR_CFG_COUNT(stack_fields),
 };
 
 #define B(field) offsetof(br_board_file_t, field)
 
 static const br_cfg_field_t board_fields[] = {
-	{.key = "name", .type = BR_CFG_STRING, .offset = B(name), .required = true,
-	 .form = "the board's name, the same as the file's name without .yaml"},
-	{.key = "description", .type = BR_CFG_STRING, .offset = B(description),
-	 .form = "one line of text"},
-	{.key = "core", .type = BR_CFG_ENUM, .offset = B(core), .required = true, .names = cores,
-	 .form = "one of cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, "
-		 "cortex-m55, cortex-m85"},
-	{.key = "server", .type = BR_CFG_MAP, .offset = B(server), .required = true,
-	 .map = &server_map,
-	 .form = "a mapping with kind: qemu|openocd|remote|serial and its keys"},
-	/* Not required by the schema: check_counter names the kinds this board can have. */
-	{.key = "counter", .type = BR_CFG_MAP, .offset = B(counter), .map = &counter_map,
-	 .form = "a mapping with kind: icount|dwt|systick|tim2|mmio"},
-	{.key = "clock_hz", .type = BR_CFG_UINT, .offset = B(clock_hz), .min = 1,
-	 .max = UINT32_MAX, .form = "the counter's clock in Hz, e.g. 180000000"},
-	{.key = "memory", .type = BR_CFG_LIST, .element = BR_CFG_MAP, .map = &region_map,
-	 .offset = B(memory), .required = true, .min_items = 2,
-	 .form = "a list of regions, each {name, kind: flash|ram, origin, length}"},
-	{.key = "stack", .type = BR_CFG_MAP, .offset = B(stack), .map = &stack_map,
-	 .form = "a mapping with origin and length"},
-	{.key = "hardware_breakpoints", .type = BR_CFG_UINT, .offset = B(hardware_breakpoints),
-	 .min = 1, .max = 64, .form = "the number of FPB comparators, e.g. 6"},
-	{.key = "load", .type = BR_CFG_ENUM, .offset = B(load), .names = load_names,
-	 .form = "always, if-different or never: whether benchrack writes the image over the "
-		 "debug port (default: if-different, never for a QEMU it launches with the image)"},
-	{.key = "gdb", .type = BR_CFG_STRING, .offset = B(gdb),
-	 .form = "the debugger `benchrack gdb` starts, e.g. arm-none-eabi-gdb (default "
-		 "gdb-multiarch)"},
+    {.key = "name",
+     .type = BR_CFG_STRING,
+     .offset = B(name),
+     .required = true,
+     .form = "the board's name, the same as the file's name without .yaml"},
+    {.key = "description",
+     .type = BR_CFG_STRING,
+     .offset = B(description),
+     .form = "one line of text"},
+    {.key = "core",
+     .type = BR_CFG_ENUM,
+     .offset = B(core),
+     .required = true,
+     .names = cores,
+     .form = "one of cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, "
+             "cortex-m55, cortex-m85"},
+    {.key = "server",
+     .type = BR_CFG_MAP,
+     .offset = B(server),
+     .required = true,
+     .map = &server_map,
+     .form = "a mapping with kind: qemu|openocd|remote|serial and its keys"},
+    /* Not required by the schema: check_counter names the kinds this board can have. */
+    {.key = "counter",
+     .type = BR_CFG_MAP,
+     .offset = B(counter),
+     .map = &counter_map,
+     .form = "a mapping with kind: icount|dwt|systick|tim2|mmio"},
+    {.key = "clock_hz",
+     .type = BR_CFG_UINT,
+     .offset = B(clock_hz),
+     .min = 1,
+     .max = UINT32_MAX,
+     .form = "the counter's clock in Hz, e.g. 180000000"},
+    {.key = "memory",
+     .type = BR_CFG_LIST,
+     .element = BR_CFG_MAP,
+     .map = &region_map,
+     .offset = B(memory),
+     .required = true,
+     .min_items = 2,
+     .form = "a list of regions, each {name, kind: flash|ram, origin, length}"},
+    {.key = "stack",
+     .type = BR_CFG_MAP,
+     .offset = B(stack),
+     .map = &stack_map,
+     .form = "a mapping with origin and length"},
+    {.key = "hardware_breakpoints",
+     .type = BR_CFG_UINT,
+     .offset = B(hardware_breakpoints),
+     .min = 1,
+     .max = 64,
+     .form = "the number of FPB comparators, e.g. 6"},
+    {.key = "load",
+     .type = BR_CFG_ENUM,
+     .offset = B(load),
+     .names = load_names,
+     .form = "always, if-different or never: whether benchrack writes the image over the "
+             "debug port (default: if-different, never for a QEMU it launches with the image)"},
+    {.key = "gdb",
+     .type = BR_CFG_STRING,
+     .offset = B(gdb),
+     .form = "the debugger `benchrack gdb` starts, e.g. arm-none-eabi-gdb (default "
+             "gdb-multiarch)"},
 };
 
 static const br_cfg_map_t board_map = {
-	.what = "board",
-	.size = sizeof(br_board_file_t),
-	.fields = board_fields,
-	.field_count = BR_CFG_COUNT(board_fields),
+    .what = "board",
+    .size = sizeof(br_board_file_t),
+    .fields = board_fields,
+    .field_count = BR_CFG_COUNT(board_fields),
 };
 
 const br_cfg_map_t *br_board_schema(void)
@@ -242,25 +362,25 @@ static br_status_t check_memory(const char *file, const br_board_file_t *f, br_e
 		uint64_t end = r->origin.value + r->length.value;
 		if (end > BOARD_ADDRESS_SPACE)
 			return br_cfg_error(err, file, r->length.mark,
-					    "memory region %s ends past 4 GiB (0x%llx); expected "
-					    "origin + length <= 0x100000000",
-					    r->name.value, (unsigned long long)end);
+			                    "memory region %s ends past 4 GiB (0x%llx); expected "
+			                    "origin + length <= 0x100000000",
+			                    r->name.value, (unsigned long long)end);
 		have[r->kind.value] = true;
 		for (size_t j = 0; j < i; j++) {
 			const br_board_region_t *o = region(f, j);
 			uint64_t oend = o->origin.value + o->length.value;
 			if (r->origin.value < oend && o->origin.value < end)
 				return br_cfg_error(err, file, r->head.mark,
-						    "memory region %s overlaps %s; expected "
-						    "separate address ranges",
-						    r->name.value, o->name.value);
+				                    "memory region %s overlaps %s; expected "
+				                    "separate address ranges",
+				                    r->name.value, o->name.value);
 		}
 	}
 	if (!have[BR_BOARD_REGION_FLASH] || !have[BR_BOARD_REGION_RAM])
 		return br_cfg_error(err, file, f->memory.mark,
-				    "memory lacks a %s region; expected at least one flash and "
-				    "one ram region",
-				    have[BR_BOARD_REGION_FLASH] ? "ram" : "flash");
+		                    "memory lacks a %s region; expected at least one flash and "
+		                    "one ram region",
+		                    have[BR_BOARD_REGION_FLASH] ? "ram" : "flash");
 	return BR_OK;
 }
 
@@ -273,16 +393,17 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 		if (region(f, i)->kind.value == BR_BOARD_REGION_RAM)
 			ram = region(f, i);
 	}
-	uint64_t length = f->stack.length.set ? f->stack.length.value : BR_BOARD_DEFAULT_STACK_BYTES;
+	uint64_t length =
+	    f->stack.length.set ? f->stack.length.value : BR_BOARD_DEFAULT_STACK_BYTES;
 	uint64_t origin = f->stack.origin.set ? f->stack.origin.value
-					      : ram->origin.value + ram->length.value - length;
+	                                      : ram->origin.value + ram->length.value - length;
 	if (!f->stack.origin.set && length > ram->length.value)
 		return br_cfg_error(err, file,
-				    f->stack.length.set ? f->stack.length.mark : f->head.mark,
-				    "stack length %llu is larger than RAM region %s; expected at "
-				    "most %llu",
-				    (unsigned long long)length, ram->name.value,
-				    (unsigned long long)ram->length.value);
+		                    f->stack.length.set ? f->stack.length.mark : f->head.mark,
+		                    "stack length %llu is larger than RAM region %s; expected at "
+		                    "most %llu",
+		                    (unsigned long long)length, ram->name.value,
+		                    (unsigned long long)ram->length.value);
 	for (size_t i = 0; i < f->memory.count; i++) {
 		const br_board_region_t *r = region(f, i);
 		uint64_t end = r->origin.value + r->length.value;
@@ -295,9 +416,9 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 	}
 	br_yaml_mark_t m = f->stack.head.set ? f->stack.head.mark : f->head.mark;
 	return br_cfg_error(err, file, m,
-			    "the stack region 0x%llx..0x%llx is not inside a ram region; "
-			    "expected stack: {origin, length} within RAM",
-			    (unsigned long long)origin, (unsigned long long)(origin + length));
+	                    "the stack region 0x%llx..0x%llx is not inside a ram region; "
+	                    "expected stack: {origin, length} within RAM",
+	                    (unsigned long long)origin, (unsigned long long)(origin + length));
 }
 
 /* True when the board's gdbserver is QEMU: launched, or a remote one. */
@@ -313,17 +434,17 @@ static void counter_choices(const br_board_t *b, char *out, size_t cap)
 	bool armv6m = b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS;
 	if (board_is_qemu(b))
 		snprintf(out, cap,
-			 "{kind: icount} (QEMU's own instruction count: exact, 64 bits, on every "
-			 "single-core machine; tim2 on an STM32 machine counts instructions too)");
+		         "{kind: icount} (QEMU's own instruction count: exact, 64 bits, on every "
+		         "single-core machine; tim2 on an STM32 machine counts instructions too)");
 	else if (armv6m)
 		snprintf(out, cap,
-			 "{kind: systick} with clock_hz, or {kind: mmio, ...} for a timer of "
-			 "the chip (a %s has no DWT)",
-			 cores[b->core]);
+		         "{kind: systick} with clock_hz, or {kind: mmio, ...} for a timer of "
+		         "the chip (a %s has no DWT)",
+		         cores[b->core]);
 	else
 		snprintf(out, cap,
-			 "{kind: dwt} or {kind: systick} with clock_hz, or {kind: mmio, ...} "
-			 "for a timer of the chip (tim2 on an STM32)");
+		         "{kind: dwt} or {kind: systick} with clock_hz, or {kind: mmio, ...} "
+		         "for a timer of the chip (tim2 on an STM32)");
 }
 
 /* The checks a board's counter can fail (run/board_target.h builds it). */
@@ -335,35 +456,37 @@ static br_status_t check_counter(const char *file, br_board_t *b, br_error_t *er
 	if (!c->head.set) {
 		counter_choices(b, choices, sizeof(choices));
 		return br_cfg_error(err, file, f->head.mark,
-				    "board lacks required key 'counter'; expected counter: %s",
-				    choices);
+		                    "board lacks required key 'counter'; expected counter: %s",
+		                    choices);
 	}
 	br_board_counter_kind_t kind = (br_board_counter_kind_t)c->kind.value;
 	if (kind == BR_BOARD_COUNTER_ICOUNT && !board_is_qemu(b))
-		return br_cfg_error(err, file, c->kind.mark,
-				    "counter icount is QEMU's own instruction count and this board's "
-				    "server is %s, not QEMU; expected counter: %s",
-				    br_board_flavour_name(b),
-				    (counter_choices(b, choices, sizeof(choices)), choices));
+		return br_cfg_error(
+		    err, file, c->kind.mark,
+		    "counter icount is QEMU's own instruction count and this board's "
+		    "server is %s, not QEMU; expected counter: %s",
+		    br_board_flavour_name(b),
+		    (counter_choices(b, choices, sizeof(choices)), choices));
 	bool needs_clock = kind == BR_BOARD_COUNTER_DWT || kind == BR_BOARD_COUNTER_SYSTICK;
 	if (kind == BR_BOARD_COUNTER_DWT &&
 	    (b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS))
 		return br_cfg_error(err, file, c->kind.mark,
-				    "%s has no DWT cycle counter; expected counter kind systick, "
-				    "tim2 or mmio",
-				    cores[b->core]);
+		                    "%s has no DWT cycle counter; expected counter kind systick, "
+		                    "tim2 or mmio",
+		                    cores[b->core]);
 	if (needs_clock && !f->clock_hz.set)
-		return br_cfg_error(err, file, f->head.mark,
-				    "board lacks required key 'clock_hz' for a %s counter; expected "
-				    "clock_hz: the core clock in Hz, e.g. 180000000",
-				    counter_kinds[kind]);
+		return br_cfg_error(
+		    err, file, f->head.mark,
+		    "board lacks required key 'clock_hz' for a %s counter; expected "
+		    "clock_hz: the core clock in Hz, e.g. 180000000",
+		    counter_kinds[kind]);
 	b->counter_kind = kind;
 	b->clock_hz = f->clock_hz.set ? f->clock_hz.value : 0U;
 	/* Narrow counters: the command line's rule (common/counter_period.h). */
 	br_error_t why;
 	if (kind == BR_BOARD_COUNTER_MMIO && c->width.set &&
 	    br_counter_period_check(c->name.value, (unsigned)c->width.value, b->clock_hz,
-				    "clock_hz", BR_ERR_INPUT, &why) != BR_OK)
+	                            "clock_hz", BR_ERR_INPUT, &why) != BR_OK)
 		return br_cfg_error(err, file, c->width.mark, "%s", why.message);
 	return BR_OK;
 }
@@ -375,26 +498,27 @@ static br_status_t check_board(br_board_t *b, br_error_t *err)
 	char stem[256];
 	file_stem(file, stem, sizeof(stem));
 	if (strcmp(stem, f->name.value) != 0)
-		return br_cfg_error(err, file, f->name.mark,
-				    "name '%s' differs from the file's name '%s'; expected name: %s",
-				    f->name.value, stem, stem);
+		return br_cfg_error(
+		    err, file, f->name.mark,
+		    "name '%s' differs from the file's name '%s'; expected name: %s", f->name.value,
+		    stem, stem);
 	if (strlen(f->name.value) > BR_BOARD_NAME_MAX)
 		return br_cfg_error(err, file, f->name.mark,
-				    "board name '%s' is %zu bytes long; expected at most %u (a "
-				    "record keeps no more, and a name is never cut)",
-				    f->name.value, strlen(f->name.value), BR_BOARD_NAME_MAX);
+		                    "board name '%s' is %zu bytes long; expected at most %u (a "
+		                    "record keeps no more, and a name is never cut)",
+		                    f->name.value, strlen(f->name.value), BR_BOARD_NAME_MAX);
 	b->name = f->name.value;
 	b->server_kind = (br_board_server_kind_t)f->server.kind.value;
 	b->core = (br_board_core_t)f->core.value;
 	b->hardware_breakpoints = f->hardware_breakpoints.set
-					  ? (unsigned)f->hardware_breakpoints.value
-					  : core_breakpoints[b->core];
+	                              ? (unsigned)f->hardware_breakpoints.value
+	                              : core_breakpoints[b->core];
 	b->server_arg_count = f->server.args.count;
 	b->server_args = xcalloc(b->server_arg_count + 1U, sizeof(b->server_args[0]));
 	for (size_t i = 0; i < b->server_arg_count; i++)
 		b->server_args[i] = ((const br_cfg_string_t *)br_cfg_item(
-					     &f->server.args, sizeof(br_cfg_string_t), i))
-					    ->value;
+		                         &f->server.args, sizeof(br_cfg_string_t), i))
+		                        ->value;
 	b->load = f->load.set ? (br_board_load_t)f->load.value : BR_BOARD_LOAD_DEFAULT;
 	br_status_t st = check_counter(file, b, err);
 	if (st == BR_OK)
@@ -430,7 +554,7 @@ br_status_t br_board_load(const char *path, br_board_t *board, br_error_t *err)
 }
 
 br_status_t br_board_parse(const char *name, const unsigned char *data, size_t size,
-			   br_board_t *board, br_error_t *err)
+                           br_board_t *board, br_error_t *err)
 {
 	memset(board, 0, sizeof(*board));
 	br_yaml_doc_t doc;
@@ -494,16 +618,16 @@ void br_board_describe_server(const br_board_t *board, char *buf, size_t cap)
 	const br_board_server_t *s = &board->file.server;
 	switch (board->server_kind) {
 	case BR_BOARD_SERVER_QEMU:
-		snprintf(buf, cap, "%s -M %s", s->program.set ? s->program.value : "qemu-system-arm",
-			 s->machine.value);
+		snprintf(buf, cap, "%s -M %s",
+		         s->program.set ? s->program.value : "qemu-system-arm", s->machine.value);
 		return;
 	case BR_BOARD_SERVER_OPENOCD:
 		snprintf(buf, cap, "%s -f %s -f %s", s->program.set ? s->program.value : "openocd",
-			 s->interface.value, s->target.value);
+		         s->interface.value, s->target.value);
 		return;
 	case BR_BOARD_SERVER_REMOTE:
 		snprintf(buf, cap, "%s at %s:%llu", br_board_flavour_name(board), s->host.value,
-			 (unsigned long long)s->port.value);
+		         (unsigned long long)s->port.value);
 		return;
 	case BR_BOARD_SERVER_SERIAL:
 		snprintf(buf, cap, "%s on %s", br_board_flavour_name(board), s->device.value);

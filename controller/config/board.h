@@ -80,58 +80,58 @@ typedef struct br_board_server {
 
 typedef struct br_board_counter {
 	br_cfg_section_t head;
-	br_cfg_enum_t kind;        /* br_board_counter_kind_t */
-	br_cfg_string_t name;      /* mmio: "tim2" */
-	br_cfg_uint_t address;     /* mmio: the count register */
-	br_cfg_uint_t width;       /* mmio: bits, 1..32 */
-	br_cfg_enum_t direction;   /* mmio: up, down */
-	br_cfg_string_t unit;      /* what one tick is, when not a cycle */
+	br_cfg_enum_t kind;      /* br_board_counter_kind_t */
+	br_cfg_string_t name;    /* mmio: "tim2" */
+	br_cfg_uint_t address;   /* mmio: the count register */
+	br_cfg_uint_t width;     /* mmio: bits, 1..32 */
+	br_cfg_enum_t direction; /* mmio: up, down */
+	br_cfg_string_t unit;    /* what one tick is, when not a cycle */
 } br_board_counter_t;
 
 typedef struct br_board_region {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
-	br_cfg_enum_t kind;        /* br_board_region_kind_t */
+	br_cfg_enum_t kind; /* br_board_region_kind_t */
 	br_cfg_uint_t origin;
 	br_cfg_uint_t length;
 } br_board_region_t;
 
 typedef struct br_board_stack {
 	br_cfg_section_t head;
-	br_cfg_uint_t origin;      /* default: the top `length` bytes of the first RAM region */
-	br_cfg_uint_t length;      /* default BR_BOARD_DEFAULT_STACK_BYTES */
+	br_cfg_uint_t origin; /* default: the top `length` bytes of the first RAM region */
+	br_cfg_uint_t length; /* default BR_BOARD_DEFAULT_STACK_BYTES */
 } br_board_stack_t;
 
 typedef struct br_board_file {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
 	br_cfg_string_t description;
-	br_cfg_enum_t core;        /* br_board_core_t */
+	br_cfg_enum_t core; /* br_board_core_t */
 	br_board_server_t server;
 	br_board_counter_t counter;
 	br_cfg_uint_t clock_hz;
-	br_cfg_list_t memory;      /* br_board_region_t */
+	br_cfg_list_t memory; /* br_board_region_t */
 	br_board_stack_t stack;
 	br_cfg_uint_t hardware_breakpoints;
-	br_cfg_enum_t load;        /* br_board_load_t */
-	br_cfg_string_t gdb;       /* the debugger `benchrack gdb` starts (default gdb-multiarch) */
+	br_cfg_enum_t load;  /* br_board_load_t */
+	br_cfg_string_t gdb; /* the debugger `benchrack gdb` starts (default gdb-multiarch) */
 } br_board_file_t;
 
 #define BR_BOARD_DEFAULT_STACK_BYTES 8192U
 
 /* A board as loaded and checked, with everything that has a default filled in. */
 typedef struct br_board {
-	br_board_file_t file;      /* as written (owned) */
-	char *path;                /* the file it came from (owned) */
-	const char *name;          /* file.name */
+	br_board_file_t file; /* as written (owned) */
+	char *path;           /* the file it came from (owned) */
+	const char *name;     /* file.name */
 	br_board_server_kind_t server_kind;
 	br_board_core_t core;
 	br_board_counter_kind_t counter_kind;
-	uint64_t clock_hz;         /* 0 when not given */
-	br_board_load_t load;      /* as written, or BR_BOARD_LOAD_DEFAULT */
+	uint64_t clock_hz;    /* 0 when not given */
+	br_board_load_t load; /* as written, or BR_BOARD_LOAD_DEFAULT */
 	uint32_t stack_origin, stack_length;
 	unsigned hardware_breakpoints;
-	const char **server_args;  /* the server's extra arguments (owned array, file's text) */
+	const char **server_args; /* the server's extra arguments (owned array, file's text) */
 	size_t server_arg_count;
 } br_board_t;
 
@@ -150,7 +150,7 @@ br_status_t br_board_load(const char *path, br_board_t *board, br_error_t *err);
 
 /* The same, from a YAML text in memory named name (for tests and fuzzing). */
 br_status_t br_board_parse(const char *name, const unsigned char *data, size_t size,
-			   br_board_t *board, br_error_t *err);
+                           br_board_t *board, br_error_t *err);
 
 /* Frees what br_board_load allocated. */
 void br_board_free(br_board_t *board);

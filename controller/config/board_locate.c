@@ -23,7 +23,7 @@ bool br_config_ref_is_path(const char *ref)
 /* <dir>/<ref>.yaml of the first of dirs that has it into out (true), else
  * false with every path tried, ", "-separated, in looked. */
 static bool search(const char *ref, const char *const *dirs, size_t count, char *out, size_t cap,
-		   char *looked, size_t looked_cap)
+                   char *looked, size_t looked_cap)
 {
 	size_t n = 0;
 	looked[0] = '\0';
@@ -33,13 +33,13 @@ static bool search(const char *ref, const char *const *dirs, size_t count, char 
 			return true;
 		if (n < looked_cap)
 			n += (size_t)snprintf(looked + n, looked_cap - n, "%s%s", i > 0 ? ", " : "",
-					      out);
+			                      out);
 	}
 	return false;
 }
 
 br_status_t br_board_locate(const char *ref, const char *base_dir, const char *const *dirs,
-			    size_t count, char *out, size_t cap, br_error_t *err)
+                            size_t count, char *out, size_t cap, br_error_t *err)
 {
 	if (br_config_ref_is_path(ref)) {
 		if (ref[0] == '/' || base_dir[0] == '\0')
@@ -54,13 +54,13 @@ br_status_t br_board_locate(const char *ref, const char *base_dir, const char *c
 	if (search(ref, dirs, count, out, cap, looked, sizeof(looked)))
 		return BR_OK;
 	return br_error_set(err, BR_ERR_INPUT,
-			    "board '%s' not found (looked for %s); name a board of configs/boards "
-			    "or give the board file's path",
-			    ref, looked);
+	                    "board '%s' not found (looked for %s); name a board of configs/boards "
+	                    "or give the board file's path",
+	                    ref, looked);
 }
 
 br_status_t br_config_locate_named(const char *kind, const char *ref, const char *configs_dir,
-				   char *out, size_t cap, br_error_t *err)
+                                   char *out, size_t cap, br_error_t *err)
 {
 	char own[LOCATE_LIST_BYTES], installed[LOCATE_LIST_BYTES];
 	snprintf(own, sizeof(own), "configs/%ss", kind);
@@ -70,7 +70,7 @@ br_status_t br_config_locate_named(const char *kind, const char *ref, const char
 	if (search(ref, dirs, sizeof(dirs) / sizeof(dirs[0]), out, cap, looked, sizeof(looked)))
 		return BR_OK;
 	return br_error_set(err, BR_ERR_INPUT,
-			    "%s '%s' not found (looked for %s); name a %s of configs/%ss or give "
-			    "the file's path",
-			    kind, ref, looked, kind, kind);
+	                    "%s '%s' not found (looked for %s); name a %s of configs/%ss or give "
+	                    "the file's path",
+	                    kind, ref, looked, kind, kind);
 }

@@ -18,7 +18,7 @@
  * a name. BR_ERR_INPUT saying where it looked when there is no such file.
  */
 br_status_t br_board_locate(const char *ref, const char *base_dir, const char *const *dirs,
-			    size_t count, char *out, size_t cap, br_error_t *err);
+                            size_t count, char *out, size_t cap, br_error_t *err);
 
 /* True when ref names a file by its path (it has a '/' or ends in .yaml or
  * .yml), not a configuration by its name. */
@@ -32,6 +32,6 @@ bool br_config_ref_is_path(const char *ref);
  * returns BR_OK, or BR_ERR_INPUT naming where it looked.
  */
 br_status_t br_config_locate_named(const char *kind, const char *ref, const char *configs_dir,
-				   char *out, size_t cap, br_error_t *err);
+                                   char *out, size_t cap, br_error_t *err);
 
 #endif

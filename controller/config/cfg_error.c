@@ -6,7 +6,7 @@
 #include "common/escape.h"
 
 br_status_t br_cfg_error(br_error_t *err, const char *file, br_yaml_mark_t mark, const char *fmt,
-			 ...)
+                         ...)
 {
 	char what[BR_ERROR_MESSAGE_BYTES];
 	va_list ap;

@@ -17,6 +17,6 @@
  * characters and bytes that are not UTF-8 are escaped (common/escape.h).
  */
 br_status_t br_cfg_error(br_error_t *err, const char *file, br_yaml_mark_t mark, const char *fmt,
-			 ...) __attribute__((format(printf, 4, 5)));
+                         ...) __attribute__((format(printf, 4, 5)));
 
 #endif

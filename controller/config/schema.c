@@ -96,53 +96,55 @@ static const char *where(const char *path, const br_cfg_map_t *map)
 }
 
 static br_status_t decode_map(const decoder_t *d, const br_cfg_map_t *map, const char *form,
-			      const br_yaml_node_t *node, void *obj, const char *path);
+                              const br_yaml_node_t *node, void *obj, const char *path);
 
 /* How a node that should have been one value shows in a message. */
 static br_status_t not_a_value(const decoder_t *d, const br_cfg_field_t *f,
-			       const br_yaml_node_t *node, const char *path)
+                               const br_yaml_node_t *node, const char *path)
 {
 	return br_cfg_error(d->err, d->file, node->mark, "%s is %s; expected %s", path,
-			    br_yaml_kind_name(node->kind), f->form);
+	                    br_yaml_kind_name(node->kind), f->form);
 }
 
 static br_status_t decode_uint(const decoder_t *d, const br_cfg_field_t *f,
-			       const br_yaml_node_t *node, br_cfg_uint_t *slot, const char *path)
+                               const br_yaml_node_t *node, br_cfg_uint_t *slot, const char *path)
 {
 	uint64_t v = 0;
 	if (!node->plain)
 		return br_cfg_error(d->err, d->file, node->mark,
-				    "%s: \"%s\" is quoted text; expected %s", path, node->text,
-				    f->form);
+		                    "%s: \"%s\" is quoted text; expected %s", path, node->text,
+		                    f->form);
 	if (!br_scalar_uint(node->text, f->size_suffix, &v))
 		return br_cfg_error(d->err, d->file, node->mark,
-				    "%s: '%s' is not a whole number; expected %s", path, node->text,
-				    f->form);
+		                    "%s: '%s' is not a whole number; expected %s", path, node->text,
+		                    f->form);
 	bool ranged = f->min != 0 || f->max != 0;
 	if (ranged && (v < f->min || v > f->max))
-		return br_cfg_error(d->err, d->file, node->mark, "%s: %s is out of range; expected %s",
-				    path, node->text, f->form);
+		return br_cfg_error(d->err, d->file, node->mark,
+		                    "%s: %s is out of range; expected %s", path, node->text,
+		                    f->form);
 	slot->value = v;
 	return BR_OK;
 }
 
 static br_status_t decode_number(const decoder_t *d, const br_cfg_field_t *f,
-				 const br_yaml_node_t *node, br_cfg_number_t *slot,
-				 const char *path)
+                                 const br_yaml_node_t *node, br_cfg_number_t *slot,
+                                 const char *path)
 {
 	double v = 0.0;
 	if (!node->plain)
 		return br_cfg_error(d->err, d->file, node->mark,
-				    "%s: \"%s\" is quoted text; expected %s", path, node->text,
-				    f->form);
+		                    "%s: \"%s\" is quoted text; expected %s", path, node->text,
+		                    f->form);
 	if (!br_scalar_number(node->text, &v))
 		return br_cfg_error(d->err, d->file, node->mark,
-				    "%s: '%s' is not a number; expected %s", path, node->text,
-				    f->form);
+		                    "%s: '%s' is not a number; expected %s", path, node->text,
+		                    f->form);
 	bool ranged = f->min_number != 0.0 || f->max_number != 0.0;
 	if (ranged && (v < f->min_number || v > f->max_number))
-		return br_cfg_error(d->err, d->file, node->mark, "%s: %s is out of range; expected %s",
-				    path, node->text, f->form);
+		return br_cfg_error(d->err, d->file, node->mark,
+		                    "%s: %s is out of range; expected %s", path, node->text,
+		                    f->form);
 	slot->value = v;
 	return BR_OK;
 }
@@ -156,7 +158,7 @@ static void join_names(const char *const *names, char *buf, size_t cap)
 }
 
 static br_status_t decode_enum(const decoder_t *d, const br_cfg_field_t *f,
-			       const br_yaml_node_t *node, br_cfg_enum_t *slot, const char *path)
+                               const br_yaml_node_t *node, br_cfg_enum_t *slot, const char *path)
 {
 	for (unsigned i = 0; f->names[i] != NULL; i++) {
 		if (strcmp(f->names[i], node->text) == 0) {
@@ -167,22 +169,21 @@ static br_status_t decode_enum(const decoder_t *d, const br_cfg_field_t *f,
 	char allowed[SCHEMA_LIST_BYTES];
 	join_names(f->names, allowed, sizeof(allowed));
 	return br_cfg_error(d->err, d->file, node->mark,
-			    "%s: '%s' is not allowed; expected one of: %s", path, node->text,
-			    allowed);
+	                    "%s: '%s' is not allowed; expected one of: %s", path, node->text,
+	                    allowed);
 }
 
-static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f,
-				br_cfg_type_t type, const br_yaml_node_t *node, void *slot,
-				const char *path);
+static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f, br_cfg_type_t type,
+                                const br_yaml_node_t *node, void *slot, const char *path);
 
 static br_status_t decode_list(const decoder_t *d, const br_cfg_field_t *f,
-			       const br_yaml_node_t *node, br_cfg_list_t *list, const char *path)
+                               const br_yaml_node_t *node, br_cfg_list_t *list, const char *path)
 {
 	if (node->kind != BR_YAML_SEQUENCE)
 		return not_a_value(d, f, node, path);
 	if (node->count < f->min_items || (f->max_items != 0 && node->count > f->max_items))
 		return br_cfg_error(d->err, d->file, node->mark, "%s has %zu items; expected %s",
-				    path, node->count, f->form);
+		                    path, node->count, f->form);
 	size_t size = slot_size(f->element, f->map);
 	list->items = xcalloc(node->count == 0 ? 1U : node->count, size);
 	list->count = node->count;
@@ -192,9 +193,9 @@ static br_status_t decode_list(const decoder_t *d, const br_cfg_field_t *f,
 		const br_yaml_node_t *item = node->children[i];
 		if (br_scalar_is_null(item))
 			return br_cfg_error(d->err, d->file, item->mark, "%s is empty; expected %s",
-					    item_path, f->form);
-		br_status_t st = decode_value(d, f, f->element, item,
-					      (char *)list->items + i * size, item_path);
+			                    item_path, f->form);
+		br_status_t st =
+		    decode_value(d, f, f->element, item, (char *)list->items + i * size, item_path);
 		if (st != BR_OK)
 			return st;
 	}
@@ -202,9 +203,8 @@ static br_status_t decode_list(const decoder_t *d, const br_cfg_field_t *f,
 }
 
 /* Decodes node (not null) as a value of type into slot. */
-static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f,
-				br_cfg_type_t type, const br_yaml_node_t *node, void *slot,
-				const char *path)
+static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f, br_cfg_type_t type,
+                                const br_yaml_node_t *node, void *slot, const char *path)
 {
 	if (type == BR_CFG_MAP)
 		return decode_map(d, f->map, f->form, node, slot, path);
@@ -216,8 +216,8 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f,
 	switch (type) {
 	case BR_CFG_STRING: {
 		if (node->text[0] == '\0')
-			return br_cfg_error(d->err, d->file, node->mark,
-					    "%s is empty; expected %s", path, f->form);
+			return br_cfg_error(d->err, d->file, node->mark, "%s is empty; expected %s",
+			                    path, f->form);
 		br_cfg_string_t *s = slot;
 		s->value = xstrdup(node->text);
 		return BR_OK;
@@ -230,8 +230,8 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f,
 		br_cfg_bool_t *b = slot;
 		if (!node->plain || !br_scalar_bool(node->text, &b->value))
 			return br_cfg_error(d->err, d->file, node->mark,
-					    "%s: '%s' is not true or false; expected %s", path,
-					    node->text, f->form);
+			                    "%s: '%s' is not true or false; expected %s", path,
+			                    node->text, f->form);
 		return BR_OK;
 	}
 	case BR_CFG_ENUM:
@@ -243,8 +243,7 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f,
 	return BR_OK;
 }
 
-static const br_cfg_field_t *find_field(const br_cfg_field_t *fields, size_t count,
-					const char *key)
+static const br_cfg_field_t *find_field(const br_cfg_field_t *fields, size_t count, const char *key)
 {
 	for (size_t i = 0; i < count; i++) {
 		if (strcmp(fields[i].key, key) == 0)
@@ -256,7 +255,7 @@ static const br_cfg_field_t *find_field(const br_cfg_field_t *fields, size_t cou
 /* Appends the keys of fields to buf (comma separated) and remembers the
  * closest one to key. */
 static void list_keys(const br_cfg_field_t *fields, size_t count, const char *key, char *buf,
-		      size_t cap, const char **closest, size_t *best)
+                      size_t cap, const char **closest, size_t *best)
 {
 	for (size_t i = 0; i < count; i++) {
 		size_t n = strlen(buf);
@@ -271,8 +270,8 @@ static void list_keys(const br_cfg_field_t *fields, size_t count, const char *ke
 }
 
 static br_status_t unknown_key(const decoder_t *d, const br_cfg_map_t *map,
-			       const br_cfg_variant_t *variant, const br_yaml_node_t *key,
-			       const char *path)
+                               const br_cfg_variant_t *variant, const br_yaml_node_t *key,
+                               const char *path)
 {
 	char keys[SCHEMA_LIST_BYTES] = "";
 	const char *closest = NULL;
@@ -281,42 +280,42 @@ static br_status_t unknown_key(const decoder_t *d, const br_cfg_map_t *map,
 	char qualifier[SCHEMA_PATH_BYTES] = "";
 	if (variant != NULL) {
 		list_keys(variant->fields, variant->field_count, key->text, keys, sizeof(keys),
-			  &closest, &best);
+		          &closest, &best);
 		snprintf(qualifier, sizeof(qualifier), " (%s %s)", map->selector, variant->value);
 	}
 	char hint[SCHEMA_PATH_BYTES] = "";
 	if (closest != NULL)
 		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", closest);
 	return br_cfg_error(d->err, d->file, key->mark,
-			    "unknown key '%s' in %s%s%s; expected one of: %s", key->text,
-			    where(path, map), qualifier, hint, keys);
+	                    "unknown key '%s' in %s%s%s; expected one of: %s", key->text,
+	                    where(path, map), qualifier, hint, keys);
 }
 
 static br_status_t check_required(const decoder_t *d, const br_cfg_map_t *map,
-				  const br_cfg_field_t *fields, size_t count,
-				  const br_yaml_node_t *node, const void *obj, const char *path)
+                                  const br_cfg_field_t *fields, size_t count,
+                                  const br_yaml_node_t *node, const void *obj, const char *path)
 {
 	for (size_t i = 0; i < count; i++) {
 		const br_cfg_section_t *head = field_at(obj, fields[i].offset);
 		if (fields[i].required && !head->set)
 			return br_cfg_error(d->err, d->file, node->mark,
-					    "%s lacks required key '%s'; expected %s: %s",
-					    where(path, map), fields[i].key, fields[i].key,
-					    fields[i].form);
+			                    "%s lacks required key '%s'; expected %s: %s",
+			                    where(path, map), fields[i].key, fields[i].key,
+			                    fields[i].form);
 	}
 	return BR_OK;
 }
 
 /* Decodes one key of a mapping into obj; a null value leaves the field unset. */
 static br_status_t decode_key(const decoder_t *d, const br_cfg_field_t *f,
-			      const br_yaml_node_t *value, void *obj, const char *path)
+                              const br_yaml_node_t *value, void *obj, const char *path)
 {
 	char child[SCHEMA_PATH_BYTES];
 	snprintf(child, sizeof(child), "%s%s%s", path, path[0] != '\0' ? "." : "", f->key);
 	if (br_scalar_is_null(value)) {
 		if (f->required)
-			return br_cfg_error(d->err, d->file, value->mark, "%s is empty; expected %s",
-					    child, f->form);
+			return br_cfg_error(d->err, d->file, value->mark,
+			                    "%s is empty; expected %s", child, f->form);
 		return BR_OK;
 	}
 	return decode_value(d, f, f->type, value, (char *)obj + f->offset, child);
@@ -325,8 +324,8 @@ static br_status_t decode_key(const decoder_t *d, const br_cfg_field_t *f,
 /* Finds the variant the selector picks (NULL when the map has none or the
  * selector is missing). The selector itself is decoded with the other keys. */
 static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
-				const br_yaml_node_t *node, void *obj, const char *path,
-				const br_cfg_variant_t **out)
+                                const br_yaml_node_t *node, void *obj, const char *path,
+                                const br_cfg_variant_t **out)
 {
 	*out = NULL;
 	if (map->selector == NULL)
@@ -337,8 +336,8 @@ static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
 		return BR_OK;
 	if (value == NULL && f->required) /* before any key it would have allowed */
 		return br_cfg_error(d->err, d->file, node->mark,
-				    "%s lacks required key '%s'; expected %s: %s", where(path, map),
-				    f->key, f->key, f->form);
+		                    "%s lacks required key '%s'; expected %s: %s", where(path, map),
+		                    f->key, f->key, f->form);
 	if (value == NULL)
 		return BR_OK;
 	br_status_t st = decode_key(d, f, value, obj, path);
@@ -355,7 +354,7 @@ static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
 }
 
 static br_status_t decode_map(const decoder_t *d, const br_cfg_map_t *map, const char *form,
-			      const br_yaml_node_t *node, void *obj, const char *path)
+                              const br_yaml_node_t *node, void *obj, const char *path)
 {
 	mark_set(obj, node);
 	if (node->kind == BR_YAML_SCALAR && map->shorthand != NULL) {
@@ -365,7 +364,7 @@ static br_status_t decode_map(const decoder_t *d, const br_cfg_map_t *map, const
 	}
 	if (node->kind != BR_YAML_MAPPING)
 		return br_cfg_error(d->err, d->file, node->mark, "%s is %s; expected %s",
-				    where(path, map), br_yaml_kind_name(node->kind), form);
+		                    where(path, map), br_yaml_kind_name(node->kind), form);
 	const br_cfg_variant_t *variant = NULL;
 	br_status_t st = pick_variant(d, map, node, obj, path, &variant);
 	if (st != BR_OK)
@@ -391,20 +390,20 @@ static br_status_t decode_map(const decoder_t *d, const br_cfg_map_t *map, const
 }
 
 br_status_t br_cfg_decode(const br_yaml_doc_t *doc, const br_cfg_map_t *map, void *out,
-			  br_error_t *err)
+                          br_error_t *err)
 {
 	memset(out, 0, map->size);
 	decoder_t d = {doc->name, err};
 	if (doc->root == NULL || br_scalar_is_null(doc->root)) {
 		br_yaml_mark_t first = {1U, 1U};
 		return br_cfg_error(err, doc->name, first,
-				    "the file is empty; expected a %s mapping (key: value lines)",
-				    map->what);
+		                    "the file is empty; expected a %s mapping (key: value lines)",
+		                    map->what);
 	}
 	if (doc->root->kind != BR_YAML_MAPPING)
 		return br_cfg_error(err, doc->name, doc->root->mark,
-				    "the file holds %s; expected a %s mapping (key: value lines)",
-				    br_yaml_kind_name(doc->root->kind), map->what);
+		                    "the file holds %s; expected a %s mapping (key: value lines)",
+		                    br_yaml_kind_name(doc->root->kind), map->what);
 	br_status_t st = decode_map(&d, map, "", doc->root, out, "");
 	if (st != BR_OK)
 		br_cfg_free(map, out);

@@ -63,7 +63,7 @@ typedef struct br_cfg_enum {
 typedef struct br_cfg_list {
 	bool set;
 	br_yaml_mark_t mark;
-	void *items;  /* count elements of the element's struct (owned) */
+	void *items; /* count elements of the element's struct (owned) */
 	size_t count;
 } br_cfg_list_t;
 
@@ -82,11 +82,11 @@ typedef struct br_cfg_map br_cfg_map_t;
 typedef struct br_cfg_field {
 	const char *key;
 	br_cfg_type_t type;
-	size_t offset;      /* of the br_cfg_* field (or embedded struct) in the parent */
+	size_t offset; /* of the br_cfg_* field (or embedded struct) in the parent */
 	bool required;
-	const char *form;   /* the expected form, in words, for messages */
-	uint64_t min, max;  /* UINT: inclusive range (both 0: any) */
-	bool size_suffix;   /* UINT: K, M, G accepted */
+	const char *form;              /* the expected form, in words, for messages */
+	uint64_t min, max;             /* UINT: inclusive range (both 0: any) */
+	bool size_suffix;              /* UINT: K, M, G accepted */
 	double min_number, max_number; /* NUMBER: inclusive range (both 0: any) */
 	const char *const *names;      /* ENUM: allowed values, NULL-terminated */
 	const br_cfg_map_t *map;       /* MAP, or LIST of MAP */
@@ -102,12 +102,12 @@ typedef struct br_cfg_variant {
 } br_cfg_variant_t;
 
 struct br_cfg_map {
-	const char *what;               /* how messages name it: "suite", "budgets" */
-	size_t size;                    /* sizeof the struct it fills */
-	const br_cfg_field_t *fields;   /* keys allowed always */
+	const char *what;             /* how messages name it: "suite", "budgets" */
+	size_t size;                  /* sizeof the struct it fills */
+	const br_cfg_field_t *fields; /* keys allowed always */
 	size_t field_count;
-	const char *shorthand;          /* a bare value in its place sets this key (or NULL) */
-	const char *selector;           /* an ENUM key among fields that picks a variant */
+	const char *shorthand; /* a bare value in its place sets this key (or NULL) */
+	const char *selector;  /* an ENUM key among fields that picks a variant */
 	const br_cfg_variant_t *variants;
 	size_t variant_count;
 };
@@ -121,7 +121,7 @@ struct br_cfg_map {
  * problem. An empty document is an error ("the file is empty").
  */
 br_status_t br_cfg_decode(const br_yaml_doc_t *doc, const br_cfg_map_t *map, void *out,
-			  br_error_t *err);
+                          br_error_t *err);
 
 /* Frees every string and list that br_cfg_decode put in obj (a struct
  * described by map) and zeroes it. */

@@ -16,8 +16,8 @@ typedef struct url_parts {
 
 static void parts_free(url_parts_t *p)
 {
-	char *all[] = {p->scheme, p->host, p->port, p->path,
-	               p->user, p->password, p->query, p->fragment};
+	char *all[] = {p->scheme, p->host,     p->port,  p->path,
+	               p->user,   p->password, p->query, p->fragment};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		curl_free(all[i]);
 	memset(p, 0, sizeof(*p));

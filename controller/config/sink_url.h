@@ -15,7 +15,7 @@ typedef struct br_sink_url {
 	bool https;       /* scheme https (else http) */
 	bool credentials; /* user or password in the authority */
 	bool query, fragment;
-	bool loopback;    /* the host is a loopback address literal or "localhost" */
+	bool loopback; /* the host is a loopback address literal or "localhost" */
 } br_sink_url_t;
 
 /*

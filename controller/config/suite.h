@@ -16,9 +16,10 @@
 #include "config/regression_limit.h"
 #include "config/upload_config.h"
 
-#define BR_SUITE_MAX_ITERATIONS 1024U  /* the host's samples per bench (the stub's buffer is
-                                          asked in chunks: any size fits) */
-#define BR_SUITE_NAME_MAX 23U          /* the stub's bench name slot, less its NUL */
+#define BR_SUITE_MAX_ITERATIONS                                                                    \
+	1024U                 /* the host's samples per bench (the stub's buffer is                \
+	                         asked in chunks: any size fits) */
+#define BR_SUITE_NAME_MAX 23U /* the stub's bench name slot, less its NUL */
 /* A suite's own name: what a record's name field holds (results/record.h,
  * BR_RECORD_NAME less its NUL); longer is refused, never cut (issue 31). */
 #define BR_SUITE_TITLE_MAX 63U
@@ -52,8 +53,8 @@ typedef enum br_suite_entry_kind {
 typedef struct br_suite_bench {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
-	br_cfg_string_t elf;        /* unmodified firmware, relative to the suite file */
-	br_cfg_string_t from;       /* symbol, address or file:line */
+	br_cfg_string_t elf;  /* unmodified firmware, relative to the suite file */
+	br_cfg_string_t from; /* symbol, address or file:line */
 	br_cfg_string_t to;
 	br_cfg_string_t function;
 	br_cfg_uint_t iterations;
@@ -84,8 +85,8 @@ typedef struct br_suite_file {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
 	br_cfg_string_t description;
-	br_cfg_string_t firmware;   /* the suite ELF, relative to the suite file */
-	br_cfg_list_t boards;       /* br_cfg_string_t: board names or paths */
+	br_cfg_string_t firmware; /* the suite ELF, relative to the suite file */
+	br_cfg_list_t boards;     /* br_cfg_string_t: board names or paths */
 	br_cfg_uint_t default_iterations;
 	br_cfg_uint_t warmup_runs;
 	br_cfg_bool_t stack_watermark;
@@ -103,9 +104,9 @@ typedef struct br_suite_file {
 
 typedef struct br_suite {
 	br_suite_file_t file;
-	char *path;           /* the suite file (owned) */
-	char *dir;            /* its directory, for relative paths (owned) */
-	char *firmware_path;  /* firmware resolved against dir, or NULL when not given (owned) */
+	char *path;          /* the suite file (owned) */
+	char *dir;           /* its directory, for relative paths (owned) */
+	char *firmware_path; /* firmware resolved against dir, or NULL when not given (owned) */
 	const char *name;
 	const br_suite_size_budget_t *size_budgets; /* file.size_budgets.items */
 	size_t size_budget_count;
@@ -131,7 +132,7 @@ br_status_t br_suite_load(const char *path, br_suite_t *suite, br_error_t *err);
 /* The same from YAML text in memory named name (relative paths resolve against
  * name's directory). */
 br_status_t br_suite_parse(const char *name, const unsigned char *data, size_t size,
-			   br_suite_t *suite, br_error_t *err);
+                           br_suite_t *suite, br_error_t *err);
 
 /* Frees what br_suite_load allocated. */
 void br_suite_free(br_suite_t *suite);

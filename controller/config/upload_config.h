@@ -86,13 +86,13 @@ typedef struct br_upload_sink {
 
 typedef struct br_upload_section {
 	br_cfg_section_t head;
-	br_cfg_list_t sinks;                    /* br_upload_sink_t */
-	br_cfg_uint_t max_total_seconds;        /* everything one upload pass may take */
-	br_cfg_uint_t max_attempts;             /* per item and pass */
-	br_cfg_uint_t retry_initial_ms;         /* first backoff; doubles per attempt */
-	br_cfg_uint_t retry_max_ms;             /* the cap on one backoff */
-	br_cfg_uint_t connect_timeout_seconds;  /* default for every sink */
-	br_cfg_uint_t timeout_seconds;          /* one request, default for every sink */
+	br_cfg_list_t sinks;                   /* br_upload_sink_t */
+	br_cfg_uint_t max_total_seconds;       /* everything one upload pass may take */
+	br_cfg_uint_t max_attempts;            /* per item and pass */
+	br_cfg_uint_t retry_initial_ms;        /* first backoff; doubles per attempt */
+	br_cfg_uint_t retry_max_ms;            /* the cap on one backoff */
+	br_cfg_uint_t connect_timeout_seconds; /* default for every sink */
+	br_cfg_uint_t timeout_seconds;         /* one request, default for every sink */
 } br_upload_section_t;
 
 /* The limits of one upload pass, defaults filled in. */
@@ -123,7 +123,7 @@ extern const br_cfg_map_t br_upload_section_map;
  * carry. BR_OK, or BR_ERR_INPUT "file:line:col: ...".
  */
 br_status_t br_upload_section_check(const br_upload_section_t *section, const char *file,
-				    br_error_t *err);
+                                    br_error_t *err);
 
 /* The limits section sets, defaults for what it does not (section may be NULL). */
 br_upload_limits_t br_upload_section_limits(const br_upload_section_t *section);
@@ -134,9 +134,9 @@ const br_upload_sink_t *br_upload_section_sink(const br_upload_section_t *sectio
 /* The sink's connect and whole-request timeouts in ms: its own, else the
  * section's, else the defaults. */
 unsigned br_upload_sink_connect_timeout_ms(const br_upload_section_t *section,
-					   const br_upload_sink_t *sink);
+                                           const br_upload_sink_t *sink);
 unsigned br_upload_sink_timeout_ms(const br_upload_section_t *section,
-				   const br_upload_sink_t *sink);
+                                   const br_upload_sink_t *sink);
 
 /* "influxdb1", "influxdb2", "pushgateway", "bencher", "webhook". */
 const char *br_upload_sink_kind_name(br_upload_sink_kind_t kind);
@@ -161,7 +161,7 @@ br_status_t br_upload_config_load(const char *path, br_upload_config_t *cfg, br_
 
 /* The same from size bytes of YAML named name. */
 br_status_t br_upload_config_parse(const char *name, const unsigned char *data, size_t size,
-				   br_upload_config_t *cfg, br_error_t *err);
+                                   br_upload_config_t *cfg, br_error_t *err);
 
 /* Frees what br_upload_config_load allocated and zeroes cfg. */
 void br_upload_config_free(br_upload_config_t *cfg);

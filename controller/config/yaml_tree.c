@@ -63,8 +63,9 @@ static br_status_t attach(yaml_builder_t *b, br_yaml_node_t *child)
 		if (child->kind != BR_YAML_SCALAR) {
 			br_yaml_mark_t m = child->mark;
 			node_free(child);
-			return fail_at(b, m, "a key must be a plain name, not a list or mapping; "
-					     "expected key: value");
+			return fail_at(b, m,
+			               "a key must be a plain name, not a list or mapping; "
+			               "expected key: value");
 		}
 		if (f->entries / 2U >= BR_YAML_MAX_PAIRS) {
 			br_yaml_mark_t m = child->mark;
@@ -75,10 +76,10 @@ static br_status_t attach(yaml_builder_t *b, br_yaml_node_t *child)
 			const br_yaml_node_t *key = parent->children[i];
 			if (strcmp(key->text, child->text) == 0) {
 				br_status_t st = br_cfg_error(
-					b->err, b->name, child->mark,
-					"key '%s' given twice (first at line %u); expected each key "
-					"once",
-					child->text, key->mark.line);
+				    b->err, b->name, child->mark,
+				    "key '%s' given twice (first at line %u); expected each key "
+				    "once",
+				    child->text, key->mark.line);
 				node_free(child);
 				return st;
 			}
@@ -87,11 +88,12 @@ static br_status_t attach(yaml_builder_t *b, br_yaml_node_t *child)
 	if (f->entries == f->capacity) {
 		size_t old = f->capacity;
 		f->capacity = old == 0 ? 8U : old * 2U;
-		parent->children = xrealloc(parent->children,
-					    f->capacity * sizeof(parent->children[0]));
+		parent->children =
+		    xrealloc(parent->children, f->capacity * sizeof(parent->children[0]));
 		/* Zeroed, so that freeing a mapping whose last value has not
 		 * arrived yet (an error mid-way) frees a NULL there. */
-		memset(parent->children + old, 0, (f->capacity - old) * sizeof(parent->children[0]));
+		memset(parent->children + old, 0,
+		       (f->capacity - old) * sizeof(parent->children[0]));
 	}
 	parent->children[f->entries++] = child;
 	/* A mapping counts a key whose value is still to come as a pair. */
@@ -110,14 +112,14 @@ static br_yaml_node_t *node_new(br_yaml_kind_t kind, const yaml_mark_t *mark)
 /* Anchors, aliases and tags make a document mean something other than what
  * it literally says; configs here stay literal. */
 static br_status_t refuse_decorations(yaml_builder_t *b, const yaml_event_t *ev,
-				      const yaml_char_t *anchor, const yaml_char_t *tag)
+                                      const yaml_char_t *anchor, const yaml_char_t *tag)
 {
 	if (anchor != NULL)
 		return fail_at(b, mark_of(&ev->start_mark),
-			       "anchors (&name) are not supported; expected the value written out");
+		               "anchors (&name) are not supported; expected the value written out");
 	if (tag != NULL)
 		return fail_at(b, mark_of(&ev->start_mark),
-			       "tags (!name) are not supported; expected a plain value");
+		               "tags (!name) are not supported; expected a plain value");
 	return BR_OK;
 }
 
@@ -129,7 +131,7 @@ static br_status_t on_scalar(yaml_builder_t *b, const yaml_event_t *ev)
 	size_t len = ev->data.scalar.length;
 	if (memchr(ev->data.scalar.value, '\0', len) != NULL)
 		return fail_at(b, mark_of(&ev->start_mark),
-			       "a value holds a NUL character; expected text");
+		               "a value holds a NUL character; expected text");
 	br_yaml_node_t *n = node_new(BR_YAML_SCALAR, &ev->start_mark);
 	n->text = xmalloc(len + 1U);
 	memcpy(n->text, ev->data.scalar.value, len);
@@ -141,15 +143,15 @@ static br_status_t on_scalar(yaml_builder_t *b, const yaml_event_t *ev)
 static br_status_t on_start(yaml_builder_t *b, const yaml_event_t *ev, br_yaml_kind_t kind)
 {
 	const yaml_char_t *anchor = kind == BR_YAML_MAPPING ? ev->data.mapping_start.anchor
-							    : ev->data.sequence_start.anchor;
-	const yaml_char_t *tag = kind == BR_YAML_MAPPING ? ev->data.mapping_start.tag
-							 : ev->data.sequence_start.tag;
+	                                                    : ev->data.sequence_start.anchor;
+	const yaml_char_t *tag =
+	    kind == BR_YAML_MAPPING ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
 	br_status_t st = refuse_decorations(b, ev, anchor, tag);
 	if (st != BR_OK)
 		return st;
 	if (b->depth == BR_YAML_MAX_DEPTH)
 		return fail_at(b, mark_of(&ev->start_mark),
-			       "nested too deeply (more than 32 levels)");
+		               "nested too deeply (more than 32 levels)");
 	br_yaml_node_t *n = node_new(kind, &ev->start_mark);
 	st = attach(b, n);
 	if (st != BR_OK)
@@ -175,11 +177,11 @@ static br_status_t on_event(yaml_builder_t *b, const yaml_event_t *ev, bool *don
 	case YAML_DOCUMENT_START_EVENT:
 		if (++b->documents > 1U)
 			return fail_at(b, mark_of(&ev->start_mark),
-				       "a second YAML document; expected one document per file");
+			               "a second YAML document; expected one document per file");
 		return BR_OK;
 	case YAML_ALIAS_EVENT:
 		return fail_at(b, mark_of(&ev->start_mark),
-			       "aliases (*name) are not supported; expected the value written out");
+		               "aliases (*name) are not supported; expected the value written out");
 	case YAML_SCALAR_EVENT:
 		return on_scalar(b, ev);
 	case YAML_SEQUENCE_START_EVENT:
@@ -211,29 +213,29 @@ static br_yaml_mark_t mark_at_offset(const unsigned char *data, size_t size, siz
 }
 
 static br_status_t parser_error(yaml_builder_t *b, const yaml_parser_t *p,
-				const unsigned char *data, size_t size)
+                                const unsigned char *data, size_t size)
 {
 	const char *problem = p->problem != NULL ? p->problem : "cannot be parsed";
 	if (p->error == YAML_MEMORY_ERROR)
 		return br_error_set(b->err, BR_ERR_INPUT, "%s: out of memory while parsing YAML",
-				    b->name);
+		                    b->name);
 	if (p->error == YAML_READER_ERROR) {
 		br_yaml_mark_t m = mark_at_offset(data, size, p->problem_offset);
 		return br_cfg_error(b->err, b->name, m, "%s (byte %zu); expected UTF-8 text",
-				    problem, p->problem_offset);
+		                    problem, p->problem_offset);
 	}
 	br_yaml_mark_t m = mark_of(&p->problem_mark);
 	if (p->context != NULL) {
 		br_yaml_mark_t c = mark_of(&p->context_mark);
 		return br_cfg_error(b->err, b->name, m,
-				    "YAML syntax error: %s (%s at line %u, column %u)", problem,
-				    p->context, c.line, c.column);
+		                    "YAML syntax error: %s (%s at line %u, column %u)", problem,
+		                    p->context, c.line, c.column);
 	}
 	return br_cfg_error(b->err, b->name, m, "YAML syntax error: %s", problem);
 }
 
 br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t size,
-			  br_yaml_doc_t *doc, br_error_t *err)
+                          br_yaml_doc_t *doc, br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
 	/* A UTF-8 byte order mark (as some editors write) is no content: skipped,
@@ -275,7 +277,7 @@ br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t si
 }
 
 br_status_t br_yaml_load_as(const char *path, br_yaml_parse_fn parse, br_yaml_doc_t *doc,
-			    br_error_t *err)
+                            br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
 	unsigned char *data = NULL;

@@ -41,10 +41,10 @@ typedef struct br_yaml_node br_yaml_node_t;
 struct br_yaml_node {
 	br_yaml_kind_t kind;
 	br_yaml_mark_t mark;
-	char *text;               /* SCALAR: the value, NUL-terminated (never holds a NUL) */
-	bool plain;               /* SCALAR: written without quotes or | > (so 12 may be a number) */
+	char *text; /* SCALAR: the value, NUL-terminated (never holds a NUL) */
+	bool plain; /* SCALAR: written without quotes or | > (so 12 may be a number) */
 	br_yaml_node_t **children; /* SEQUENCE: the items; MAPPING: key, value, key, value, ... */
-	size_t count;             /* SEQUENCE: items; MAPPING: key/value pairs */
+	size_t count;              /* SEQUENCE: items; MAPPING: key/value pairs */
 };
 
 typedef struct br_yaml_doc {
@@ -58,7 +58,7 @@ typedef struct br_yaml_doc {
  * BR_ERR_INPUT with "name:line:col: what is wrong" in err and doc empty.
  */
 br_status_t br_yaml_parse(const char *name, const unsigned char *data, size_t size,
-			  br_yaml_doc_t *doc, br_error_t *err);
+                          br_yaml_doc_t *doc, br_error_t *err);
 
 /*
  * Reads the file at path (at most BR_YAML_MAX_FILE_BYTES) and parses it as
@@ -70,11 +70,11 @@ br_status_t br_yaml_load(const char *path, br_yaml_doc_t *doc, br_error_t *err);
 /* A parser of a whole document into the tree: br_yaml_parse, or another
  * format's (results/json_doc.h). */
 typedef br_status_t (*br_yaml_parse_fn)(const char *name, const unsigned char *data, size_t size,
-					br_yaml_doc_t *doc, br_error_t *err);
+                                        br_yaml_doc_t *doc, br_error_t *err);
 
 /* Reads the file at path as br_yaml_load does and parses it with parse. */
 br_status_t br_yaml_load_as(const char *path, br_yaml_parse_fn parse, br_yaml_doc_t *doc,
-			    br_error_t *err);
+                            br_error_t *err);
 
 /* Frees everything doc holds and leaves it empty. Safe on an empty doc. */
 void br_yaml_doc_free(br_yaml_doc_t *doc);

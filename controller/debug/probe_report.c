@@ -33,9 +33,9 @@ static void write_memory_map(const br_target_t *t, FILE *out)
 	        t->memory_map_from_server ? "from the server" : "from the board");
 	for (size_t i = 0; i < m->count; i++) {
 		const br_region_t *r = &m->regions[i];
-		fprintf(out, "            %-5s 0x%08x..0x%08x (%u KiB)", br_region_kind_name(r->kind),
-		        r->start, (uint32_t)((uint64_t)r->start + r->length - 1U),
-		        r->length / 1024U);
+		fprintf(out, "            %-5s 0x%08x..0x%08x (%u KiB)",
+		        br_region_kind_name(r->kind), r->start,
+		        (uint32_t)((uint64_t)r->start + r->length - 1U), r->length / 1024U);
 		if (r->blocksize != 0U)
 			fprintf(out, ", erase blocks of %u bytes", r->blocksize);
 		fputc('\n', out);
@@ -107,8 +107,8 @@ br_status_t br_probe_dump_write(br_target_t *t, uint32_t address, uint32_t lengt
 	return st;
 }
 
-br_status_t br_probe_run(br_target_t *t, long run_ms, br_target_output_fn output,
-                         void *output_ctx, br_probe_run_result_t *result, br_error_t *err)
+br_status_t br_probe_run(br_target_t *t, long run_ms, br_target_output_fn output, void *output_ctx,
+                         br_probe_run_result_t *result, br_error_t *err)
 {
 	memset(result, 0, sizeof(*result));
 	result->end = BR_PROBE_RUN_DEADLINE;

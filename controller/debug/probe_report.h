@@ -45,7 +45,7 @@ typedef struct br_probe_run_result {
  * Resumes t and passes what the firmware prints (console, semihosting) to
  * output until it stops, exits or run_ms pass; *result says which.
  */
-br_status_t br_probe_run(br_target_t *t, long run_ms, br_target_output_fn output,
-                         void *output_ctx, br_probe_run_result_t *result, br_error_t *err);
+br_status_t br_probe_run(br_target_t *t, long run_ms, br_target_output_fn output, void *output_ctx,
+                         br_probe_run_result_t *result, br_error_t *err);
 
 #endif

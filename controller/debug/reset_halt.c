@@ -47,9 +47,9 @@ static br_status_t reset_generic(br_target_t *t, bool *by_vector, br_error_t *er
 	} while (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U && br_clock_ms() < deadline);
 	if (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U)
 		st = br_error_set(err, BR_ERR_TARGET,
-				  "the core did not halt at its reset vector within %d ms "
-				  "(DHCSR 0x%08x): vector catch is not working through this server",
-				  RESET_HALT_WAIT_MS, dhcsr);
+		                  "the core did not halt at its reset vector within %d ms "
+		                  "(DHCSR 0x%08x): vector catch is not working through this server",
+		                  RESET_HALT_WAIT_MS, dhcsr);
 	if (st == BR_OK)
 		st = br_target_write_u32(t, DEMCR_ADDRESS, demcr & ~DEMCR_VC_CORERESET, err);
 	return st;
@@ -90,10 +90,11 @@ br_status_t br_target_reset_halt(br_target_t *t, const br_reset_vector_t *vec, b
 	if (st != BR_OK)
 		return br_error_prefix(err, "reading SP and PC after the reset");
 	if (sp != vec->sp || pc != (vec->pc & ~THUMB_BIT))
-		return br_error_set(err, BR_ERR_TARGET,
-				    "after the reset the core is at PC 0x%08x with SP 0x%08x, but the "
-				    "image's vector table says PC 0x%08x, SP 0x%08x: the reset did not "
-				    "start this image (is it at the boot address?)",
-				    pc, sp, vec->pc & ~THUMB_BIT, vec->sp);
+		return br_error_set(
+		    err, BR_ERR_TARGET,
+		    "after the reset the core is at PC 0x%08x with SP 0x%08x, but the "
+		    "image's vector table says PC 0x%08x, SP 0x%08x: the reset did not "
+		    "start this image (is it at the boot address?)",
+		    pc, sp, vec->pc & ~THUMB_BIT, vec->sp);
 	return BR_OK;
 }

@@ -33,10 +33,10 @@ typedef struct br_server {
 } br_server_t;
 
 typedef struct br_qemu_options {
-	const char *program;           /* qemu-system-arm, a name on PATH or a path */
-	const char *machine;           /* -M, e.g. netduinoplus2 */
-	const char *kernel;            /* the firmware ELF QEMU loads; NULL: none (empty flash) */
-	bool semihosting;              /* -semihosting-config enable=on,target=gdb */
+	const char *program; /* qemu-system-arm, a name on PATH or a path */
+	const char *machine; /* -M, e.g. netduinoplus2 */
+	const char *kernel;  /* the firmware ELF QEMU loads; NULL: none (empty flash) */
+	bool semihosting;    /* -semihosting-config enable=on,target=gdb */
 	/* Record mode, for QEMU's exact instruction count (measure/counter.h,
 	 * icount): -icount shift=0,rr=record,rrfile=FILE, FILE in a temporary
 	 * directory of its own that br_server_stop removes. Refused by QEMU on

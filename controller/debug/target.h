@@ -82,12 +82,12 @@ typedef struct br_target {
 	void *output_ctx;
 	bool exited; /* the server reported the program exited (W/X) */
 	int exit_code;
-	unsigned long halts;    /* stops seen, for per-halt figures */
+	unsigned long halts; /* stops seen, for per-halt figures */
 	/* A part of the loaded image the firmware never changes (br_target_set_marker):
 	 * proves bulk reads and puts an out-of-step reply stream back in step. */
 	uint32_t marker_address;
 	uint8_t marker[BR_TARGET_MARKER_MAX];
-	size_t marker_len; /* 0: none set */
+	size_t marker_len;      /* 0: none set */
 	rsp_stop_reply_t *stop; /* the last stop reply (owned; large, so not on the stack) */
 } br_target_t;
 
@@ -316,7 +316,7 @@ typedef struct br_target_batch_read {
 
 typedef struct br_target_batch {
 	bool read_pc;
-	uint32_t pc; /* out: the PC of the halt, when read_pc */
+	uint32_t pc;                         /* out: the PC of the halt, when read_pc */
 	unsigned regs[BR_TARGET_BATCH_REGS]; /* core register indexes (BR_TARGET_REG_*) */
 	size_t nregs;
 	uint32_t reg_values[BR_TARGET_BATCH_REGS]; /* out */
@@ -341,8 +341,8 @@ typedef struct br_target_batch {
 	uint32_t fill_address;
 	uint8_t fill_value;
 	size_t fill_len;
-	bool hold; /* no continue: the core stays halted */
-	bool sent; /* out: the requests were written */
+	bool hold;         /* no continue: the core stays halted */
+	bool sent;         /* out: the requests were written */
 	bool fill_refused; /* out: a write of the fill was refused */
 	bool bulk_refused; /* out: a read of the bulk was refused */
 } br_target_batch_t;

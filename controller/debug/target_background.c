@@ -59,8 +59,7 @@ typedef struct background_reads {
 	bool *ok;
 } background_reads_t;
 
-static br_status_t on_reply(void *ctx, size_t index, const char *reply, size_t len,
-                            br_error_t *err)
+static br_status_t on_reply(void *ctx, size_t index, const char *reply, size_t len, br_error_t *err)
 {
 	background_reads_t *r = ctx;
 	return decode_word(reply, len, r->address, &r->values[index], &r->ok[index], err);

@@ -50,8 +50,8 @@ br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t addre
 		return br_error_set(err, BR_ERR_TARGET,
 		                    "writing %zu bytes at 0x%08x failed: the server answered %s", n,
 		                    address, q);
-	return br_error_set(err, BR_ERR_PROTOCOL, "writing %zu bytes at 0x%08x: unexpected reply %s",
-	                    n, address, q);
+	return br_error_set(err, BR_ERR_PROTOCOL,
+	                    "writing %zu bytes at 0x%08x: unexpected reply %s", n, address, q);
 }
 
 /* The most bytes one m may ask for here. */
@@ -84,9 +84,9 @@ typedef struct read_round {
 	size_t n[RSP_PIPELINE_EACH_MAX];
 	uint8_t *out[RSP_PIPELINE_EACH_MAX];
 	size_t chunks;
-	bool marker;  /* the last request reads the marker word */
+	bool marker; /* the last request reads the marker word */
 	uint8_t marker_word[BR_TARGET_MARKER_WORD];
-	bool failed;  /* a reply did not decode: error holds the first */
+	bool failed;        /* a reply did not decode: error holds the first */
 	bool one_at_a_time; /* after a damaged pipeline: each request alone (NAKs repaired) */
 	bool fill;          /* a fill: chunk i is an M of n[i] bytes of fill_value; out unused */
 	uint8_t fill_value;
@@ -127,8 +127,7 @@ static br_status_t read_round_reply(void *ctx, size_t i, const char *reply, size
 /* Whether the round's marker read (if any) saw the marker: the stream is in step. */
 static bool read_round_in_step(const br_target_t *t, const read_round_t *r)
 {
-	return !r->marker ||
-	       memcmp(r->marker_word, t->marker, BR_TARGET_MARKER_WORD) == 0;
+	return !r->marker || memcmp(r->marker_word, t->marker, BR_TARGET_MARKER_WORD) == 0;
 }
 
 size_t br_target_fill_chunk(const br_target_t *t)
@@ -165,7 +164,8 @@ static br_status_t read_round_run(br_target_t *t, read_round_t *r, br_error_t *e
 		if (r->fill)
 			fills[i] = br_target_fill_request(r->address[i], r->fill_value, r->n[i]);
 		else
-			br_target_read_packet(packets[n], sizeof(packets[0]), r->address[i], r->n[i]);
+			br_target_read_packet(packets[n], sizeof(packets[0]), r->address[i],
+			                      r->n[i]);
 	}
 	if (r->marker)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
@@ -185,8 +185,7 @@ static br_status_t read_round_send(br_target_t *t, read_round_t *r, const char *
 	r->failed = false;
 	/* Several in flight only with a marker: it is what puts a damaged
 	 * pipeline's replies back in step. */
-	if (!r->one_at_a_time && r->marker &&
-	    (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode))
+	if (!r->one_at_a_time && r->marker && (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode))
 		return rsp_client_pipeline_each(&t->rsp, requests, n, false, read_round_reply, r,
 		                                err);
 	for (size_t i = 0; i < n; i++) {
@@ -219,7 +218,8 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 			return br_error_set(err, BR_ERR_PROTOCOL,
 			                    "%s 0x%08x: the replies stayed out of step after %d "
 			                    "attempts",
-			                    r->fill ? "writing" : "reading", r->address[0], attempt);
+			                    r->fill ? "writing" : "reading", r->address[0],
+			                    attempt);
 		}
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
 		                       t->rsp.timeout_ms, err);

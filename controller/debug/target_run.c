@@ -127,8 +127,9 @@ static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop
 	for (;;) {
 		const char *payload;
 		size_t len;
-		br_status_t st = poll ? rsp_client_poll(&t->rsp, timeout_ms, &payload, &len, err)
-		                      : rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
+		br_status_t st = poll
+		                     ? rsp_client_poll(&t->rsp, timeout_ms, &payload, &len, err)
+		                     : rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
 		if (st != BR_OK) {
 			if (st == BR_ERR_TIMEOUT)
 				br_error_prefix(err, "the target did not stop within %d ms",
@@ -150,19 +151,19 @@ static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop
 				return st;
 			continue;
 		case RSP_STOP_EXITED:
-		case RSP_STOP_TERMINATED:
-		{
+		case RSP_STOP_TERMINATED: {
 			/* The server's own words; the session is over (QEMU closes it
 			 * next): nothing is to be put back in step after this. */
 			char q[RSP_QUOTE_BUFFER_BYTES];
 			t->running = false;
 			t->exited = true;
 			t->exit_code = (int)stop->code;
-			br_error_set(err, BR_ERR_TARGET,
-			             "the server said the program ended (%s %d, reply %s) instead of "
-			             "stopping; was the server shut down?",
-			             stop->kind == RSP_STOP_EXITED ? "exit code" : "signal",
-			             (int)stop->code, rsp_quote(payload, len, q, sizeof(q)));
+			br_error_set(
+			    err, BR_ERR_TARGET,
+			    "the server said the program ended (%s %d, reply %s) instead of "
+			    "stopping; was the server shut down?",
+			    stop->kind == RSP_STOP_EXITED ? "exit code" : "signal", (int)stop->code,
+			    rsp_quote(payload, len, q, sizeof(q)));
 			rsp_client_end(&t->rsp, err);
 			return BR_ERR_TARGET;
 		}
@@ -331,8 +332,8 @@ static size_t batch_span_plan(const br_target_t *t, bool read, size_t chunk, uin
 /* Checks and decodes the replies of a pipelined batch (requests[0..n)) laid
  * out as l says; the bulk's chunks are decoded already (batch_collect). */
 static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const batch_layout_t *l,
-                                 const char *const *requests,
-                                 const rsp_pipeline_reply_t *replies, br_error_t *err)
+                                 const char *const *requests, const rsp_pipeline_reply_t *replies,
+                                 br_error_t *err)
 {
 	size_t r = 0;
 	br_status_t st = BR_OK;
@@ -360,9 +361,10 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const bat
 		st = br_target_read_reply(replies[r].text, replies[r].len, t->marker_address,
 		                          sizeof(word), word, err);
 		if (st == BR_OK && memcmp(word, t->marker, sizeof(word)) != 0)
-			st = br_error_set(err, BR_ERR_PROTOCOL,
-			                  "the marker read after a bulk read in a halt's write did not "
-			                  "match: the replies are out of step");
+			st = br_error_set(
+			    err, BR_ERR_PROTOCOL,
+			    "the marker read after a bulk read in a halt's write did not "
+			    "match: the replies are out of step");
 		if (st != BR_OK)
 			return st;
 		r++;
@@ -396,7 +398,7 @@ typedef struct batch_collect {
 	rsp_pipeline_reply_t *slots;
 	const batch_span_t *bulk;
 	const br_target_batch_t *b;
-	size_t reads_first; /* the index of the first of b's reads */
+	size_t reads_first;                    /* the index of the first of b's reads */
 	size_t console[BR_TARGET_BATCH_READS]; /* console bytes kept per monitor read */
 	bool failed;
 	bool bulk_refused; /* the first failure: a bulk chunk's error reply */
@@ -477,15 +479,16 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	memset(&l, 0, sizeof(l));
 	size_t room = BR_TARGET_BATCH_MAX - total;
 	size_t bulk_room = t->marker_len > 0 && room > 1U ? room - 1U : 0U;
-	size_t head = b->bulk_len == 0 ? 0 :
-	              batch_span_plan(t, true, 0, b->bulk_address, b->bulk_len, bulk_room, &l.bulk);
+	size_t head = b->bulk_len == 0 ? 0
+	                               : batch_span_plan(t, true, 0, b->bulk_address, b->bulk_len,
+	                                                 bulk_room, &l.bulk);
 	st = batch_front(t, b, true, head, err);
 	if (st != BR_OK)
 		return st;
 	room -= l.bulk.count > 0 ? l.bulk.count + 1U : 0U;
-	head = b->fill_len == 0 ? 0 :
-	       batch_span_plan(t, false, br_target_fill_chunk(t), b->fill_address, b->fill_len,
-	                       room, &l.fill);
+	head = b->fill_len == 0 ? 0
+	                        : batch_span_plan(t, false, br_target_fill_chunk(t),
+	                                          b->fill_address, b->fill_len, room, &l.fill);
 	st = batch_front(t, b, false, head, err);
 	if (st != BR_OK)
 		return st;
@@ -534,7 +537,8 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	}
 	l->bulk.first = n;
 	for (size_t k = 0; k < l->bulk.count; k++)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), l->bulk.at[k], l->bulk.n[k]);
+		br_target_read_packet(packets[n++], sizeof(packets[0]), l->bulk.at[k],
+		                      l->bulk.n[k]);
 	if (l->bulk.count > 0)
 		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
 		                      BR_TARGET_MARKER_WORD);
@@ -566,15 +570,14 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	if (!b->hold)
 		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
-		requests[i] = i >= l->fill.first && i < first_bp ? l->fills[i - l->fill.first]
-		                                                 : packets[i];
+		requests[i] =
+		    i >= l->fill.first && i < first_bp ? l->fills[i - l->fill.first] : packets[i];
 
 	rsp_pipeline_reply_t replies[BR_TARGET_BATCH_MAX];
 	batch_collect_t collect = {
 	    .slots = replies, .bulk = &l->bulk, .b = b, .reads_first = l->reads_first};
 	b->sent = true;
-	st = rsp_client_pipeline_each(&t->rsp, requests, n, !b->hold, batch_collect, &collect,
-	                              err);
+	st = rsp_client_pipeline_each(&t->rsp, requests, n, !b->hold, batch_collect, &collect, err);
 	if (!b->hold) {
 		t->running = true;
 		t->stepping = false;

@@ -23,12 +23,12 @@ static bool g_layout_known(const br_target_t *t)
 	return true;
 }
 
-static br_status_t parse_g(const char *reply, size_t len, br_target_regs_t *regs,
-                           br_error_t *err)
+static br_status_t parse_g(const char *reply, size_t len, br_target_regs_t *regs, br_error_t *err)
 {
 	memset(regs, 0, sizeof(*regs));
 	if (len < SAMPLE_G_CORE_HEX)
-		return br_error_set(err, len >= 1U && reply[0] == 'E' ? BR_ERR_TARGET : BR_ERR_PROTOCOL,
+		return br_error_set(err,
+		                    len >= 1U && reply[0] == 'E' ? BR_ERR_TARGET : BR_ERR_PROTOCOL,
 		                    "reading the registers (g): a reply of %zu characters, not "
 		                    "r0..r15",
 		                    len);
@@ -100,8 +100,7 @@ static br_status_t on_stop_reply(br_target_t *t, const char *reply, size_t len, 
 	                    rsp_quote(reply, len, q, sizeof(q)));
 }
 
-static br_status_t on_reply(void *ctx, size_t index, const char *reply, size_t len,
-                            br_error_t *err)
+static br_status_t on_reply(void *ctx, size_t index, const char *reply, size_t len, br_error_t *err)
 {
 	sample_replies_t *r = ctx;
 	br_target_sample_t *s = r->s;
@@ -143,25 +142,23 @@ static br_status_t sample_pipelined(br_target_t *t, br_target_sample_t *s, bool 
 	for (size_t i = 0; i < n; i++)
 		requests[i] = packets[i];
 	sample_replies_t ctx = {t, s, stop_first};
-	br_status_t st =
-	    stop_first ? rsp_client_interrupt_pipeline_each(&t->rsp, requests, n, packet != NULL,
-	                                                    on_reply, &ctx, err)
-	               : rsp_client_pipeline_each(&t->rsp, requests, n, packet != NULL, on_reply,
-	                                          &ctx, err);
+	br_status_t st = stop_first ? rsp_client_interrupt_pipeline_each(
+	                                  &t->rsp, requests, n, packet != NULL, on_reply, &ctx, err)
+	                            : rsp_client_pipeline_each(&t->rsp, requests, n, packet != NULL,
+	                                                       on_reply, &ctx, err);
 	if (packet != NULL)
 		note_resume(t, s->resume); /* sent, whatever the replies said */
 	return st;
 }
 
 /* The checks before anything is sent. */
-static br_status_t sample_check(const br_target_t *t, const br_target_sample_t *s,
-                                br_error_t *err)
+static br_status_t sample_check(const br_target_t *t, const br_target_sample_t *s, br_error_t *err)
 {
 	if (s->nwindows > BR_TARGET_SAMPLE_WINDOWS)
 		return br_error_set(err, BR_ERR_USAGE, "at most %u memory windows per sample",
 		                    BR_TARGET_SAMPLE_WINDOWS);
-	if (s->resume != BR_TARGET_SAMPLE_STAY && t->pc_known && !t->flavour->steps_over_breakpoints &&
-	    br_target_breakpoint_index(t, t->pc) >= 0)
+	if (s->resume != BR_TARGET_SAMPLE_STAY && t->pc_known &&
+	    !t->flavour->steps_over_breakpoints && br_target_breakpoint_index(t, t->pc) >= 0)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "resuming from the inserted breakpoint at 0x%08x would stop "
 		                    "there again: remove it first",

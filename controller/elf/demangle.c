@@ -39,12 +39,13 @@ char *br_demangle(const char *symbol)
 	 * are told apart from C++ by libiberty (v0's _R prefix, legacy's
 	 * trailing 17h<16 hex digits>E). */
 	if (strncmp(symbol, "_R", 2) == 0 || strncmp(symbol, "_ZN", 3) == 0)
-		done = rust_demangle_callback(symbol, DMGL_PARAMS | DMGL_ANSI, buffer_append, &b) != 0;
+		done =
+		    rust_demangle_callback(symbol, DMGL_PARAMS | DMGL_ANSI, buffer_append, &b) != 0;
 	if (!done && strncmp(symbol, "_Z", 2) == 0) {
 		free(b.text);
 		b = (demangle_buffer_t){0};
 		done = cplus_demangle_v3_callback(symbol, DMGL_PARAMS | DMGL_ANSI, buffer_append,
-						  &b) != 0;
+		                                  &b) != 0;
 	}
 	if (!done || b.text == NULL) {
 		free(b.text);

@@ -129,9 +129,14 @@ static br_cfi_result_t evaluate(const cfi_eval_t *e, const Dwarf_Op *ops, size_t
 					return BR_CFI_UNREADABLE;
 				v = e->cfa;
 				break;
-			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
-			case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
-			case DW_OP_constu: case DW_OP_consts:
+			case DW_OP_const1u:
+			case DW_OP_const2u:
+			case DW_OP_const4u:
+			case DW_OP_const1s:
+			case DW_OP_const2s:
+			case DW_OP_const4s:
+			case DW_OP_constu:
+			case DW_OP_consts:
 				v = (uint32_t)op->number;
 				break;
 			case DW_OP_plus_uconst:
@@ -144,8 +149,9 @@ static br_cfi_result_t evaluate(const cfi_eval_t *e, const Dwarf_Op *ops, size_t
 				if (depth < 2)
 					return BR_CFI_UNSUPPORTED;
 				depth--;
-				stack[depth - 1] = op->atom == DW_OP_plus ? stack[depth - 1] + stack[depth]
-				                                          : stack[depth - 1] - stack[depth];
+				stack[depth - 1] = op->atom == DW_OP_plus
+				                       ? stack[depth - 1] + stack[depth]
+				                       : stack[depth - 1] - stack[depth];
 				continue;
 			case DW_OP_deref:
 				if (depth < 1)
@@ -185,7 +191,8 @@ br_cfi_result_t br_elf_cfi_step(const br_elf_cfi_t *cfi, uint32_t lookup, const 
 	Dwarf_Op *ops = NULL;
 	size_t nops = 0;
 	cfi_value_t val;
-	if (ra < 0 || ra >= (int)BR_CFI_REGS || dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops == 0)
+	if (ra < 0 || ra >= (int)BR_CFI_REGS || dwarf_frame_cfa(frame, &ops, &nops) != 0 ||
+	    nops == 0)
 		r = BR_CFI_UNSUPPORTED;
 	if (r == BR_CFI_STEPPED)
 		r = evaluate(&e, ops, nops, &val);

@@ -48,7 +48,8 @@ void br_elf_comment(const br_elf_t *elf, char *buf, size_t cap)
 		for (size_t i = 0; i <= shdr.sh_size; i++) {
 			if (i == shdr.sh_size || data[i] == '\0') {
 				char text[256];
-				size_t n = i - start < sizeof(text) - 1U ? i - start : sizeof(text) - 1U;
+				size_t n =
+				    i - start < sizeof(text) - 1U ? i - start : sizeof(text) - 1U;
 				memcpy(text, data + start, n);
 				text[n] = '\0';
 				len = append_distinct(buf, cap, len, text, n);

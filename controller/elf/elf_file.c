@@ -140,12 +140,13 @@ static br_status_t elf_check_sections(br_elf_t *elf, br_error_t *err)
 		                    elf->path);
 	uint64_t table = (uint64_t)ehdr.e_shentsize * (ehdr.e_shnum == 0 ? 1U : ehdr.e_shnum);
 	if (ehdr.e_shentsize == 0 || !br_elf_file_holds(elf, ehdr.e_shoff, table))
-		return br_error_set(err, BR_ERR_INPUT,
-		                    "%s: truncated ELF: its section headers (%llu bytes at offset "
-		                    "%llu) lie past the end of the file (%zu bytes): the file was cut "
-		                    "short (an interrupted copy or build?): rebuild or copy it again",
-		                    elf->path, (unsigned long long)table,
-		                    (unsigned long long)ehdr.e_shoff, elf->raw_size);
+		return br_error_set(
+		    err, BR_ERR_INPUT,
+		    "%s: truncated ELF: its section headers (%llu bytes at offset "
+		    "%llu) lie past the end of the file (%zu bytes): the file was cut "
+		    "short (an interrupted copy or build?): rebuild or copy it again",
+		    elf->path, (unsigned long long)table, (unsigned long long)ehdr.e_shoff,
+		    elf->raw_size);
 	size_t count = 0;
 	if (elf_getshdrnum(elf->elf, &count) != 0)
 		return elf_corrupt(elf->path, "section headers", err);
@@ -158,13 +159,15 @@ static br_status_t elf_check_sections(br_elf_t *elf, br_error_t *err)
 		GElf_Shdr shdr;
 		if (gelf_getshdr(scn, &shdr) == NULL)
 			return elf_corrupt(elf->path, "section header", err);
-		if (shdr.sh_type != SHT_NOBITS && !br_elf_file_holds(elf, shdr.sh_offset, shdr.sh_size))
-			return br_error_set(err, BR_ERR_INPUT,
-			                    "%s: truncated ELF: section %zu (%llu bytes at offset %llu) "
-			                    "lies past the end of the file (%zu bytes): the file was cut "
-			                    "short: rebuild or copy it again",
-			                    elf->path, elf_ndxscn(scn), (unsigned long long)shdr.sh_size,
-			                    (unsigned long long)shdr.sh_offset, elf->raw_size);
+		if (shdr.sh_type != SHT_NOBITS &&
+		    !br_elf_file_holds(elf, shdr.sh_offset, shdr.sh_size))
+			return br_error_set(
+			    err, BR_ERR_INPUT,
+			    "%s: truncated ELF: section %zu (%llu bytes at offset %llu) "
+			    "lies past the end of the file (%zu bytes): the file was cut "
+			    "short: rebuild or copy it again",
+			    elf->path, elf_ndxscn(scn), (unsigned long long)shdr.sh_size,
+			    (unsigned long long)shdr.sh_offset, elf->raw_size);
 	}
 	return BR_OK;
 }
@@ -206,11 +209,12 @@ static br_status_t elf_find_symtab(br_elf_t *elf, br_error_t *err)
 		Elf_Scn *str_scn = elf_getscn(elf->elf, shdr.sh_link);
 		if (str_scn == NULL || gelf_getshdr(str_scn, &strs) == NULL ||
 		    strs.sh_type != SHT_STRTAB)
-			return br_error_set(err, BR_ERR_INPUT,
-			                    "%s: corrupt ELF (the symbol table's string table, section "
-			                    "%u, is not a string table): rebuild the firmware or pass "
-			                    "another file",
-			                    elf->path, (unsigned)shdr.sh_link);
+			return br_error_set(
+			    err, BR_ERR_INPUT,
+			    "%s: corrupt ELF (the symbol table's string table, section "
+			    "%u, is not a string table): rebuild the firmware or pass "
+			    "another file",
+			    elf->path, (unsigned)shdr.sh_link);
 		elf->symtab = data;
 		elf->symtab_count = data->d_size / entry_size;
 		elf->symtab_strndx = shdr.sh_link;

@@ -82,8 +82,8 @@ static bool piece_of(const br_elf_t *elf, size_t index, const alloc_section_t *s
 	if (raw == NULL || raw[0] == '\0')
 		return false;
 	const alloc_section_t *s = &sections[sym.st_shndx];
-	uint64_t start = type == STT_FUNC ? sym.st_value & ~(uint64_t)BR_ELF_THUMB_BIT
-	                                  : sym.st_value;
+	uint64_t start =
+	    type == STT_FUNC ? sym.st_value & ~(uint64_t)BR_ELF_THUMB_BIT : sym.st_value;
 	uint64_t end = start + sym.st_size < start ? UINT64_MAX : start + sym.st_size;
 	if (start < s->start || start >= s->end)
 		return false;
@@ -186,8 +186,7 @@ br_status_t br_elf_symbol_sizes(const br_elf_t *elf, br_elf_sized_t **out, size_
 	br_status_t st = sections_read(elf, &sections, &section_count, err);
 	if (st != BR_OK)
 		return st;
-	piece_t *pieces = xcalloc(elf->symtab_count == 0 ? 1U : elf->symtab_count,
-	                          sizeof(*pieces));
+	piece_t *pieces = xcalloc(elf->symtab_count == 0 ? 1U : elf->symtab_count, sizeof(*pieces));
 	size_t n = 0;
 	for (size_t i = 0; i < elf->symtab_count; i++)
 		n += piece_of(elf, i, sections, section_count, &pieces[n]);

@@ -26,9 +26,9 @@
 #define BR_ELF_SECTION_NAME 32U
 
 typedef struct br_elf_sized {
-	char name[BR_ELF_SIZED_NAMES];  /* the first of names: what the entry is matched by */
-	char names[BR_ELF_SIZED_NAMES]; /* "a, b": global names first, then weak, then
-	                                   local, by name, each once (demangled) */
+	char name[BR_ELF_SIZED_NAMES];     /* the first of names: what the entry is matched by */
+	char names[BR_ELF_SIZED_NAMES];    /* "a, b": global names first, then weak, then
+	                                      local, by name, each once (demangled) */
 	char section[BR_ELF_SECTION_NAME]; /* ".text", ".rodata", ... (cut to fit) */
 	uint32_t address;                  /* byte address (Thumb bit cleared) */
 	uint32_t size;                     /* bytes, within the section */

@@ -194,17 +194,18 @@ static br_status_t symbol_find_demangled(const br_elf_t *elf, const char *name,
 	if (count == 0) {
 		char hint[BR_ERROR_MESSAGE_BYTES / 2];
 		symbol_suggest(elf, name, hint, sizeof(hint));
-		return br_error_set(err, BR_ERR_INPUT,
-		                    "symbol '%s' not found in %s%s: check the spelling, and that the "
-		                    "compiler did not inline it or the linker drop it",
-		                    name, elf->path, hint);
+		return br_error_set(
+		    err, BR_ERR_INPUT,
+		    "symbol '%s' not found in %s%s: check the spelling, and that the "
+		    "compiler did not inline it or the linker drop it",
+		    name, elf->path, hint);
 	}
 	if (count > 1)
-		return br_error_set(err, BR_ERR_INPUT,
-		                    "symbol '%s' is ambiguous in %s: %zu candidates: %s%s: name one "
-		                    "with its parameter types, as listed, or pass an address",
-		                    name, elf->path, count, list,
-		                    count > SYMBOL_CANDIDATES_SHOWN ? ", ..." : "");
+		return br_error_set(
+		    err, BR_ERR_INPUT,
+		    "symbol '%s' is ambiguous in %s: %zu candidates: %s%s: name one "
+		    "with its parameter types, as listed, or pass an address",
+		    name, elf->path, count, list, count > SYMBOL_CANDIDATES_SHOWN ? ", ..." : "");
 	symbol_fill(&found, out);
 	return BR_OK;
 }
@@ -269,8 +270,8 @@ static bool function_contains(const GElf_Sym *sym, uint32_t address)
 	return (uint64_t)(address - start) < sym->st_size;
 }
 
-static void function_fill(const br_elf_t *elf, size_t index, const GElf_Sym *sym,
-                          const char *name, br_elf_function_t *out)
+static void function_fill(const br_elf_t *elf, size_t index, const GElf_Sym *sym, const char *name,
+                          br_elf_function_t *out)
 {
 	out->name = br_elf_display_name(elf, index, name);
 	out->address = symbol_address(sym);

@@ -25,12 +25,12 @@ typedef struct br_bench_size {
 } br_bench_size_t;
 
 typedef struct br_size_symbol {
-	char name[BR_ELF_SIZED_NAMES];       /* every name of it: "a, b" (aliases) */
-	char section[BR_ELF_SECTION_NAME];   /* where it is: ".text", ".rodata", ... */
-	bool is_function;                    /* code, or else a data object */
-	br_elf_memory_t memory;              /* flash, RAM or both (.data) */
-	uint32_t size;       /* bytes in the bench's image */
-	uint32_t empty_size; /* bytes in the empty image (0: not there) */
+	char name[BR_ELF_SIZED_NAMES];     /* every name of it: "a, b" (aliases) */
+	char section[BR_ELF_SECTION_NAME]; /* where it is: ".text", ".rodata", ... */
+	bool is_function;                  /* code, or else a data object */
+	br_elf_memory_t memory;            /* flash, RAM or both (.data) */
+	uint32_t size;                     /* bytes in the bench's image */
+	uint32_t empty_size;               /* bytes in the empty image (0: not there) */
 } br_size_symbol_t;
 
 /*

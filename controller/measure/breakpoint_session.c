@@ -61,7 +61,7 @@ typedef struct bp_run {
 	size_t done;   /* samples completed, warm-up included */
 	size_t starts; /* samples begun */
 	bool counting_checked;
-	bool out_of_step;    /* the last error came from replies that did not prove */
+	bool out_of_step; /* the last error came from replies that did not prove */
 	uint32_t trap;    /* the reset handler's breakpoint (0: none) */
 	bool stray;       /* the last error: a halt at stray_pc, not the one asked for */
 	uint32_t stray_pc;

@@ -110,15 +110,15 @@ typedef struct br_bp_sample {
 typedef struct br_bp_result {
 	br_bp_sample_t *samples; /* count entries (warm-up excluded), owned */
 	size_t count;
-	size_t halts;        /* every stop of the core, passed-over ones included */
-	size_t guard_halts;  /* of them, guard halts (long samples) */
-	size_t recoveries;   /* out-of-step reply streams put back in step */
-	size_t dropped;      /* samples begun and not kept (a recovery, a deeper return) */
-	size_t runs;         /* samples completed, warm-up included */
-	size_t strays;       /* stops the session did not ask for (resets among them) */
-	bool reset_trapped;  /* a breakpoint sat on the reset handler all session */
-	bool ran_out;        /* the start was not reached again within timeout_ms after
-	                        `runs` runs: fewer samples than asked (BR_ERR_TIMEOUT) */
+	size_t halts;       /* every stop of the core, passed-over ones included */
+	size_t guard_halts; /* of them, guard halts (long samples) */
+	size_t recoveries;  /* out-of-step reply streams put back in step */
+	size_t dropped;     /* samples begun and not kept (a recovery, a deeper return) */
+	size_t runs;        /* samples completed, warm-up included */
+	size_t strays;      /* stops the session did not ask for (resets among them) */
+	bool reset_trapped; /* a breakpoint sat on the reset handler all session */
+	bool ran_out;       /* the start was not reached again within timeout_ms after
+	                       `runs` runs: fewer samples than asked (BR_ERR_TIMEOUT) */
 	/* ... found parked at idle_pc (idle_check_ms) before the timeout */
 	bool idled;
 	uint32_t idle_pc;

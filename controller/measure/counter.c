@@ -59,7 +59,7 @@ uint32_t br_counter_delta(const br_counter_t *c, uint32_t start, uint32_t end)
 }
 
 uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_t start,
-				 uint32_t end)
+                                 uint32_t end)
 {
 	if (period == 0 || period >= COUNTER_PERIOD_FULL)
 		return c->counts_down ? start - end : end - start;
@@ -83,7 +83,8 @@ void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c)
 	memset(state, 0, sizeof(*state));
 	state->counter = *c;
 	/* A 64-bit count has no period worth guarding (0: br_wrap_guard_seconds). */
-	state->period = c->width_bits >= COUNTER_ICOUNT_WIDTH ? 0U : (uint64_t)br_counter_mask(c) + 1U;
+	state->period =
+	    c->width_bits >= COUNTER_ICOUNT_WIDTH ? 0U : (uint64_t)br_counter_mask(c) + 1U;
 	state->wrap_seconds = c->clock_hz != 0 ? (double)state->period / (double)c->clock_hz : 0.0;
 }
 
@@ -141,7 +142,7 @@ static void counter_enable_add(br_counter_t *c, uint32_t address, uint32_t mask,
 }
 
 void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsigned width_bits,
-		     bool counts_down, uint64_t clock_hz)
+                     bool counts_down, uint64_t clock_hz)
 {
 	memset(out, 0, sizeof(*out));
 	out->kind = BR_COUNTER_MMIO;
@@ -162,10 +163,10 @@ void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 		out->max_rate_hz = BR_COUNTER_QEMU_MAX_IPS;
 	}
 	counter_enable_add(out, STM32F4_RCC_APB1ENR, STM32F4_RCC_APB1ENR_TIM2EN,
-			   STM32F4_RCC_APB1ENR_TIM2EN);
+	                   STM32F4_RCC_APB1ENR_TIM2EN);
 	counter_enable_add(out, STM32F4_TIM2_CR1, STM32F4_TIM_CR1_CEN, STM32F4_TIM_CR1_CEN);
 	counter_enable_add(out, STM32F4_DBGMCU_APB1_FZ, STM32F4_DBG_TIM2_STOP,
-			   STM32F4_DBG_TIM2_STOP);
+	                   STM32F4_DBG_TIM2_STOP);
 }
 
 void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
@@ -189,7 +190,7 @@ void br_counter_systick(br_counter_t *out, uint64_t clock_hz)
 	counter_enable_add(out, ARM_SYST_RVR, ARM_SYST_MAX, ARM_SYST_MAX);
 	counter_enable_add(out, ARM_SYST_CVR, ARM_SYST_MAX, 0U);
 	counter_enable_add(out, ARM_SYST_CSR, ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE,
-			   ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE);
+	                   ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE);
 	out->running_address = ARM_SYST_CSR;
 	out->running_mask = ARM_SYST_CSR_ENABLE;
 	out->reload_address = ARM_SYST_RVR;

@@ -51,16 +51,16 @@ typedef struct br_counter_write {
 
 typedef struct br_counter {
 	br_counter_kind_t kind;
-	const char *name;      /* "tim2", "dwt", ... */
-	uint32_t address;      /* the register that holds the count (0: icount, no register) */
-	unsigned width_bits;   /* 32, or 24 for SysTick; 64 for QEMU's icount */
+	const char *name;    /* "tim2", "dwt", ... */
+	uint32_t address;    /* the register that holds the count (0: icount, no register) */
+	unsigned width_bits; /* 32, or 24 for SysTick; 64 for QEMU's icount */
 	bool counts_down;
-	uint64_t clock_hz;     /* ticks per second; 0 when a tick is not a time (QEMU icount) */
+	uint64_t clock_hz; /* ticks per second; 0 when a tick is not a time (QEMU icount) */
 	/* The most ticks it can advance per second of host time: clock_hz, or
 	 * for QEMU's instruction count a stated maximum instruction rate
 	 * (BR_COUNTER_QEMU_MAX_IPS); 0: not known (wraps cannot be told). */
 	uint64_t max_rate_hz;
-	const char *unit;      /* "instructions (QEMU icount)", "cycles" */
+	const char *unit; /* "instructions (QEMU icount)", "cycles" */
 	/* Written in order before measuring, when the bits differ (see above),
 	 * unless the bits `running_mask` of the register at `running_address`
 	 * are all set already: the firmware runs the counter itself, and its
@@ -79,10 +79,10 @@ typedef struct br_counter {
  * the counter, its period as read there, and what the host had to write.
  */
 typedef struct br_counter_state {
-	br_counter_t counter;  /* a copy */
-	uint64_t period;       /* ticks from one value to the same again: 2^width, or reload + 1 */
-	double wrap_seconds;   /* period / clock_hz; 0 when a tick is not a host time */
-	size_t writes_made;    /* enable writes the host made (0: it already counted) */
+	br_counter_t counter; /* a copy */
+	uint64_t period;      /* ticks from one value to the same again: 2^width, or reload + 1 */
+	double wrap_seconds;  /* period / clock_hz; 0 when a tick is not a host time */
+	size_t writes_made;   /* enable writes the host made (0: it already counted) */
 } br_counter_state_t;
 
 /* Fills *state for c with its full-width period (no target involved). */
@@ -119,7 +119,7 @@ uint32_t br_counter_delta(const br_counter_t *c, uint32_t start, uint32_t end);
  * under us) is taken modulo period. period 0 means 2^32.
  */
 uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_t start,
-				 uint32_t end);
+                                 uint32_t end);
 
 /*
  * Seconds until the counter wraps (2^width / clock_hz); 0 when clock_hz is
@@ -163,7 +163,7 @@ void br_counter_systick(br_counter_t *out, uint64_t clock_hz);
  * peripheral timer's set-up is board-specific (a board file adds them).
  */
 void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsigned width_bits,
-		     bool counts_down, uint64_t clock_hz);
+                     bool counts_down, uint64_t clock_hz);
 
 /*
  * Fills *out with TIM2 of an STM32F2/F4 (TIM2_CNT, 32 bits, up). clock_hz 0

@@ -31,7 +31,7 @@ typedef struct host_reader {
 	size_t len;
 	size_t consumed; /* bytes of the line handed out last */
 	bool eof;
-	bool ended;      /* "end" was read */
+	bool ended;     /* "end" was read */
 	char last[160]; /* the last line read, for error messages */
 } host_reader_t;
 
@@ -55,20 +55,21 @@ static br_status_t host_line(host_reader_t *r, int64_t deadline, char **line, br
 		}
 		if (r->eof)
 			return br_error_set(err, BR_ERR_INFRA,
-					    "the host bench program ended without finishing (last "
-					    "said: '%s')",
-					    r->last);
+			                    "the host bench program ended without finishing (last "
+			                    "said: '%s')",
+			                    r->last);
 		if (r->len + 1U >= HOST_LINE_MAX)
-			return br_error_set(err, BR_ERR_PROTOCOL,
-					    "the host bench program wrote a line longer than %u bytes",
-					    HOST_LINE_MAX);
+			return br_error_set(
+			    err, BR_ERR_PROTOCOL,
+			    "the host bench program wrote a line longer than %u bytes",
+			    HOST_LINE_MAX);
 		struct pollfd p = {.fd = r->fd, .events = POLLIN};
 		int ready = poll(&p, 1, br_clock_remaining_ms(deadline));
 		if (ready == 0)
 			return br_error_set(err, BR_ERR_TIMEOUT,
-					    "the host bench program did not answer in time (last "
-					    "said: '%s')",
-					    r->last);
+			                    "the host bench program did not answer in time (last "
+			                    "said: '%s')",
+			                    r->last);
 		if (br_interrupt_signal() != 0)
 			return br_interrupt_error(err);
 		if (ready < 0 && errno == EINTR)
@@ -80,7 +81,7 @@ static br_status_t host_line(host_reader_t *r, int64_t deadline, char **line, br
 			continue;
 		if (n < 0)
 			return br_error_set(err, BR_ERR_INFRA, "reading the host bench program: %s",
-					    strerror(errno));
+			                    strerror(errno));
 		r->eof = n == 0;
 		r->len += (size_t)n;
 	}
@@ -105,79 +106,81 @@ static br_status_t host_peek_end(host_reader_t *r, int64_t deadline, br_error_t 
 
 /* "WORD v1 v2 ... vn": exactly n whole numbers into out. */
 static br_status_t host_row(char *line, const char *word, uint32_t *out, uint32_t n,
-			    br_error_t *err)
+                            br_error_t *err)
 {
 	size_t w = strlen(word);
 	char *p = line + w;
 	if (strncmp(line, word, w) != 0 || (*p != ' ' && *p != '\0'))
 		return br_error_set(err, BR_ERR_PROTOCOL,
-				    "the host bench program said '%.80s' where '%s ...' belongs", line,
-				    word);
+		                    "the host bench program said '%.80s' where '%s ...' belongs",
+		                    line, word);
 	for (uint32_t i = 0; i < n; i++) {
 		char *end = NULL;
 		errno = 0;
 		unsigned long v = strtoul(p, &end, 10);
 		if (end == p || errno != 0 || v > UINT32_MAX)
-			return br_error_set(err, BR_ERR_PROTOCOL,
-					    "the host bench program's %s row has %u numbers, not %u",
-					    word, i, n);
+			return br_error_set(
+			    err, BR_ERR_PROTOCOL,
+			    "the host bench program's %s row has %u numbers, not %u", word, i, n);
 		out[i] = (uint32_t)v;
 		p = end;
 	}
 	if (*p != '\0')
 		return br_error_set(err, BR_ERR_PROTOCOL,
-				    "the host bench program's %s row has more than %u numbers", word, n);
+		                    "the host bench program's %s row has more than %u numbers",
+		                    word, n);
 	return BR_OK;
 }
 
 /* The lines before the benches: version, clock, cpu, perf. */
 static br_status_t host_header(host_reader_t *r, int64_t deadline, br_host_info_t *info,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	char *line = NULL;
 	unsigned long version = 0;
 	unsigned long long res = 0, getres = 0, step = 0;
 	br_status_t st = host_line(r, deadline, &line, err);
 	if (st == BR_OK && strncmp(line, "error ", 6) == 0)
-		return br_error_set(err, strstr(line, "no bench called") != NULL ? BR_ERR_INPUT
-										 : BR_ERR_INFRA,
-				    "host bench program: %s", line + 6);
-	if (st == BR_OK && (sscanf(line, "benchrack-host %lu", &version) != 1 ||
-			    version != HOST_PROTOCOL_VERSION))
-		return br_error_set(err, BR_ERR_PROTOCOL,
-				    "'%.80s' is not a host bench program of this benchrack (protocol "
-				    "%lu): rebuild benchrack",
-				    line, HOST_PROTOCOL_VERSION);
+		return br_error_set(
+		    err, strstr(line, "no bench called") != NULL ? BR_ERR_INPUT : BR_ERR_INFRA,
+		    "host bench program: %s", line + 6);
+	if (st == BR_OK &&
+	    (sscanf(line, "benchrack-host %lu", &version) != 1 || version != HOST_PROTOCOL_VERSION))
+		return br_error_set(
+		    err, BR_ERR_PROTOCOL,
+		    "'%.80s' is not a host bench program of this benchrack (protocol "
+		    "%lu): rebuild benchrack",
+		    line, HOST_PROTOCOL_VERSION);
 	if (st == BR_OK)
 		st = host_line(r, deadline, &line, err);
 	if (st == BR_OK &&
 	    sscanf(line, "clock CLOCK_MONOTONIC_RAW resolution_ns %llu getres_ns %llu step_ns %llu",
-		   &res, &getres, &step) != 3)
-		return br_error_set(err, BR_ERR_PROTOCOL, "host bench program: bad clock line '%.80s'",
-				    line);
+	           &res, &getres, &step) != 3)
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "host bench program: bad clock line '%.80s'", line);
 	info->resolution_ns = res;
 	info->getres_ns = getres;
 	info->step_ns = step;
 	if (st == BR_OK)
 		st = host_line(r, deadline, &line, err);
 	if (st == BR_OK && sscanf(line, "cpu %ld", &info->cpu) != 1)
-		return br_error_set(err, BR_ERR_PROTOCOL, "host bench program: bad cpu line '%.80s'",
-				    line);
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "host bench program: bad cpu line '%.80s'", line);
 	if (st == BR_OK)
 		st = host_line(r, deadline, &line, err);
 	if (st != BR_OK)
 		return st;
 	info->perf = strcmp(line, "perf on") == 0;
 	if (!info->perf && strncmp(line, "perf off ", 9) != 0)
-		return br_error_set(err, BR_ERR_PROTOCOL, "host bench program: bad perf line '%.80s'",
-				    line);
+		return br_error_set(err, BR_ERR_PROTOCOL,
+		                    "host bench program: bad perf line '%.80s'", line);
 	snprintf(info->perf_note, sizeof(info->perf_note), "%s", info->perf ? "" : line + 9);
 	return BR_OK;
 }
 
 /* One bench's four lines into *res. */
-static br_status_t host_bench(host_reader_t *r, int64_t deadline, const char *expected,
-			      uint32_t n, br_host_result_t *res, br_error_t *err)
+static br_status_t host_bench(host_reader_t *r, int64_t deadline, const char *expected, uint32_t n,
+                              br_host_result_t *res, br_error_t *err)
 {
 	char *line = NULL;
 	char name[BR_CB_NAME_BYTES * 2] = "";
@@ -188,12 +191,13 @@ static br_status_t host_bench(host_reader_t *r, int64_t deadline, const char *ex
 		return st;
 	if (strncmp(line, "error ", 6) == 0)
 		return br_error_set(err, BR_ERR_INFRA, "host bench program: %s", line + 6);
-	if (sscanf(line, "bench %47s n %lu heap %u %u %u", name, &count, &peak, &live, &allocs) != 5 ||
+	if (sscanf(line, "bench %47s n %lu heap %u %u %u", name, &count, &peak, &live, &allocs) !=
+	        5 ||
 	    strlen(name) >= BR_CB_NAME_BYTES || (expected != NULL && strcmp(name, expected) != 0) ||
 	    count != n)
 		return br_error_set(err, BR_ERR_PROTOCOL,
-				    "host bench program: '%.80s' where bench %s with n %u belongs",
-				    line, expected != NULL ? expected : "(next)", n);
+		                    "host bench program: '%.80s' where bench %s with n %u belongs",
+		                    line, expected != NULL ? expected : "(next)", n);
 	memset(res, 0, sizeof(*res));
 	memcpy(res->name, name, strlen(name) + 1U);
 	res->stub.count = n;
@@ -248,8 +252,9 @@ static pid_t host_spawn(const br_host_options_t *o, int *out_fd, br_error_t *err
 	if (rc != 0) {
 		close(fds[0]);
 		br_error_set(err, rc == ENOENT ? BR_ERR_INPUT : BR_ERR_INFRA,
-			     "cannot start the host bench program %s: %s%s", o->program, strerror(rc),
-			     rc == ENOENT ? " (build benchrack: ninja -C BUILD builds it)" : "");
+		             "cannot start the host bench program %s: %s%s", o->program,
+		             strerror(rc),
+		             rc == ENOENT ? " (build benchrack: ninja -C BUILD builds it)" : "");
 		return -1;
 	}
 	*out_fd = fds[0];
@@ -261,7 +266,7 @@ br_status_t br_host_measure(const br_host_options_t *o, br_host_info_t *info, br
 	memset(info, 0, sizeof(*info));
 	if (o->iterations == 0 || o->iterations > BR_CB_MAX_SAMPLES)
 		return br_error_set(err, BR_ERR_USAGE, "iterations must be 1 to %u, not %u",
-				    BR_CB_MAX_SAMPLES, o->iterations);
+		                    BR_CB_MAX_SAMPLES, o->iterations);
 	int fd = -1;
 	pid_t pid = host_spawn(o, &fd, err);
 	if (pid < 0)
@@ -296,7 +301,7 @@ br_status_t br_host_measure(const br_host_options_t *o, br_host_info_t *info, br
 		st = host_line(&r, br_clock_ms() + HOST_START_MS, &line, err);
 	if (st == BR_OK && !r.ended && strcmp(line, "end") != 0)
 		st = br_error_set(err, BR_ERR_PROTOCOL,
-				  "host bench program: '%.80s' where 'end' belongs", line);
+		                  "host bench program: '%.80s' where 'end' belongs", line);
 	if (st != BR_OK)
 		kill(pid, SIGKILL);
 	close(fd);
@@ -304,8 +309,9 @@ br_status_t br_host_measure(const br_host_options_t *o, br_host_info_t *info, br
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (st == BR_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		st = br_error_set(err, BR_ERR_INFRA, "the host bench program %s (last said: '%s')",
-				  WIFSIGNALED(status) ? "was killed by a signal" : "failed", r.last);
+		st =
+		    br_error_set(err, BR_ERR_INFRA, "the host bench program %s (last said: '%s')",
+		                 WIFSIGNALED(status) ? "was killed by a signal" : "failed", r.last);
 	free(res);
 	free(r.buf);
 	return st;

@@ -24,10 +24,10 @@
 typedef struct br_host_result {
 	char name[BR_CB_NAME_BYTES];
 	br_stub_result_t stub;
-	bool perf;                             /* cycles and instructions hold figures */
+	bool perf; /* cycles and instructions hold figures */
 	uint32_t cycles[BR_CB_MAX_SAMPLES];
 	uint32_t instructions[BR_CB_MAX_SAMPLES];
-	bool saturated;                        /* an iteration took 2^32 ns or more */
+	bool saturated; /* an iteration took 2^32 ns or more */
 } br_host_result_t;
 
 /* What the program said about the host's counters before the benches. */
@@ -41,12 +41,12 @@ typedef struct br_host_info {
 } br_host_info_t;
 
 typedef struct br_host_options {
-	const char *program;            /* the host bench program (benches/host/) */
-	const char *const *benches;     /* in this order; NULL: every bench the program has */
+	const char *program;        /* the host bench program (benches/host/) */
+	const char *const *benches; /* in this order; NULL: every bench the program has */
 	size_t bench_count;
-	uint32_t iterations;            /* 1..BR_CB_MAX_SAMPLES */
+	uint32_t iterations; /* 1..BR_CB_MAX_SAMPLES */
 	uint32_t warmup;
-	int timeout_ms;                 /* per bench */
+	int timeout_ms; /* per bench */
 	/* Called once the program has described the counters (may be NULL). */
 	void (*started)(void *ctx, const br_host_info_t *info);
 	/* Called before each bench of benches (may be NULL). */

@@ -101,9 +101,9 @@ typedef struct br_measure_raw {
 	size_t count;
 	uint32_t asked; /* the samples asked for: count is less when the region ran out */
 	br_calibration_t calibration;
-	br_bp_result_t bp;  /* breakpoint mode: per-sample details (stack) */
+	br_bp_result_t bp;     /* breakpoint mode: per-sample details (stack) */
 	br_halt_proof_t proof; /* breakpoint mode: the image's marker every halt reads */
-	bool stack_painted; /* breakpoint mode painted stack_region */
+	bool stack_painted;    /* breakpoint mode painted stack_region */
 	br_stack_region_t stack_region;
 	br_stub_result_t *stub; /* a bench ran: its result (stack, heap); owned */
 	double wall_seconds;    /* host time of taking the samples, no start-up: the

@@ -35,8 +35,8 @@ static uint32_t stack_free_bytes(const br_stack_region_t *region, uint32_t sp)
 	return sp - region->low;
 }
 
-void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
-                         uint32_t *len, br_stack_status_t *status)
+void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low, uint32_t *len,
+                         br_stack_status_t *status)
 {
 	*low = region->low;
 	*len = stack_free_bytes(region, sp);
@@ -56,8 +56,7 @@ br_status_t br_stack_paint(br_target_t *t, const br_stack_region_t *region, uint
 	return BR_OK;
 }
 
-br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting,
-                                   br_error_t *err)
+br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting, br_error_t *err)
 {
 	return br_error_prefix(err, "%s the stack region at 0x%08x",
 	                       painting ? "painting" : "reading", region->low);

@@ -43,14 +43,13 @@ size_t br_stack_paint_intact(const uint8_t *buf, size_t len);
  * size]). For a caller that paints in its own write (a breakpoint session's
  * resume: br_target_batch_t's fill), with BR_STACK_PAINT.
  */
-void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low,
-                         uint32_t *len, br_stack_status_t *status);
+void br_stack_paint_span(const br_stack_region_t *region, uint32_t sp, uint32_t *low, uint32_t *len,
+                         br_stack_status_t *status);
 
 /* Says in err that painting (or, when !painting, reading back) region
  * failed: err holds the write's or read's error. Returns err's status. For
  * br_stack_paint and callers that paint or read in their own write. */
-br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting,
-                                   br_error_t *err);
+br_status_t br_stack_region_failed(const br_stack_region_t *region, bool painting, br_error_t *err);
 
 /*
  * Paints region bytes [low, sp) of the halted target (the live stack at and

@@ -24,9 +24,9 @@ typedef struct stub_guard {
 	const br_counter_state_t *state; /* NULL: no guard reads */
 	br_halt_proof_t proof;
 	int interval_ms;
-	uint64_t last;        /* the counter at the last proven read */
-	int64_t last_ns;      /* when that read was proven: the core ran only after it */
-	uint64_t ticks;       /* since the chunk's resume */
+	uint64_t last;   /* the counter at the last proven read */
+	int64_t last_ns; /* when that read was proven: the core ran only after it */
+	uint64_t ticks;  /* since the chunk's resume */
 	br_wrap_verdict_t verdict;
 	uint32_t halts;
 } stub_guard_t;
@@ -52,9 +52,9 @@ static void guard_init(const br_stub_session_t *s, const br_stub_request_t *req,
 /* One try of guard_read's proven reads (the core halted, nothing resumed):
  * pipelined in one write, or (one_at_a_time, after a loss) each request
  * alone, so that a refused one is sent again rather than lost. */
-static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
-				   bool one_at_a_time, uint32_t *pc, br_halt_proof_reads_t *reads,
-				   uint64_t *value, br_error_t *err)
+static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g, bool one_at_a_time,
+                                   uint32_t *pc, br_halt_proof_reads_t *reads, uint64_t *value,
+                                   br_error_t *err)
 {
 	br_target_t *t = s->target;
 	br_target_batch_t b;
@@ -73,9 +73,9 @@ static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
 	}
 	if (st == BR_OK && !br_halt_proof_check(&g->proof, g->state, reads, value))
 		st = br_error_set(err, BR_ERR_PROTOCOL,
-				  "a guard read's replies did not prove (marker 0x%08x or the two "
-				  "counter reads differ): the reply stream is out of step",
-				  g->proof.address);
+		                  "a guard read's replies did not prove (marker 0x%08x or the two "
+		                  "counter reads differ): the reply stream is out of step",
+		                  g->proof.address);
 	return st;
 }
 
@@ -87,7 +87,7 @@ static br_status_t guard_read_once(br_stub_session_t *s, const stub_guard_t *g,
  * put back in step (br_target_recover) and the reads made again: the core
  * has not moved, so nothing is lost. */
 static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first, uint32_t *pc,
-			      br_error_t *err)
+                              br_error_t *err)
 {
 	br_target_t *t = s->target;
 	br_halt_proof_reads_t reads;
@@ -102,7 +102,7 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
 	     i++) {
 		br_error_t why = *err;
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
-				       t->rsp.timeout_ms, err);
+		                       t->rsp.timeout_ms, err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "after '%s'", why.message);
 		s->guard_one_at_a_time = true;
@@ -113,7 +113,7 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
 	if (!first) {
 		uint64_t d = br_counter_state_delta64(g->state, g->last, value);
 		br_wrap_verdict_t v = br_wrap_interval_check(
-			g->state, d, (double)(first_got - g->last_ns) / STUB_NS_PER_S);
+		    g->state, d, (double)(first_got - g->last_ns) / STUB_NS_PER_S);
 		if ((v == BR_WRAP_POSSIBLE || v == BR_WRAP_TOO_FAST) && g->verdict == BR_WRAP_OK)
 			g->verdict = v;
 		g->ticks += d;
@@ -127,7 +127,7 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
  * guard halt every g->interval_ms (ending the wait when the core had just
  * reached br_host_sync). Leaves the core halted with its PC in *pc. */
 static br_status_t wait_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_ms, uint32_t *pc,
-			     rsp_stop_reply_t *stop, br_error_t *err)
+                             rsp_stop_reply_t *stop, br_error_t *err)
 {
 	int64_t deadline = br_clock_ms() + timeout_ms;
 	for (;;) {
@@ -136,8 +136,8 @@ static br_status_t wait_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_
 		/* Silence is a timeout with the session intact: whoever called can
 		 * still ask whether the board answers (a slow bench is not a dead
 		 * board). */
-		br_status_t st = br_target_poll_stop(s->target, guard ? g->interval_ms : remaining,
-						     stop, err);
+		br_status_t st =
+		    br_target_poll_stop(s->target, guard ? g->interval_ms : remaining, stop, err);
 		if (st == BR_OK && g->state != NULL)
 			return guard_read(s, g, false, pc, err);
 		if (st == BR_OK)
@@ -159,7 +159,7 @@ static br_status_t wait_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_
 /* Resumes (after the guard's first read) and waits for the stub to halt at
  * br_host_sync again. */
 static br_status_t run_to_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_ms,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	uint32_t pc = 0;
 	br_status_t st = g->state != NULL ? guard_read(s, g, true, &pc, err) : BR_OK;
@@ -173,21 +173,22 @@ static br_status_t run_to_sync(br_stub_session_t *s, stub_guard_t *g, int timeou
 	if (st != BR_OK)
 		return st;
 	if (pc != s->layout.host_sync)
-		return br_error_set(err, BR_ERR_TARGET,
-				    "the firmware stopped at 0x%08x (signal %d), not at %s (0x%08x): "
-				    "it faulted or hit another breakpoint",
-				    pc, (int)stop.code, BR_HOST_SYNC_SYMBOL, s->layout.host_sync);
+		return br_error_set(
+		    err, BR_ERR_TARGET,
+		    "the firmware stopped at 0x%08x (signal %d), not at %s (0x%08x): "
+		    "it faulted or hit another breakpoint",
+		    pc, (int)stop.code, BR_HOST_SYNC_SYMBOL, s->layout.host_sync);
 	return BR_OK;
 }
 
 br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
-				 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err)
+                                 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->target = target;
 	s->layout = *layout;
-	br_status_t st = br_target_breakpoint_insert(target, layout->host_sync,
-						     BR_BREAKPOINT_SOFTWARE, err);
+	br_status_t st =
+	    br_target_breakpoint_insert(target, layout->host_sync, BR_BREAKPOINT_SOFTWARE, err);
 	if (st != BR_OK)
 		return st;
 	stub_guard_t none;
@@ -195,7 +196,7 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 	st = run_to_sync(s, &none, timeout_ms, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "starting the firmware (waiting for its first %s)",
-				       BR_HOST_SYNC_SYMBOL);
+		                       BR_HOST_SYNC_SYMBOL);
 	uint8_t block[BR_CB_SIZE];
 	st = br_target_mem_read(target, layout->control_block, block, sizeof(block), err);
 	if (st != BR_OK)
@@ -208,16 +209,16 @@ br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
 	    br_stub_le32(block, BR_CB_OFFSET_MAX_SAMPLES) != layout->max_samples ||
 	    br_stub_le32(block, BR_CB_OFFSET_BENCH_COUNT) != layout->bench_count)
 		return br_error_set(err, BR_ERR_TARGET,
-				    "the control block in target memory (0x%08x) differs from the "
-				    "ELF file's: the board runs another image; load this one",
-				    layout->control_block);
+		                    "the control block in target memory (0x%08x) differs from the "
+		                    "ELF file's: the board runs another image; load this one",
+		                    layout->control_block);
 	s->bench_count = layout->bench_count;
 	s->max_samples = layout->max_samples;
 	s->samples_address = layout->samples_address;
 	memcpy(s->bench_names, layout->bench_names, sizeof(s->bench_names));
 	uint8_t result[sizeof(br_result_t)];
-	st = br_target_mem_read(target, layout->state + BR_CS_OFFSET_RESULT, result,
-				sizeof(result), err);
+	st = br_target_mem_read(target, layout->state + BR_CS_OFFSET_RESULT, result, sizeof(result),
+	                        err);
 	if (st != BR_OK)
 		return st;
 	s->next_seq = br_stub_le32(result, offsetof(br_result_t, seq)) + 1U;
@@ -265,11 +266,11 @@ static br_status_t chunk_write(br_stub_session_t *s, br_error_t *err)
 	put_le32(buf, offsetof(br_request_t, counter_address), counter->address);
 	put_le32(buf, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
 	put_le32(buf, offsetof(br_request_t, counter_flags),
-		 counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
+	         counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
 	put_le32(buf, offsetof(br_request_t, argument), req->argument);
 	/* The core is halted: the stub sees the whole request or none of it. */
-	br_status_t st = br_target_mem_write(s->target, s->layout.state + BR_CS_OFFSET_REQUEST,
-					     buf, sizeof(buf), err);
+	br_status_t st = br_target_mem_write(s->target, s->layout.state + BR_CS_OFFSET_REQUEST, buf,
+	                                     sizeof(buf), err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", s->bench_names[req->bench_index]);
 	s->pending_seq = seq;
@@ -278,15 +279,15 @@ static br_status_t chunk_write(br_stub_session_t *s, br_error_t *err)
 }
 
 br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
-				  br_error_t *err)
+                                  br_error_t *err)
 {
 	if (req->bench_index >= s->bench_count)
 		return br_error_set(err, BR_ERR_USAGE, "bench %u does not exist (%u benches)",
-				    req->bench_index, s->bench_count);
+		                    req->bench_index, s->bench_count);
 	if (req->iterations == 0 || req->iterations > BR_CB_MAX_SAMPLES)
 		return br_error_set(err, BR_ERR_USAGE,
-				    "%u iterations: a bench takes 1 to %u samples", req->iterations,
-				    BR_CB_MAX_SAMPLES);
+		                    "%u iterations: a bench takes 1 to %u samples", req->iterations,
+		                    BR_CB_MAX_SAMPLES);
 	s->pending = *req;
 	s->pending_done = 0;
 	return chunk_write(s, err);
@@ -295,7 +296,7 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
 /* Resumes for the chunk written last, waits for br_host_sync and adds the
  * chunk's result and samples to out (one halt). */
 static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
-				br_error_t *err)
+                                br_error_t *err)
 {
 	const br_stub_request_t *req = &s->pending;
 	const char *name = s->bench_names[req->bench_index];
@@ -314,26 +315,26 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	if (out->guard_verdict == BR_WRAP_OK)
 		out->guard_verdict = guard.verdict;
 	uint8_t res[sizeof(br_result_t)];
-	st = br_target_mem_read(s->target, s->layout.state + BR_CS_OFFSET_RESULT, res,
-				sizeof(res), err);
+	st = br_target_mem_read(s->target, s->layout.state + BR_CS_OFFSET_RESULT, res, sizeof(res),
+	                        err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s", name);
 	uint32_t got_seq = br_stub_le32(res, offsetof(br_result_t, seq));
 	uint32_t status = br_stub_le32(res, offsetof(br_result_t, status));
 	if (got_seq != seq)
 		return br_error_set(err, BR_ERR_TARGET,
-				    "bench %s: the stub answered request %u, expected %u", name,
-				    got_seq, seq);
+		                    "bench %s: the stub answered request %u, expected %u", name,
+		                    got_seq, seq);
 	if (status != BR_CB_STATUS_OK)
 		return br_error_set(err, BR_ERR_USAGE, "bench %s: the stub refused the request: %s",
-				    name, status_reason(status));
+		                    name, status_reason(status));
 	uint32_t bench = br_stub_le32(res, offsetof(br_result_t, bench_index));
 	uint32_t count = br_stub_le32(res, offsetof(br_result_t, count));
 	if (bench != req->bench_index || count != s->pending_chunk)
 		return br_error_set(err, BR_ERR_TARGET,
-				    "bench %s: the stub ran bench %u with %u samples, asked for "
-				    "bench %u with %u",
-				    name, bench, count, req->bench_index, s->pending_chunk);
+		                    "bench %s: the stub ran bench %u with %u samples, asked for "
+		                    "bench %u with %u",
+		                    name, bench, count, req->bench_index, s->pending_chunk);
 	uint32_t stack = br_stub_le32(res, offsetof(br_result_t, stack_bytes));
 	uint32_t peak = br_stub_le32(res, offsetof(br_result_t, heap_peak));
 	uint32_t live = br_stub_le32(res, offsetof(br_result_t, heap_live));
@@ -353,7 +354,7 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	out->host_seconds += host_seconds;
 	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
 	st = br_target_mem_read(s->target, s->samples_address, raw,
-				(size_t)count * BR_CB_SAMPLE_BYTES, err);
+	                        (size_t)count * BR_CB_SAMPLE_BYTES, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s: reading samples", name);
 	for (uint32_t i = 0; i < count; i++)
@@ -364,7 +365,7 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 }
 
 br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
-				   br_error_t *err)
+                                   br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->bench_index = s->pending.bench_index;
@@ -378,7 +379,7 @@ br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub
 }
 
 br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *req, int timeout_ms,
-				br_stub_result_t *out, br_error_t *err)
+                                br_stub_result_t *out, br_error_t *err)
 {
 	br_status_t st = br_stub_request_write(s, req, err);
 	if (st != BR_OK)
@@ -386,17 +387,17 @@ br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *r
 	return br_stub_request_finish(s, timeout_ms, out, err);
 }
 
-br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
-			uint32_t warmup, const br_counter_state_t *counter, int timeout_ms,
-			br_stub_result_t *out, br_error_t *err)
+br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations, uint32_t warmup,
+                        const br_counter_state_t *counter, int timeout_ms, br_stub_result_t *out,
+                        br_error_t *err)
 {
 	br_stub_request_t req = {
-		.bench_index = index,
-		.iterations = iterations,
-		.warmup = warmup,
-		.argument = 0,
-		.counter = &counter->counter,
-		.guard = counter,
+	    .bench_index = index,
+	    .iterations = iterations,
+	    .warmup = warmup,
+	    .argument = 0,
+	    .counter = &counter->counter,
+	    .guard = counter,
 	};
 	return br_stub_run_request(s, &req, timeout_ms, out, err);
 }

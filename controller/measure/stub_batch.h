@@ -32,9 +32,9 @@
 /* One request to the stub (control_block.h, br_request_t). */
 typedef struct br_stub_request {
 	uint32_t bench_index;
-	uint32_t iterations;     /* samples kept, 1..BR_CB_MAX_SAMPLES (in chunks of max_samples) */
-	uint32_t warmup;         /* iterations run first and discarded */
-	uint32_t argument;       /* the bench's parameter; 0: its default */
+	uint32_t iterations; /* samples kept, 1..BR_CB_MAX_SAMPLES (in chunks of max_samples) */
+	uint32_t warmup;     /* iterations run first and discarded */
+	uint32_t argument;   /* the bench's parameter; 0: its default */
 	const br_counter_t *counter;
 	/* The same counter as started (period, most rate): guard reads while the
 	 * bench runs; NULL, or a rate not known, for none (then the host time
@@ -75,9 +75,8 @@ typedef struct br_stub_result {
 	bool guarded;           /* every chunk ran between guard reads (request.guard) */
 	uint64_t guarded_ticks; /* the counter's ticks from each resume to its halt, summed */
 	br_wrap_verdict_t guard_verdict; /* BR_WRAP_OK, or the first interval that failed */
-	uint32_t guard_halts;   /* guard halts taken while the chunks ran */
+	uint32_t guard_halts;            /* guard halts taken while the chunks ran */
 } br_stub_result_t;
-
 
 /*
  * Starts a session on a halted target running that firmware (layout from
@@ -86,7 +85,7 @@ typedef struct br_stub_result {
  * block again in target memory (the same bytes as the file's).
  */
 br_status_t br_stub_session_open(br_stub_session_t *s, br_target_t *target,
-				 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err);
+                                 const br_stub_layout_t *layout, int timeout_ms, br_error_t *err);
 
 /* The index of the bench called name, or -1. */
 int br_stub_bench_index(const br_stub_session_t *s, const char *name);
@@ -96,16 +95,16 @@ int br_stub_bench_index(const br_stub_session_t *s, const char *name);
  * as request.guard says), in
  * chunks that fit the firmware's sample buffer (max_samples each; every chunk
  * is one call of the bench with its own warmup iterations first, and one halt
- * at br_host_sync), waiting timeout_ms for each; fills out. A bench that never comes back is BR_ERR_TIMEOUT naming it; a
- * request the stub refused is BR_ERR_USAGE with the stub's reason.
+ * at br_host_sync), waiting timeout_ms for each; fills out. A bench that never comes back is
+ * BR_ERR_TIMEOUT naming it; a request the stub refused is BR_ERR_USAGE with the stub's reason.
  */
-br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations,
-			uint32_t warmup, const br_counter_state_t *counter, int timeout_ms,
-			br_stub_result_t *out, br_error_t *err);
+br_status_t br_stub_run(br_stub_session_t *s, uint32_t index, uint32_t iterations, uint32_t warmup,
+                        const br_counter_state_t *counter, int timeout_ms, br_stub_result_t *out,
+                        br_error_t *err);
 
 /* br_stub_run with every field of the request, the bench's argument included. */
 br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *req, int timeout_ms,
-				br_stub_result_t *out, br_error_t *err);
+                                br_stub_result_t *out, br_error_t *err);
 
 /*
  * The first half of br_stub_run_request: checks req and writes it into the
@@ -114,7 +113,7 @@ br_status_t br_stub_run_request(br_stub_session_t *s, const br_stub_request_t *r
  * br_stub_request_finish collects the result.
  */
 br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t *req,
-				  br_error_t *err);
+                                  br_error_t *err);
 
 /*
  * The second half: resumes the halted core, waits (timeout_ms) for the stub
@@ -123,6 +122,6 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
  * with the results and samples of all of them (the errors of br_stub_run).
  */
 br_status_t br_stub_request_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
-				   br_error_t *err);
+                                   br_error_t *err);
 
 #endif

@@ -13,7 +13,7 @@
 /* Fills out from an open elf; layout, when not NULL, gets the stub's layout
  * (the image must then have the stub). */
 static br_status_t footprint_of_elf(const br_elf_t *elf, br_footprint_t *out,
-				    br_stub_layout_t *layout, br_error_t *err)
+                                    br_stub_layout_t *layout, br_error_t *err)
 {
 	br_elf_sizes_t sizes;
 	br_status_t st = br_elf_sizes_compute(elf, &sizes, err);
@@ -38,7 +38,7 @@ static br_status_t footprint_of_elf(const br_elf_t *elf, br_footprint_t *out,
 
 /* Opens path and fills out (and layout, see footprint_of_elf). */
 static br_status_t footprint_of_path(const char *path, br_footprint_t *out,
-				     br_stub_layout_t *layout, br_error_t *err)
+                                     br_stub_layout_t *layout, br_error_t *err)
 {
 	br_elf_t *elf = NULL;
 	br_status_t st = br_elf_open(path, &elf, err);
@@ -55,7 +55,7 @@ br_status_t br_footprint_of(const char *path, br_footprint_t *out, br_error_t *e
 }
 
 br_status_t br_suite_footprint_compute(const char *suite_elf, const char *empty_elf,
-				       br_suite_footprint_t *out, br_error_t *err)
+                                       br_suite_footprint_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	br_elf_t *elf = NULL;
@@ -73,7 +73,7 @@ br_status_t br_suite_footprint_compute(const char *suite_elf, const char *empty_
 		snprintf(out->empty_elf, sizeof(out->empty_elf), "%s", empty_elf);
 	out->stub_known =
 	    empty_elf != NULL || br_bench_size_sibling(suite_elf, BR_CALIBRATION_EMPTY_BENCH,
-						       out->empty_elf, sizeof(out->empty_elf));
+	                                               out->empty_elf, sizeof(out->empty_elf));
 	if (out->stub_known) {
 		st = footprint_of_path(out->empty_elf, &out->stub, NULL, err);
 		if (st != BR_OK)

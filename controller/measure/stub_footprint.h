@@ -32,19 +32,19 @@ typedef struct br_footprint {
 
 typedef struct br_footprint_bench {
 	char name[BR_CB_NAME_BYTES];
-	bool known;                           /* its image was found */
-	char elf[BR_FOOTPRINT_PATH_BYTES];    /* that image */
-	int64_t flash, ram;                   /* its image less the empty bench's */
+	bool known;                        /* its image was found */
+	char elf[BR_FOOTPRINT_PATH_BYTES]; /* that image */
+	int64_t flash, ram;                /* its image less the empty bench's */
 } br_footprint_bench_t;
 
 typedef struct br_suite_footprint {
-	br_footprint_t suite;                 /* the image as a whole */
-	bool has_stub;                        /* it was built with the stub; if not, the
-	                                         rest is empty */
-	bool stub_known;                      /* the empty bench's image was found */
+	br_footprint_t suite; /* the image as a whole */
+	bool has_stub;        /* it was built with the stub; if not, the
+	                         rest is empty */
+	bool stub_known;      /* the empty bench's image was found */
 	char empty_elf[BR_FOOTPRINT_PATH_BYTES];
-	br_footprint_t stub;                  /* the empty bench's image */
-	size_t count;                         /* the suite's benches, in its order */
+	br_footprint_t stub; /* the empty bench's image */
+	size_t count;        /* the suite's benches, in its order */
 	br_footprint_bench_t benches[BR_CB_MAX_BENCHES];
 } br_suite_footprint_t;
 
@@ -60,6 +60,6 @@ br_status_t br_footprint_of(const char *path, br_footprint_t *out, br_error_t *e
  * an error; an image that is there but unreadable is. Fills *out.
  */
 br_status_t br_suite_footprint_compute(const char *suite_elf, const char *empty_elf,
-				       br_suite_footprint_t *out, br_error_t *err);
+                                       br_suite_footprint_t *out, br_error_t *err);
 
 #endif

@@ -34,7 +34,7 @@ typedef struct br_stub_layout {
  * into out, cut to cap: the "it has: ..." list of a bench-not-found message.
  */
 void br_stub_bench_names_join(const char names[][BR_CB_NAME_BYTES], uint32_t count, char *out,
-			      size_t cap);
+                              size_t cap);
 
 /*
  * Fills *layout from elf: finds br_control_block and br_host_sync, checks the
@@ -43,16 +43,14 @@ void br_stub_bench_names_join(const char names[][BR_CB_NAME_BYTES], uint32_t cou
  * than BR_CB_NAME_BYTES - 1 are truncated). Returns BR_OK, or BR_ERR_INPUT
  * naming the file and what to rebuild.
  */
-br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout,
-				    br_error_t *err);
+br_status_t br_stub_layout_from_elf(const br_elf_t *elf, br_stub_layout_t *layout, br_error_t *err);
 
 /*
  * Checks a control block's first BR_CB_SIZE bytes (as read from the file or
  * from target memory; `where` names which in the error) against this
  * contract: magic, version, size. Returns BR_OK or BR_ERR_INPUT.
  */
-br_status_t br_stub_layout_check_header(const uint8_t *block, const char *where,
-					br_error_t *err);
+br_status_t br_stub_layout_check_header(const uint8_t *block, const char *where, br_error_t *err);
 
 /* The little-endian uint32_t at byte offset off of buf: the contract's only
  * field type. */

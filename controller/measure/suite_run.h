@@ -30,9 +30,10 @@ typedef struct br_suite_bench_request {
 } br_suite_bench_request_t;
 
 typedef struct br_suite_options {
-	const char *elf_path;        /* for messages */
+	const char *elf_path; /* for messages */
 	const br_stub_layout_t *layout;
-	const br_counter_state_t *counter; /* as started on the target (guard reads use its period) */
+	const br_counter_state_t
+	    *counter; /* as started on the target (guard reads use its period) */
 	/* The benches, in this order; NULL: every bench of the firmware, in
 	 * its own order, with default_iterations and default_warmup. A name
 	 * the firmware lacks is BR_ERR_INPUT before any bench runs. */
@@ -47,7 +48,7 @@ typedef struct br_suite_options {
 	 * it ran under and its raw result (valid during the call only); a
 	 * status other than BR_OK (err filled) ends the suite there. */
 	br_status_t (*bench_done)(void *ctx, const br_suite_bench_request_t *bench,
-				  const br_stub_result_t *result, br_error_t *err);
+	                          const br_stub_result_t *result, br_error_t *err);
 	void *bench_done_ctx;
 } br_suite_options_t;
 
@@ -59,7 +60,6 @@ void br_suite_options_default(br_suite_options_t *opts);
  * vector). Returns BR_OK, or the first error (a bench that did not come
  * back, a server that went away, what bench_done returned) naming the bench.
  */
-br_status_t br_suite_measure(const br_suite_options_t *opts, br_target_t *target,
-			     br_error_t *err);
+br_status_t br_suite_measure(const br_suite_options_t *opts, br_target_t *target, br_error_t *err);
 
 #endif

@@ -74,7 +74,8 @@ static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_
 	bool loop_pass = end == o->span->from.address;
 	if (st == BR_OK && !loop_pass)
 		st = run_to(t, end, o->timeout_ms, err);
-	for (uint32_t now_sp = sp; st == BR_OK && !loop_pass && o->span->kind == BR_SPAN_FUNCTION;) {
+	for (uint32_t now_sp = sp;
+	     st == BR_OK && !loop_pass && o->span->kind == BR_SPAN_FUNCTION;) {
 		st = br_target_reg_read(t, BR_TARGET_REG_SP, &now_sp, err);
 		if (st != BR_OK || now_sp >= sp)
 			break;
@@ -90,8 +91,8 @@ static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_
 	return st;
 }
 
-static bool is_end(const br_span_t *span, uint32_t pc, uint32_t sp, uint32_t end,
-                   uint32_t end_sp, uint64_t steps)
+static bool is_end(const br_span_t *span, uint32_t pc, uint32_t sp, uint32_t end, uint32_t end_sp,
+                   uint64_t steps)
 {
 	if (pc != end || steps == 0)
 		return false;
@@ -115,7 +116,7 @@ static void shadow_update(shadow_t *s, br_frame_names_t *names, uint32_t prev_pc
 		}
 	}
 	shadow_frame_t *top = &s->f[s->depth - 1];
-	if (pc == entry && (lr - prev_pc == 2U || lr - prev_pc == 4U) &&  
+	if (pc == entry && (lr - prev_pc == 2U || lr - prev_pc == 4U) &&
 	    s->depth < EXACT_MAX_DEPTH) {
 		shadow_frame_t *f = &s->f[s->depth++];
 		f->id = id;
@@ -147,11 +148,12 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 		if (st != BR_OK)
 			return br_error_prefix(err, "the pass at breakpoints before stepping");
 		if (count > o->max_steps)
-			return br_error_set(err, BR_ERR_USAGE,
-			                    "the region runs %llu instructions by the counter, more than "
-			                    "the %llu --exact steps at most (one round trip each): raise "
-			                    "--max-steps, or profile it by sampling",
-			                    (unsigned long long)count, (unsigned long long)o->max_steps);
+			return br_error_set(
+			    err, BR_ERR_USAGE,
+			    "the region runs %llu instructions by the counter, more than "
+			    "the %llu --exact steps at most (one round trip each): raise "
+			    "--max-steps, or profile it by sampling",
+			    (unsigned long long)count, (unsigned long long)o->max_steps);
 	}
 	uint32_t end = 0, end_sp = 0;
 	uint64_t c0 = 0, c1 = 0;
@@ -183,10 +185,11 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 		uint32_t pc = smp.regs.r[BR_TARGET_REG_PC] & ~1U;
 		bool done = is_end(span, pc, smp.regs.r[BR_TARGET_REG_SP], end, end_sp, steps);
 		if (!done && steps == o->max_steps) {
-			st = br_error_set(err, BR_ERR_TARGET,
-			                  "stepped %llu instructions (--max-steps) and the region has "
-			                  "not ended: raise --max-steps",
-			                  (unsigned long long)steps);
+			st = br_error_set(
+			    err, BR_ERR_TARGET,
+			    "stepped %llu instructions (--max-steps) and the region has "
+			    "not ended: raise --max-steps",
+			    (unsigned long long)steps);
 		} else if (!done) {
 			if (steps > 0)
 				shadow_update(&s, &names, prev_pc, &smp.regs);

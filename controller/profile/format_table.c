@@ -40,37 +40,44 @@ static void header(FILE *out, const br_profile_t *p)
 	fprintf(out, "profile %s: %s\n", p->elf_path, p->region);
 	fprintf(out, "  on %s\n", p->server);
 	if (p->mode == BR_PROFILE_EXACT) {
-		fprintf(out, "  exact: %" PRIu64 " instructions single-stepped in %.2f s (%.0f steps/s)",
-		        p->counted, p->seconds, p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
+		fprintf(out,
+		        "  exact: %" PRIu64 " instructions single-stepped in %.2f s (%.0f steps/s)",
+		        p->counted, p->seconds,
+		        p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
 		if (p->counter_known)
-			fprintf(out, "; counter %s across them: %" PRIu64 " (%" PRIu64
-			             " less the one step past the end)",
+			fprintf(out,
+			        "; counter %s across them: %" PRIu64 " (%" PRIu64
+			        " less the one step past the end)",
 			        p->counter, p->counter_delta, p->counter_delta - 1U);
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "  sampled: %" PRIu64 " samples in %.2f s (%.0f/s; asked %s), %" PRIu64
-	             " in the region, %" PRIu64 " outside it, %" PRIu64 " lost\n",
+	fprintf(out,
+	        "  sampled: %" PRIu64 " samples in %.2f s (%.0f/s; asked %s), %" PRIu64
+	        " in the region, %" PRIu64 " outside it, %" PRIu64 " lost\n",
 	        p->samples_taken, p->seconds,
 	        p->seconds > 0 ? (double)p->samples_taken / p->seconds : 0.0,
 	        p->rate_hz > 0 ? "a rate" : "as fast as the server allows", p->counted,
 	        p->outside_region, p->samples_lost);
 	if (p->sample_cost_known)
-		fprintf(out,
-		        "  one sample (stop, reads, resume, unwinding) took %.0f us median, %.0f us "
-		        "p90, %.0f us mean; %.2f writes to the server per sample\n",
-		        p->sample_cost_median_s * 1e6, p->sample_cost_p90_s * 1e6,
-		        p->sample_cost_mean_s * 1e6,
-		        p->samples_taken > 0 ? (double)p->server_writes / (double)p->samples_taken
-		                             : 0.0);
+		fprintf(
+		    out,
+		    "  one sample (stop, reads, resume, unwinding) took %.0f us median, %.0f us "
+		    "p90, %.0f us mean; %.2f writes to the server per sample\n",
+		    p->sample_cost_median_s * 1e6, p->sample_cost_p90_s * 1e6,
+		    p->sample_cost_mean_s * 1e6,
+		    p->samples_taken > 0 ? (double)p->server_writes / (double)p->samples_taken
+		                         : 0.0);
 	if (p->pcsr)
-		fputs("  flat: PCs read from DWT_PCSR while the core ran (never halted), no call "
-		      "chains;\n  lost: reads of 0xFFFFFFFF (not sampled) or refused by the server\n",
-		      out);
+		fputs(
+		    "  flat: PCs read from DWT_PCSR while the core ran (never halted), no call "
+		    "chains;\n  lost: reads of 0xFFFFFFFF (not sampled) or refused by the server\n",
+		    out);
 	else
-		fprintf(out, "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
-		             " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
-		             ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
+		fprintf(out,
+		        "  call chains: %" PRIu64 " ended in " BR_PROFILE_UNKNOWN_FRAME
+		        " (unwinding failed); frames from CFI %" PRIu64 ", frame records %" PRIu64
+		        ", LR %" PRIu64 ", exception frames crossed %" PRIu64 "\n",
 		        p->unwind.failed_chains, p->unwind.cfi, p->unwind.frame_record,
 		        p->unwind.link_register, p->unwind.exception);
 	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"

@@ -62,8 +62,8 @@ uint32_t br_frame_names_of(br_frame_names_t *n, uint32_t pc, uint32_t *entry)
 		} else {
 			snprintf(name, sizeof(name), "0x%08x", pc);
 		}
-		uint32_t id = br_profile_frame_id(n->profile, found ? fn.name : name,
-		                                  at, file, line);
+		uint32_t id =
+		    br_profile_frame_id(n->profile, found ? fn.name : name, at, file, line);
 		if (2U * (n->used + 1U) > n->cap) {
 			grow(n);
 			i = slot_of(n->slots, n->cap, pc);

@@ -20,7 +20,7 @@ typedef struct br_frame_names {
 		uint32_t id;
 		uint32_t entry;
 		bool used;
-	} *slots;
+	} * slots;
 	size_t cap, used;
 } br_frame_names_t;
 

@@ -29,8 +29,9 @@ void br_profile_resolve_lines(br_profile_t *p, const br_elf_t *elf)
 		if (pc->count == 0 || !br_elf_addr_line(elf, pc->pc, &file, &line))
 			continue;
 		size_t j = 0;
-		while (j < p->nlines && !(p->lines[j].line == line && p->lines[j].frame == pc->frame &&
-		                          strcmp(p->lines[j].file, file) == 0))
+		while (j < p->nlines &&
+		       !(p->lines[j].line == line && p->lines[j].frame == pc->frame &&
+		         strcmp(p->lines[j].file, file) == 0))
 			j++;
 		if (j == p->nlines) {
 			p->lines[j].file = xstrdup(file);

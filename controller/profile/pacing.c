@@ -25,7 +25,7 @@ void br_pacing_wait(br_pacing_t *p)
 		nanosleep(&ts, NULL);
 	}
 	/* Uniform in [period/2, 3 period/2). */
-	p->next_ns += p->period_ns / 2 +
-	              (int64_t)((double)p->period_ns *
-	                        ((double)rand_r(&p->seed) / ((double)RAND_MAX + 1.0)));
+	p->next_ns +=
+	    p->period_ns / 2 +
+	    (int64_t)((double)p->period_ns * ((double)rand_r(&p->seed) / ((double)RAND_MAX + 1.0)));
 }

@@ -32,11 +32,12 @@ static br_status_t prepare_core(br_target_t *t, br_error_t *err)
 	for (size_t i = 0; i < sizeof(dwt_optional_parts) / sizeof(dwt_optional_parts[0]); i++)
 		if (info.partno == dwt_optional_parts[i] &&
 		    dwt_ctrl >> BR_DWT_CTRL_NUMCOMP_SHIFT == 0U)
-			return br_error_set(err, BR_ERR_TARGET,
-			                    "--pcsr: this %s was built without a DWT (DWT_CTRL "
-			                    "0x%08x: no comparators), so it has no DWT_PCSR; sample "
-			                    "by halting instead (drop --pcsr)",
-			                    info.core, dwt_ctrl);
+			return br_error_set(
+			    err, BR_ERR_TARGET,
+			    "--pcsr: this %s was built without a DWT (DWT_CTRL "
+			    "0x%08x: no comparators), so it has no DWT_PCSR; sample "
+			    "by halting instead (drop --pcsr)",
+			    info.core, dwt_ctrl);
 	uint32_t demcr = 0;
 	st = br_target_read_u32(t, BR_DEMCR_ADDRESS, &demcr, err);
 	if (st == BR_OK && (demcr & BR_DEMCR_TRCENA) == 0U)
@@ -53,8 +54,8 @@ static br_status_t probe_pcsr(br_target_t *t, br_error_t *err)
 	for (unsigned done = 0; done < BR_PCSR_PROBE_READS; done += BR_PCSR_READS_PER_WRITE) {
 		uint32_t v[BR_PCSR_READS_PER_WRITE];
 		bool ok[BR_PCSR_READS_PER_WRITE];
-		br_status_t st =
-		    br_target_background_read_u32s(t, BR_DWT_PCSR, v, ok, BR_PCSR_READS_PER_WRITE, err);
+		br_status_t st = br_target_background_read_u32s(t, BR_DWT_PCSR, v, ok,
+		                                                BR_PCSR_READS_PER_WRITE, err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "reading DWT_PCSR");
 		for (unsigned i = 0; i < BR_PCSR_READS_PER_WRITE; i++) {

@@ -32,8 +32,8 @@ void br_profile_data_free(br_profile_t *p)
 	br_profile_data_init(p, p->mode);
 }
 
-uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address,
-                             const char *file, unsigned line)
+uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address, const char *file,
+                             unsigned line)
 {
 	for (size_t i = 0; i < p->nframes; i++)
 		if (p->frames[i].address == address && strcmp(p->frames[i].name, name) == 0)
@@ -160,7 +160,8 @@ void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *to
 	}
 	if (p->nsequence >= BR_PROFILE_MIN_BATCHED) {
 		/* shares[f][b] for self (first nframes rows) and total (next nframes). */
-		double *shares = xcalloc(2U * p->nframes * BR_PROFILE_BATCHES + 1U, sizeof(*shares));
+		double *shares =
+		    xcalloc(2U * p->nframes * BR_PROFILE_BATCHES + 1U, sizeof(*shares));
 		for (size_t b = 0; b < BR_PROFILE_BATCHES; b++) {
 			size_t lo = p->nsequence * b / BR_PROFILE_BATCHES;
 			size_t hi = p->nsequence * (b + 1U) / BR_PROFILE_BATCHES;
@@ -174,15 +175,18 @@ void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *to
 					for (size_t e = 0; e < d && !seen; e++)
 						seen = c->frames[e] == c->frames[d];
 					if (!seen)
-						shares[(p->nframes + c->frames[d]) * BR_PROFILE_BATCHES + b] += 1.0;
+						shares[(p->nframes + c->frames[d]) *
+						           BR_PROFILE_BATCHES +
+						       b] += 1.0;
 				}
 			}
 			for (size_t f = 0; f < 2U * p->nframes; f++)
 				shares[f * BR_PROFILE_BATCHES + b] /= (double)(hi - lo);
 		}
 		for (size_t f = 0; f < p->nframes; f++) {
-			double s = sqrt(variance(&shares[f * BR_PROFILE_BATCHES], BR_PROFILE_BATCHES) /
-			                BR_PROFILE_BATCHES);
+			double s =
+			    sqrt(variance(&shares[f * BR_PROFILE_BATCHES], BR_PROFILE_BATCHES) /
+			         BR_PROFILE_BATCHES);
 			double t = sqrt(variance(&shares[(p->nframes + f) * BR_PROFILE_BATCHES],
 			                         BR_PROFILE_BATCHES) /
 			                BR_PROFILE_BATCHES);

@@ -51,11 +51,11 @@ typedef struct br_profile_line {
 
 /* How the frames above the leaf were found (sampled mode). */
 typedef struct br_profile_unwind_counts {
-	uint64_t cfi;            /* DWARF CFI rows */
-	uint64_t frame_record;   /* frame records (r7, with the prologue) */
-	uint64_t link_register;  /* LR of a leaf */
-	uint64_t exception;      /* Cortex-M exception frames crossed */
-	uint64_t failed_chains;  /* chains that end in [unknown] */
+	uint64_t cfi;           /* DWARF CFI rows */
+	uint64_t frame_record;  /* frame records (r7, with the prologue) */
+	uint64_t link_register; /* LR of a leaf */
+	uint64_t exception;     /* Cortex-M exception frames crossed */
+	uint64_t failed_chains; /* chains that end in [unknown] */
 } br_profile_unwind_counts_t;
 
 typedef struct br_profile {
@@ -67,18 +67,18 @@ typedef struct br_profile {
 	br_profile_pc_t *pcs; /* open-addressed by pc; pcs_cap slots, npcs used */
 	size_t npcs, pcs_cap;
 	br_profile_line_t *lines; /* by count, highest first */
-	uint32_t *sequence; /* sampled: the chain of each counted sample, in time order */
+	uint32_t *sequence;       /* sampled: the chain of each counted sample, in time order */
 	size_t nsequence, sequence_cap;
 	size_t nlines;
 	uint64_t counted; /* in-region instructions (exact) or samples (sampled) */
 	/* Sampled mode. */
-	uint64_t samples_taken;   /* stops read, in or out of the region */
-	uint64_t outside_region;  /* samples whose chain is not in the region */
-	uint64_t samples_lost;    /* stops whose reads failed */
+	uint64_t samples_taken;  /* stops read, in or out of the region */
+	uint64_t outside_region; /* samples whose chain is not in the region */
+	uint64_t samples_lost;   /* stops whose reads failed */
 	br_profile_unwind_counts_t unwind;
-	bool pcsr;                /* from DWT_PCSR, never halting: flat (each chain one frame) */
-	double rate_hz;           /* asked for; 0: as fast as the server allows */
-	double seconds;           /* host time spent taking them */
+	bool pcsr;      /* from DWT_PCSR, never halting: flat (each chain one frame) */
+	double rate_hz; /* asked for; 0: as fast as the server allows */
+	double seconds; /* host time spent taking them */
 	/* What one sample cost the host (stop, reads, resume, unwinding; not the
 	 * paced waits), in seconds: median, 90th percentile, mean. */
 	bool sample_cost_known;
@@ -87,7 +87,7 @@ typedef struct br_profile {
 	uint64_t server_writes;
 	double sample_cost_median_s, sample_cost_p90_s, sample_cost_mean_s;
 	/* Exact mode. */
-	uint64_t counter_delta;   /* the counter across the stepped region (+1: see exact.h) */
+	uint64_t counter_delta; /* the counter across the stepped region (+1: see exact.h) */
 	bool counter_known;
 	uint64_t step_limit;
 	/* Provenance for the outputs. */
@@ -107,8 +107,8 @@ void br_profile_data_free(br_profile_t *p);
 
 /* The id of the frame called name (entry address, file:line when known),
  * added on first use. */
-uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address,
-                             const char *file, unsigned line);
+uint32_t br_profile_frame_id(br_profile_t *p, const char *name, uint32_t address, const char *file,
+                             unsigned line);
 
 /* Counts one observation (count of it) of the chain frames[0..depth), root
  * first; returns the chain's index. */

@@ -39,10 +39,11 @@ static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "--pcsr samples the running core, --exact steps it: give one");
 	if (o->pcsr && (o->from != NULL || o->function != NULL))
-		return br_error_set(err, BR_ERR_USAGE,
-		                    "--pcsr gives a flat profile (the sampled PC, no call chain), "
-		                    "so it cannot tell which samples are inside --function or "
-		                    "--from/--to: it profiles everything; drop the region or --pcsr");
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "--pcsr gives a flat profile (the sampled PC, no call chain), "
+		    "so it cannot tell which samples are inside --function or "
+		    "--from/--to: it profiles everything; drop the region or --pcsr");
 	if (!o->exact && !(o->duration_s > 0))
 		return br_error_set(err, BR_ERR_USAGE, "--duration must be more than 0 seconds");
 	return BR_OK;
@@ -84,7 +85,8 @@ static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t 
 		return br_exact_run(t, &eo, out, err);
 	}
 	if (o->pcsr) {
-		br_pcsr_options_t po = {.elf = elf, .duration_s = o->duration_s, .rate_hz = o->rate_hz};
+		br_pcsr_options_t po = {
+		    .elf = elf, .duration_s = o->duration_s, .rate_hz = o->rate_hz};
 		return br_pcsr_sample(t, &po, out, err);
 	}
 	br_sampler_options_t so = {

@@ -36,10 +36,10 @@ typedef struct br_profile_options {
 	const char *to;
 	const char *function;
 	bool exact;
-	bool pcsr;           /* sampled from DWT_PCSR without halting: flat (pcsr_sampler.h) */
-	uint64_t max_steps;  /* exact: the most instructions stepped */
-	double duration_s;   /* sampled: how long */
-	double rate_hz;      /* sampled: samples per second asked; 0: as fast as it goes */
+	bool pcsr;          /* sampled from DWT_PCSR without halting: flat (pcsr_sampler.h) */
+	uint64_t max_steps; /* exact: the most instructions stepped */
+	double duration_s;  /* sampled: how long */
+	double rate_hz;     /* sampled: samples per second asked; 0: as fast as it goes */
 	uint32_t stack_window;
 	br_unwind_method_t unwind;
 	const br_counter_t *counter; /* exact: the pre-pass and the cross-check */

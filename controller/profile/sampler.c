@@ -59,9 +59,10 @@ static void plan_windows(sampler_t *s, br_target_sample_t *smp)
 	uint32_t low = 0;
 	if (s->o->stack_top != 0) {
 		/* From the deepest SP seen less a margin, within the window. */
-		uint32_t need = s->deepest_sp == 0 || s->deepest_sp > s->o->stack_top
-		                    ? len
-		                    : s->o->stack_top - (s->deepest_sp & ~3U) + SAMPLER_WINDOW_MARGIN;
+		uint32_t need =
+		    s->deepest_sp == 0 || s->deepest_sp > s->o->stack_top
+		        ? len
+		        : s->o->stack_top - (s->deepest_sp & ~3U) + SAMPLER_WINDOW_MARGIN;
 		if (need < len)
 			len = need;
 		low = s->o->stack_top - len;
@@ -172,10 +173,11 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 		if (o->span->kind == BR_SPAN_FUNCTION && br_elf_symbol_at(o->elf, s.region_lo, &fn))
 			s.region_hi = fn.address + (fn.size > 0 ? fn.size : 1U);
 		if (s.region_hi <= s.region_lo)
-			return br_error_set(err, BR_ERR_USAGE,
-			                    "sampling a range needs --to above --from in memory (the "
-			                    "code between them): 0x%08x .. 0x%08x",
-			                    s.region_lo, s.region_hi);
+			return br_error_set(
+			    err, BR_ERR_USAGE,
+			    "sampling a range needs --to above --from in memory (the "
+			    "code between them): 0x%08x .. 0x%08x",
+			    s.region_lo, s.region_hi);
 	}
 	br_status_t st = br_unwinder_open(&s.unwinder, o->elf, o->unwind, err);
 	if (st != BR_OK)

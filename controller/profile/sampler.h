@@ -20,9 +20,9 @@
  * rate_hz 0 samples as fast as the server allows (each resume is followed at
  * once by the next interrupt); otherwise the interrupts are paced on the
  * host's monotonic clock at intervals drawn uniformly from [T/2, 3T/2) for
- * T = 1/rate_hz, so that no fixed stride aliases with the firmware's loops. A chain that is not complete can still be in the
- * region (the function was found before unwinding failed); one that is not
- * found in it counts as outside.
+ * T = 1/rate_hz, so that no fixed stride aliases with the firmware's loops. A chain that is not
+ * complete can still be in the region (the function was found before unwinding failed); one that is
+ * not found in it counts as outside.
  */
 #ifndef BENCHRACK_PROFILE_SAMPLER_H
 #define BENCHRACK_PROFILE_SAMPLER_H

@@ -38,18 +38,19 @@ bool br_thumb_is_after_call(const br_elf_t *elf, uint32_t ra)
 	if (!halfword(elf, ra - 4U, &h1) || !halfword(elf, ra - 2U, &h2))
 		return false;
 	/* BL: 11110 S imm10, 11 J1 1 J2 imm11; BLX (immediate): 11 J1 0 J2. */
-	return (h1 & 0xF800U) == 0xF000U && ((h2 & 0xD000U) == 0xD000U || (h2 & 0xD000U) == 0xC000U);
+	return (h1 & 0xF800U) == 0xF000U &&
+	       ((h2 & 0xD000U) == 0xD000U || (h2 & 0xD000U) == 0xC000U);
 }
 
 /* What the prologue does, instruction by instruction. */
 typedef struct prologue {
-	uint32_t pushed;       /* register mask pushed (bit 14: LR) */
-	uint32_t push_end;     /* address after the push (0: none) */
-	uint32_t alloc;        /* bytes of sub sp */
-	uint32_t alloc_end;    /* address after it (0: none) */
-	uint32_t r7_offset;    /* add r7, sp, #r7_offset */
-	uint32_t r7_end;       /* address after it (0: none) */
-	uint32_t sp_at_r7;     /* bytes below the CFA when r7 was set */
+	uint32_t pushed;    /* register mask pushed (bit 14: LR) */
+	uint32_t push_end;  /* address after the push (0: none) */
+	uint32_t alloc;     /* bytes of sub sp */
+	uint32_t alloc_end; /* address after it (0: none) */
+	uint32_t r7_offset; /* add r7, sp, #r7_offset */
+	uint32_t r7_end;    /* address after it (0: none) */
+	uint32_t sp_at_r7;  /* bytes below the CFA when r7 was set */
 } prologue_t;
 
 static unsigned popcount16(uint32_t m)
@@ -80,7 +81,8 @@ static void read_prologue(const br_elf_t *elf, uint32_t entry, uint32_t size, pr
 			p->pushed = hw2 & 0x5FFFU;
 			below += 4U * popcount16(p->pushed);
 			p->push_end = next;
-		} else if ((hw & 0xFF80U) == 0xB080U && p->alloc_end == 0) { /* SUB SP, SP, #imm7*4 */
+		} else if ((hw & 0xFF80U) == 0xB080U &&
+		           p->alloc_end == 0) { /* SUB SP, SP, #imm7*4 */
 			p->alloc = (hw & 0x7FU) * 4U;
 			below += p->alloc;
 			p->alloc_end = next;
@@ -137,8 +139,9 @@ static bool run_epilogue(const br_elf_t *elf, uint32_t pc, const br_cfi_regs_t *
 			out->known[REG_R7] = r7_known;
 			return true;
 		} else if ((hw & 0xFE00U) == 0xBC00U || hw == 0xE8BDU) { /* POP T1 / T2 */
-			list = hw == 0xE8BDU ? hw2 & 0xDFFFU
-			                     : (hw & 0xFFU) | ((hw & 0x100U) != 0 ? 1U << BR_CFI_REG_PC : 0U);
+			list = hw == 0xE8BDU
+			           ? hw2 & 0xDFFFU
+			           : (hw & 0xFFU) | ((hw & 0x100U) != 0 ? 1U << BR_CFI_REG_PC : 0U);
 			*out = *in;
 			for (unsigned r = 0; r < BR_CFI_REGS; r++) {
 				if ((list & (1U << r)) == 0)

@@ -21,10 +21,10 @@
 #include "elf/elf_file.h"
 
 typedef enum br_thumb_frame_result {
-	BR_THUMB_FRAME_RECORD,  /* through r7 and the saved record */
-	BR_THUMB_FRAME_STACK,   /* through SP (prologue or epilogue part-way) */
-	BR_THUMB_FRAME_LR,      /* nothing saved yet (or any more): LR */
-	BR_THUMB_FRAME_FAILED,  /* no way to tell */
+	BR_THUMB_FRAME_RECORD, /* through r7 and the saved record */
+	BR_THUMB_FRAME_STACK,  /* through SP (prologue or epilogue part-way) */
+	BR_THUMB_FRAME_LR,     /* nothing saved yet (or any more): LR */
+	BR_THUMB_FRAME_FAILED, /* no way to tell */
 } br_thumb_frame_result_t;
 
 /*

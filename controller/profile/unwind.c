@@ -7,14 +7,14 @@
 
 /* EXC_RETURN (ARMv7-M ARM B1.5.8): the top 27 bits all ones in an LR value. */
 #define EXC_RETURN_PREFIX 0xFFFFFFE0U
-#define EXC_RETURN_SPSEL (1U << 2)  /* 1: the frame is on the process stack */
-#define EXC_RETURN_NOFP (1U << 4)   /* 0: an extended frame with the FP state */
-#define EXC_FRAME_BASIC 0x20U       /* r0-r3, r12, LR, PC, xPSR */
-#define EXC_FRAME_EXTENDED 0x68U    /* + s0-s15, FPSCR, a reserved word */
+#define EXC_RETURN_SPSEL (1U << 2) /* 1: the frame is on the process stack */
+#define EXC_RETURN_NOFP (1U << 4)  /* 0: an extended frame with the FP state */
+#define EXC_FRAME_BASIC 0x20U      /* r0-r3, r12, LR, PC, xPSR */
+#define EXC_FRAME_EXTENDED 0x68U   /* + s0-s15, FPSCR, a reserved word */
 #define EXC_FRAME_LR 5U
 #define EXC_FRAME_PC 6U
 #define EXC_FRAME_XPSR 7U
-#define XPSR_ALIGNED (1U << 9)      /* the stack was realigned by 4 bytes */
+#define XPSR_ALIGNED (1U << 9) /* the stack was realigned by 4 bytes */
 
 typedef struct windows {
 	const br_unwind_memory_t *mem;
@@ -26,8 +26,8 @@ static bool read_word(void *ctx, uint32_t address, uint32_t *value)
 	const windows_t *w = ctx;
 	for (size_t i = 0; i < w->n; i++) {
 		const br_unwind_memory_t *m = &w->mem[i];
-		if (m->bytes == NULL || address < m->address || address - m->address > m->len - 4U ||
-		    m->len < 4U)
+		if (m->bytes == NULL || address < m->address ||
+		    address - m->address > m->len - 4U || m->len < 4U)
 			continue;
 		const uint8_t *b = m->bytes + (address - m->address);
 		*value = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
@@ -104,8 +104,9 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 		uint32_t pc = cur.value[BR_CFI_REG_PC];
 		if (is_exc_return(pc)) {
 			if (!exception_frame(pc, &cur, &w)) {
-				out->stop = "an exception frame that was not read (process stack, or "
-				            "outside the stack window)";
+				out->stop =
+				    "an exception frame that was not read (process stack, or "
+				    "outside the stack window)";
 				return;
 			}
 			out->exceptions++;
@@ -152,7 +153,8 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 				out->stop = "frame records: no record found";
 				return;
 			}
-			how = tr == BR_THUMB_FRAME_LR ? BR_UNWIND_HOW_LR : BR_UNWIND_HOW_FRAME_RECORD;
+			how =
+			    tr == BR_THUMB_FRAME_LR ? BR_UNWIND_HOW_LR : BR_UNWIND_HOW_FRAME_RECORD;
 		}
 		uint32_t ra = caller.value[BR_CFI_REG_PC];
 		if (!is_exc_return(ra) && !br_thumb_is_after_call(u->elf, ra)) {

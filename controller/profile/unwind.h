@@ -54,17 +54,17 @@ typedef struct br_unwind_memory {
 typedef struct br_unwind_result {
 	uint32_t pcs[BR_UNWIND_MAX_FRAMES]; /* innermost first; byte addresses */
 	size_t depth;
-	bool complete;        /* false: the chain ends in [unknown] above pcs[depth - 1] */
-	unsigned exceptions;  /* exception frames crossed */
+	bool complete;       /* false: the chain ends in [unknown] above pcs[depth - 1] */
+	unsigned exceptions; /* exception frames crossed */
 	unsigned by_cfi, by_frame_record, by_lr;
-	const char *stop;     /* why it ended: "reset handler", "CFI: outermost", or the failure */
+	const char *stop; /* why it ended: "reset handler", "CFI: outermost", or the failure */
 } br_unwind_result_t;
 
 typedef struct br_unwinder {
 	const br_elf_t *elf;
 	br_elf_cfi_t *cfi; /* NULL: none in the file (or not used) */
 	br_unwind_method_t method;
-	uint32_t entry;    /* the reset handler's entry */
+	uint32_t entry; /* the reset handler's entry */
 } br_unwinder_t;
 
 /* Prepares u for elf (kept open by the caller); opens the CFI unless the

@@ -31,8 +31,9 @@ bool br_board_identity(const br_endpoint_t *ep, char *out, size_t cap)
 			snprintf(out, cap, "probe-%s", ep->openocd.serial);
 		else
 			snprintf(out, cap, "probe-first-%s",
-				 ep->openocd.interface_cfg != NULL ? base_name(ep->openocd.interface_cfg)
-								   : "default");
+			         ep->openocd.interface_cfg != NULL
+			             ? base_name(ep->openocd.interface_cfg)
+			             : "default");
 		break;
 	case BR_ENDPOINT_REMOTE:
 		snprintf(out, cap, "remote-%s-%u", ep->host != NULL ? ep->host : "", ep->port);

@@ -15,7 +15,7 @@ const char *br_board_lock_dir(void)
 }
 
 br_status_t br_board_lock_take(const br_endpoint_t *ep, FILE *notes, br_board_lock_t *bl,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	memset(bl, 0, sizeof(*bl));
 	bl->notes = notes;
@@ -25,11 +25,12 @@ br_status_t br_board_lock_take(const br_endpoint_t *ep, FILE *notes, br_board_lo
 		return BR_OK;
 	br_status_t st = br_rack_lock_acquire(br_board_lock_dir(), name, 0, &bl->lock, NULL, err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "%s", "the board is locked (wait for its owner to finish)");
+		return br_error_prefix(err, "%s",
+		                       "the board is locked (wait for its owner to finish)");
 	bl->held = true;
 	if (bl->lock.took_over && notes != NULL)
 		fprintf(notes, "benchrack: took over the stale lock of %s (pid %ld on %s, gone)\n",
-			name, bl->lock.stale.pid, bl->lock.stale.host);
+		        name, bl->lock.stale.pid, bl->lock.stale.host);
 	return BR_OK;
 }
 

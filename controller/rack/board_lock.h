@@ -31,7 +31,7 @@ const char *br_board_lock_dir(void);
  * that is said in a line on notes (NULL: not said).
  */
 br_status_t br_board_lock_take(const br_endpoint_t *ep, FILE *notes, br_board_lock_t *bl,
-			       br_error_t *err);
+                               br_error_t *err);
 
 /* Releases what br_board_lock_take took (nothing for QEMU). */
 void br_board_lock_give(br_board_lock_t *bl);

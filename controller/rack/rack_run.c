@@ -187,9 +187,8 @@ br_status_t br_rack_document_save(const char *path, const br_rack_t *rack,
 	return br_atomic_file_commit(&f, err);
 }
 
-br_status_t br_rack_session_open(const char *path, const char *configs_dir,
-                                 const char *const *only, size_t only_count,
-                                 br_rack_session_t *s, br_error_t *err)
+br_status_t br_rack_session_open(const char *path, const char *configs_dir, const char *const *only,
+                                 size_t only_count, br_rack_session_t *s, br_error_t *err)
 {
 	memset(s, 0, sizeof(*s));
 	br_status_t st = br_rack_load(path, configs_dir, &s->full, err);
@@ -213,7 +212,7 @@ br_status_t br_rack_session_open(const char *path, const char *configs_dir,
 unsigned br_rack_session_parallel(const br_rack_session_t *s, unsigned asked)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	return asked > 0             ? asked
+	return asked > 0              ? asked
 	       : s->rack.parallel > 0 ? s->rack.parallel
 	                              : (unsigned)(cpus > 0 ? cpus : 1);
 }

@@ -72,13 +72,13 @@ br_status_t br_rack_document_save(const char *path, const br_rack_t *rack,
 /* A rack file loaded, its boards selected and every file they name loaded
  * (the state `benchrack rack` runs its workers on). */
 typedef struct br_rack_session {
-	br_rack_t full;                 /* the rack file */
-	bool loaded;                    /* full is to be freed */
-	br_rack_t rack;                 /* the selected boards (br_rack_select) */
-	size_t slots;                   /* full.entry_count * BR_RACK_MAX_SUITES */
-	br_suite_t *suites;             /* per slot (br_rack_configs_load) */
-	const br_suite_t **suite_ptrs;  /* per slot, NULL when not loaded */
-	bool *heavy;                    /* per selected board */
+	br_rack_t full;                  /* the rack file */
+	bool loaded;                     /* full is to be freed */
+	br_rack_t rack;                  /* the selected boards (br_rack_select) */
+	size_t slots;                    /* full.entry_count * BR_RACK_MAX_SUITES */
+	br_suite_t *suites;              /* per slot (br_rack_configs_load) */
+	const br_suite_t **suite_ptrs;   /* per slot, NULL when not loaded */
+	bool *heavy;                     /* per selected board */
 	br_rack_board_result_t *results; /* per selected board */
 } br_rack_session_t;
 
@@ -89,9 +89,8 @@ typedef struct br_rack_session {
  * BR_OK with no board selected is possible (s->rack.entry_count == 0).
  * Free s with br_rack_session_free, also after a failure.
  */
-br_status_t br_rack_session_open(const char *path, const char *configs_dir,
-                                 const char *const *only, size_t only_count,
-                                 br_rack_session_t *s, br_error_t *err);
+br_status_t br_rack_session_open(const char *path, const char *configs_dir, const char *const *only,
+                                 size_t only_count, br_rack_session_t *s, br_error_t *err);
 
 /* How many emulated boards at once: asked (0: not asked), else the rack
  * file's, else the CPUs online. */

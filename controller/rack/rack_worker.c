@@ -278,8 +278,9 @@ int br_rack_worker_run(void *ctx, size_t index, int fd)
 		br_status_t st = BR_OK;
 		for (unsigned a = 0; a <= retries; a++) {
 			br_error_clear(&err);
-			st = probe_once(o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL,
-			                &err);
+			st = probe_once(
+			    o, e, e->suite_count > 0 ? suite_elf(suites[0], e->board.value) : NULL,
+			    &err);
 			if (st == BR_OK || !retryable(st))
 				break;
 			if (a < retries)

@@ -75,11 +75,12 @@ static void latest_write(br_json_t *j, const br_page_t *page, const br_page_late
 {
 	const br_page_record_t *r = &page->runs[l->run];
 	br_report_t report = {.run = r->rec,
-			      .run_path = r->path,
-			      .diff = l->diff,
-			      .baseline_path = l->has_baseline ? page->baselines[l->baseline].path : NULL,
-			      .gate = l->gate,
-			      .figures = true};
+	                      .run_path = r->path,
+	                      .diff = l->diff,
+	                      .baseline_path =
+	                          l->has_baseline ? page->baselines[l->baseline].path : NULL,
+	                      .gate = l->gate,
+	                      .figures = true};
 	br_json_object_begin(j);
 	br_json_key(j, "run");
 	br_json_uint(j, l->run);
@@ -171,7 +172,8 @@ static void matrix_write(br_json_t *j, const br_page_rack_t *rack, const br_page
 			br_json_key(j, "median");
 			br_json_double(j, cell->known ? cell->median : (double)NAN);
 			br_json_key(j, "ratio");
-			br_json_double(j, cell->known && cell->ratio > 0.0 ? cell->ratio : (double)NAN);
+			br_json_double(j, cell->known && cell->ratio > 0.0 ? cell->ratio
+			                                                   : (double)NAN);
 			br_json_key(j, "off");
 			br_json_bool(j, cell->off);
 			br_json_object_end(j);
@@ -268,7 +270,7 @@ static void profile_write(br_json_t *j, const br_flame_t *p)
 }
 
 void br_report_data_write(const br_page_t *page, const char *generated, const char *version,
-			  FILE *out)
+                          FILE *out)
 {
 	br_json_t j;
 	br_json_init(&j, out);

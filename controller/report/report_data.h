@@ -18,6 +18,6 @@
 /* Writes page (finished: br_page_finish) as JSON to out; generated is the
  * UTC time the page is written, version benchrack's. */
 void br_report_data_write(const br_page_t *page, const char *generated, const char *version,
-			  FILE *out);
+                          FILE *out);
 
 #endif

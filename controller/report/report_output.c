@@ -22,7 +22,7 @@ static bool ends_with(const char *s, const char *suffix)
 static const br_format_t html_format = {"html", NULL};
 
 static br_status_t page_write(const br_report_t *reports, size_t count, const char *rack_document,
-			      FILE *out, br_error_t *err)
+                              FILE *out, br_error_t *err)
 {
 	br_page_t page;
 	br_page_init(&page);
@@ -40,7 +40,7 @@ static br_status_t page_write(const br_report_t *reports, size_t count, const ch
 }
 
 static br_status_t format_write(const br_format_t *fmt, const br_report_t *reports, size_t count,
-				const char *rack_document, FILE *out, br_error_t *err)
+                                const char *rack_document, FILE *out, br_error_t *err)
 {
 	if (fmt == &html_format)
 		return page_write(reports, count, rack_document, out, err);
@@ -48,8 +48,8 @@ static br_status_t format_write(const br_format_t *fmt, const br_report_t *repor
 	return BR_OK;
 }
 
-br_status_t br_report_output_format(const char *format, const char *output,
-				    const br_format_t **out, br_error_t *err)
+br_status_t br_report_output_format(const char *format, const char *output, const br_format_t **out,
+                                    br_error_t *err)
 {
 	*out = NULL;
 	if (format == NULL && output != NULL) {
@@ -57,9 +57,9 @@ br_status_t br_report_output_format(const char *format, const char *output,
 			const char *extension;
 			const char *format;
 		} by_extension[] = {
-			{".json", "json"}, {".csv", "csv"}, {".xml", "junit"},
-			{".md", "markdown"}, {".markdown", "markdown"},
-			{".html", "html"}, {".htm", "html"},
+		    {".json", "json"},   {".csv", "csv"},           {".xml", "junit"},
+		    {".md", "markdown"}, {".markdown", "markdown"}, {".html", "html"},
+		    {".htm", "html"},
 		};
 		for (size_t i = 0; i < sizeof(by_extension) / sizeof(by_extension[0]); i++) {
 			if (ends_with(output, by_extension[i].extension))
@@ -67,22 +67,23 @@ br_status_t br_report_output_format(const char *format, const char *output,
 		}
 		if (format == NULL)
 			return br_error_set(err, BR_ERR_USAGE,
-					    "--output %s: say which format with --format (one of "
-					    "%s)",
-					    output, OUTPUT_FORMAT_NAMES);
+			                    "--output %s: say which format with --format (one of "
+			                    "%s)",
+			                    output, OUTPUT_FORMAT_NAMES);
 	}
 	if (format == NULL)
 		return BR_OK;
 	*out = strcmp(format, html_format.name) == 0 ? &html_format : br_format_find(format);
 	if (*out == NULL)
-		return br_error_set(err, BR_ERR_USAGE, "--format %s: unknown format; expected one of %s",
-				    format, OUTPUT_FORMAT_NAMES);
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "--format %s: unknown format; expected one of %s", format,
+		                    OUTPUT_FORMAT_NAMES);
 	return BR_OK;
 }
 
 br_status_t br_report_output_write(const br_report_t *reports, size_t count, const char *format,
-				   const char *output, const char *rack_document, FILE *console,
-				   bool colour, br_error_t *err)
+                                   const char *output, const char *rack_document, FILE *console,
+                                   bool colour, br_error_t *err)
 {
 	const br_format_t *fmt = NULL;
 	br_status_t st = br_report_output_format(format, output, &fmt, err);

@@ -21,8 +21,8 @@
  * is NULL; NULL in *out when neither asks for one. An unknown name, or an
  * output whose extension says nothing, is BR_ERR_USAGE listing the formats.
  */
-br_status_t br_report_output_format(const char *format, const char *output,
-				    const br_format_t **out, br_error_t *err);
+br_status_t br_report_output_format(const char *format, const char *output, const br_format_t **out,
+                                    br_error_t *err);
 
 /*
  * Writes reports: the table to console (in colour when colour) unless the
@@ -31,7 +31,7 @@ br_status_t br_report_output_format(const char *format, const char *output,
  * rack document at rack_document (NULL: none).
  */
 br_status_t br_report_output_write(const br_report_t *reports, size_t count, const char *format,
-				   const char *output, const char *rack_document, FILE *console,
-				   bool colour, br_error_t *err);
+                                   const char *output, const char *rack_document, FILE *console,
+                                   bool colour, br_error_t *err);
 
 #endif

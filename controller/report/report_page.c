@@ -65,7 +65,8 @@ void br_page_warn(br_page_t *page, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	page->warnings = xrealloc(page->warnings, (page->warning_count + 1) * sizeof(*page->warnings));
+	page->warnings =
+	    xrealloc(page->warnings, (page->warning_count + 1) * sizeof(*page->warnings));
 	page->warnings[page->warning_count++] = xstrdup(buf);
 }
 
@@ -114,7 +115,7 @@ void br_page_add_run_file(br_page_t *page, const char *path)
 	}
 	if (rec->kind != BR_RECORD_RUN) {
 		br_page_warn(page, "%s: a baseline, not a run record; give it with --baseline-dir",
-			     path);
+		             path);
 		br_run_record_free(rec);
 		free(rec);
 		return;
@@ -141,7 +142,7 @@ static br_status_t json_files(const char *dir, char ***out, size_t *count, br_er
 		if (errno == ENOENT)
 			return BR_OK;
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot list the folder: %s", dir,
-				    strerror(errno));
+		                    strerror(errno));
 	}
 	const struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
@@ -309,7 +310,8 @@ static bool find_baseline(const br_page_t *page, const br_run_record_t *run, siz
 	for (size_t i = 0; i < page->baseline_count; i++) {
 		const br_run_record_t *b = page->baselines[i].rec;
 		if (strcmp(b->board, run->board) == 0 &&
-		    (b->suite[0] == '\0' || run->suite[0] == '\0' || strcmp(b->suite, run->suite) == 0)) {
+		    (b->suite[0] == '\0' || run->suite[0] == '\0' ||
+		     strcmp(b->suite, run->suite) == 0)) {
 			*out = i;
 			return true;
 		}
@@ -334,7 +336,8 @@ static void latest_compare(br_page_t *page, br_page_latest_t *l)
 			br_diff_compute(b->rec, run, &l->own_diff);
 			diff = &l->own_diff;
 		} else {
-			br_page_warn(page, "comparison of %s: %s", page->runs[l->run].path, err.message);
+			br_page_warn(page, "comparison of %s: %s", page->runs[l->run].path,
+			             err.message);
 			l->has_baseline = false;
 		}
 	}
@@ -377,7 +380,7 @@ void br_page_finish(br_page_t *page)
 					newest = k;
 			}
 			page->latest = xrealloc(page->latest,
-						(page->latest_count + 1) * sizeof(*page->latest));
+			                        (page->latest_count + 1) * sizeof(*page->latest));
 			br_page_latest_t *l = &page->latest[page->latest_count++];
 			memset(l, 0, sizeof(*l));
 			l->run = newest;
@@ -434,11 +437,12 @@ br_status_t br_page_gather(br_page_t *page, const br_page_sources_t *a, br_error
 	if (st != BR_OK)
 		return st;
 	if (page->run_count == 0 && page->rack_count == 0 && page->profile_count == 0)
-		return br_error_set(err, BR_ERR_USAGE,
-				    "nothing to report: no run record in %s/runs (or --runs), no "
-				    "--rack document and no --profile; run `benchrack run` first or "
-				    "name them",
-				    a->results_dir);
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "nothing to report: no run record in %s/runs (or --runs), no "
+		    "--rack document and no --profile; run `benchrack run` first or "
+		    "name them",
+		    a->results_dir);
 	br_page_finish(page);
 	return BR_OK;
 }

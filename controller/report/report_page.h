@@ -30,13 +30,14 @@ typedef struct br_page_record {
 	bool owned;
 	char path[BR_PAGE_PATH_BYTES];
 	char series[BR_RECORD_NAME]; /* the board as the page names it: a rack's name for it, else
-	                                the record's board; runs of one series and suite form a history */
+	                                the record's board; runs of one series and suite form a
+	                                history */
 } br_page_record_t;
 
 /* One function or object of the firmware, by size. */
 typedef struct br_page_symbol {
 	char name[BR_PAGE_NAME_BYTES];
-	char kind[16]; /* "function" or "object" */
+	char kind[16];    /* "function" or "object" */
 	char section[32]; /* where it is in flash: ".text", ".rodata", ... */
 	unsigned long long size;
 } br_page_symbol_t;
@@ -49,14 +50,14 @@ typedef struct br_page_bench_text {
 
 /* The newest run of one board and suite, compared and gated. */
 typedef struct br_page_latest {
-	size_t run;              /* index into runs */
+	size_t run; /* index into runs */
 	bool has_baseline;
-	size_t baseline;         /* index into baselines */
-	const br_diff_t *diff;   /* NULL when no baseline was compared */
-	const br_gate_t *gate;   /* NULL when not gated */
-	br_diff_t own_diff;      /* what diff points at when the page computed it */
+	size_t baseline;       /* index into baselines */
+	const br_diff_t *diff; /* NULL when no baseline was compared */
+	const br_gate_t *gate; /* NULL when not gated */
+	br_diff_t own_diff;    /* what diff points at when the page computed it */
 	br_gate_t own_gate;
-	bool owns;               /* own_diff and own_gate are filled */
+	bool owns;                 /* own_diff and own_gate are filled */
 	br_page_symbol_t *symbols; /* biggest functions and objects of its firmware, or NULL */
 	size_t symbol_count;
 	br_page_bench_text_t *bench_text; /* per bench text over the empty bench, or NULL */
@@ -66,14 +67,14 @@ typedef struct br_page_latest {
 /* A suite of a rack's board, as the rack document records it. */
 typedef struct br_page_rack_suite {
 	char suite[BR_PAGE_PATH_BYTES];
-	char outcome[16];           /* "pass", "regression", "infra", "not-run" */
+	char outcome[16]; /* "pass", "regression", "infra", "not-run" */
 	char reason[BR_PAGE_TEXT_BYTES];
 	unsigned attempts;
-	char **failed;              /* reasons of the failed attempts */
+	char **failed; /* reasons of the failed attempts */
 	size_t failed_count;
 	char run_path[BR_PAGE_PATH_BYTES]; /* "" when none */
 	bool has_run;
-	size_t run;                 /* index into runs when has_run */
+	size_t run; /* index into runs when has_run */
 } br_page_rack_suite_t;
 
 typedef struct br_page_rack_board {
@@ -206,11 +207,11 @@ void br_page_finish(br_page_t *page);
 
 /* What `benchrack report` gathers a page from. */
 typedef struct br_page_sources {
-	const char *results_dir;   /* runs from RESULTS/runs, baselines from RESULTS/baselines */
-	const char *baseline_dir;  /* instead of RESULTS/baselines, or NULL */
-	const char *const *runs;   /* run globs instead of RESULTS/runs */
+	const char *results_dir;  /* runs from RESULTS/runs, baselines from RESULTS/baselines */
+	const char *baseline_dir; /* instead of RESULTS/baselines, or NULL */
+	const char *const *runs;  /* run globs instead of RESULTS/runs */
 	size_t run_count;
-	const char *const *racks;  /* rack documents (with their boards' runs) */
+	const char *const *racks; /* rack documents (with their boards' runs) */
 	size_t rack_count;
 	const char *const *profiles; /* folded or speedscope files */
 	size_t profile_count;

@@ -60,9 +60,9 @@ static size_t child(br_flame_t *p, size_t parent, const char *name, size_t len)
 static br_status_t too_big(const br_flame_t *p, br_error_t *err)
 {
 	return br_error_set(err, BR_ERR_INPUT,
-			    "%s: more than %u distinct call paths (or %u frames in one stack); "
-			    "fold the profile further (fewer frames, or a shorter region)",
-			    p->path, BR_FLAME_MAX_NODES, BR_FLAME_MAX_DEPTH);
+	                    "%s: more than %u distinct call paths (or %u frames in one stack); "
+	                    "fold the profile further (fewer frames, or a shorter region)",
+	                    p->path, BR_FLAME_MAX_NODES, BR_FLAME_MAX_DEPTH);
 }
 
 void br_flame_free(br_flame_t *p)
@@ -86,7 +86,7 @@ static void append(br_flame_t **profiles, size_t *count, br_flame_t *p)
 /* ---------------------------------------------------------------- folded */
 
 static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsigned lineno,
-			       br_error_t *err)
+                               br_error_t *err)
 {
 	while (len > 0 && isspace((unsigned char)line[len - 1]))
 		len--;
@@ -108,9 +108,9 @@ static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsi
 	}
 	if (sp == 0)
 		return br_error_set(err, BR_ERR_INPUT,
-				    "%s:%u: expected a folded stack: frames separated by ';', a "
-				    "space, and a count (e.g. `main;crc32_update 42`)",
-				    p->path, lineno);
+		                    "%s:%u: expected a folded stack: frames separated by ';', a "
+		                    "space, and a count (e.g. `main;crc32_update 42`)",
+		                    p->path, lineno);
 	size_t node = 0, depth = 0;
 	const char *f = line, *end = line + sp - 1; /* the stack, without the space */
 	while (f <= end) {
@@ -132,7 +132,7 @@ static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsi
 }
 
 static br_status_t folded_read(const char *path, const char *text, size_t size,
-			       br_flame_t **profiles, size_t *count, br_error_t *err)
+                               br_flame_t **profiles, size_t *count, br_error_t *err)
 {
 	const char *base = strrchr(path, '/');
 	br_flame_t p;
@@ -168,11 +168,11 @@ static br_status_t ss_bad(const ss_reader_t *r, const br_yaml_node_t *n, const c
 {
 	if (n == NULL)
 		return br_error_set(r->err, BR_ERR_INPUT,
-				    "%s: not a speedscope file: %s missing "
-				    "(speedscope's file format: shared.frames, profiles)",
-				    r->path, what);
+		                    "%s: not a speedscope file: %s missing "
+		                    "(speedscope's file format: shared.frames, profiles)",
+		                    r->path, what);
 	return br_error_set(r->err, BR_ERR_INPUT, "%s:%u:%u: expected %s", r->path, n->mark.line,
-			    n->mark.column, what);
+	                    n->mark.column, what);
 }
 
 static bool ss_number(const br_yaml_node_t *n, double *out)
@@ -209,9 +209,10 @@ static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, 
 	const br_yaml_node_t *weights = br_yaml_map_get(prof, "weights");
 	if (samples == NULL || samples->kind != BR_YAML_SEQUENCE)
 		return ss_bad(r, samples != NULL ? samples : NULL, "\"samples\": a list of stacks");
-	if (weights == NULL || weights->kind != BR_YAML_SEQUENCE || weights->count != samples->count)
+	if (weights == NULL || weights->kind != BR_YAML_SEQUENCE ||
+	    weights->count != samples->count)
 		return ss_bad(r, weights != NULL ? weights : prof,
-			      "\"weights\": a list as long as \"samples\"");
+		              "\"weights\": a list as long as \"samples\"");
 	for (size_t i = 0; i < samples->count; i++) {
 		const br_yaml_node_t *stack = samples->children[i];
 		double w;
@@ -290,7 +291,7 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 }
 
 static br_status_t speedscope_read(const char *path, const char *text, size_t size,
-				   br_flame_t **profiles, size_t *count, br_error_t *err)
+                                   br_flame_t **profiles, size_t *count, br_error_t *err)
 {
 	br_yaml_doc_t doc;
 	br_status_t st = br_yaml_parse(path, (const unsigned char *)text, size, &doc, err);
@@ -316,8 +317,9 @@ static br_status_t speedscope_read(const char *path, const char *text, size_t si
 		}
 		const char *u = unit != NULL && unit->kind == BR_YAML_SCALAR ? unit->text : "none";
 		br_flame_t p;
-		profile_start(&p, path, name != NULL && name->kind == BR_YAML_SCALAR ? name->text : path,
-			      strcmp(u, "none") == 0 ? "samples" : u);
+		profile_start(&p, path,
+		              name != NULL && name->kind == BR_YAML_SCALAR ? name->text : path,
+		              strcmp(u, "none") == 0 ? "samples" : u);
 		if (strcmp(type->text, "sampled") == 0)
 			st = ss_sampled(&r, prof, &p);
 		else if (strcmp(type->text, "evented") == 0)
@@ -333,13 +335,12 @@ static br_status_t speedscope_read(const char *path, const char *text, size_t si
 	return st;
 }
 
-br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count,
-			    br_error_t *err)
+br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count, br_error_t *err)
 {
 	FILE *f = fopen(path, "rb");
 	if (f == NULL)
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot open the profile: %s", path,
-				    strerror(errno));
+		                    strerror(errno));
 	char *text = NULL;
 	size_t size = 0, cap = 0;
 	for (;;) {
@@ -355,7 +356,7 @@ br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count
 			fclose(f);
 			free(text);
 			return br_error_set(err, BR_ERR_INPUT, "%s: larger than %u bytes", path,
-					    BR_YAML_MAX_FILE_BYTES);
+			                    BR_YAML_MAX_FILE_BYTES);
 		}
 	}
 	bool failed = ferror(f) != 0;
@@ -368,8 +369,8 @@ br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count
 	while (i < size && isspace((unsigned char)text[i]))
 		i++;
 	br_status_t st = i < size && text[i] == '{'
-			     ? speedscope_read(path, text, size, profiles, count, err)
-			     : folded_read(path, text, size, profiles, count, err);
+	                     ? speedscope_read(path, text, size, profiles, count, err)
+	                     : folded_read(path, text, size, profiles, count, err);
 	free(text);
 	return st;
 }

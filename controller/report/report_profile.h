@@ -23,16 +23,16 @@
 #define BR_FLAME_NO_PARENT ((size_t)-1)
 
 typedef struct br_flame {
-	char name[256];   /* the profile's name (speedscope), or the file's */
-	char path[1024];  /* the file it came from */
-	char unit[32];    /* "samples" (folded, speedscope "none"), "nanoseconds", "bytes", ... */
-	size_t count;     /* nodes */
-	size_t *parent;   /* BR_FLAME_NO_PARENT for node 0 */
-	char **names;     /* each node's frame name (owned) */
-	double *self;     /* weight of the stacks that end at the node */
+	char name[256];  /* the profile's name (speedscope), or the file's */
+	char path[1024]; /* the file it came from */
+	char unit[32];   /* "samples" (folded, speedscope "none"), "nanoseconds", "bytes", ... */
+	size_t count;    /* nodes */
+	size_t *parent;  /* BR_FLAME_NO_PARENT for node 0 */
+	char **names;    /* each node's frame name (owned) */
+	double *self;    /* weight of the stacks that end at the node */
 	size_t *first_child, *next_sibling; /* the tree, for merging stacks */
-	double total;     /* sum of self */
-	size_t stacks;    /* stacks (folded lines, samples, or event intervals) read */
+	double total;                       /* sum of self */
+	size_t stacks; /* stacks (folded lines, samples, or event intervals) read */
 } br_flame_t;
 
 /*
@@ -44,8 +44,7 @@ typedef struct br_flame {
  * events, more than BR_FLAME_MAX_NODES nodes or BR_FLAME_MAX_DEPTH
  * frames in one stack.
  */
-br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count,
-			    br_error_t *err);
+br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count, br_error_t *err);
 
 void br_flame_free(br_flame_t *p);
 

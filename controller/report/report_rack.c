@@ -18,19 +18,19 @@ typedef struct rack_reader {
 } rack_reader_t;
 
 static br_status_t expected(const rack_reader_t *r, const br_yaml_node_t *node, const char *key,
-			    const char *form)
+                            const char *form)
 {
 	if (node == NULL)
 		return br_error_set(r->err, BR_ERR_INPUT,
-				    "%s: not a rack document: key \"%s\" missing; expected %s "
-				    "(a document `benchrack rack` wrote)",
-				    r->path, key, form);
+		                    "%s: not a rack document: key \"%s\" missing; expected %s "
+		                    "(a document `benchrack rack` wrote)",
+		                    r->path, key, form);
 	return br_error_set(r->err, BR_ERR_INPUT, "%s:%u:%u: \"%s\": expected %s", r->path,
-			    node->mark.line, node->mark.column, key, form);
+	                    node->mark.line, node->mark.column, key, form);
 }
 
 static br_status_t get_node(const rack_reader_t *r, const br_yaml_node_t *map, const char *key,
-			    br_yaml_kind_t kind, const br_yaml_node_t **out)
+                            br_yaml_kind_t kind, const br_yaml_node_t **out)
 {
 	*out = br_yaml_map_get(map, key);
 	if (*out == NULL || (*out)->kind != kind)
@@ -40,7 +40,7 @@ static br_status_t get_node(const rack_reader_t *r, const br_yaml_node_t *map, c
 
 /* A string, or "" for null when nullable. */
 static br_status_t get_text(const rack_reader_t *r, const br_yaml_node_t *map, const char *key,
-			    bool nullable, char *out, size_t cap)
+                            bool nullable, char *out, size_t cap)
 {
 	const br_yaml_node_t *n = br_yaml_map_get(map, key);
 	if (n != NULL && n->kind == BR_YAML_SCALAR && nullable && n->plain &&
@@ -55,7 +55,7 @@ static br_status_t get_text(const rack_reader_t *r, const br_yaml_node_t *map, c
 }
 
 static br_status_t get_bool(const rack_reader_t *r, const br_yaml_node_t *map, const char *key,
-			    bool *out)
+                            bool *out)
 {
 	const br_yaml_node_t *n = br_yaml_map_get(map, key);
 	if (n == NULL || n->kind != BR_YAML_SCALAR || !n->plain || !br_scalar_bool(n->text, out))
@@ -64,7 +64,7 @@ static br_status_t get_bool(const rack_reader_t *r, const br_yaml_node_t *map, c
 }
 
 static br_status_t get_number(const rack_reader_t *r, const br_yaml_node_t *map, const char *key,
-			      double *out)
+                              double *out)
 {
 	const br_yaml_node_t *n = br_yaml_map_get(map, key);
 	if (n == NULL || n->kind != BR_YAML_SCALAR || !n->plain || !br_scalar_number(n->text, out))
@@ -73,7 +73,7 @@ static br_status_t get_number(const rack_reader_t *r, const br_yaml_node_t *map,
 }
 
 static br_status_t get_reasons(const rack_reader_t *r, const br_yaml_node_t *map, const char *key,
-			       char ***out, size_t *count)
+                               char ***out, size_t *count)
 {
 	const br_yaml_node_t *list;
 	br_status_t st = get_node(r, map, key, BR_YAML_SEQUENCE, &list);
@@ -91,7 +91,7 @@ static br_status_t get_reasons(const rack_reader_t *r, const br_yaml_node_t *map
 }
 
 static br_status_t outcome_read(const rack_reader_t *r, const br_yaml_node_t *map, char *out,
-				size_t cap)
+                                size_t cap)
 {
 	static const char *const outcomes[] = {"pass", "regression", "infra", "not-run"};
 	br_status_t st = get_text(r, map, "outcome", false, out, cap);
@@ -102,11 +102,11 @@ static br_status_t outcome_read(const rack_reader_t *r, const br_yaml_node_t *ma
 			return BR_OK;
 	}
 	return expected(r, br_yaml_map_get(map, "outcome"), "outcome",
-			"one of pass, regression, infra, not-run");
+	                "one of pass, regression, infra, not-run");
 }
 
 static br_status_t suite_read(const rack_reader_t *r, const br_yaml_node_t *n,
-			      br_page_rack_suite_t *s)
+                              br_page_rack_suite_t *s)
 {
 	if (n->kind != BR_YAML_MAPPING)
 		return expected(r, n, "suites", "a list of mappings");
@@ -129,7 +129,7 @@ static br_status_t suite_read(const rack_reader_t *r, const br_yaml_node_t *n,
 }
 
 static br_status_t board_read(br_page_t *page, const rack_reader_t *r, const br_yaml_node_t *n,
-			      br_page_rack_board_t *b)
+                              br_page_rack_board_t *b)
 {
 	if (n->kind != BR_YAML_MAPPING)
 		return expected(r, n, "boards", "a list of mappings");
@@ -146,10 +146,11 @@ static br_status_t board_read(br_page_t *page, const rack_reader_t *r, const br_
 	if (st == BR_OK)
 		st = get_bool(r, health, "healthy", &b->healthy);
 	if (st == BR_OK)
-		st = get_text(r, health, "reason", false, b->health_reason, sizeof(b->health_reason));
+		st = get_text(r, health, "reason", false, b->health_reason,
+		              sizeof(b->health_reason));
 	if (st == BR_OK)
 		st = get_reasons(r, health, "failed_attempts", &b->health_failed,
-				 &b->health_failed_count);
+		                 &b->health_failed_count);
 	if (st == BR_OK)
 		st = get_node(r, n, "suites", BR_YAML_SEQUENCE, &suites);
 	if (st != BR_OK)
@@ -169,7 +170,7 @@ static br_status_t board_read(br_page_t *page, const rack_reader_t *r, const br_
 }
 
 br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t *out,
-			      br_error_t *err)
+                              br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->path, sizeof(out->path), "%s", path);
@@ -182,9 +183,9 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 	double exit_code = 0;
 	if (root == NULL || root->kind != BR_YAML_MAPPING)
 		st = br_error_set(err, BR_ERR_INPUT,
-				  "%s: not a rack document: expected a mapping with \"kind\": "
-				  "\"rack\"",
-				  path);
+		                  "%s: not a rack document: expected a mapping with \"kind\": "
+		                  "\"rack\"",
+		                  path);
 	if (st == BR_OK)
 		st = get_text(&r, root, "kind", false, kind, sizeof(kind));
 	if (st == BR_OK && strcmp(kind, "rack") != 0)
@@ -195,8 +196,8 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 		st = get_number(&r, root, "schema_version", &version);
 	if (st == BR_OK && version != BR_CONTRACT_RACK_VERSION)
 		st = expected(&r, br_yaml_map_get(root, "schema_version"), "schema_version",
-			      "1 (a rack document of another version: read it with the benchrack "
-			      "that wrote it)");
+		              "1 (a rack document of another version: read it with the benchrack "
+		              "that wrote it)");
 	if (st == BR_OK)
 		st = get_text(&r, root, "name", false, out->name, sizeof(out->name));
 	if (st == BR_OK)
@@ -205,7 +206,8 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 		st = get_node(&r, root, "boards", BR_YAML_SEQUENCE, &boards);
 	if (st == BR_OK) {
 		out->exit_code = (int)exit_code;
-		out->boards = boards->count > 0 ? xcalloc(boards->count, sizeof(*out->boards)) : NULL;
+		out->boards =
+		    boards->count > 0 ? xcalloc(boards->count, sizeof(*out->boards)) : NULL;
 		for (size_t i = 0; i < boards->count && st == BR_OK; i++) {
 			out->board_count = i + 1;
 			st = board_read(page, &r, boards->children[i], &out->boards[i]);
@@ -257,7 +259,8 @@ static br_page_matrix_t *matrix_for(br_page_rack_t *rack, const br_run_record_t 
 		if (strcmp(m->suite, run->suite) == 0 && strcmp(m->unit, run->unit) == 0)
 			return m;
 	}
-	rack->matrices = xrealloc(rack->matrices, (rack->matrix_count + 1) * sizeof(*rack->matrices));
+	rack->matrices =
+	    xrealloc(rack->matrices, (rack->matrix_count + 1) * sizeof(*rack->matrices));
 	br_page_matrix_t *m = &rack->matrices[rack->matrix_count++];
 	memset(m, 0, sizeof(*m));
 	snprintf(m->suite, sizeof(m->suite), "%s", run->suite);
@@ -285,7 +288,7 @@ static int compare_doubles(const void *a, const void *b)
 
 /* Cells, the rack median per bench (the median over the boards) and what is off. */
 static void matrix_fill(br_page_matrix_t *m, const br_page_t *page, const br_page_rack_t *rack,
-			const size_t *row_runs)
+                        const size_t *row_runs)
 {
 	m->cells = xcalloc(m->row_count * (m->bench_count ? m->bench_count : 1), sizeof(*m->cells));
 	m->rack_median = xcalloc(m->bench_count ? m->bench_count : 1, sizeof(*m->rack_median));
@@ -305,7 +308,8 @@ static void matrix_fill(br_page_matrix_t *m, const br_page_t *page, const br_pag
 			column[n++] = b->summary.median;
 		}
 		qsort(column, n, sizeof(*column), compare_doubles);
-		m->rack_median[c] = n > 0 ? br_stats_percentile_sorted(column, n, 50.0) : (double)NAN;
+		m->rack_median[c] =
+		    n > 0 ? br_stats_percentile_sorted(column, n, 50.0) : (double)NAN;
 		for (size_t r = 0; r < m->row_count; r++) {
 			br_page_cell_t *cell = &m->cells[r * m->bench_count + c];
 			if (!cell->known || !(m->rack_median[c] > 0.0))
@@ -326,21 +330,24 @@ void br_page_rack_finish(const br_page_t *page, br_page_rack_t *rack)
 		br_page_rack_board_t *b = &rack->boards[i];
 		for (size_t k = 0; k < b->suite_count; k++) {
 			br_page_rack_suite_t *s = &b->suites[k];
-			s->has_run = s->run_path[0] != '\0' && br_page_run_find(page, s->run_path, &s->run);
+			s->has_run =
+			    s->run_path[0] != '\0' && br_page_run_find(page, s->run_path, &s->run);
 			if (!s->has_run)
 				continue;
 			const br_run_record_t *run = page->runs[s->run].rec;
 			size_t before = rack->matrix_count;
 			br_page_matrix_t *m = matrix_for(rack, run);
 			if (rack->matrix_count != before) {
-				row_runs = xrealloc(row_runs, rack->matrix_count * sizeof(*row_runs));
+				row_runs =
+				    xrealloc(row_runs, rack->matrix_count * sizeof(*row_runs));
 				row_runs[rack->matrix_count - 1] = NULL;
 			}
 			size_t mi = (size_t)(m - rack->matrices);
 			for (size_t c = 0; c < run->bench_count; c++)
 				bench_column(m, run->benches[c].name);
 			m->rows = xrealloc(m->rows, (m->row_count + 1) * sizeof(*m->rows));
-			row_runs[mi] = xrealloc(row_runs[mi], (m->row_count + 1) * sizeof(**row_runs));
+			row_runs[mi] =
+			    xrealloc(row_runs[mi], (m->row_count + 1) * sizeof(**row_runs));
 			m->rows[m->row_count] = i;
 			row_runs[mi][m->row_count] = s->run;
 			m->row_count++;

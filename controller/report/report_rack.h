@@ -16,7 +16,7 @@
  * when it is not a rack document; *out is then empty.
  */
 br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t *out,
-			      br_error_t *err);
+                              br_error_t *err);
 
 /* Links each suite to its run and computes the matrices (br_page_finish). */
 void br_page_rack_finish(const br_page_t *page, br_page_rack_t *rack);

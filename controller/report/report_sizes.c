@@ -31,10 +31,11 @@ static void symbols_read(br_page_t *page, br_page_latest_t *l, const char *elf)
 	for (size_t i = 0; i < n; i++) {
 		/* a long list of aliases is cut to the page's column */
 		snprintf(l->symbols[i].name, sizeof(l->symbols[i].name), "%.*s",
-			 (int)sizeof(l->symbols[i].name) - 1, syms[i].name);
+		         (int)sizeof(l->symbols[i].name) - 1, syms[i].name);
 		snprintf(l->symbols[i].kind, sizeof(l->symbols[i].kind), "%s",
-			 syms[i].is_function ? "function" : "object");
-		snprintf(l->symbols[i].section, sizeof(l->symbols[i].section), "%s", syms[i].section);
+		         syms[i].is_function ? "function" : "object");
+		snprintf(l->symbols[i].section, sizeof(l->symbols[i].section), "%s",
+		         syms[i].section);
 		l->symbols[i].size = syms[i].size;
 	}
 	l->symbol_count = n;
@@ -58,7 +59,8 @@ static void bench_text_read(br_page_t *page, br_page_latest_t *l, const br_run_r
 			br_page_warn(page, "size of bench %s: %s", b->name, err.message);
 			continue;
 		}
-		l->bench_text = xrealloc(l->bench_text, (l->bench_text_count + 1) * sizeof(*l->bench_text));
+		l->bench_text =
+		    xrealloc(l->bench_text, (l->bench_text_count + 1) * sizeof(*l->bench_text));
 		br_page_bench_text_t *t = &l->bench_text[l->bench_text_count++];
 		snprintf(t->bench, sizeof(t->bench), "%s", b->name);
 		t->text = size.text;

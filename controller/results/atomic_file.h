@@ -15,10 +15,10 @@
 #include "common/error.h"
 
 typedef struct br_atomic_file {
-	FILE *stream;          /* write the contents here */
-	char path[1024];       /* the final name */
-	char temp_path[1040];  /* where the contents go until commit */
-	bool through;          /* path is a device or FIFO, written directly */
+	FILE *stream;         /* write the contents here */
+	char path[1024];      /* the final name */
+	char temp_path[1040]; /* where the contents go until commit */
+	bool through;         /* path is a device or FIFO, written directly */
 } br_atomic_file_t;
 
 /* Opens a temporary file beside path for writing. BR_ERR_INPUT names the path on failure. */

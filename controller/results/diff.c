@@ -12,7 +12,7 @@
 #include "stats/compare.h"
 
 br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char *old_name,
-				     const br_run_record_t *new_rec, br_error_t *err)
+                                     const br_run_record_t *new_rec, br_error_t *err)
 {
 	const char *what = NULL;
 	const char *was = NULL, *now = NULL;
@@ -39,10 +39,10 @@ br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char 
 	if (what == NULL)
 		return BR_OK;
 	return br_error_set(err, BR_ERR_INPUT,
-			    "%s was recorded with %s '%s', not '%s': refusing to compare figures "
-			    "from another %s; expected a baseline recorded on board %s with "
-			    "counter %s (benchrack run SUITE --write-baseline)",
-			    old_name, what, was, now, what, new_rec->board, new_rec->counter);
+	                    "%s was recorded with %s '%s', not '%s': refusing to compare figures "
+	                    "from another %s; expected a baseline recorded on board %s with "
+	                    "counter %s (benchrack run SUITE --write-baseline)",
+	                    old_name, what, was, now, what, new_rec->board, new_rec->counter);
 }
 
 void br_metric_name(br_metric_t metric, const char *unit, char *buf, size_t cap)
@@ -93,8 +93,7 @@ const char *br_change_name(br_change_t change)
 	return "unknown";
 }
 
-static br_diff_row_t *add_row(br_diff_t *d, const char *bench, br_metric_t metric,
-			      const char *unit)
+static br_diff_row_t *add_row(br_diff_t *d, const char *bench, br_metric_t metric, const char *unit)
 {
 	d->rows = xrealloc(d->rows, (d->count + 1U) * sizeof(d->rows[0]));
 	br_diff_row_t *r = &d->rows[d->count++];
@@ -135,9 +134,9 @@ static void decide_exact(br_diff_row_t *r, const br_summary_t *old_s, const br_s
 {
 	diff_sides(r, old_s, new_s);
 	r->metric_class = BR_METRIC_EXACT;
-	r->change = r->delta == 0.0 ? BR_CHANGE_EQUAL
-		    : r->delta > 0.0 ? BR_CHANGE_WORSE
-				     : BR_CHANGE_BETTER;
+	r->change = r->delta == 0.0  ? BR_CHANGE_EQUAL
+	            : r->delta > 0.0 ? BR_CHANGE_WORSE
+	                             : BR_CHANGE_BETTER;
 }
 
 /* A noisy figure without both sample sets: the p10-p90 bands. */
@@ -171,15 +170,15 @@ static double *diff_as_doubles(const uint64_t *samples, size_t n)
 
 /* A noisy count with both sample sets: the shift test. False when a side
  * has no samples (or they cannot be tested): the bands decide. */
-static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o,
-			  const br_bench_record_t *n, const br_run_record_t *new_rec)
+static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o, const br_bench_record_t *n,
+                          const br_run_record_t *new_rec)
 {
 	if (o->samples == NULL || n->samples == NULL || o->n == 0 || n->n == 0)
 		return false;
 	double *a = diff_as_doubles(o->samples, o->n), *b = diff_as_doubles(n->samples, n->n);
 	br_error_t err;
-	br_status_t st = br_stats_shift(a, o->n, b, n->n, BR_STATS_CONFIDENCE,
-					new_rec->resolution, &r->shift, &err);
+	br_status_t st = br_stats_shift(a, o->n, b, n->n, BR_STATS_CONFIDENCE, new_rec->resolution,
+	                                &r->shift, &err);
 	free(a);
 	free(b);
 	if (st != BR_OK)
@@ -189,7 +188,7 @@ static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o,
 	r->tested = true;
 	r->delta = r->shift.estimate;
 	r->percent_defined =
-		br_stats_percent_change(r->old_value, r->old_value + r->delta, &r->percent);
+	    br_stats_percent_change(r->old_value, r->old_value + r->delta, &r->percent);
 	switch (r->shift.outcome) {
 	case BR_SHIFT_EQUAL:
 		r->change = BR_CHANGE_EQUAL;
@@ -239,7 +238,7 @@ static void one_sided(br_diff_row_t *r, bool is_old, double v, br_change_t chang
 
 /* One size metric (stack or heap) of a bench present in both records. */
 static void compare_size(br_diff_t *d, const char *bench, br_metric_t metric, const char *unit,
-			 bool old_known, double old_v, bool new_known, double new_v)
+                         bool old_known, double old_v, bool new_known, double new_v)
 {
 	br_diff_row_t *r = add_row(d, bench, metric, unit);
 	if (old_known && new_known) {
@@ -269,8 +268,8 @@ static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_reco
 	             (double)n->firmware.text_bytes);
 }
 
-static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec,
-			  const br_bench_record_t *o, const br_bench_record_t *n)
+static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec, const br_bench_record_t *o,
+                          const br_bench_record_t *n)
 {
 	const char *unit = new_rec->unit;
 	br_metric_class_t cls = br_metric_class_of(new_rec, BR_METRIC_COUNT);
@@ -295,14 +294,13 @@ static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec,
 	else if (!decide_tested(r, o, n, new_rec))
 		decide_bands(r, &o->summary, &n->summary);
 	compare_size(d, n->name, BR_METRIC_STACK, unit, o->stack_measured, o->stack_bytes,
-		     n->stack_measured, n->stack_bytes);
+	             n->stack_measured, n->stack_bytes);
 	if (o->heap_known || n->heap_known)
 		compare_size(d, n->name, BR_METRIC_HEAP, unit, o->heap_known, o->heap_peak,
-			     n->heap_known, n->heap_peak);
+		             n->heap_known, n->heap_peak);
 }
 
-void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_rec,
-		     br_diff_t *out)
+void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_rec, br_diff_t *out)
 {
 	memset(out, 0, sizeof(*out));
 	const char *unit = new_rec->unit;
@@ -416,8 +414,9 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 		int n = snprintf(buf, cap, "can't tell (\u00b1%s%s", a, u);
 		if (r->samples_needed > 0 && n > 0 && (size_t)n < cap) {
 			diff_pct(r->samples_target * scale, false, lo, sizeof(lo));
-			n += snprintf(buf + n, cap - (size_t)n, "; %zu samples a side would resolve \u00b1%s%s",
-				      r->samples_needed, lo, u);
+			n += snprintf(buf + n, cap - (size_t)n,
+			              "; %zu samples a side would resolve \u00b1%s%s",
+			              r->samples_needed, lo, u);
 		}
 		if (n > 0 && (size_t)n < cap)
 			snprintf(buf + n, cap - (size_t)n, ")");
@@ -428,7 +427,7 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 	diff_pct(t->high * scale, false, hi, sizeof(hi));
 	br_diff_format_p(t->p_value, p, sizeof(p));
 	snprintf(buf, cap, "%s by %s%s (%s..%s%s, %s)",
-		 r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
+	         r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
 }
 
 void br_diff_describe(const br_diff_row_t *r, char *buf, size_t cap)
@@ -459,7 +458,7 @@ void br_diff_describe(const br_diff_row_t *r, char *buf, size_t cap)
 }
 
 br_status_t br_diff_files(const char *old_path, const char *new_path, br_run_record_t *old_rec,
-			  br_run_record_t *new_rec, br_diff_t *out, br_error_t *err)
+                          br_run_record_t *new_rec, br_diff_t *out, br_error_t *err)
 {
 	br_status_t st = br_record_read(old_path, old_rec, err);
 	if (st != BR_OK)

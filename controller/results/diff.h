@@ -23,9 +23,9 @@ typedef enum br_change {
 	BR_CHANGE_BETTER,
 	BR_CHANGE_WORSE,
 	BR_CHANGE_NOT_DISTINGUISHABLE, /* noisy: can't tell (tested) or bands overlap */
-	BR_CHANGE_NEW,          /* only in the new record */
-	BR_CHANGE_GONE,         /* only in the old record */
-	BR_CHANGE_NOT_MEASURED, /* the new record has no figure (not run, stack overrun) */
+	BR_CHANGE_NEW,                 /* only in the new record */
+	BR_CHANGE_GONE,                /* only in the old record */
+	BR_CHANGE_NOT_MEASURED,        /* the new record has no figure (not run, stack overrun) */
 } br_change_t;
 
 #define BR_DIFF_FIRMWARE "(firmware)"
@@ -33,20 +33,20 @@ typedef enum br_change {
 typedef struct br_diff_row {
 	char bench[BR_RECORD_NAME];
 	br_metric_t metric;
-	char metric_name[32];   /* "instructions", "cycles", "stack_bytes", ... */
+	char metric_name[32]; /* "instructions", "cycles", "stack_bytes", ... */
 	bool has_old, has_new;
 	double old_value, new_value;
-	bool percent_defined;   /* false from 0, or when a side is missing */
-	double percent;         /* 100 * delta / |old|; +-INFINITY from 0 */
-	double delta;           /* new - old, or (tested) the shift's estimate */
+	bool percent_defined; /* false from 0, or when a side is missing */
+	double percent;       /* 100 * delta / |old|; +-INFINITY from 0 */
+	double delta;         /* new - old, or (tested) the shift's estimate */
 	br_change_t change;
 	double old_p10, old_p90, new_p10, new_p90; /* bands (equal to the value for sizes) */
 	br_metric_class_t metric_class;
-	bool tested;            /* noisy with both sample sets: shift holds the test */
-	br_shift_t shift;       /* second (new) against first (old), in the metric's unit */
-	size_t samples_needed;  /* can't tell: samples a side that would bring the half-width
-	                           down to samples_target; 0 when not worked out */
-	double samples_target;  /* the limit in the metric's unit, or else |estimate| */
+	bool tested;           /* noisy with both sample sets: shift holds the test */
+	br_shift_t shift;      /* second (new) against first (old), in the metric's unit */
+	size_t samples_needed; /* can't tell: samples a side that would bring the half-width
+	                          down to samples_target; 0 when not worked out */
+	double samples_target; /* the limit in the metric's unit, or else |estimate| */
 } br_diff_row_t;
 
 typedef struct br_diff {
@@ -59,7 +59,7 @@ typedef struct br_diff {
  * clocks: BR_ERR_INPUT naming old_name, both values, and what to do.
  */
 br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char *old_name,
-				     const br_run_record_t *new_rec, br_error_t *err);
+                                     const br_run_record_t *new_rec, br_error_t *err);
 
 /*
  * Compares new_rec against old_rec into *out (free with br_diff_free): for
@@ -68,7 +68,7 @@ br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char 
  * br_diff_check_compatible first.
  */
 void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_rec,
-		     br_diff_t *out);
+                     br_diff_t *out);
 
 void br_diff_free(br_diff_t *diff);
 
@@ -80,7 +80,7 @@ void br_diff_free(br_diff_t *diff);
  * is left to free.
  */
 br_status_t br_diff_files(const char *old_path, const char *new_path, br_run_record_t *old_rec,
-			  br_run_record_t *new_rec, br_diff_t *out, br_error_t *err);
+                          br_run_record_t *new_rec, br_diff_t *out, br_error_t *err);
 
 /* "equal", "better", "worse", "not distinguishable", "new", "gone", "not measured". */
 const char *br_change_name(br_change_t change);

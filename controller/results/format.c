@@ -3,12 +3,9 @@
 #include <string.h>
 
 static const br_format_t formats[] = {
-	{"json", br_format_json_write},
-	{"csv", br_format_csv_write},
-	{"junit", br_format_junit_write},
-	{"markdown", br_format_markdown_write},
-	{"bmf", br_format_bmf_write},
-	{"lava", br_format_lava_write},
+    {"json", br_format_json_write},   {"csv", br_format_csv_write},
+    {"junit", br_format_junit_write}, {"markdown", br_format_markdown_write},
+    {"bmf", br_format_bmf_write},     {"lava", br_format_lava_write},
 };
 
 const br_format_t *br_format_find(const char *name)

@@ -10,7 +10,7 @@
 #include "results/json_writer.h"
 
 static void measure(br_json_t *j, const char *slug, double value, bool band, double lower,
-		    double upper)
+                    double upper)
 {
 	br_json_key(j, slug);
 	br_json_object_begin(j);

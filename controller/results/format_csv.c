@@ -9,8 +9,22 @@
 
 /* The columns, in the order of header[]. */
 enum csv_column {
-	COL_BOARD, COL_BENCH, COL_STATUS, COL_METRIC, COL_UNIT, COL_N, COL_MEDIAN, COL_P10,
-	COL_P90, COL_MIN, COL_MAX, COL_BASELINE, COL_CHANGE, COL_VERDICT, COL_BUDGET, COL_GATE,
+	COL_BOARD,
+	COL_BENCH,
+	COL_STATUS,
+	COL_METRIC,
+	COL_UNIT,
+	COL_N,
+	COL_MEDIAN,
+	COL_P10,
+	COL_P90,
+	COL_MIN,
+	COL_MAX,
+	COL_BASELINE,
+	COL_CHANGE,
+	COL_VERDICT,
+	COL_BUDGET,
+	COL_GATE,
 	CSV_COLUMNS
 };
 
@@ -36,8 +50,8 @@ static void csv_field(FILE *out, const char *text, bool last)
 }
 
 static const char *const header[] = {
-	"board", "bench", "status", "metric", "unit", "n", "median", "p10", "p90", "min", "max",
-	"baseline", "change_percent", "verdict", "budget", "gate",
+    "board", "bench", "status", "metric",   "unit",           "n",       "median", "p10",
+    "p90",   "min",   "max",    "baseline", "change_percent", "verdict", "budget", "gate",
 };
 _Static_assert(sizeof(header) / sizeof(header[0]) == CSV_COLUMNS, "a name per column");
 
@@ -63,7 +77,7 @@ static void emit(FILE *out, const csv_row_t *row)
 
 /* The baseline, change, verdict and gate columns of one metric. */
 static void put_comparison(const br_report_t *r, csv_row_t *row, const char *bench,
-			   br_metric_t metric, const char *metric_name, const br_limit_t *budget)
+                           br_metric_t metric, const char *metric_name, const br_limit_t *budget)
 {
 	const br_diff_row_t *d = br_report_diff_row(r, bench, metric);
 	if (d != NULL) {
@@ -108,7 +122,7 @@ static void bench_rows(FILE *out, const br_report_t *r, const br_bench_record_t 
 		put_figure(&row, COL_MAX, b->summary.max);
 	}
 	put_comparison(r, &row, b->name, BR_METRIC_COUNT, count_name,
-		       &b->budgets.max_cycles_per_iteration);
+	               &b->budgets.max_cycles_per_iteration);
 	emit(out, &row);
 	if (b->status != BR_BENCH_MEASURED)
 		return;
@@ -118,8 +132,8 @@ static void bench_rows(FILE *out, const br_report_t *r, const br_bench_record_t 
 		double value;
 		const br_limit_t *budget;
 	} sizes[] = {
-		{BR_METRIC_STACK, b->stack_measured, b->stack_bytes, &b->budgets.max_stack_bytes},
-		{BR_METRIC_HEAP, b->heap_known, b->heap_peak, &b->budgets.max_heap_bytes},
+	    {BR_METRIC_STACK, b->stack_measured, b->stack_bytes, &b->budgets.max_stack_bytes},
+	    {BR_METRIC_HEAP, b->heap_known, b->heap_peak, &b->budgets.max_heap_bytes},
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		char name[32];
@@ -155,7 +169,7 @@ void br_format_csv_write(const br_report_t *reports, size_t count, FILE *out)
 			put(&row, COL_UNIT, "bytes");
 			put_figure(&row, COL_MEDIAN, (double)r->run->text_bytes);
 			put_comparison(r, &row, BR_DIFF_FIRMWARE, BR_METRIC_TEXT, "text_bytes",
-				       &r->run->budgets.max_text_bytes);
+			               &r->run->budgets.max_text_bytes);
 			emit(out, &row);
 		}
 	}

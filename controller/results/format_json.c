@@ -49,7 +49,8 @@ void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 		bool rel = row->tested && row->shift.bounded && row->old_value != 0.0;
 		br_json_key(j, "interval_percent");
 		if (rel) {
-			double scale = 100.0 / (row->old_value < 0 ? -row->old_value : row->old_value);
+			double scale =
+			    100.0 / (row->old_value < 0 ? -row->old_value : row->old_value);
 			br_json_array_begin(j);
 			br_json_double(j, row->shift.low * scale);
 			br_json_double(j, row->shift.high * scale);

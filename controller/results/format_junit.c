@@ -88,7 +88,7 @@ static void failures_of(FILE *out, const br_report_t *r, const char *bench)
 }
 
 static void bench_case(FILE *out, const br_report_t *r, const char *classname,
-		       const br_bench_record_t *b)
+                       const br_bench_record_t *b)
 {
 	fputs("    <testcase", out);
 	attr(out, "name", b->name);
@@ -118,8 +118,8 @@ static void bench_case(FILE *out, const br_report_t *r, const char *classname,
 		else
 			snprintf(heap, sizeof(heap), "not known");
 		snprintf(text, sizeof(text),
-			 "%s median %s (p10 %s, p90 %s, n %zu) %s; stack %s; heap peak %s", metric,
-			 med, p10, p90, b->n, r->run->unit, stack, heap);
+		         "%s median %s (p10 %s, p90 %s, n %zu) %s; stack %s; heap peak %s", metric,
+		         med, p10, p90, b->n, r->run->unit, stack, heap);
 		fputs("      <system-out>", out);
 		xml_text(out, text);
 		fputs("</system-out>\n", out);
@@ -132,12 +132,12 @@ static void board_suite(FILE *out, const br_report_t *r)
 	const br_run_record_t *run = r->run;
 	char classname[2 * BR_RECORD_NAME + 16];
 	snprintf(classname, sizeof(classname), "benchrack.%s.%s",
-		 run->suite[0] != '\0' ? run->suite : "run", run->board);
+	         run->suite[0] != '\0' ? run->suite : "run", run->board);
 	junit_counts_t c = count_board(r);
 	fputs("  <testsuite", out);
 	attr(out, "name", classname);
 	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"",
-		c.tests, c.failures, c.errors, c.skipped, c.seconds);
+	        c.tests, c.failures, c.errors, c.skipped, c.seconds);
 	attr(out, "timestamp", run->timestamp);
 	attr(out, "hostname", run->host);
 	fputs(">\n    <properties>\n", out);
@@ -158,10 +158,11 @@ static void board_suite(FILE *out, const br_report_t *r)
 		attr(out, "classname", classname);
 		fputs(" time=\"0.000\">\n", out);
 		failures_of(out, r, BR_DIFF_FIRMWARE);
-		fprintf(out, "      <system-out>text %llu bytes, data %llu bytes, bss %llu bytes"
-			     "</system-out>\n    </testcase>\n",
-			(unsigned long long)run->text_bytes, (unsigned long long)run->data_bytes,
-			(unsigned long long)run->bss_bytes);
+		fprintf(out,
+		        "      <system-out>text %llu bytes, data %llu bytes, bss %llu bytes"
+		        "</system-out>\n    </testcase>\n",
+		        (unsigned long long)run->text_bytes, (unsigned long long)run->data_bytes,
+		        (unsigned long long)run->bss_bytes);
 	}
 	if (run->status == BR_RECORD_FAILED) {
 		fputs("    <testcase name=\"(run)\"", out);
@@ -189,9 +190,9 @@ void br_format_junit_write(const br_report_t *reports, size_t count, FILE *out)
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out,
-		"<testsuites name=\"benchrack\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"skipped=\"%zu\" time=\"%.3f\">\n",
-		total.tests, total.failures, total.errors, total.skipped, total.seconds);
+	        "<testsuites name=\"benchrack\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+	        "skipped=\"%zu\" time=\"%.3f\">\n",
+	        total.tests, total.failures, total.errors, total.skipped, total.seconds);
 	for (size_t i = 0; i < count; i++)
 		board_suite(out, &reports[i]);
 	fputs("</testsuites>\n", out);

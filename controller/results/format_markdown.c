@@ -56,7 +56,8 @@ static void comparison_cells(FILE *out, const br_report_t *r, const char *bench)
 static void figures_table(FILE *out, const br_report_t *r)
 {
 	const br_run_record_t *run = r->run;
-	fputs("| bench | n | median | p10 | p90 | min | max | stack bytes | heap peak bytes |", out);
+	fputs("| bench | n | median | p10 | p90 | min | max | stack bytes | heap peak bytes |",
+	      out);
 	if (r->diff != NULL)
 		fputs(" baseline | change | verdict |", out);
 	fputs("\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", out);

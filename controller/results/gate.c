@@ -10,7 +10,7 @@
 #include "results/report.h"
 
 static br_finding_t *add(br_gate_t *g, br_finding_kind_t kind, const char *bench,
-			 const char *metric)
+                         const char *metric)
 {
 	g->findings = xrealloc(g->findings, (g->count + 1U) * sizeof(g->findings[0]));
 	br_finding_t *f = &g->findings[g->count++];
@@ -38,7 +38,7 @@ static void say(br_finding_t *f, const char *fmt, ...)
 /* value against budget: a finding when over. what is the figure's name
  * ("instructions median", "stack"), key the budget's. */
 static void check_budget(br_gate_t *g, const char *bench, const char *metric, const char *what,
-			 double value, const br_limit_t *limit, const char *key)
+                         double value, const br_limit_t *limit, const char *key)
 {
 	if (!limit->set || value <= (double)limit->value)
 		return;
@@ -59,8 +59,8 @@ static void check_budget(br_gate_t *g, const char *bench, const char *metric, co
  * checked when the run has it; when it has not and the budget is set, a
  * finding that the budget cannot be shown to hold ("not <lacking>"). */
 static void check_figure_budget(br_gate_t *g, const char *bench, const char *metric, bool known,
-				const char *lacking, double value, const br_limit_t *limit,
-				const char *key)
+                                const char *lacking, double value, const br_limit_t *limit,
+                                const char *key)
 {
 	if (limit->set && !known) {
 		br_finding_t *f = add(g, BR_FINDING_NOT_MEASURED, bench, metric);
@@ -84,13 +84,13 @@ static void check_bench(br_gate_t *g, const br_run_record_t *run, const br_bench
 	char what[48];
 	snprintf(what, sizeof(what), "%s median", metric);
 	check_budget(g, b->name, metric, what, b->summary.median,
-		     &b->budgets.max_cycles_per_iteration, "max_cycles_per_iteration");
+	             &b->budgets.max_cycles_per_iteration, "max_cycles_per_iteration");
 	check_figure_budget(g, b->name, "stack_bytes", b->stack_measured,
-			    "measured (the painted region was overrun)", b->stack_bytes,
-			    &b->budgets.max_stack_bytes, "max_stack_bytes");
+	                    "measured (the painted region was overrun)", b->stack_bytes,
+	                    &b->budgets.max_stack_bytes, "max_stack_bytes");
 	check_figure_budget(g, b->name, "heap_peak_bytes", b->heap_known,
-			    "known (only the stub counts the heap)", b->heap_peak,
-			    &b->budgets.max_heap_bytes, "max_heap_bytes");
+	                    "known (only the stub counts the heap)", b->heap_peak,
+	                    &b->budgets.max_heap_bytes, "max_heap_bytes");
 	/* an entry's own firmware: its text, unless the run's own check covers it */
 	if (b->has_firmware && b->firmware.sizes_known && !br_bench_firmware_is_run(run, b))
 		check_budget(g, b->name, "text_bytes", "text_bytes", (double)b->firmware.text_bytes,
@@ -126,15 +126,15 @@ void br_gate_evaluate(const br_run_record_t *run, const br_diff_t *diff, br_gate
 		check_bench(out, run, &run->benches[i]);
 	if (run->sizes_known && !run->no_firmware)
 		check_budget(out, BR_DIFF_FIRMWARE, "text_bytes", "text_bytes",
-			     (double)run->text_bytes, &run->budgets.max_text_bytes,
-			     "max_text_bytes");
+		             (double)run->text_bytes, &run->budgets.max_text_bytes,
+		             "max_text_bytes");
 	for (size_t i = 0; diff != NULL && i < diff->count; i++)
 		check_regression(out, run, &diff->rows[i]);
 }
 
 void br_gate_check_limit(br_gate_t *g, const char *bench, const char *metric, const char *what,
-			 bool known, const char *lacking, double value, uint64_t limit,
-			 const char *key)
+                         bool known, const char *lacking, double value, uint64_t limit,
+                         const char *key)
 {
 	br_limit_t l = {.set = true, .value = limit};
 	if (known) {

@@ -26,19 +26,19 @@ typedef struct br_finding {
 	br_finding_kind_t kind;
 	char bench[BR_RECORD_NAME];
 	char metric[32];
-	double value;    /* the figure (BUDGET, REGRESSION) */
-	double limit;    /* the budget, or the baseline's figure */
-	double percent;  /* over the budget, or the change against the baseline */
+	double value;      /* the figure (BUDGET, REGRESSION) */
+	double limit;      /* the budget, or the baseline's figure */
+	double percent;    /* over the budget, or the change against the baseline */
 	char message[512]; /* room for a bench, its figures and the verdict in words */
 } br_finding_t;
 
 typedef struct br_gate {
 	br_finding_t *findings;
 	size_t count;
-	size_t failures;  /* BUDGET + REGRESSION + NOT_MEASURED */
-	size_t not_run;   /* NOT_RUN */
+	size_t failures; /* BUDGET + REGRESSION + NOT_MEASURED */
+	size_t not_run;  /* NOT_RUN */
 	double regression_percent;
-	bool compared;    /* a baseline took part */
+	bool compared; /* a baseline took part */
 } br_gate_t;
 
 /*
@@ -58,8 +58,8 @@ void br_gate_free(br_gate_t *gate);
  * NOT_MEASURED one, as every budget the gate cannot see.
  */
 void br_gate_check_limit(br_gate_t *g, const char *bench, const char *metric, const char *what,
-			 bool known, const char *lacking, double value, uint64_t limit,
-			 const char *key);
+                         bool known, const char *lacking, double value, uint64_t limit,
+                         const char *key);
 
 /* The finding a one-line verdict names: the first failure (budget,
  * regression, not measured) when there is one, else the first bench not

@@ -34,7 +34,8 @@ static br_yaml_node_t *node_of(json_t *value)
 		size_t i = 0;
 		const char *key;
 		json_t *item;
-		json_object_foreach(value, key, item) {
+		json_object_foreach(value, key, item)
+		{
 			n->children[2U * i] = scalar_node(key, false);
 			n->children[2U * i + 1U] = node_of(item);
 			i++;
@@ -69,16 +70,18 @@ static br_yaml_node_t *node_of(json_t *value)
 }
 
 br_status_t br_json_doc_parse(const char *name, const unsigned char *data, size_t size,
-			      br_yaml_doc_t *doc, br_error_t *err)
+                              br_yaml_doc_t *doc, br_error_t *err)
 {
 	memset(doc, 0, sizeof(*doc));
 	json_error_t jerr;
 	json_t *root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		br_yaml_mark_t mark = {jerr.line > 0 ? (unsigned)jerr.line : 1U,
-				       jerr.column > 0 ? (unsigned)jerr.column : 1U};
-		return br_cfg_error(err, name, mark, "%s; expected a JSON document as benchrack "
-				    "writes it", jerr.text);
+		                       jerr.column > 0 ? (unsigned)jerr.column : 1U};
+		return br_cfg_error(err, name, mark,
+		                    "%s; expected a JSON document as benchrack "
+		                    "writes it",
+		                    jerr.text);
 	}
 	doc->name = xstrdup(name);
 	doc->root = node_of(root);
@@ -93,7 +96,8 @@ br_status_t br_json_doc_load(const char *path, br_yaml_doc_t *doc, br_error_t *e
 	memset(doc, 0, sizeof(*doc));
 	unsigned char *data = NULL;
 	size_t size = 0;
-	br_status_t st = br_file_read_regular(path, true, BR_YAML_MAX_FILE_BYTES, &data, &size, err);
+	br_status_t st =
+	    br_file_read_regular(path, true, BR_YAML_MAX_FILE_BYTES, &data, &size, err);
 	if (st != BR_OK)
 		return st;
 	st = br_json_doc_parse(path, data, size, doc, err);

@@ -22,7 +22,7 @@
  * br_yaml_doc_free). BR_ERR_INPUT "name:line:col: ..." on bad JSON, doc
  * then empty. */
 br_status_t br_json_doc_parse(const char *name, const unsigned char *data, size_t size,
-			      br_yaml_doc_t *doc, br_error_t *err);
+                              br_yaml_doc_t *doc, br_error_t *err);
 
 /* The same from the file at path (at most BR_YAML_MAX_FILE_BYTES). */
 br_status_t br_json_doc_load(const char *path, br_yaml_doc_t *doc, br_error_t *err);

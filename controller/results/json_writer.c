@@ -24,8 +24,8 @@ static void write_document(br_json_t *j, json_t *doc)
 	 * escape, so a bidi override or a line separator in a name reaches no
 	 * terminal or page raw; a reader gets the same text back. */
 	json_dumpf(doc, j->out,
-		   JSON_INDENT(JSON_INDENT_SPACES) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
-			   JSON_ENSURE_ASCII | JSON_REAL_PRECISION(JSON_DOUBLE_DIGITS));
+	           JSON_INDENT(JSON_INDENT_SPACES) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
+	               JSON_ENSURE_ASCII | JSON_REAL_PRECISION(JSON_DOUBLE_DIGITS));
 }
 
 /* Puts value (a new reference, taken here) where the writer stands: under

@@ -20,15 +20,15 @@ static br_status_t make_dirs(const char *path, br_error_t *err)
 	if (strlen(path) >= sizeof(buf))
 		return br_error_set(err, BR_ERR_USAGE, "%s: path too long", path);
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; ; p++) {
+	for (char *p = buf + 1;; p++) {
 		bool end = *p == '\0';
 		if (*p == '/' || end) {
 			*p = '\0';
 			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
 				return br_error_set(err, BR_ERR_INPUT,
-						    "%s: cannot create directory: %s (choose "
-						    "another with --results-dir)",
-						    buf, strerror(errno));
+				                    "%s: cannot create directory: %s (choose "
+				                    "another with --results-dir)",
+				                    buf, strerror(errno));
 			if (end)
 				break;
 			*p = '/';
@@ -46,7 +46,7 @@ static void safe_name(const char *name, char *out, size_t cap)
 	for (; name[i] != '\0' && i + 1U < cap; i++) {
 		char c = name[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
 		out[i] = ok ? c : '_';
 	}
 	out[i] = '\0';
@@ -58,8 +58,8 @@ static void safe_name(const char *name, char *out, size_t cap)
 
 #define PATHS_FILE_MODE 0644
 
-br_status_t br_results_run_path(const char *results_dir, const char *board, char *out,
-				size_t cap, br_error_t *err)
+br_status_t br_results_run_path(const char *results_dir, const char *board, char *out, size_t cap,
+                                br_error_t *err)
 {
 	char dir[PATHS_DIR_BYTES];
 	snprintf(dir, sizeof(dir), "%s/runs", results_dir);
@@ -81,7 +81,7 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
 			n = snprintf(out, cap, "%s/%s.%03ldZ-%s.json", dir, stamp, ms, name);
 		else
 			n = snprintf(out, cap, "%s/%s.%03ldZ-%s-%d.json", dir, stamp, ms, name,
-				     attempt);
+			             attempt);
 		if (n < 0 || (size_t)n >= cap)
 			return br_error_set(err, BR_ERR_USAGE, "%s: path too long", dir);
 		/* Exclusive create reserves the name: two runs started in the same
@@ -93,7 +93,7 @@ br_status_t br_results_run_path(const char *results_dir, const char *board, char
 		}
 		if (errno != EEXIST)
 			return br_error_set(err, BR_ERR_INPUT, "%s: cannot create: %s", out,
-					    strerror(errno));
+			                    strerror(errno));
 	}
 	return br_error_set(err, BR_ERR_INPUT, "%s: no free run file name", dir);
 }

@@ -18,11 +18,11 @@
  * Creates results_dir/runs when missing and writes into out a path there
  * that no file had yet: <UTC yyyymmddThhmmss.mmmZ>-<board>[-N].json (sorted by
  * name is sorted by time), created empty and exclusively (O_EXCL) so that
- * concurrent runs never share one; the caller's atomic write replaces it. BR_ERR_INPUT naming the directory when it cannot
- * be made.
+ * concurrent runs never share one; the caller's atomic write replaces it. BR_ERR_INPUT naming the
+ * directory when it cannot be made.
  */
-br_status_t br_results_run_path(const char *results_dir, const char *board, char *out,
-				size_t cap, br_error_t *err);
+br_status_t br_results_run_path(const char *results_dir, const char *board, char *out, size_t cap,
+                                br_error_t *err);
 
 /* The folder of a run without a suite file under baselines/. */
 #define BR_RESULTS_NO_SUITE "no-suite"

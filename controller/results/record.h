@@ -33,9 +33,9 @@ typedef enum br_record_kind {
 } br_record_kind_t;
 
 typedef enum br_record_status {
-	BR_RECORD_RUNNING,  /* written first, rewritten after each bench */
-	BR_RECORD_COMPLETE, /* every bench had its turn */
-	BR_RECORD_FAILED,   /* stopped by an error (error says which) */
+	BR_RECORD_RUNNING,     /* written first, rewritten after each bench */
+	BR_RECORD_COMPLETE,    /* every bench had its turn */
+	BR_RECORD_FAILED,      /* stopped by an error (error says which) */
 	BR_RECORD_INTERRUPTED, /* stopped by SIGINT or SIGTERM (error names it) */
 } br_record_status_t;
 
@@ -66,9 +66,9 @@ typedef struct br_budgets {
 #define BR_FIRMWARE_INFO_FIELDS                                                                    \
 	char elf_path[BR_RECORD_TEXT];                                                             \
 	char build_id[BR_RECORD_BUILD_ID]; /* hex, "" when the ELF has none */                     \
-	char sha256[BR_RECORD_SHA256];     /* the file's SHA-256 when it has no build-id, else "" */ \
-	char git_commit[64];               /* "" when not known */                                 \
-	char toolchain[BR_RECORD_TEXT];    /* from the ELF's .comment, "" when not known */        \
+	char sha256[BR_RECORD_SHA256];  /* the file's SHA-256 when it has no build-id, else "" */  \
+	char git_commit[64];            /* "" when not known */                                    \
+	char toolchain[BR_RECORD_TEXT]; /* from the ELF's .comment, "" when not known */           \
 	bool sizes_known;                                                                          \
 	uint64_t text_bytes, data_bytes, bss_bytes;
 
@@ -79,38 +79,38 @@ typedef struct br_firmware_info {
 /* Another counter read around the same iterations as the record's own (the
  * host's user-mode cycles and instructions beside its nanoseconds). */
 typedef struct br_bench_counter {
-	char name[32];               /* "cycles", "instructions" */
-	char unit[BR_RECORD_NAME];   /* "cycles (user mode)" */
+	char name[32];             /* "cycles", "instructions" */
+	char unit[BR_RECORD_NAME]; /* "cycles (user mode)" */
 	br_summary_t summary;
-	uint64_t *samples;           /* owned; n raw deltas (NULL in a baseline) */
+	uint64_t *samples; /* owned; n raw deltas (NULL in a baseline) */
 } br_bench_counter_t;
 
 typedef struct br_bench_record {
 	char name[BR_RECORD_NAME];
 	br_bench_status_t status;
-	char reason[BR_RECORD_TEXT]; /* NOT_RUN: why */
-	char mode[16];               /* "stub", "range" or "function" */
+	char reason[BR_RECORD_TEXT];   /* NOT_RUN: why */
+	char mode[16];                 /* "stub", "range" or "function" */
 	char elf_path[BR_RECORD_TEXT]; /* its own ELF ("" for a bench of the suite firmware) */
 	bool has_firmware;             /* an entry for unmodified firmware: firmware is its ELF's */
 	br_firmware_info_t firmware;
-	size_t n;                    /* samples after warm-up */
+	size_t n; /* samples after warm-up */
 	uint32_t warmup;
-	uint64_t *samples;           /* owned; raw counter deltas, 64-bit: a region measured
-	                              * at breakpoints can exceed 2^32 (NULL in a baseline) */
+	uint64_t *samples; /* owned; raw counter deltas, 64-bit: a region measured
+	                    * at breakpoints can exceed 2^32 (NULL in a baseline) */
 	br_summary_t summary;
 	bool stack_measured;
 	uint32_t stack_bytes;
-	bool heap_known;             /* the stub counts the heap; unmodified firmware: not known */
+	bool heap_known; /* the stub counts the heap; unmodified firmware: not known */
 	uint32_t heap_peak;
 	uint32_t heap_live;
 	uint32_t heap_allocs;
-	bool calibrated;             /* breakpoint mode: what measuring itself costs */
-	double calibration_median;   /* in the counter's unit, included in the figures */
+	bool calibrated;           /* breakpoint mode: what measuring itself costs */
+	double calibration_median; /* in the counter's unit, included in the figures */
 	char calibration_method[BR_RECORD_TEXT];
-	double wall_seconds;         /* host time the bench took (0: not known) */
-	uint32_t halts;              /* stub mode: halts at br_host_sync the bench took, one per
-	                                chunk of the firmware's sample buffer (0: not known) */
-	br_budgets_t budgets;        /* the limits that applied to it */
+	double wall_seconds;  /* host time the bench took (0: not known) */
+	uint32_t halts;       /* stub mode: halts at br_host_sync the bench took, one per
+	                         chunk of the firmware's sample buffer (0: not known) */
+	br_budgets_t budgets; /* the limits that applied to it */
 	br_bench_counter_t counters[BR_RECORD_MAX_COUNTERS]; /* other counters' figures */
 	size_t counter_count;
 } br_bench_record_t;
@@ -118,24 +118,24 @@ typedef struct br_bench_record {
 /* A run measured against another commit in the same run (check --against):
  * which side this record is, and both commits. */
 typedef struct br_record_ab {
-	char role[8];            /* "base" or "head"; "" for a plain run */
-	char ref[BR_RECORD_NAME];        /* the ref as given ("HEAD~1") */
+	char role[8];             /* "base" or "head"; "" for a plain run */
+	char ref[BR_RECORD_NAME]; /* the ref as given ("HEAD~1") */
 	char base_commit[64];
-	char head_commit[64];    /* "" when the head's commit is not known */
+	char head_commit[64]; /* "" when the head's commit is not known */
 } br_record_ab_t;
 
 typedef struct br_run_record {
 	br_record_kind_t kind;
 	br_record_status_t status;
 	char error[BR_ERROR_MESSAGE_BYTES]; /* FAILED: what stopped the run */
-	char timestamp[32];      /* start of the run, UTC, ISO 8601 */
-	char suite[BR_RECORD_NAME];      /* "" when run without a suite file */
+	char timestamp[32];                 /* start of the run, UTC, ISO 8601 */
+	char suite[BR_RECORD_NAME];         /* "" when run without a suite file */
 	char suite_path[BR_RECORD_TEXT];
 	char board[BR_RECORD_NAME];
-	char server[BR_RECORD_TEXT];     /* "qemu-system-arm -M netduinoplus2" */
-	char counter[32];        /* counter name */
-	char unit[BR_RECORD_NAME];       /* "instructions (QEMU icount)" */
-	uint64_t clock_hz;       /* 0 when a tick is not a time */
+	char server[BR_RECORD_TEXT]; /* "qemu-system-arm -M netduinoplus2" */
+	char counter[32];            /* counter name */
+	char unit[BR_RECORD_NAME];   /* "instructions (QEMU icount)" */
+	uint64_t clock_hz;           /* 0 when a tick is not a time */
 	/* The run's firmware: the stub image when the run has stub benches, else the
 	 * one ELF every entry names; none (no_firmware) when the entries name several,
 	 * each then carrying its own. */
@@ -148,13 +148,13 @@ typedef struct br_run_record {
 	};
 	char benchrack_version[32];
 	char host[BR_RECORD_NAME];
-	double resolution;       /* the counter's resolution in its unit; a figure below it is
-	                            "< resolution", never a number (0: one tick) */
+	double resolution; /* the counter's resolution in its unit; a figure below it is
+	                      "< resolution", never a number (0: one tick) */
 	char counter_note[BR_RECORD_TEXT]; /* what the counters could not do here ("" none) */
-	br_record_ab_t ab;       /* check/run --against */
-	double regression_percent; /* fail_on_regression_percent in force */
+	br_record_ab_t ab;                 /* check/run --against */
+	double regression_percent;         /* fail_on_regression_percent in force */
 	br_regression_limits_t regression; /* per-metric limits over it (regression: section) */
-	br_budgets_t budgets;      /* the suite's own (max_text_bytes applies here) */
+	br_budgets_t budgets;              /* the suite's own (max_text_bytes applies here) */
 	br_bench_record_t *benches;
 	size_t bench_count;
 } br_run_record_t;

@@ -21,6 +21,6 @@ br_status_t br_record_read(const char *path, br_run_record_t *out, br_error_t *e
 
 /* The same from size bytes in memory, named name in messages. */
 br_status_t br_record_parse(const char *name, const unsigned char *data, size_t size,
-			    br_run_record_t *out, br_error_t *err);
+                            br_run_record_t *out, br_error_t *err);
 
 #endif

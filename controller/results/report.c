@@ -32,7 +32,7 @@ const char *br_report_verdict_name(br_report_verdict_t verdict)
 }
 
 const br_diff_row_t *br_report_diff_row(const br_report_t *report, const char *bench,
-					br_metric_t metric)
+                                        br_metric_t metric)
 {
 	for (size_t i = 0; report->diff != NULL && i < report->diff->count; i++) {
 		const br_diff_row_t *r = &report->diff->rows[i];

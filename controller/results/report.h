@@ -15,11 +15,11 @@
 
 typedef struct br_report {
 	const br_run_record_t *run;
-	const char *run_path;            /* the results/runs file, or NULL */
-	const br_diff_t *diff;           /* NULL when nothing was compared */
-	const char *baseline_path;       /* what diff compared against, or NULL */
-	const br_gate_t *gate;           /* NULL unless checked */
-	bool figures;                    /* show the run's own figures (run, check; not diff) */
+	const char *run_path;      /* the results/runs file, or NULL */
+	const br_diff_t *diff;     /* NULL when nothing was compared */
+	const char *baseline_path; /* what diff compared against, or NULL */
+	const br_gate_t *gate;     /* NULL unless checked */
+	bool figures;              /* show the run's own figures (run, check; not diff) */
 } br_report_t;
 
 typedef enum br_report_verdict {
@@ -36,7 +36,7 @@ const char *br_report_verdict_name(br_report_verdict_t verdict);
 
 /* The diff row of bench and metric in report, or NULL. */
 const br_diff_row_t *br_report_diff_row(const br_report_t *report, const char *bench,
-					br_metric_t metric);
+                                        br_metric_t metric);
 
 /* True when report's gate has a finding for bench and metric name. */
 bool br_report_has_finding(const br_report_t *report, const char *bench, const char *metric);

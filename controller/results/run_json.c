@@ -46,10 +46,10 @@ static void write_budgets(br_json_t *j, const br_budgets_t *b, bool with_text)
 		const char *key;
 		const br_limit_t *limit;
 	} limits[] = {
-		{"max_stack_bytes", &b->max_stack_bytes},
-		{"max_heap_bytes", &b->max_heap_bytes},
-		{"max_cycles_per_iteration", &b->max_cycles_per_iteration},
-		{"max_text_bytes", &b->max_text_bytes},
+	    {"max_stack_bytes", &b->max_stack_bytes},
+	    {"max_heap_bytes", &b->max_heap_bytes},
+	    {"max_cycles_per_iteration", &b->max_cycles_per_iteration},
+	    {"max_text_bytes", &b->max_text_bytes},
 	};
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
 		if (!limits[i].limit->set || (i == 3 && !with_text))

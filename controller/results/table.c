@@ -164,7 +164,7 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 	const int w = run->resolution > 0 ? (int)strlen(TABLE_BELOW_RESOLUTION) : 10;
 	const br_bench_record_t *columns = counter_columns(run);
 	fprintf(out, "%-*s %6s %*s %*s %*s %*s %*s %*s %8s %10s", width, "bench", "n", w, "median",
-		w, "p10", w, "p90", w, "min", w, "max", w, "net", "stack", "heap");
+	        w, "p10", w, "p90", w, "min", w, "max", w, "net", "stack", "heap");
 	for (size_t c = 0; columns != NULL && c < columns->counter_count; c++)
 		fprintf(out, " %12s", columns->counters[c].name);
 	fprintf(out, "  %s\n", "unit");
@@ -197,7 +197,7 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		else
 			snprintf(stack, sizeof(stack), "n/m");
 		fprintf(out, "%-*s %6zu %*s %*s %*s %*s %*s %*s %8s ", width, esc(&e1, b->name),
-			b->summary.n, w, med, w, p10, w, p90, w, mn, w, mx, w, net, stack);
+		        b->summary.n, w, med, w, p10, w, p90, w, mn, w, mx, w, net, stack);
 		cell(out, colour, b->heap_live != 0U ? ANSI_RED : NULL, 10, heap);
 		counter_cells(columns, b, out);
 		fprintf(out, "  %s\n", esc(&e2, run->unit));
@@ -219,7 +219,7 @@ static void figures(const br_run_record_t *run, int width, bool colour, FILE *ou
 		char cost[TABLE_NUMBER_BYTES];
 		figure_cell(run, b->calibration_median, cost, sizeof(cost));
 		fprintf(out, "calibration: %s per sample, %s; net = median - calibration\n", cost,
-			esc(&e1, b->calibration_method));
+		        esc(&e1, b->calibration_method));
 	}
 	entry_firmware(run, out);
 }
@@ -228,10 +228,10 @@ static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 {
 	shown_t e;
 	fprintf(out, "compared with %s\n",
-		esc(&e, r->baseline_path != NULL ? r->baseline_path : "baseline"));
+	        esc(&e, r->baseline_path != NULL ? r->baseline_path : "baseline"));
 	const bool ab = r->run->ab.role[0] != '\0'; /* --against: the base and the head */
 	fprintf(out, "%-*s %-16s %10s %10s %12s  %s\n", width, "bench", "metric",
-		ab ? "base" : "old", ab ? "head" : "new", "change", "verdict");
+	        ab ? "base" : "old", ab ? "head" : "new", "change", "verdict");
 	for (size_t i = 0; i < r->diff->count; i++) {
 		const br_diff_row_t *d = &r->diff->rows[i];
 		char old_v[TABLE_NUMBER_BYTES] = "-", new_v[TABLE_NUMBER_BYTES] = "-";
@@ -241,8 +241,8 @@ static void comparison(const br_report_t *r, int width, bool colour, FILE *out)
 		if (d->has_new)
 			br_report_figure(d->new_value, new_v, sizeof(new_v));
 		br_diff_format_percent(d, pct, sizeof(pct));
-		fprintf(out, "%-*s %-16s %10s %10s %12s  ", width, esc(&e, d->bench), d->metric_name, old_v,
-			new_v, pct);
+		fprintf(out, "%-*s %-16s %10s %10s %12s  ", width, esc(&e, d->bench),
+		        d->metric_name, old_v, new_v, pct);
 		char words[BR_DIFF_WORDS_BYTES];
 		br_diff_describe(d, words, sizeof(words));
 		cell(out, colour, row_colour(r, d), 0, words);
@@ -264,10 +264,10 @@ static void findings(const br_report_t *r, bool colour, FILE *out)
 		cell(out, colour, ANSI_GREEN, 0, "PASS");
 		if (g->compared)
 			fprintf(out, " %s: within budgets, no regression beyond the limits\n",
-				esc(&e, r->run->board));
+			        esc(&e, r->run->board));
 		else
 			fprintf(out, " %s: within budgets (no baseline to compare with)\n",
-				esc(&e, r->run->board));
+			        esc(&e, r->run->board));
 	}
 }
 

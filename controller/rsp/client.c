@@ -62,7 +62,7 @@ static br_status_t client_fail(rsp_client_t *c, br_error_t *err)
 			c->broken_reason = *err;
 		else
 			br_error_set(&c->broken_reason, BR_ERR_INFRA, "%s: the session broke",
-				     c->transport.peer);
+			             c->transport.peer);
 	}
 	return status_of(err);
 }
@@ -305,10 +305,11 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 					/* A NAK would have the server resend its last
 					 * reply, not this one. */
 					c->out_of_step = true;
-					return br_error_set(err, BR_ERR_PROTOCOL,
-					                    "%s: damaged reply inside a pipeline of "
-					                    "reads",
-					                    c->transport.peer);
+					return br_error_set(
+					    err, BR_ERR_PROTOCOL,
+					    "%s: damaged reply inside a pipeline of "
+					    "reads",
+					    c->transport.peer);
 				}
 				if (c->no_ack) {
 					w->damaged = true;
@@ -660,9 +661,9 @@ static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
 
 /* rsp_client_pipeline_each, led by the interrupt byte when interrupt_first
  * (rsp_client_interrupt_pipeline_each): its stop reply is reply 0. */
-static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
-                                const char *const *requests, size_t count, bool last_resumes,
-                                rsp_reply_fn on_reply, void *ctx, br_error_t *err)
+static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first, const char *const *requests,
+                                size_t count, bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                br_error_t *err)
 {
 	br_status_t st = client_check(c, err);
 	if (st != BR_OK)
@@ -712,8 +713,8 @@ static br_status_t pipeline_run(rsp_client_t *c, bool interrupt_first,
 	if (last_resumes && c->stop_linger_ms > 0)
 		rsp_transport_expect_more(&c->transport, RSP_FRAME_OVERHEAD + RSP_STOP_REPLY_MIN,
 		                          c->stop_linger_ms);
-	st = pipeline_replies(c, interrupt_first, requests, count, expect, last_resumes, on_reply, ctx,
-	                      err);
+	st = pipeline_replies(c, interrupt_first, requests, count, expect, last_resumes, on_reply,
+	                      ctx, err);
 	rsp_transport_expect(&c->transport, 0);
 	return st;
 }
@@ -755,9 +756,10 @@ static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
 		if ((!interrupt_first || i > 0) && rsp_request_is_monitor(requests[asked]) &&
 		    rsp_reply_is_console(c->reply, c->reply_len)) {
 			if (++consoles > RSP_CLIENT_CONSOLE_MAX) {
-				br_error_set(err, BR_ERR_PROTOCOL,
-				             "monitor request '%.24s': more than %u console packets",
-				             requests[asked], RSP_CLIENT_CONSOLE_MAX);
+				br_error_set(
+				    err, BR_ERR_PROTOCOL,
+				    "monitor request '%.24s': more than %u console packets",
+				    requests[asked], RSP_CLIENT_CONSOLE_MAX);
 				return client_fail(c, err);
 			}
 			i--;
@@ -767,15 +769,15 @@ static br_status_t pipeline_replies(rsp_client_t *c, bool interrupt_first,
 }
 
 br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
-                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
-                                    br_error_t *err)
+                                     bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                     br_error_t *err)
 {
 	return pipeline_run(c, false, requests, count, last_resumes, on_reply, ctx, err);
 }
 
 br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *const *requests,
-                                              size_t count, bool last_resumes,
-                                              rsp_reply_fn on_reply, void *ctx, br_error_t *err)
+                                               size_t count, bool last_resumes,
+                                               rsp_reply_fn on_reply, void *ctx, br_error_t *err)
 {
 	return pipeline_run(c, true, requests, count, last_resumes, on_reply, ctx, err);
 }
@@ -808,8 +810,8 @@ br_status_t rsp_client_negotiate(rsp_client_t *c, br_error_t *err)
 	size_t len;
 	br_status_t st = rsp_client_transact(c, RSP_CLIENT_FEATURES, &reply, &len, err);
 	/* A stop reply cannot answer qSupported: it was sent before we asked. */
-	for (int i = 0; st == BR_OK && i < RSP_CLIENT_STALE_STOPS_MAX &&
-			looks_like_stop_reply(reply, len);
+	for (int i = 0;
+	     st == BR_OK && i < RSP_CLIENT_STALE_STOPS_MAX && looks_like_stop_reply(reply, len);
 	     i++)
 		st = rsp_client_receive(c, c->timeout_ms, &reply, &len, err);
 	if (st != BR_OK)

@@ -74,8 +74,8 @@ typedef struct rsp_client {
 	rsp_transport_t transport;
 	rsp_decoder_t decoder;
 	rsp_features_t features;
-	bool no_ack; /* QStartNoAckMode accepted */
-	bool broken; /* a timeout or loss ended the session */
+	bool no_ack;      /* QStartNoAckMode accepted */
+	bool broken;      /* a timeout or loss ended the session */
 	bool out_of_step; /* a pipeline of reads lost a reply: only rsp_client_sync now */
 	br_error_t broken_reason;
 	int timeout_ms;        /* per reply, unless a call names its own */
@@ -91,7 +91,7 @@ typedef struct rsp_client {
 	bool defer_acks;
 	bool ack_owed;
 	int stop_linger_ms; /* rsp_client_set_stop_linger; 0: off */
-	uint8_t rx[65536]; /* bytes read but not yet fed: a round of pipelined
+	uint8_t rx[65536];  /* bytes read but not yet fed: a round of pipelined
 	                     * bulk replies fits (rsp_transport_expect) */
 	size_t rx_len, rx_pos;
 	char *tx; /* tx[0] room for an owed '+'; from tx + 1 the last
@@ -204,17 +204,16 @@ typedef br_status_t (*rsp_reply_fn)(void *ctx, size_t index, const char *reply, 
  * caller uses this in ack mode only with a server that does not wait for
  * acknowledgements. A monitor request's (qRcmd) console packets (O + hex)
  * come before its own reply: each is handed to on_reply under the
- * request's index, then the final one (OK, E nn). When on_reply refuses a reply before the last, the replies still
- * due would answer later requests: the session ends. In a pipeline of two
- * or more requests without a resume, a NAK or a damaged reply is not
- * repaired (a NAK makes a server resend its last reply, not the damaged
- * one): BR_ERR_PROTOCOL with out_of_step set, and every call but
+ * request's index, then the final one (OK, E nn). When on_reply refuses a reply before the last,
+ * the replies still due would answer later requests: the session ends. In a pipeline of two or more
+ * requests without a resume, a NAK or a damaged reply is not repaired (a NAK makes a server resend
+ * its last reply, not the damaged one): BR_ERR_PROTOCOL with out_of_step set, and every call but
  * rsp_client_sync is refused until the caller has put the stream back in
  * step with it.
  */
 br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *requests, size_t count,
-                                    bool last_resumes, rsp_reply_fn on_reply, void *ctx,
-                                    br_error_t *err);
+                                     bool last_resumes, rsp_reply_fn on_reply, void *ctx,
+                                     br_error_t *err);
 
 /*
  * rsp_client_pipeline_each led by the interrupt byte 0x03, all in the one
@@ -230,8 +229,8 @@ br_status_t rsp_client_pipeline_each(rsp_client_t *c, const char *const *request
  * replies back in step needs a stopped target.
  */
 br_status_t rsp_client_interrupt_pipeline_each(rsp_client_t *c, const char *const *requests,
-                                              size_t count, bool last_resumes,
-                                              rsp_reply_fn on_reply, void *ctx, br_error_t *err);
+                                               size_t count, bool last_resumes,
+                                               rsp_reply_fn on_reply, void *ctx, br_error_t *err);
 
 /*
  * Sends the single interrupt byte 0x03 (no framing, no ack), asking a running

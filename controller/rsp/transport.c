@@ -187,7 +187,8 @@ static br_status_t tcp_read(rsp_transport_t *t, void *buf, size_t cap, size_t *g
 		 * sees is a race): the same end, told the same way. */
 		if (errno == ECONNRESET)
 			return br_error_set(err, BR_ERR_INFRA,
-			                    "%s: the server closed the connection (reset by peer)", t->peer);
+			                    "%s: the server closed the connection (reset by peer)",
+			                    t->peer);
 		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
 			return br_error_set(err, BR_ERR_INFRA, "%s: read failed: %s", t->peer,
 			                    strerror(errno));

@@ -33,8 +33,8 @@ typedef enum rsp_transport_kind {
 int rsp_transport_set_timeouts(int fd, int ms);
 
 typedef struct rsp_transport {
-	int fd; /* -1 when closed; serial: non-blocking; TCP: blocking, every wait
-	           bounded by its receive and send timeouts (rcv_timeout_ms) */
+	int fd;             /* -1 when closed; serial: non-blocking; TCP: blocking, every wait
+	                       bounded by its receive and send timeouts (rcv_timeout_ms) */
 	int rcv_timeout_ms; /* TCP: SO_RCVTIMEO as last set */
 	size_t expect;      /* bytes the next reads are known to bring at least; 0: unknown */
 	size_t expect_more; /* bytes that may follow them soon (rsp_transport_expect_more) */

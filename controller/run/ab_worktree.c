@@ -21,7 +21,7 @@
  * (created), or, when log is NULL, stdout into out (cap bytes, the last
  * newline dropped). Returns the exit status, or -1 when it could not run. */
 static int ab_exec(const char *cwd, const char *const argv[], const char *log, char *out,
-		   size_t cap)
+                   size_t cap)
 {
 	int fds[2] = {-1, -1};
 	if (log == NULL && pipe(fds) != 0)
@@ -29,7 +29,7 @@ static int ab_exec(const char *cwd, const char *const argv[], const char *log, c
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fd = log != NULL ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644)
-				     : open("/dev/null", O_WRONLY);
+		                     : open("/dev/null", O_WRONLY);
 		int in = open("/dev/null", O_RDONLY);
 		if (fd < 0 || in < 0 || (cwd != NULL && chdir(cwd) != 0))
 			_exit(127);
@@ -114,7 +114,7 @@ static void ab_mkdirs(const char *path)
 }
 
 static br_status_t ab_git(const char *repo, const char *a, const char *b, const char *c, char *out,
-			  size_t cap, br_error_t *err)
+                          size_t cap, br_error_t *err)
 {
 	const char *argv[] = {"git", "-C", repo, a, b, c, NULL};
 	int rc = ab_exec(NULL, argv, NULL, out, cap);
@@ -122,24 +122,25 @@ static br_status_t ab_git(const char *repo, const char *a, const char *b, const 
 		return BR_OK;
 	if (rc == 127)
 		return br_error_set(err, BR_ERR_INFRA,
-				    "--against needs git, which could not be run: install it "
-				    "(apt-get install git)");
+		                    "--against needs git, which could not be run: install it "
+		                    "(apt-get install git)");
 	return br_error_set(err, rc < 0 ? BR_ERR_INFRA : BR_ERR_INPUT,
-			    "git -C %s %s %s %s failed (exit %d)", repo, a, b, c != NULL ? c : "",
-			    rc);
+	                    "git -C %s %s %s %s failed (exit %d)", repo, a, b, c != NULL ? c : "",
+	                    rc);
 }
 
 br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, const char *cache_dir,
-				   br_ab_firmware_t *out, br_error_t *err)
+                                   br_ab_firmware_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	const br_suite_build_t *build = &suite->file.build;
 	if (!build->head.set)
-		return br_error_set(err, BR_ERR_INPUT,
-				    "%s: --against needs the suite's build: section (command: how to "
-				    "build the firmware at a worktree's root; firmware: the ELF it "
-				    "yields)",
-				    suite->path);
+		return br_error_set(
+		    err, BR_ERR_INPUT,
+		    "%s: --against needs the suite's build: section (command: how to "
+		    "build the firmware at a worktree's root; firmware: the ELF it "
+		    "yields)",
+		    suite->path);
 	char text[AB_OUTPUT_BYTES];
 	const char *dir = suite->dir[0] != '\0' ? suite->dir : ".";
 	br_status_t st = ab_git(dir, "rev-parse", "--show-toplevel", NULL, text, sizeof(text), err);
@@ -153,7 +154,7 @@ br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, con
 	st = ab_git(out->repo, "rev-parse", "--verify", spec, text, sizeof(text), err);
 	if (st != BR_OK)
 		return br_error_set(err, BR_ERR_INPUT, "--against %s: no such commit in %s", ref,
-				    out->repo);
+		                    out->repo);
 	snprintf(out->base_commit, sizeof(out->base_commit), "%.63s", text);
 	if (ab_git(out->repo, "rev-parse", "HEAD", NULL, text, sizeof(text), NULL) == BR_OK)
 		snprintf(out->head_commit, sizeof(out->head_commit), "%.63s", text);
@@ -172,15 +173,16 @@ br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, con
 		return BR_OK;
 	}
 	if (!ab_exists(out->worktree)) {
-		const char *argv[] = {"git",	 "-C",		   out->repo,	    "worktree", "add",
-				"--detach", out->worktree, out->base_commit, NULL};
+		const char *argv[] = {"git", "-C",       out->repo,     "worktree",
+		                      "add", "--detach", out->worktree, out->base_commit,
+		                      NULL};
 		int rc = ab_exec(NULL, argv, log, NULL, 0);
 		if (rc != 0) {
 			char tail[AB_TAIL_BYTES + 1U];
 			ab_tail(log, tail, sizeof(tail));
 			return br_error_set(err, BR_ERR_INFRA,
-					    "git worktree add %s %s failed (exit %d):\n%s",
-					    out->worktree, out->base_commit, rc, tail);
+			                    "git worktree add %s %s failed (exit %d):\n%s",
+			                    out->worktree, out->base_commit, rc, tail);
 		}
 	}
 	int64_t start = br_clock_ms();
@@ -191,12 +193,13 @@ br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, con
 		char tail[AB_TAIL_BYTES + 1U];
 		ab_tail(log, tail, sizeof(tail));
 		if (rc != 0)
-			return br_error_set(err, BR_ERR_INFRA,
-					    "building %s at %s failed (exit %d; %s): last lines:\n%s",
-					    ref, out->base_commit, rc, log, tail);
+			return br_error_set(
+			    err, BR_ERR_INFRA,
+			    "building %s at %s failed (exit %d; %s): last lines:\n%s", ref,
+			    out->base_commit, rc, log, tail);
 		return br_error_set(err, BR_ERR_INFRA,
-				    "building %s at %s did not yield the firmware %s (%s)", ref,
-				    out->base_commit, out->elf, log);
+		                    "building %s at %s did not yield the firmware %s (%s)", ref,
+		                    out->base_commit, out->elf, log);
 	}
 	FILE *f = fopen(stamp, "w");
 	if (f != NULL)

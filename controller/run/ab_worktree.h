@@ -19,13 +19,13 @@
 #define BR_AB_PATH_BYTES 1024U
 
 typedef struct br_ab_firmware {
-	char repo[BR_AB_PATH_BYTES];        /* the suite's repository (its top level) */
+	char repo[BR_AB_PATH_BYTES];          /* the suite's repository (its top level) */
 	char base_commit[BR_AB_COMMIT_BYTES]; /* what REF names */
 	char head_commit[BR_AB_COMMIT_BYTES]; /* the repository's HEAD ("" when unknown) */
 	char worktree[BR_AB_PATH_BYTES];
-	char elf[BR_AB_PATH_BYTES];         /* the firmware built at base_commit */
-	bool reused;                        /* built by an earlier run, not this one */
-	double build_seconds;               /* this run's build (0 when reused) */
+	char elf[BR_AB_PATH_BYTES]; /* the firmware built at base_commit */
+	bool reused;                /* built by an earlier run, not this one */
+	double build_seconds;       /* this run's build (0 when reused) */
 } br_ab_firmware_t;
 
 /*
@@ -37,6 +37,6 @@ typedef struct br_ab_firmware {
  * lines quoted, the log's path named) or not yielding the firmware.
  */
 br_status_t br_ab_firmware_prepare(const br_suite_t *suite, const char *ref, const char *cache_dir,
-				   br_ab_firmware_t *out, br_error_t *err);
+                                   br_ab_firmware_t *out, br_error_t *err);
 
 #endif

@@ -39,15 +39,15 @@ typedef struct keeper {
 	const br_suite_t *suite; /* NULL without a suite file */
 	br_board_run_t *run;
 	const br_counter_state_t *counter; /* as started on the board */
-	const char *current; /* the bench running now */
-	uint32_t warmup;    /* host benches: the warm-up they ran with */
-	unsigned current_index; /* of reqs, after a restart too */
-	unsigned offset;        /* benches done before the runner was last opened */
-	unsigned total;         /* benches of the whole run */
-	const br_server_t *server;     /* the runner's launched server, if any */
-	br_server_sched_t sched_start; /* its scheduler figures when the bench started */
-	bool counted;       /* any sample of any bench was not zero */
-	size_t sampled;     /* samples of all benches */
+	const char *current;               /* the bench running now */
+	uint32_t warmup;                   /* host benches: the warm-up they ran with */
+	unsigned current_index;            /* of reqs, after a restart too */
+	unsigned offset;                   /* benches done before the runner was last opened */
+	unsigned total;                    /* benches of the whole run */
+	const br_server_t *server;         /* the runner's launched server, if any */
+	br_server_sched_t sched_start;     /* its scheduler figures when the bench started */
+	bool counted;                      /* any sample of any bench was not zero */
+	size_t sampled;                    /* samples of all benches */
 	int64_t started_ms;
 	bool save_failed;
 	br_error_t save_error;
@@ -66,7 +66,7 @@ static void progress_done(const br_run_settings_t *s)
 }
 
 static void notice(const br_run_settings_t *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void notice(const br_run_settings_t *s, const char *fmt, ...)
 {
@@ -89,7 +89,7 @@ static br_limit_t limit_of(const br_cfg_uint_t *u)
 static br_budgets_t budgets_of(const br_suite_budgets_t *b)
 {
 	br_budgets_t out = {limit_of(&b->max_stack_bytes), limit_of(&b->max_heap_bytes),
-			    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
+	                    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
 	return out;
 }
 
@@ -147,7 +147,7 @@ static void apply_stub_calibration(br_run_record_t *rec)
 		b->calibrated = true;
 		b->calibration_median = empty->summary.median;
 		snprintf(b->calibration_method, sizeof(b->calibration_method), "%s",
-			 br_calibration_method_text(BR_CALIBRATION_STUB_EMPTY));
+		         br_calibration_method_text(BR_CALIBRATION_STUB_EMPTY));
 	}
 }
 
@@ -155,7 +155,7 @@ static void apply_stub_calibration(br_run_record_t *rec)
  * and the record to disk; whether the counter counted at all is judged over
  * the whole run (run_checks.h). */
 static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
-				 const br_stub_result_t *r, br_error_t *err)
+                                 const br_stub_result_t *r, br_error_t *err)
 {
 	keeper_t *k = ctx;
 	(void)err;
@@ -207,12 +207,12 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 
 /* The iterations and warm-up of a suite's stub bench (settings first). */
 static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const br_suite_t *suite,
-					      const br_suite_bench_t *b)
+                                              const br_suite_bench_t *b)
 {
 	br_suite_bench_request_t req = {
-		.name = b->name.value,
-		.iterations = b->iterations.set ? (uint32_t)b->iterations.value : suite->iterations,
-		.warmup = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value : suite->warmup,
+	    .name = b->name.value,
+	    .iterations = b->iterations.set ? (uint32_t)b->iterations.value : suite->iterations,
+	    .warmup = b->warmup_runs.set ? (uint32_t)b->warmup_runs.value : suite->warmup,
 	};
 	if (s->iterations_set)
 		req.iterations = s->iterations;
@@ -226,7 +226,7 @@ static br_suite_bench_request_t bench_request(const br_run_settings_t *s, const 
  * finish", where the core was, or that the host was overloaded), the run
  * going on with the benches after it. */
 static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, const keeper_t *k,
-				    int timeout_ms, bool *answered, br_error_t *err)
+                                    int timeout_ms, bool *answered, br_error_t *err)
 {
 	const char *bench = k->current;
 	char what[BR_CB_NAME_BYTES + 16U];
@@ -235,9 +235,10 @@ static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run, co
 	br_server_sched_read(&runner->session.server, &now);
 	char starved[BOARD_RUN_STARVED_BYTES];
 	bool host_starved = br_server_sched_starved(&runner->session.server, &k->sched_start, &now,
-						    starved, sizeof(starved));
-	br_status_t st = br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
-						 timeout_ms, host_starved ? starved : NULL, err);
+	                                            starved, sizeof(starved));
+	br_status_t st =
+	    br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
+	                            timeout_ms, host_starved ? starved : NULL, err);
 	if (st != BR_ERR_TIMEOUT && !(st == BR_ERR_INFRA && host_starved))
 		return st;
 	*answered = true;
@@ -272,7 +273,7 @@ static void add_not_run(br_board_run_t *run, const char *name, const char *why)
 /* The suite stopped at the bench k->current (err says why): it and every
  * bench after it are kept as not run, with the reason, never as figures. */
 static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, size_t count,
-			    const br_error_t *err)
+                            const br_error_t *err)
 {
 	if (k->current == NULL)
 		return;
@@ -281,7 +282,8 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
 		add_not_run(k->run, stopped, err->message);
 	for (size_t i = (size_t)k->current_index + 1U; i < count; i++) {
 		char why[BR_RECORD_TEXT];
-		snprintf(why, sizeof(why), "not reached: the suite stopped at bench %.100s", stopped);
+		snprintf(why, sizeof(why), "not reached: the suite stopped at bench %.100s",
+		         stopped);
 		if (!recorded(&k->run->record, reqs[i].name))
 			add_not_run(k->run, reqs[i].name, why);
 	}
@@ -292,7 +294,7 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
  * without a suite), on one runner: the firmware loaded once, and started
  * again after a bench that did not finish, for the benches after it. */
 static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_suite_t *suite,
-					br_board_run_t *run, br_error_t *err)
+                                        br_board_run_t *run, br_error_t *err)
 {
 	br_elf_t *elf = NULL;
 	br_stub_layout_t layout;
@@ -316,16 +318,16 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 	br_board_counter(&run->board, &counter);
 	st = br_run_settings_endpoint(s, &run->board, run->record.elf_path, &ep, err);
 	br_runner_options_t ro = {
-		.endpoint = &ep,
-		.elf_path = run->record.elf_path,
-		.load = run->board.load,
-		.counter = &counter,
-		.output = s->firmware_output,
-		.output_ctx = s->firmware_output_ctx,
-		.load_progress = s->load_progress,
-		.load_progress_ctx = s->load_progress_ctx,
-		.load_done = s->load_done,
-		.load_done_ctx = s->load_done_ctx,
+	    .endpoint = &ep,
+	    .elf_path = run->record.elf_path,
+	    .load = run->board.load,
+	    .counter = &counter,
+	    .output = s->firmware_output,
+	    .output_ctx = s->firmware_output_ctx,
+	    .load_progress = s->load_progress,
+	    .load_progress_ctx = s->load_progress_ctx,
+	    .load_done = s->load_done,
+	    .load_done_ctx = s->load_done_ctx,
 	};
 	keeper_t k = {.s = s, .suite = suite, .run = run, .total = (unsigned)count};
 	br_error_t first_err;
@@ -366,7 +368,8 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
 		bool answered = false;
 		if (st == BR_ERR_TIMEOUT && k.current != NULL)
-			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, &answered, err);
+			st = classify_timeout(&runner, run, &k, opts.bench_timeout_ms, &answered,
+			                      err);
 		bool again = answered && suite != NULL && k.current_index + 1U < count;
 		if (st != BR_OK && !again) {
 			br_runner_explain(&runner, err);
@@ -417,13 +420,12 @@ static void on_host_started(void *ctx, const br_host_info_t *info)
 	br_run_record_t *rec = &k->run->record;
 	rec->resolution = (double)info->resolution_ns;
 	snprintf(rec->server, sizeof(rec->server),
-		 "benchrack-host-benches pinned to CPU %ld (clock_getres %llu ns, smallest step "
-		 "%llu ns)",
-		 info->cpu, (unsigned long long)info->getres_ns,
-		 (unsigned long long)info->step_ns);
+	         "benchrack-host-benches pinned to CPU %ld (clock_getres %llu ns, smallest step "
+	         "%llu ns)",
+	         info->cpu, (unsigned long long)info->getres_ns, (unsigned long long)info->step_ns);
 	if (!info->perf)
 		snprintf(rec->counter_note, sizeof(rec->counter_note),
-			 "cycles and instructions not counted: %.200s", info->perf_note);
+		         "cycles and instructions not counted: %.200s", info->perf_note);
 	keep(k);
 }
 
@@ -431,15 +433,15 @@ static void on_host_started(void *ctx, const br_host_info_t *info)
 static void on_host_bench_done(void *ctx, const char *name, const br_host_result_t *r)
 {
 	keeper_t *k = ctx;
-	br_suite_bench_request_t req = {.name = name, .iterations = r->stub.count,
-					.warmup = k->warmup};
+	br_suite_bench_request_t req = {
+	    .name = name, .iterations = r->stub.count, .warmup = k->warmup};
 	br_error_t ignored;
 	on_bench_done(ctx, &req, &r->stub, &ignored);
 	br_bench_record_t *b = &k->run->record.benches[k->run->record.bench_count - 1U];
 	if (r->saturated && b->status == BR_BENCH_MEASURED) {
 		b->status = BR_BENCH_NOT_RUN;
 		snprintf(b->reason, sizeof(b->reason),
-			 "an iteration took 2^32 ns or more: not measured");
+		         "an iteration took 2^32 ns or more: not measured");
 	}
 	static const char *const names[] = {"cycles", "instructions"};
 	static const char *const units[] = {"cycles (user mode)", "instructions (user mode)"};
@@ -469,12 +471,12 @@ static void on_host_bench_done(void *ctx, const char *name, const br_host_result
 /* --board host: the suite's stub benches as a host program; entries for
  * unmodified firmware need a Cortex-M board and are not run. */
 static br_status_t measure_host_benches(const br_run_settings_t *s, const br_suite_t *suite,
-					br_board_run_t *run, br_error_t *err)
+                                        br_board_run_t *run, br_error_t *err)
 {
 	/* each host figure is a difference of 64-bit readings: nothing wraps,
 	 * and a counter state without a clock asks for no wrap check */
-	br_counter_t clock = {.name = BOARD_RUN_HOST_COUNTER, .width_bits = 32U,
-			      .unit = BOARD_RUN_HOST_UNIT};
+	br_counter_t clock = {
+	    .name = BOARD_RUN_HOST_COUNTER, .width_bits = 32U, .unit = BOARD_RUN_HOST_UNIT};
 	br_counter_state_t state;
 	br_counter_state_init(&state, &clock);
 	keeper_t k = {.s = s, .suite = suite, .run = run, .counter = &state};
@@ -490,29 +492,30 @@ static br_status_t measure_host_benches(const br_run_settings_t *s, const br_sui
 		br_bench_record_t *b = br_run_record_add_bench(&run->record);
 		snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
 		snprintf(b->mode, sizeof(b->mode), "%s",
-			 sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
+		         sb->kind == BR_SUITE_ENTRY_RANGE ? "range" : "function");
 		b->status = BR_BENCH_NOT_RUN;
 		snprintf(b->reason, sizeof(b->reason),
-			 "unmodified firmware runs on a Cortex-M board, not on the host");
+		         "unmodified firmware runs on a Cortex-M board, not on the host");
 	}
 	br_host_options_t o = {
-		.program = s->host_program,
-		.benches = names,
-		.bench_count = count,
-		.iterations = s->iterations_set ? s->iterations
-			      : suite != NULL	 ? suite->iterations
-						 : BR_SUITE_DEFAULT_ITERATIONS,
-		.warmup = s->warmup_set ? s->warmup
-			  : suite != NULL ? suite->warmup
-					  : BR_SUITE_DEFAULT_WARMUP,
-		.timeout_ms = (s->timeout_s > 0	 ? s->timeout_s
-			       : suite != NULL ? (int)suite->timeout_seconds
-					       : BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS / BOARD_RUN_MS_PER_S) *
-			      BOARD_RUN_MS_PER_S,
-		.started = on_host_started,
-		.progress = on_progress,
-		.bench_done = on_host_bench_done,
-		.ctx = &k,
+	    .program = s->host_program,
+	    .benches = names,
+	    .bench_count = count,
+	    .iterations = s->iterations_set ? s->iterations
+	                  : suite != NULL   ? suite->iterations
+	                                    : BR_SUITE_DEFAULT_ITERATIONS,
+	    .warmup = s->warmup_set   ? s->warmup
+	              : suite != NULL ? suite->warmup
+	                              : BR_SUITE_DEFAULT_WARMUP,
+	    .timeout_ms =
+	        (s->timeout_s > 0 ? s->timeout_s
+	         : suite != NULL  ? (int)suite->timeout_seconds
+	                          : BR_SUITE_DEFAULT_BENCH_TIMEOUT_MS / BOARD_RUN_MS_PER_S) *
+	        BOARD_RUN_MS_PER_S,
+	    .started = on_host_started,
+	    .progress = on_progress,
+	    .bench_done = on_host_bench_done,
+	    .ctx = &k,
 	};
 	k.warmup = o.warmup;
 	if (suite == NULL) {
@@ -541,7 +544,7 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
 				continue;
 			br_bench_record_t tmp = rec->benches[j];
 			memmove(&rec->benches[placed + 1], &rec->benches[placed],
-				(j - placed) * sizeof(tmp));
+			        (j - placed) * sizeof(tmp));
 			rec->benches[placed++] = tmp;
 			break;
 		}
@@ -557,8 +560,8 @@ static void order_like_suite(br_run_record_t *rec, const br_suite_t *suite)
  * was kept (err says why not): a run that cannot keep it ends. */
 static br_status_t measure_elf_entry(const br_run_settings_t *s, const br_suite_t *suite,
                                      const br_suite_bench_t *sb, const char *elf,
-                                     const char *commit, br_board_run_t *run,
-                                     br_status_t *entry, br_error_t *why, br_error_t *err)
+                                     const char *commit, br_board_run_t *run, br_status_t *entry,
+                                     br_error_t *why, br_error_t *err)
 {
 	br_bench_record_t *b = br_run_record_add_bench(&run->record);
 	snprintf(b->name, sizeof(b->name), "%s", sb->name.value);
@@ -601,7 +604,7 @@ static br_status_t measure_elf_entry(const br_run_settings_t *s, const br_suite_
  * disk as soon as it is done; one that fails is recorded not run with why,
  * and the next one is measured all the same (the first failure returned). */
 static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suite_t *suite,
-				       br_board_run_t *run, br_error_t *err)
+                                       br_board_run_t *run, br_error_t *err)
 {
 	size_t total = 0, done = 0;
 	br_status_t first = BR_OK;
@@ -614,8 +617,8 @@ static br_status_t measure_elf_entries(const br_run_settings_t *s, const br_suit
 		progress(s, (unsigned)done++, (unsigned)total, sb->name.value);
 		br_status_t entry = BR_OK;
 		br_error_t why;
-		br_status_t st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, run, &entry,
-		                                   &why, err);
+		br_status_t st = measure_elf_entry(s, suite, sb, sb->elf_path, s->commit, run,
+		                                   &entry, &why, err);
 		if (st != BR_OK)
 			return st; /* the record could not be kept */
 		if (entry != BR_OK && first == BR_OK) {
@@ -691,7 +694,7 @@ static void fill_run_header(br_board_run_t *run, const br_suite_t *suite)
 		rec->clock_hz = counter.clock_hz;
 	}
 	rec->regression_percent =
-		suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
+	    suite != NULL ? suite->regression_percent : BR_SUITE_DEFAULT_REGRESSION_PERCENT;
 	if (suite != NULL)
 		rec->regression = suite->regression;
 	if (suite != NULL) {
@@ -721,7 +724,7 @@ static br_status_t unmeasured(const br_board_run_t *run, br_error_t *err)
 		const br_bench_record_t *b = &rec->benches[i];
 		if (b->status == BR_BENCH_NOT_RUN)
 			return br_error_set(err, BR_ERR_INFRA, "bench %s not measured: %s", b->name,
-					    b->reason);
+			                    b->reason);
 	}
 	return BR_OK;
 }
@@ -729,7 +732,7 @@ static br_status_t unmeasured(const br_board_run_t *run, br_error_t *err)
 /* The suite firmware's benches (stub batch mode), then the entries that
  * measure unmodified firmware (breakpoint mode), on any board. */
 static br_status_t measure_board(const br_run_settings_t *s, const br_suite_t *suite,
-				 br_board_run_t *run, br_error_t *err)
+                                 br_board_run_t *run, br_error_t *err)
 {
 	if (run->host)
 		return measure_host_benches(s, suite, run, err);
@@ -847,9 +850,11 @@ static void write_baseline(const br_run_settings_t *s, br_board_run_t *run)
 		notice(s, "%s: kept the old baseline entr%s of %s (not measured in this run)",
 		       run->board.name, n_kept == 1 ? "y" : "ies", kept);
 	if (missing > 0)
-		notice(s, "%s: %zu bench%s not measured and with no old entry: the baseline has no "
-			  "figure for %s",
-		       run->board.name, missing, missing == 1 ? "" : "es", missing == 1 ? "it" : "them");
+		notice(s,
+		       "%s: %zu bench%s not measured and with no old entry: the baseline has no "
+		       "figure for %s",
+		       run->board.name, missing, missing == 1 ? "" : "es",
+		       missing == 1 ? "it" : "them");
 }
 
 /* The run ended with st (err saying why when not BR_OK): its record
@@ -867,7 +872,8 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
 		run->record.status = BR_RECORD_COMPLETE;
 	br_error_t save_err;
 	br_error_clear(&save_err);
-	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK && run->status == BR_OK) {
+	if (br_run_json_save(&run->record, run->run_path, &save_err) != BR_OK &&
+	    run->status == BR_OK) {
 		run->status = save_err.status;
 		run->failure = save_err;
 	}
@@ -882,7 +888,7 @@ static void run_finish(br_board_run_t *run, br_status_t st, const br_error_t *er
  * iteration to tell any change: the iterations are then left as they are.
  */
 static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_t *run,
-				       br_run_settings_t *sized, br_error_t *err)
+                                       br_run_settings_t *sized, br_error_t *err)
 {
 	bool exists = false;
 	br_status_t st = baseline_path_of(s, run, &exists, err);
@@ -890,10 +896,11 @@ static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_
 		return st;
 	br_run_record_t base;
 	if (!exists)
-		return br_error_set(err, BR_ERR_USAGE,
-				    "--min-detectable sizes the run from the baseline's spread, and "
-				    "%s does not exist: record one first (--write-baseline) or give -n",
-				    run->baseline_path);
+		return br_error_set(
+		    err, BR_ERR_USAGE,
+		    "--min-detectable sizes the run from the baseline's spread, and "
+		    "%s does not exist: record one first (--write-baseline) or give -n",
+		    run->baseline_path);
 	st = br_record_read(run->baseline_path, &base, err);
 	if (st != BR_OK)
 		return st;
@@ -906,11 +913,12 @@ static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_
 			continue;
 		double delta = s->min_detectable_percent / 100.0 * fabs(b->summary.median);
 		if (delta <= base.resolution) {
-			notice(s,
-			       "%s: %s: %g%% of %g is within the clock's resolution (%g): no number "
-			       "of iterations resolves it",
-			       run->board.name, b->name, s->min_detectable_percent,
-			       b->summary.median, base.resolution);
+			notice(
+			    s,
+			    "%s: %s: %g%% of %g is within the clock's resolution (%g): no number "
+			    "of iterations resolves it",
+			    run->board.name, b->name, s->min_detectable_percent, b->summary.median,
+			    base.resolution);
 			continue;
 		}
 		size_t n = br_stats_samples_for_delta(&b->summary, delta, BR_STATS_CONFIDENCE);
@@ -926,12 +934,13 @@ static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_
 		       run->board.name, run->baseline_path);
 	} else {
 		sized->iterations_set = true;
-		sized->iterations = most > BR_SUITE_MAX_ITERATIONS ? BR_SUITE_MAX_ITERATIONS
-								  : (uint32_t)most;
-		notice(s,
-		       "%s: --min-detectable %g%%: %u iterations per bench (%s needs the most: %zu, "
-		       "from the baseline's spread)",
-		       run->board.name, s->min_detectable_percent, sized->iterations, widest, most);
+		sized->iterations =
+		    most > BR_SUITE_MAX_ITERATIONS ? BR_SUITE_MAX_ITERATIONS : (uint32_t)most;
+		notice(
+		    s,
+		    "%s: --min-detectable %g%%: %u iterations per bench (%s needs the most: %zu, "
+		    "from the baseline's spread)",
+		    run->board.name, s->min_detectable_percent, sized->iterations, widest, most);
 	}
 	br_run_record_free(&base);
 	return BR_OK;
@@ -943,7 +952,7 @@ static br_status_t size_for_detectable(const br_run_settings_t *s, br_board_run_
 static br_status_t open_run_file(const br_run_settings_t *s, br_board_run_t *run, br_error_t *err)
 {
 	br_status_t st = br_results_run_path(s->results_dir, run->board.name, run->run_path,
-					     sizeof(run->run_path), err);
+	                                     sizeof(run->run_path), err);
 	if (st != BR_OK)
 		return st;
 	st = br_run_json_save(&run->record, run->run_path, err);
@@ -953,8 +962,8 @@ static br_status_t open_run_file(const br_run_settings_t *s, br_board_run_t *run
 	return st;
 }
 
-void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite,
-			  const char *elf, br_board_run_t *run)
+void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite, const char *elf,
+                          br_board_run_t *run)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -993,7 +1002,8 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 	br_error_t save_err;
 	br_error_clear(&save_err);
 	if (s->json_path != NULL &&
-	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK && run->status == BR_OK) {
+	    br_run_json_save(&run->record, s->json_path, &save_err) != BR_OK &&
+	    run->status == BR_OK) {
 		run->status = save_err.status;
 		run->failure = save_err;
 	}
@@ -1056,12 +1066,12 @@ static void host_round_merge(br_run_record_t *rec, size_t first)
 
 /* One bench of a host A/B run, in rounds (BOARD_RUN_HOST_ROUNDS a side). */
 static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *one,
-				 const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head,
-				 br_error_t *err)
+                                 const br_ab_sides_t *ab, br_board_run_t *base,
+                                 br_board_run_t *head, br_error_t *err)
 {
 	static const bool base_first[2U * BOARD_RUN_HOST_ROUNDS] = {
-		true, false, false, true, true, false, false, true,
-		true, false, false, true, true, false, false, true};
+	    true, false, false, true, true, false, false, true,
+	    true, false, false, true, true, false, false, true};
 	br_run_settings_t side = *s;
 	uint32_t total = s->iterations_set ? s->iterations : one->iterations;
 	side.iterations_set = true;
@@ -1196,7 +1206,7 @@ static br_status_t ab_measure_entry(const br_run_settings_t *s, const br_suite_t
 }
 
 void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
-			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head)
+                             const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -1246,11 +1256,12 @@ void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite
 	 * `check` without --against holds them) */
 	br_diff_compute(&base->record, &head->record, &head->diff);
 	head->compared = true;
-	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s", ab->ref,
-		 ab->base_commit, base->run_path);
+	snprintf(head->baseline_path, sizeof(head->baseline_path), "base %.60s (%.12s): %.900s",
+	         ab->ref, ab->base_commit, base->run_path);
 	if (s->check) {
 		br_run_record_t diff_only = head->record;
-		diff_only.benches = xcalloc(head->record.bench_count + 1U, sizeof(br_bench_record_t));
+		diff_only.benches =
+		    xcalloc(head->record.bench_count + 1U, sizeof(br_bench_record_t));
 		memset(&diff_only.budgets, 0, sizeof(diff_only.budgets));
 		for (size_t i = 0; i < head->record.bench_count; i++) {
 			diff_only.benches[i] = head->record.benches[i];

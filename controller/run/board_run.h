@@ -32,17 +32,17 @@
 
 /* One board's work and what came of it. */
 typedef struct br_board_run {
-	br_board_t board;               /* loaded by the caller */
-	bool host;                      /* --board host: the benches as a host program */
+	br_board_t board; /* loaded by the caller */
+	bool host;        /* --board host: the benches as a host program */
 	br_run_record_t record;
 	char run_path[BR_BOARD_RUN_PATH_BYTES];
-	bool has_run_path;              /* the record is on disk there */
+	bool has_run_path; /* the record is on disk there */
 	char baseline_path[BR_BOARD_RUN_PATH_BYTES];
-	bool compared;                  /* diff holds the comparison with the baseline */
+	bool compared; /* diff holds the comparison with the baseline */
 	br_diff_t diff;
-	bool gated;                     /* gate holds check's findings */
+	bool gated; /* gate holds check's findings */
 	br_gate_t gate;
-	br_status_t status;             /* BR_OK, or what stopped it (failure says why) */
+	br_status_t status; /* BR_OK, or what stopped it (failure says why) */
 	br_error_t failure;
 	/* A bench or region that did not finish within its timeout on a board
 	 * that still answered: a test failure (exit 1), never retried. */
@@ -56,7 +56,7 @@ typedef struct br_board_run {
  * disk whatever happened.
  */
 void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, const char *elf,
-			  br_board_run_t *run);
+                          br_board_run_t *run);
 
 /*
  * Compares run->record (measured, or read back from its run file) with the
@@ -68,13 +68,13 @@ br_status_t br_board_run_gate(const br_run_settings_t *s, br_board_run_t *run, b
 
 /* check/run --against: the two firmwares and their commits. */
 typedef struct br_ab_sides {
-	const char *ref;          /* as given */
-	const char *base_elf;     /* built at base_commit (run/ab_worktree.h) */
+	const char *ref;      /* as given */
+	const char *base_elf; /* built at base_commit (run/ab_worktree.h) */
 	const char *base_commit;
-	const char *head_elf;     /* the firmware being checked */
-	const char *head_commit;  /* "" when unknown */
-	const char *repo;         /* the suite's repository (its top level) */
-	const char *worktree;     /* the base commit's worktree, built */
+	const char *head_elf;    /* the firmware being checked */
+	const char *head_commit; /* "" when unknown */
+	const char *repo;        /* the suite's repository (its top level) */
+	const char *worktree;    /* the base commit's worktree, built */
 } br_ab_sides_t;
 
 /*
@@ -91,7 +91,7 @@ typedef struct br_ab_sides {
  * head alone and a notice says why.
  */
 void br_board_run_execute_ab(const br_run_settings_t *s, const br_suite_t *suite,
-			     const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head);
+                             const br_ab_sides_t *ab, br_board_run_t *base, br_board_run_t *head);
 
 /* Makes run the host board of `--board host` (BR_HOST_BOARD_NAME): the
  * benches of benches/ as a host program (settings' host_program), timed by

@@ -6,7 +6,7 @@
 #include "config/board_locate.h"
 
 _Static_assert(BR_BOARD_MAX_SERVER_ARGS == BR_SERVER_MAX_EXTRA_ARGS,
-	       "a board's server arguments must fit the server's command line");
+               "a board's server arguments must fit the server's command line");
 
 #define BOARD_FULL_BITS 32U
 #define BOARD_PATH_BYTES 1024U
@@ -29,8 +29,8 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 		break;
 	case BR_BOARD_COUNTER_MMIO:
 		br_counter_mmio(out, c->name.value, (uint32_t)c->address.value,
-				c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,
-				c->direction.set && c->direction.value == 1U, board->clock_hz);
+		                c->width.set ? (unsigned)c->width.value : BOARD_FULL_BITS,
+		                c->direction.set && c->direction.value == 1U, board->clock_hz);
 		break;
 	}
 	/* QEMU models a clock, not a core's cycles: a SysTick or DWT figure
@@ -44,7 +44,7 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 }
 
 br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
-			      br_error_t *err)
+                              br_error_t *err)
 {
 	const br_board_server_t *s = &board->file.server;
 	br_endpoint_init(ep);
@@ -82,19 +82,19 @@ br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_
 	for (size_t i = 0; i < board->file.memory.count; i++) {
 		const br_board_region_t *r = br_board_region(board, i);
 		br_region_kind_t kind =
-			r->kind.value == BR_BOARD_REGION_FLASH ? BR_REGION_FLASH : BR_REGION_RAM;
+		    r->kind.value == BR_BOARD_REGION_FLASH ? BR_REGION_FLASH : BR_REGION_RAM;
 		br_status_t st = br_memory_map_add(&ep->memory_map, (uint32_t)r->origin.value,
-						   (uint32_t)r->length.value, kind, 0, err);
+		                                   (uint32_t)r->length.value, kind, 0, err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "board %s, memory region %s", board->name,
-					       r->name.value);
+			                       r->name.value);
 	}
 	ep->hw_breakpoints = board->hardware_breakpoints;
 	return BR_OK;
 }
 
 br_status_t br_board_open(const char *ref, const char *configs_dir, const char *elf_path,
-			  br_board_t *board, br_endpoint_t *ep, br_error_t *err)
+                          br_board_t *board, br_endpoint_t *ep, br_error_t *err)
 {
 	char path[BOARD_PATH_BYTES], dir[BOARD_PATH_BYTES];
 	snprintf(dir, sizeof(dir), "%s/boards", configs_dir);
@@ -108,8 +108,8 @@ br_status_t br_board_open(const char *ref, const char *configs_dir, const char *
 }
 
 br_status_t br_board_reach(const char *ref, const char *configs_dir, const char *elf_path,
-			   const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
-			   br_counter_t *counter, br_board_load_t *load, br_error_t *err)
+                           const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
+                           br_counter_t *counter, br_board_load_t *load, br_error_t *err)
 {
 	br_status_t st = br_board_open(ref, configs_dir, elf_path, board, ep, err);
 	if (st != BR_OK)

@@ -27,7 +27,7 @@ void br_board_counter(const br_board_t *board, br_counter_t *out);
  * memory map cannot hold the regions.
  */
 br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,
-			      br_error_t *err);
+                              br_error_t *err);
 
 /*
  * The board ref names — a board file's path, or a name looked up as
@@ -37,7 +37,7 @@ br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_
  * such board or its file does not validate.
  */
 br_status_t br_board_open(const char *ref, const char *configs_dir, const char *elf_path,
-			  br_board_t *board, br_endpoint_t *ep, br_error_t *err);
+                          br_board_t *board, br_endpoint_t *ep, br_error_t *err);
 
 /*
  * The board ref names as measure, profile and gdb reach it: opened
@@ -46,7 +46,7 @@ br_status_t br_board_open(const char *ref, const char *configs_dir, const char *
  * to *load unless load is NULL. Free board with br_board_free.
  */
 br_status_t br_board_reach(const char *ref, const char *configs_dir, const char *elf_path,
-			   const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
-			   br_counter_t *counter, br_board_load_t *load, br_error_t *err);
+                           const char *qemu_program, br_board_t *board, br_endpoint_t *ep,
+                           br_counter_t *counter, br_board_load_t *load, br_error_t *err);
 
 #endif

@@ -18,7 +18,7 @@ static void not_run(br_bench_record_t *out, const char *why)
 
 /* The measurement's figures into the bench record. */
 static void keep(const br_measure_raw_t *raw, const br_measure_report_t *r, uint32_t warmup,
-		 br_bench_record_t *out)
+                 br_bench_record_t *out)
 {
 	out->status = BR_BENCH_MEASURED;
 	out->n = r->measured;
@@ -34,12 +34,12 @@ static void keep(const br_measure_raw_t *raw, const br_measure_report_t *r, uint
 	out->calibrated = r->calibrated && r->net_known;
 	out->calibration_median = r->calibration.median;
 	snprintf(out->calibration_method, sizeof(out->calibration_method), "%s",
-		 br_calibration_method_text(raw->calibration.method));
+	         br_calibration_method_text(raw->calibration.method));
 	out->wall_seconds = raw->wall_seconds;
 }
 
 br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_record_t *out,
-				 br_error_t *err)
+                                 br_error_t *err)
 {
 	const br_board_t *board = o->board;
 	const br_run_settings_t *s = o->settings;
@@ -80,9 +80,9 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	br_measure_raw_t raw;
 	memset(&raw, 0, sizeof(raw));
 	br_image_hooks_t hooks = {.progress = s->load_progress,
-				  .progress_ctx = s->load_progress_ctx,
-				  .loaded = s->load_done,
-				  .loaded_ctx = s->load_done_ctx};
+	                          .progress_ctx = s->load_progress_ctx,
+	                          .loaded = s->load_done,
+	                          .loaded_ctx = s->load_done_ctx};
 	st = br_run_measure(&m, &ep, board->load, true, &hooks, &raw, err);
 	if (s->lock != NULL)
 		(void)s->lock(s->lock_ctx, &ep, false, NULL);

@@ -3,10 +3,9 @@
  * function): the measurement engine's breakpoint mode (measure/measure_run.h)
  * through the runner on the suite's board, whatever its kind (the ELF loaded
  * over the debug port as the board says), summarized the way `benchrack
- * measure` summarizes it (run/measure_figures.h), kept as one bench record: the raw figures with the
- * calibration (what measuring itself costs) beside them, the deepest stack
- * when painted, and "not run" with the reason when a figure cannot be stood
- * behind.
+ * measure` summarizes it (run/measure_figures.h), kept as one bench record: the raw figures with
+ * the calibration (what measuring itself costs) beside them, the deepest stack when painted, and
+ * "not run" with the reason when a figure cannot be stood behind.
  */
 #ifndef BENCHRACK_RUN_ELF_ENTRY_H
 #define BENCHRACK_RUN_ELF_ENTRY_H
@@ -37,6 +36,6 @@ typedef struct br_elf_entry_options {
  * they are.
  */
 br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_record_t *out,
-				 br_error_t *err);
+                                 br_error_t *err);
 
 #endif

@@ -14,7 +14,7 @@
 #include "elf/elf_file.h"
 
 br_status_t br_gdb_breaks_resolve(const char *elf_path, const char *const *names,
-				  br_location_t *breaks, size_t *count, br_error_t *err)
+                                  br_location_t *breaks, size_t *count, br_error_t *err)
 {
 	*count = 0;
 	if (names[0] == NULL)
@@ -59,7 +59,8 @@ int br_gdb_run(const br_gdb_launch_t *g, br_error_t *err)
 	argv[n++] = (char *)"-ex";
 	argv[n++] = target_cmd;
 	for (size_t i = 0; i < count; i++) {
-		snprintf(break_cmd[i], sizeof(break_cmd[i]), "break *0x%08" PRIx32, breaks[i].address);
+		snprintf(break_cmd[i], sizeof(break_cmd[i]), "break *0x%08" PRIx32,
+		         breaks[i].address);
 		argv[n++] = (char *)"-ex";
 		argv[n++] = break_cmd[i];
 	}
@@ -106,9 +107,9 @@ int br_gdb_run(const br_gdb_launch_t *g, br_error_t *err)
 	}
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		br_error_set(err, BR_ERR_INFRA,
-			     "cannot start %s (%s): install gdb-multiarch (apt-get install "
-			     "gdb-multiarch) or name the debugger with --gdb",
-			     argv[0], strerror(exec_errno));
+		             "cannot start %s (%s): install gdb-multiarch (apt-get install "
+		             "gdb-multiarch) or name the debugger with --gdb",
+		             argv[0], strerror(exec_errno));
 		goto out;
 	}
 	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -20,7 +20,7 @@
 /* Resolves the non-NULL of the BR_GDB_MAX_BREAKS names in elf_path into
  * breaks, in order; *count of them. */
 br_status_t br_gdb_breaks_resolve(const char *elf_path, const char *const *names,
-				  br_location_t *breaks, size_t *count, br_error_t *err);
+                                  br_location_t *breaks, size_t *count, br_error_t *err);
 
 /* Where gdb connects to r: a server r launched on loopback, else the
  * endpoint's own host:port or serial device. */
@@ -29,10 +29,10 @@ void br_gdb_target(const br_runner_t *r, char *buf, size_t cap);
 typedef struct br_gdb_launch {
 	const char *program; /* the debugger, e.g. gdb-multiarch */
 	const char *elf;
-	const char *target;  /* br_gdb_target */
+	const char *target; /* br_gdb_target */
 	const br_location_t *breaks;
 	size_t break_count;
-	char **extra_args;   /* after benchrack's own (e.g. -batch -ex continue) */
+	char **extra_args; /* after benchrack's own (e.g. -batch -ex continue) */
 	int extra_count;
 } br_gdb_launch_t;
 

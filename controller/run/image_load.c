@@ -58,7 +58,8 @@ static bool build_id_note_find(const char *path, build_id_note_t *note)
 		br_elf_segment_t seg;
 		br_elf_segments_begin(elf, &it);
 		while (!found && br_elf_segments_next(&it, &seg)) {
-			for (uint32_t off = 0; !found && off + note->size <= seg.filesz; off += 4U) {
+			for (uint32_t off = 0; !found && off + note->size <= seg.filesz;
+			     off += 4U) {
 				if (memcmp(seg.data + off, note->bytes, note->size) == 0) {
 					note->address = seg.paddr + off;
 					found = true;
@@ -97,10 +98,11 @@ const char *br_image_policy_name(br_board_load_t policy)
 /* Writes the image and verifies it; a difference afterwards is the board's
  * (or the line's) fault: an infrastructure error. */
 static br_status_t write_and_verify(br_target_t *t, const char *path, br_image_progress_fn progress,
-				    void *progress_ctx, br_image_load_result_t *out,
-				    br_error_t *err)
+                                    void *progress_ctx, br_image_load_result_t *out,
+                                    br_error_t *err)
 {
-	br_status_t st = br_target_load_progress(t, path, progress, progress_ctx, &out->report, err);
+	br_status_t st =
+	    br_target_load_progress(t, path, progress, progress_ctx, &out->report, err);
 	if (st != BR_OK)
 		return st;
 	out->written = true;
@@ -108,15 +110,15 @@ static br_status_t write_and_verify(br_target_t *t, const char *path, br_image_p
 	if (st != BR_ERR_TARGET)
 		return st;
 	br_error_prefix(err, "the image did not arrive intact (%zu bytes written, then checked %s)",
-			out->report.bytes,
-			out->report.verified_by_crc ? "by qCRC" : "by reading back");
+	                out->report.bytes,
+	                out->report.verified_by_crc ? "by qCRC" : "by reading back");
 	err->status = BR_ERR_INFRA;
 	return BR_ERR_INFRA;
 }
 
 br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t policy,
-			  br_image_progress_fn progress, void *progress_ctx,
-			  br_image_load_result_t *out, br_error_t *err)
+                          br_image_progress_fn progress, void *progress_ctx,
+                          br_image_load_result_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->policy = policy;
@@ -155,7 +157,7 @@ static bool in_flash(const br_memory_map_t *map, const br_elf_segment_t *seg)
 }
 
 br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *map,
-				     br_reset_vector_t *vec, uint32_t *table, br_error_t *err)
+                                     br_reset_vector_t *vec, uint32_t *table, br_error_t *err)
 {
 	br_elf_t *elf = NULL;
 	br_status_t st = br_elf_open(path, &elf, err);
@@ -170,7 +172,8 @@ br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *ma
 			continue;
 		bool flash = in_flash(map, &seg);
 		/* flash first (where a Cortex-M boots), then the lowest address */
-		if (!found || (flash && !low_flash) || (flash == low_flash && seg.paddr < low.paddr)) {
+		if (!found || (flash && !low_flash) ||
+		    (flash == low_flash && seg.paddr < low.paddr)) {
 			low = seg;
 			low_flash = flash;
 		}
@@ -179,16 +182,16 @@ br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *ma
 	if (found) {
 		const uint8_t *d = low.data;
 		vec->sp = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 |
-			  (uint32_t)d[3] << 24;
+		          (uint32_t)d[3] << 24;
 		vec->pc = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 |
-			  (uint32_t)d[7] << 24;
+		          (uint32_t)d[7] << 24;
 		if (table != NULL)
 			*table = low.paddr;
 	} else {
 		st = br_error_set(err, BR_ERR_INPUT,
-				  "%s has no loadable segment holding a vector table (initial SP "
-				  "and reset handler): link it with one at the boot address",
-				  path);
+		                  "%s has no loadable segment holding a vector table (initial SP "
+		                  "and reset handler): link it with one at the boot address",
+		                  path);
 	}
 	br_elf_close(elf);
 	return st;

@@ -7,10 +7,9 @@
  * there means a different image, found with one small read; a matching one
  * is confirmed by the full comparison (qCRC where the server offers it,
  * else a read-back of the loadable segments), since an interrupted load can
- * leave the note written and the rest not. Writing goes through vFlashErase/vFlashWrite/vFlashDone where the
- * server's memory map has flash, memory writes (X, else M) elsewhere
- * (debug/target.h, br_target_load). The vector table (SP, PC) comes from the
- * image too, for the reset check.
+ * leave the note written and the rest not. Writing goes through vFlashErase/vFlashWrite/vFlashDone
+ * where the server's memory map has flash, memory writes (X, else M) elsewhere (debug/target.h,
+ * br_target_load). The vector table (SP, PC) comes from the image too, for the reset check.
  */
 #ifndef BENCHRACK_RUN_IMAGE_LOAD_H
 #define BENCHRACK_RUN_IMAGE_LOAD_H
@@ -31,7 +30,7 @@ struct br_image_load_result;
 /* A load is over (the image written and verified, or found already on the
  * target): what it did, for one line on a terminal. */
 typedef void (*br_image_loaded_fn)(void *ctx, const char *path,
-				   const struct br_image_load_result *load);
+                                   const struct br_image_load_result *load);
 
 /* What a caller is told about a load as it goes; any field may be NULL. */
 typedef struct br_image_hooks {
@@ -42,11 +41,11 @@ typedef struct br_image_hooks {
 } br_image_hooks_t;
 
 typedef struct br_image_load_result {
-	br_board_load_t policy; /* as applied (never DEFAULT) */
-	bool compared;          /* if-different looked first */
-	bool build_id_compared; /* ... at the image's build-id note in target memory */
+	br_board_load_t policy;    /* as applied (never DEFAULT) */
+	bool compared;             /* if-different looked first */
+	bool build_id_compared;    /* ... at the image's build-id note in target memory */
 	uint32_t build_id_address; /* ... which is there */
-	bool matched;           /* ... and the image was already there */
+	bool matched;              /* ... and the image was already there */
 	bool written;
 	br_target_load_report_t report; /* what writing and verifying did */
 } br_image_load_result_t;
@@ -58,8 +57,8 @@ typedef struct br_image_load_result {
  * as it got.
  */
 br_status_t br_image_load(br_target_t *t, const char *path, br_board_load_t policy,
-			  br_image_progress_fn progress, void *progress_ctx,
-			  br_image_load_result_t *out, br_error_t *err);
+                          br_image_progress_fn progress, void *progress_ctx,
+                          br_image_load_result_t *out, br_error_t *err);
 
 /*
  * Reads the image's reset vector: the first two words of its lowest-addressed
@@ -75,7 +74,7 @@ br_status_t br_image_reset_vector(const char *path, br_reset_vector_t *vec, br_e
  * is where that vector table is.
  */
 br_status_t br_image_reset_vector_at(const char *path, const br_memory_map_t *map,
-				     br_reset_vector_t *vec, uint32_t *table, br_error_t *err);
+                                     br_reset_vector_t *vec, uint32_t *table, br_error_t *err);
 
 /* "always", "if-different", "never". */
 const char *br_image_policy_name(br_board_load_t policy);

@@ -13,7 +13,7 @@ static const char *firmware_rel = ".";
 static const char *configs_rel = ".";
 
 void br_install_paths_set(const char *installed_data_rel, const char *build_firmware_rel,
-			  const char *build_configs_rel)
+                          const char *build_configs_rel)
 {
 	data_rel = installed_data_rel;
 	firmware_rel = build_firmware_rel;
@@ -69,9 +69,9 @@ static const char *installed_data(void)
 	if (known < 0) {
 		char configs[PATHS_BYTES];
 		known = join(data, sizeof(data), exe_dir(), data_rel) &&
-				join(configs, sizeof(configs), data, "configs") && is_dir(configs)
-			? 1
-			: 0;
+		                join(configs, sizeof(configs), data, "configs") && is_dir(configs)
+		            ? 1
+		            : 0;
 	}
 	return known == 1 ? data : NULL;
 }

@@ -15,7 +15,7 @@
  * (<rel>/configs, <rel>/firmware), and in the build tree the firmware and
  * the configs. The strings must live as long as the program. */
 void br_install_paths_set(const char *installed_data_rel, const char *build_firmware_rel,
-			  const char *build_configs_rel);
+                          const char *build_configs_rel);
 
 /* The configs folder (boards/, suites/, racks/ inside). Never NULL; computed
  * once, the string lives as long as the program. */

@@ -52,7 +52,7 @@ typedef struct br_measure_report {
 	bool symbols_against_empty; /* sized against the empty bench's image (stub
 	                               firmware): the "empty" and growth columns mean
 	                               something; without it they are left out */
-	br_size_symbol_t *symbols; /* owned by the caller */
+	br_size_symbol_t *symbols;  /* owned by the caller */
 	size_t symbol_count;
 	const br_suite_footprint_t *footprint; /* --sizes: flash and RAM, the stub's and each
 	                                          bench's on top (NULL: not asked) */

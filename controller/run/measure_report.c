@@ -88,24 +88,26 @@ static void print_counter(const br_measure_report_t *r, FILE *out)
 	const br_counter_state_t *cs = &r->raw->counter;
 	const br_counter_t *c = &cs->counter;
 	if (br_counter_is_monitor(c))
-		fprintf(out, "  on %s; counter %s: QEMU's own count of executed instructions "
-		        "(monitor '%s' in record mode, 64-bit, exact)", r->raw->server, c->name,
-		        BR_COUNTER_ICOUNT_MONITOR);
+		fprintf(out,
+		        "  on %s; counter %s: QEMU's own count of executed instructions "
+		        "(monitor '%s' in record mode, 64-bit, exact)",
+		        r->raw->server, c->name, BR_COUNTER_ICOUNT_MONITOR);
 	else
-		fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server,
-		        c->name, c->address, c->width_bits, c->counts_down ? "down" : "up");
+		fprintf(out, "  on %s; counter %s at 0x%08x (%u-bit, %s)", r->raw->server, c->name,
+		        c->address, c->width_bits, c->counts_down ? "down" : "up");
 	if (c->clock_hz != 0)
 		fprintf(out, " at %llu Hz", (unsigned long long)c->clock_hz);
 	fprintf(out, "; unit: %s\n", c->unit);
 	double guard_s = br_wrap_guard_seconds(cs);
 	if (r->raw->mode == BR_MEASURE_BREAKPOINT && guard_s > 0.0)
-		fprintf(out,
-		        "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
-		        "per second) kept every interval between two reads shorter than a period: "
-		        "%zu taken, each sample their 64-bit sum\n",
-		        (unsigned long long)cs->period, c->unit, guard_s,
-		        c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
-		        r->raw->bp.guard_halts);
+		fprintf(
+		    out,
+		    "  wrap: every %llu %s; a guard halt every %.3g s (a quarter period at %s%.3g "
+		    "per second) kept every interval between two reads shorter than a period: "
+		    "%zu taken, each sample their 64-bit sum\n",
+		    (unsigned long long)cs->period, c->unit, guard_s,
+		    c->clock_hz != 0 ? "" : "a stated maximum of ", (double)c->max_rate_hz,
+		    r->raw->bp.guard_halts);
 	else if (cs->period == 0)
 		fprintf(out, "  wrap: none (64 bits); no guard halts\n");
 	else if (cs->wrap_seconds > 0.0)
@@ -174,11 +176,12 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 			br_elf_symbol_describe(elf, raw->bp.idle_pc, where, sizeof(where));
 			br_elf_close(elf);
 		}
-		fprintf(out,
-		        "ran %zu of %u times in %.3g s: the start was not reached again, and the core "
-		        "idles in an endless loop at %s: not waited for the rest of the timeout (give "
-		        "-n to wait for it, as an interrupt could still call it)\n",
-		        raw->count, raw->asked, raw->wall_seconds, where);
+		fprintf(
+		    out,
+		    "ran %zu of %u times in %.3g s: the start was not reached again, and the core "
+		    "idles in an endless loop at %s: not waited for the rest of the timeout (give "
+		    "-n to wait for it, as an interrupt could still call it)\n",
+		    raw->count, raw->asked, raw->wall_seconds, where);
 	} else if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out)
 		fprintf(out,
 		        "ran %zu of %u times in %.3g s: the start was not reached again within the "
@@ -262,8 +265,10 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	        (unsigned long long)f->suite.flash, (unsigned long long)f->suite.ram,
 	        (unsigned long long)f->suite.samples, elf);
 	if (!f->stub_known) {
-		fprintf(out, "  stub alone: not known (no bench-empty image beside %s; name one with "
-		             "--empty-elf)\n", elf);
+		fprintf(out,
+		        "  stub alone: not known (no bench-empty image beside %s; name one with "
+		        "--empty-elf)\n",
+		        elf);
 		return;
 	}
 	fprintf(out, "  %-24s %8llu %8llu %8llu  %s\n", "stub (empty bench)",
@@ -272,8 +277,8 @@ static void print_footprint(const br_suite_footprint_t *f, const char *elf, FILE
 	for (size_t i = 0; i < f->count; i++) {
 		const br_footprint_bench_t *b = &f->benches[i];
 		if (b->known)
-			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name, (long long)b->flash,
-			        (long long)b->ram, "", b->elf);
+			fprintf(out, "  + %-22s %+8lld %+8lld %8s  %s\n", b->name,
+			        (long long)b->flash, (long long)b->ram, "", b->elf);
 		else
 			fprintf(out, "  + %-22s %8s %8s %8s  no bench-%s image beside the suite\n",
 			        b->name, "?", "?", "", b->name);

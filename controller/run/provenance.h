@@ -18,7 +18,7 @@
  * layer's BR_ERR_INPUT.
  */
 br_status_t br_run_provenance_fill(br_run_record_t *rec, const char *elf_path, const char *commit,
-				   br_error_t *err);
+                                   br_error_t *err);
 
 /*
  * One firmware's provenance into *out: path, build-id (or, for an ELF without

@@ -19,40 +19,40 @@ bool br_run_any_counted(const uint32_t *samples, size_t n)
 }
 
 br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted, size_t n,
-				  const char *what, br_error_t *err)
+                                  const char *what, br_error_t *err)
 {
 	if (counted || n == 0)
 		return BR_OK;
 	return br_counter_not_counting(state, what, err);
 }
 
-size_t br_run_check_wrap(const br_counter_state_t *state, const br_stub_result_t *r,
-			 bool *measured)
+size_t br_run_check_wrap(const br_counter_state_t *state, const br_stub_result_t *r, bool *measured)
 {
 	if (r->guarded)
 		return br_wrap_guarded_check(state, r->samples, r->count, r->guarded_ticks,
-					     r->guard_verdict, measured);
+		                             r->guard_verdict, measured);
 	return br_wrap_batch_check(state, r->samples, r->count, r->host_seconds, measured);
 }
 
 void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t *r, char *buf,
-			size_t cap)
+                        size_t cap)
 {
 	const char *name = state->counter.name;
 	if (r->guarded && r->guard_verdict != BR_WRAP_OK)
 		snprintf(buf, cap, "not measured: a guard read of counter %s: %s", name,
-			 br_wrap_verdict_text(r->guard_verdict));
+		         br_wrap_verdict_text(r->guard_verdict));
 	else if (r->guarded)
 		snprintf(buf, cap,
-			 "not measured: the batch ran %llu ticks of counter %s, a period (%llu) "
-			 "more than its samples' sum, so a sample could have wrapped (use a wider "
-			 "or slower counter, or a shorter bench)",
-			 (unsigned long long)r->guarded_ticks, name, (unsigned long long)state->period);
+		         "not measured: the batch ran %llu ticks of counter %s, a period (%llu) "
+		         "more than its samples' sum, so a sample could have wrapped (use a wider "
+		         "or slower counter, or a shorter bench)",
+		         (unsigned long long)r->guarded_ticks, name,
+		         (unsigned long long)state->period);
 	else
 		snprintf(buf, cap,
-			 "not measured: the batch took %.3f s of host time, enough for counter %s "
-			 "to wrap unseen (use a wider or slower counter, or fewer iterations)",
-			 r->host_seconds, name);
+		         "not measured: the batch took %.3f s of host time, enough for counter %s "
+		         "to wrap unseen (use a wider or slower counter, or fewer iterations)",
+		         r->host_seconds, name);
 }
 
 br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, br_error_t *err)
@@ -75,10 +75,10 @@ br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, b
 	}
 	/* err's guess (the firmware never got there) does not stand: replaced. */
 	return br_error_set(err, BR_ERR_INFRA,
-			    "the server stopped answering while the target ran: no stop came, and "
-			    "no answer to an interrupt either (%.200s); check the server and the "
-			    "connection to it",
-			    why.message);
+	                    "the server stopped answering while the target ran: no stop came, and "
+	                    "no answer to an interrupt either (%.200s); check the server and the "
+	                    "connection to it",
+	                    why.message);
 }
 
 void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *buf, size_t cap)
@@ -94,11 +94,11 @@ void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *
 	char exc[BR_RUN_CORE_TEXT_BYTES];
 	br_core_state_describe(state, exc, sizeof(exc));
 	snprintf(buf, cap, "PC %s%s%s", where, exc[0] != '\0' ? ", in an exception handler: " : "",
-		 exc);
+	         exc);
 }
 
 br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
-				    int timeout_ms, const char *starved, br_error_t *err)
+                                    int timeout_ms, const char *starved, br_error_t *err)
 {
 	br_core_state_t state;
 	br_status_t st = br_run_probe_after_timeout(t, &state, err);
@@ -110,12 +110,13 @@ br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const 
 	char core[BR_RUN_CORE_TEXT_BYTES * 2U];
 	br_run_core_text(elf_path, &state, core, sizeof(core));
 	if (starved != NULL)
-		return br_error_set(err, BR_ERR_INFRA,
-				    "%s did not finish within %d s, but the host was overloaded: %s; "
-				    "an infrastructure error, not the firmware's (the core was at "
-				    "%s; %s)",
-				    what, seconds, starved, core, was);
+		return br_error_set(
+		    err, BR_ERR_INFRA,
+		    "%s did not finish within %d s, but the host was overloaded: %s; "
+		    "an infrastructure error, not the firmware's (the core was at "
+		    "%s; %s)",
+		    what, seconds, starved, core, was);
 	return br_error_set(err, BR_ERR_TIMEOUT,
-			    "%s did not finish within %d s: the core was at %s (%s)", what, seconds,
-			    core, was);
+	                    "%s did not finish within %d s: the core was at %s (%s)", what, seconds,
+	                    core, was);
 }

@@ -28,7 +28,7 @@ bool br_run_any_counted(const uint32_t *samples, size_t n);
  * one-instruction bench legitimately measures 0 ticks every time.
  */
 br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted, size_t n,
-				  const char *what, br_error_t *err);
+                                  const char *what, br_error_t *err);
 
 /*
  * The batch check of measure/wrap.h on a stub bench's samples: with guard
@@ -37,11 +37,11 @@ br_status_t br_run_check_counting(const br_counter_state_t *state, bool counted,
  * all false) and returns how many are not measured.
  */
 size_t br_run_check_wrap(const br_counter_state_t *state, const br_stub_result_t *r,
-			 bool *measured);
+                         bool *measured);
 
 /* Why br_run_check_wrap found r's samples not measured, in one line. */
 void br_run_wrap_reason(const br_counter_state_t *state, const br_stub_result_t *r, char *buf,
-			size_t cap);
+                        size_t cap);
 
 /* How long a board that still answers takes to stop on an interrupt. */
 #define BR_RUN_HALT_PROBE_MS 2000
@@ -78,6 +78,6 @@ void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *
  * server stopped answering (BR_ERR_INFRA).
  */
 br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
-				    int timeout_ms, const char *starved, br_error_t *err);
+                                    int timeout_ms, const char *starved, br_error_t *err);
 
 #endif

@@ -29,8 +29,8 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 }
 
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, bool timeout_is_failure,
-			   const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err)
+                           br_board_load_t load, bool timeout_is_failure,
+                           const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err)
 {
 	br_stub_layout_t layout;
 	br_status_t st = br_measure_prepare(opts, out, &layout, err);
@@ -40,14 +40,14 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	if (here.kind == BR_ENDPOINT_QEMU && here.qemu.kernel == NULL)
 		here.qemu.kernel = opts->elf_path;
 	br_runner_options_t ro = {
-		.endpoint = &here,
-		.elf_path = opts->elf_path,
-		.load = load,
-		.counter = opts->counter,
-		.output = opts->link.output,
-		.output_ctx = opts->link.output_ctx,
-		.load_progress = opts->link.load_progress,
-		.load_progress_ctx = opts->link.load_progress_ctx,
+	    .endpoint = &here,
+	    .elf_path = opts->elf_path,
+	    .load = load,
+	    .counter = opts->counter,
+	    .output = opts->link.output,
+	    .output_ctx = opts->link.output_ctx,
+	    .load_progress = opts->link.load_progress,
+	    .load_progress_ctx = opts->link.load_progress_ctx,
 	};
 	if (hooks != NULL) {
 		ro.load_progress = hooks->progress;
@@ -66,13 +66,14 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	bool timed_out = st == BR_ERR_TIMEOUT;
 	char starved[RUN_MEASURE_STARVED_BYTES];
 	br_server_sched_read(&runner.session.server, &after);
-	bool host_starved = st == BR_ERR_TIMEOUT &&
-			    br_server_sched_starved(&runner.session.server, &before, &after, starved,
-						    sizeof(starved));
+	bool host_starved =
+	    st == BR_ERR_TIMEOUT && br_server_sched_starved(&runner.session.server, &before, &after,
+	                                                    starved, sizeof(starved));
 	if (st == BR_ERR_TIMEOUT && (timeout_is_failure || host_starved)) {
 		st = br_run_classify_timeout(br_runner_target(&runner), opts->elf_path,
-					     out->mode == BR_MEASURE_STUB ? "the bench" : "the region",
-					     opts->timeout_ms, host_starved ? starved : NULL, err);
+		                             out->mode == BR_MEASURE_STUB ? "the bench"
+		                                                          : "the region",
+		                             opts->timeout_ms, host_starved ? starved : NULL, err);
 	} else if (st == BR_ERR_TIMEOUT) {
 		/* Never blame the firmware for a server that went silent; say
 		 * where the core was when it answers. */
@@ -89,11 +90,12 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	/* Measured 12-01: QEMU 7.2 in record mode never answers the interrupt
 	 * while the guest runs, so a wait that timed out cannot stop it. */
 	if (st == BR_ERR_INFRA && timed_out && br_counter_is_monitor(&runner.counter.counter))
-		br_error_prefix(err, "QEMU in record mode (counter icount) does not stop on an "
-				     "interrupt while the firmware runs, so a breakpoint not reached "
-				     "within --timeout (%d s) cannot be told from a dead server there; "
-				     "raise --timeout for a long region",
-				(opts->timeout_ms + 999) / 1000);
+		br_error_prefix(err,
+		                "QEMU in record mode (counter icount) does not stop on an "
+		                "interrupt while the firmware runs, so a breakpoint not reached "
+		                "within --timeout (%d s) cannot be told from a dead server there; "
+		                "raise --timeout for a long region",
+		                (opts->timeout_ms + 999) / 1000);
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)

@@ -30,7 +30,7 @@
  * hooks (may be NULL) hear how a load goes.
  */
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
-			   br_board_load_t load, bool timeout_is_failure,
-			   const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err);
+                           br_board_load_t load, bool timeout_is_failure,
+                           const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err);
 
 #endif

@@ -3,7 +3,7 @@
 #include "run/board_target.h"
 
 br_status_t br_run_settings_endpoint(const br_run_settings_t *s, const br_board_t *board,
-				     const char *elf, br_endpoint_t *ep, br_error_t *err)
+                                     const char *elf, br_endpoint_t *ep, br_error_t *err)
 {
 	br_status_t st = br_board_endpoint(board, elf, ep, err);
 	if (st != BR_OK)

@@ -20,7 +20,7 @@
 /* Takes (take true) or gives back the lock of the board ep reaches, for the
  * time the runner uses it; NULL when the caller holds it already. */
 typedef br_status_t (*br_run_lock_fn)(void *ctx, const br_endpoint_t *ep, bool take,
-				      br_error_t *err);
+                                      br_error_t *err);
 
 typedef struct br_run_settings {
 	bool check;                /* enforce budgets and regressions through the exit code */
@@ -42,7 +42,7 @@ typedef struct br_run_settings {
 	/* --min-detectable P: iterations enough for the shift test to resolve P %
 	 * of each noisy figure, sized from the baseline's spread (0: not asked) */
 	double min_detectable_percent;
-	int timeout_s;             /* 0: the suite's */
+	int timeout_s;                           /* 0: the suite's */
 	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
 	/* A gdbserver at host:port that serves this board instead of what its
 	 * file says (a rack's `remote:`); NULL: the board file's server. */
@@ -55,9 +55,9 @@ typedef struct br_run_settings {
 	void *progress_ctx;
 	br_target_output_fn firmware_output; /* what the firmware prints */
 	void *firmware_output_ctx;
-	br_image_progress_fn load_progress;  /* a long load's bytes written */
+	br_image_progress_fn load_progress; /* a long load's bytes written */
 	void *load_progress_ctx;
-	br_image_loaded_fn load_done;        /* what a load did, once done */
+	br_image_loaded_fn load_done; /* what a load did, once done */
 	void *load_done_ctx;
 	void (*notice)(void *ctx, const char *text); /* one line for the user */
 	void *notice_ctx;
@@ -72,6 +72,6 @@ typedef struct br_run_settings {
  * with s->qemu_program applied. Strings point into the board.
  */
 br_status_t br_run_settings_endpoint(const br_run_settings_t *s, const br_board_t *board,
-				     const char *elf, br_endpoint_t *ep, br_error_t *err);
+                                     const char *elf, br_endpoint_t *ep, br_error_t *err);
 
 #endif

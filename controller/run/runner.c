@@ -39,10 +39,10 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 		st = br_image_check_map(o->elf_path, &t->memory_map, err);
 	if (st == BR_OK)
 		st = br_image_load(t, o->elf_path, policy_of(o), o->load_progress,
-				   o->load_progress_ctx, &r->load, err);
+		                   o->load_progress_ctx, &r->load, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
-				       br_image_policy_name(policy_of(o)));
+		                       br_image_policy_name(policy_of(o)));
 	if (o->load_done != NULL && (r->load.written || r->load.matched))
 		o->load_done(o->load_done_ctx, o->elf_path, &r->load);
 	/* A word of the loaded image proves every bulk read from here on. */

@@ -29,8 +29,8 @@ typedef struct br_runner_options {
 	 * benchrack launches QEMU with this image as its kernel, else
 	 * if-different. */
 	br_board_load_t load;
-	const br_counter_t *counter;   /* NULL: QEMU's TIM2 */
-	br_target_output_fn output;    /* what the firmware prints (may be NULL) */
+	const br_counter_t *counter; /* NULL: QEMU's TIM2 */
+	br_target_output_fn output;  /* what the firmware prints (may be NULL) */
 	void *output_ctx;
 	br_image_progress_fn load_progress; /* a long load's progress (may be NULL) */
 	void *load_progress_ctx;
@@ -42,9 +42,10 @@ typedef struct br_runner {
 	br_endpoint_t endpoint;
 	br_session_t session;
 	bool open;
-	br_counter_state_t counter;   /* as started on the target */
-	br_image_load_result_t load;  /* what loading did */
-	char server[BR_RUNNER_SERVER_TEXT]; /* "qemu-system-arm -M netduinoplus2 at 127.0.0.1:4000" */
+	br_counter_state_t counter;         /* as started on the target */
+	br_image_load_result_t load;        /* what loading did */
+	char server[BR_RUNNER_SERVER_TEXT]; /* "qemu-system-arm -M netduinoplus2 at 127.0.0.1:4000"
+	                                     */
 } br_runner_t;
 
 /*

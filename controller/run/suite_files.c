@@ -41,7 +41,8 @@ static br_status_t check_benches(const br_suite_t *suite, const br_stub_layout_t
  * image is the one it names. */
 static br_status_t check_firmware(const br_suite_t *suite, const char *firmware, br_error_t *err)
 {
-	bool from_suite = suite->firmware_path != NULL && strcmp(firmware, suite->firmware_path) == 0;
+	bool from_suite =
+	    suite->firmware_path != NULL && strcmp(firmware, suite->firmware_path) == 0;
 	br_elf_t *elf = NULL;
 	br_stub_layout_t layout;
 	br_status_t st = br_elf_open(firmware, &elf, err);

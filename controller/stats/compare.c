@@ -52,6 +52,7 @@ bool br_stats_percent_change(double old_value, double new_value, double *percent
 	/* the ratio first: 100 * change alone overflows for figures near DBL_MAX */
 	*percent = BR_STATS_PERCENT * (change / fabs(old_value));
 	if (!isfinite(*percent)) /* old - new itself overflowed: from the ratio */
-		*percent = BR_STATS_PERCENT * (new_value / fabs(old_value) - old_value / fabs(old_value));
+		*percent =
+		    BR_STATS_PERCENT * (new_value / fabs(old_value) - old_value / fabs(old_value));
 	return isfinite(*percent);
 }

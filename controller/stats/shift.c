@@ -174,9 +174,9 @@ size_t br_stats_samples_for_delta(const br_summary_t *s, double delta, double co
 	if (!(delta > 0.0) || isnan(z))
 		return SIZE_MAX;
 	/* a record read back has no stddev: cv_median times the median then */
-	double sigma = s->mad > 0.0	? SHIFT_MAD_TO_SIGMA * s->mad
-		       : s->stddev > 0.0 ? s->stddev
-					 : s->cv_median * fabs(s->median);
+	double sigma = s->mad > 0.0      ? SHIFT_MAD_TO_SIGMA * s->mad
+	               : s->stddev > 0.0 ? s->stddev
+	                                 : s->cv_median * fabs(s->median);
 	if (sigma <= 0.0)
 		return SHIFT_MIN_SAMPLES;
 	double root = z * sigma * sqrt(acos(-1.0) / 3.0) / delta; /* pi = acos(-1) */

@@ -35,11 +35,11 @@
  */
 typedef struct sink_queue {
 	char *sink;
-	char *kind;              /* the kind its first item names, for messages */
-	char **ids;              /* owned */
-	size_t count, next;      /* ids[next] is the head once loaded */
+	char *kind;         /* the kind its first item names, for messages */
+	char **ids;         /* owned */
+	size_t count, next; /* ids[next] is the head once loaded */
 	bool loaded;
-	br_upload_item_t item;   /* the head */
+	br_upload_item_t item; /* the head */
 	br_upload_secret_t secret;
 	br_upload_outcome_t out; /* the head's outcome, as it builds up */
 	int64_t due_ms;          /* when to send the head (br_clock_ms) */
@@ -59,7 +59,7 @@ typedef struct pass_state {
 
 /* Appends printf-style text to the outcome's message, cut to fit. */
 static void note(br_upload_outcome_t *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void note(br_upload_outcome_t *o, const char *fmt, ...)
 {
@@ -71,7 +71,7 @@ static void note(br_upload_outcome_t *o, const char *fmt, ...)
 }
 
 static void outcome_start(const pass_state_t *ps, br_upload_outcome_t *o, const char *id,
-			  const br_upload_item_t *item)
+                          const br_upload_item_t *item)
 {
 	memset(o, 0, sizeof(*o));
 	snprintf(o->id, sizeof(o->id), "%s", id);
@@ -97,14 +97,14 @@ static void sleep_until(int64_t due_ms)
 	if (ms <= 0)
 		return;
 	struct timespec ts = {(time_t)(ms / DELIVER_MS_PER_S),
-			      (long)(ms % DELIVER_MS_PER_S) * DELIVER_NS_PER_MS};
+	                      (long)(ms % DELIVER_MS_PER_S) * DELIVER_NS_PER_MS};
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
 	}
 }
 
 /* The attempt's result in words, tokens redacted, as the outcome's message. */
 static void describe(const br_http_response_t *resp, const br_upload_secret_t *secret,
-		     br_upload_outcome_t *o)
+                     br_upload_outcome_t *o)
 {
 	char *text = xmalloc(BR_HTTP_MESSAGE_BYTES);
 	snprintf(text, BR_HTTP_MESSAGE_BYTES, "%s", resp->message);
@@ -113,8 +113,10 @@ static void describe(const br_http_response_t *resp, const br_upload_secret_t *s
 	if (resp->failure != BR_HTTP_OK)
 		note(o, "%s: %s", br_http_failure_name(resp->failure), text);
 	else if (resp->location[0] != '\0')
-		note(o, "HTTP %ld: redirected to %s (benchrack does not follow redirects: fix the "
-			"sink's url)", resp->status, resp->location);
+		note(o,
+		     "HTTP %ld: redirected to %s (benchrack does not follow redirects: fix the "
+		     "sink's url)",
+		     resp->status, resp->location);
 	else
 		note(o, "HTTP %ld%s%s", resp->status, text[0] != '\0' ? ": " : "", text);
 	free(text);
@@ -146,7 +148,7 @@ static void head_done(pass_state_t *ps, sink_queue_t *q, br_upload_outcome_kind_
 
 /* The head stays for a later pass, and with it the rest of the sink's. */
 static void queue_stop(pass_state_t *ps, sink_queue_t *q, br_upload_outcome_kind_t kind,
-		       const char *why)
+                       const char *why)
 {
 	if (q->loaded)
 		head_done(ps, q, kind);
@@ -184,25 +186,25 @@ static bool sink_take(pass_state_t *ps, sink_queue_t *q)
 {
 	const br_upload_section_t *section = ps->pass->section;
 	const br_upload_sink_t *sink = sink_named(ps, q->item.sink);
-	const char *kind = sink != NULL ? br_upload_sink_kind_name(
-						  (br_upload_sink_kind_t)sink->kind.value)
-					: NULL;
-	const char *base = sink == NULL		 ? NULL
-			   : sink->url.set ? sink->url.value
-					   : BR_UPLOAD_DEFAULT_BENCHER_URL;
+	const char *kind =
+	    sink != NULL ? br_upload_sink_kind_name((br_upload_sink_kind_t)sink->kind.value) : NULL;
+	const char *base = sink == NULL    ? NULL
+	                   : sink->url.set ? sink->url.value
+	                                   : BR_UPLOAD_DEFAULT_BENCHER_URL;
 	if (section == NULL)
 		note(&q->out, "refused: no upload configuration given, so no sink to send it to "
-			      "(give the --suite or --upload-config that spooled it)");
+		              "(give the --suite or --upload-config that spooled it)");
 	else if (sink == NULL)
-		note(&q->out, "refused: the configuration names no sink '%s' (give the --suite or "
-			      "--upload-config that spooled it, or delete the file)",
+		note(&q->out,
+		     "refused: the configuration names no sink '%s' (give the --suite or "
+		     "--upload-config that spooled it, or delete the file)",
 		     q->item.sink);
 	else if (strcmp(kind, q->item.kind) != 0)
 		note(&q->out, "refused: sink '%s' is of kind %s in the configuration, not %s",
 		     q->item.sink, kind, q->item.kind);
 	else if (!br_sink_url_within(base, q->item.url))
-		note(&q->out, "refused: its URL %s is not under sink '%s''s url %s",
-		     q->item.url, q->item.sink, base);
+		note(&q->out, "refused: its URL %s is not under sink '%s''s url %s", q->item.url,
+		     q->item.sink, base);
 	else {
 		br_upload_render_auth(section, sink, ps->pass->config_dir, &q->item);
 		return true;
@@ -252,7 +254,7 @@ static bool head_load(pass_state_t *ps, sink_queue_t *q)
 
 /* The request for the head, bounded by what is left of the pass. */
 static void request_of(const pass_state_t *ps, const sink_queue_t *q, const char *const *headers,
-		       size_t header_count, br_http_request_t *req)
+                       size_t header_count, br_http_request_t *req)
 {
 	int64_t remaining = ps->deadline_ms - br_clock_ms();
 	if (remaining < 1)
@@ -273,8 +275,8 @@ static void request_of(const pass_state_t *ps, const sink_queue_t *q, const char
 		req->proxy = sink->proxy.value;
 	req->use_env_proxy = sink != NULL && sink->use_env_proxy.set && sink->use_env_proxy.value;
 	req->user_agent = ps->pass->user_agent;
-	req->connect_timeout_ms = item->connect_timeout_ms < remaining ? item->connect_timeout_ms
-									: (long)remaining;
+	req->connect_timeout_ms =
+	    item->connect_timeout_ms < remaining ? item->connect_timeout_ms : (long)remaining;
 	req->timeout_ms = item->timeout_ms < remaining ? item->timeout_ms : (long)remaining;
 }
 
@@ -306,9 +308,9 @@ static void schedule_retry(pass_state_t *ps, sink_queue_t *q, const br_http_resp
 	}
 	uint32_t jitter = br_upload_random(&ps->random);
 	int64_t wait = resp->retry_after_s > 0
-			       ? (int64_t)resp->retry_after_s * DELIVER_MS_PER_S
-			       : br_upload_backoff_ms(q->out.attempts, l->retry_initial_ms,
-						      l->retry_max_ms, jitter);
+	                   ? (int64_t)resp->retry_after_s * DELIVER_MS_PER_S
+	                   : br_upload_backoff_ms(q->out.attempts, l->retry_initial_ms,
+	                                          l->retry_max_ms, jitter);
 	int64_t now = br_clock_ms();
 	if (now + wait < ps->deadline_ms) {
 		q->due_ms = now + wait;
@@ -357,7 +359,7 @@ static void step(pass_state_t *ps, sink_queue_t *q)
 		br_upload_item_set(&q->item.rejected_at, at);
 		br_upload_item_set(&q->item.rejected_message, q->out.message);
 		br_upload_spool_path(&ps->spool, true, q->item.id, q->out.path,
-				     sizeof(q->out.path));
+		                     sizeof(q->out.path));
 		if (br_upload_spool_reject(&ps->spool, &q->item, &err) != BR_OK)
 			note(&q->out, " (and it could not be moved aside: %s)", err.message);
 		head_done(ps, q, BR_UPLOAD_OUT_REJECTED);
@@ -447,9 +449,10 @@ static void run_queues(pass_state_t *ps)
 				note(&q->out, "not tried: no time left in this pass");
 				q->loaded = true;
 			}
-			queue_stop(ps, q, q->out.attempts > 0 ? BR_UPLOAD_OUT_PENDING
-							      : BR_UPLOAD_OUT_DEFERRED,
-				   "no time left in this pass");
+			queue_stop(ps, q,
+			           q->out.attempts > 0 ? BR_UPLOAD_OUT_PENDING
+			                               : BR_UPLOAD_OUT_DEFERRED,
+			           "no time left in this pass");
 			continue;
 		}
 		sleep_until(q->due_ms);
@@ -460,7 +463,7 @@ static void run_queues(pass_state_t *ps)
 }
 
 br_status_t br_upload_deliver(const br_upload_pass_t *pass, br_upload_report_t *report,
-			      br_error_t *err)
+                              br_error_t *err)
 {
 	memset(report, 0, sizeof(*report));
 	pass_state_t ps;
@@ -468,8 +471,8 @@ br_status_t br_upload_deliver(const br_upload_pass_t *pass, br_upload_report_t *
 	ps.pass = pass;
 	ps.report = report;
 	ps.deadline_ms = br_clock_ms() + pass->limits.max_total_ms;
-	ps.random = pass->seed != 0 ? pass->seed
-				    : ((uint64_t)br_clock_ns() ^ ((uint64_t)getpid() << 32));
+	ps.random =
+	    pass->seed != 0 ? pass->seed : ((uint64_t)br_clock_ns() ^ ((uint64_t)getpid() << 32));
 	br_status_t st = br_upload_spool_open(&ps.spool, pass->results_dir, false, err);
 	char **ids = NULL;
 	size_t count = 0;

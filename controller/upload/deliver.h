@@ -27,10 +27,10 @@ typedef enum br_upload_outcome_kind {
 	BR_UPLOAD_OUT_PENDING,   /* tried, not delivered: stays in the spool */
 	BR_UPLOAD_OUT_WAITING,   /* not tried: the server's Retry-After has not passed */
 	BR_UPLOAD_OUT_DEFERRED,  /* not tried: its sink failed earlier in this pass, or no
-				    time was left */
+	                            time was left */
 	BR_UPLOAD_OUT_BROKEN,    /* its spool file cannot be read: left as it is */
 	BR_UPLOAD_OUT_REFUSED,   /* not sent: the current configuration names no sink of its
-				    name, kind and URL; kept, the reason in its last_error */
+	                            name, kind and URL; kept, the reason in its last_error */
 } br_upload_outcome_kind_t;
 
 typedef struct br_upload_outcome {
@@ -67,7 +67,7 @@ typedef struct br_upload_pass {
 	br_upload_limits_t limits; /* max_total_ms bounds the pass */
 	bool force;                /* send items still waiting for a Retry-After too */
 	const char *user_agent;
-	uint64_t seed;             /* jitter; 0: from the clock and the process id */
+	uint64_t seed; /* jitter; 0: from the clock and the process id */
 } br_upload_pass_t;
 
 /*
@@ -77,7 +77,7 @@ typedef struct br_upload_pass {
  * when the spool cannot be listed.
  */
 br_status_t br_upload_deliver(const br_upload_pass_t *pass, br_upload_report_t *report,
-			      br_error_t *err);
+                              br_error_t *err);
 
 /* Frees what br_upload_deliver put in report and zeroes it. */
 void br_upload_report_free(br_upload_report_t *report);

@@ -7,8 +7,8 @@
 #include "upload/render.h"
 
 br_status_t br_upload_enqueue(const br_upload_spool_t *sp, const br_upload_section_t *section,
-			      const char *config_dir, const char *run_file, size_t *spooled,
-			      br_error_t *err)
+                              const char *config_dir, const char *run_file, size_t *spooled,
+                              br_error_t *err)
 {
 	*spooled = 0;
 	br_run_record_t run;

@@ -22,7 +22,7 @@
  * the record cannot be read, or a spool file cannot be written).
  */
 br_status_t br_upload_enqueue(const br_upload_spool_t *sp, const br_upload_section_t *section,
-			      const char *config_dir, const char *run_file, size_t *spooled,
-			      br_error_t *err);
+                              const char *config_dir, const char *run_file, size_t *spooled,
+                              br_error_t *err);
 
 #endif

@@ -31,6 +31,7 @@ void br_prom_write_label_value(FILE *out, const char *value);
  * whose own labels (mode, elf) choice leaves out.
  */
 void br_prom_write_points(FILE *out, const char *prefix, const br_upload_points_t *points,
-			  const char *const *omit, size_t omit_count, const br_upload_labels_t *choice);
+                          const char *const *omit, size_t omit_count,
+                          const br_upload_labels_t *choice);
 
 #endif

@@ -203,7 +203,7 @@ void br_http_perform(const br_http_request_t *req, br_http_response_t *resp)
 		server_message(cap, resp->message, sizeof(resp->message));
 	} else {
 		snprintf(resp->message, sizeof(resp->message), "%s",
-			 errbuf[0] != '\0' ? errbuf : curl_easy_strerror(code));
+		         errbuf[0] != '\0' ? errbuf : curl_easy_strerror(code));
 	}
 	curl_slist_free_all(headers);
 	curl_easy_cleanup(curl);

@@ -16,11 +16,11 @@
 #define BR_HTTP_MESSAGE_BYTES 16384U /* the server's message as captured (before redaction) */
 
 typedef struct br_http_request {
-	const char *method;         /* POST or PUT */
+	const char *method; /* POST or PUT */
 	const char *url;
 	const char *content_type;
 	const char *const *headers; /* more "Name: value" lines (a token scheme libcurl has
-				       no option for: "Token", a webhook's own header) */
+	                               no option for: "Token", a webhook's own header) */
 	size_t header_count;
 	/* Credentials libcurl sends itself, or NULL: basic authentication
 	 * (CURLOPT_USERNAME, CURLOPT_PASSWORD), or a bearer token
@@ -29,7 +29,7 @@ typedef struct br_http_request {
 	const char *bearer;
 	const char *body;
 	size_t body_len;
-	const char *ca_file;        /* extra CA bundle, or NULL */
+	const char *ca_file; /* extra CA bundle, or NULL */
 	/* Where the request goes (issue 31): through proxy when set; else
 	 * through the environment's proxy variables only when use_env_proxy;
 	 * else directly (CURLOPT_PROXY "" and CURLOPT_NOPROXY "*"), whatever
@@ -38,7 +38,7 @@ typedef struct br_http_request {
 	bool use_env_proxy;
 	const char *user_agent;
 	long connect_timeout_ms;
-	long timeout_ms;            /* the whole request */
+	long timeout_ms; /* the whole request */
 } br_http_request_t;
 
 /* What went wrong below HTTP, when no status came back. */
@@ -53,12 +53,12 @@ typedef enum br_http_failure {
 
 typedef struct br_http_response {
 	br_http_failure_t failure;
-	long status;             /* the HTTP status (failure == BR_HTTP_OK) */
-	long retry_after_s;      /* Retry-After in seconds (either form), -1 when absent */
+	long status;        /* the HTTP status (failure == BR_HTTP_OK) */
+	long retry_after_s; /* Retry-After in seconds (either form), -1 when absent */
 	char message[BR_HTTP_MESSAGE_BYTES]; /* the server's message (X-Influxdb-Error, else
-					        the body), or libcurl's error; may hold a token
-					        the server echoed: redact before use */
-	char location[1024];     /* a redirect's target, "" otherwise */
+	                                        the body), or libcurl's error; may hold a token
+	                                        the server echoed: redact before use */
+	char location[1024];                 /* a redirect's target, "" otherwise */
 } br_http_response_t;
 
 /* Sends req and fills *resp. Never blocks longer than req->timeout_ms (plus

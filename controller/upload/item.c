@@ -7,12 +7,24 @@
 
 void br_upload_item_free(br_upload_item_t *item)
 {
-	char **fields[] = {&item->id,          &item->sink,         &item->kind,
-			   &item->run_file,    &item->spooled,      &item->method,
-			   &item->url,         &item->content_type, &item->idempotency_key,
-			   &item->auth_header, &item->username,     &item->token_env,
-			   &item->token_file,  &item->ca_file,      &item->last_error,
-			   &item->rejected_at, &item->rejected_message, &item->body};
+	char **fields[] = {&item->id,
+	                   &item->sink,
+	                   &item->kind,
+	                   &item->run_file,
+	                   &item->spooled,
+	                   &item->method,
+	                   &item->url,
+	                   &item->content_type,
+	                   &item->idempotency_key,
+	                   &item->auth_header,
+	                   &item->username,
+	                   &item->token_env,
+	                   &item->token_file,
+	                   &item->ca_file,
+	                   &item->last_error,
+	                   &item->rejected_at,
+	                   &item->rejected_message,
+	                   &item->body};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		free(*fields[i]);
 	memset(item, 0, sizeof(*item));

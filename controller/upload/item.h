@@ -22,28 +22,28 @@ typedef enum br_upload_auth {
 } br_upload_auth_t;
 
 typedef struct br_upload_item {
-	char *id;              /* the spool file's name without .json */
-	char *sink;            /* the sink's name in the config */
-	char *kind;            /* its kind: influxdb1, pushgateway, ... */
-	char *run_file;        /* the result record this was made from */
-	char *spooled;         /* when it was spooled (ISO 8601 UTC) */
-	char *method;          /* POST or PUT */
+	char *id;       /* the spool file's name without .json */
+	char *sink;     /* the sink's name in the config */
+	char *kind;     /* its kind: influxdb1, pushgateway, ... */
+	char *run_file; /* the result record this was made from */
+	char *spooled;  /* when it was spooled (ISO 8601 UTC) */
+	char *method;   /* POST or PUT */
 	char *url;
 	char *content_type;
 	char *idempotency_key; /* the same for every resend of this item */
 	br_upload_auth_t auth;
-	char *auth_header;     /* AUTH_HEADER: the header's name */
-	char *username;        /* AUTH_BASIC: the user */
-	char *token_env;       /* the token's environment variable, or NULL */
-	char *token_file;      /* the token's file (absolute), or NULL */
-	char *ca_file;         /* extra CA bundle (absolute), or NULL */
+	char *auth_header; /* AUTH_HEADER: the header's name */
+	char *username;    /* AUTH_BASIC: the user */
+	char *token_env;   /* the token's environment variable, or NULL */
+	char *token_file;  /* the token's file (absolute), or NULL */
+	char *ca_file;     /* extra CA bundle (absolute), or NULL */
 	unsigned connect_timeout_ms;
 	unsigned timeout_ms;
-	unsigned attempts;     /* sends that failed so far, over every pass */
-	char *last_error;      /* what the last failed attempt met (tokens redacted), or NULL */
-	int64_t not_before_ms; /* a server's Retry-After: not before this Unix time (0: none) */
-	long rejected_status;  /* rejected items: the HTTP status, 0 otherwise */
-	char *rejected_at;     /* when (ISO 8601), or NULL */
+	unsigned attempts;      /* sends that failed so far, over every pass */
+	char *last_error;       /* what the last failed attempt met (tokens redacted), or NULL */
+	int64_t not_before_ms;  /* a server's Retry-After: not before this Unix time (0: none) */
+	long rejected_status;   /* rejected items: the HTTP status, 0 otherwise */
+	char *rejected_at;      /* when (ISO 8601), or NULL */
 	char *rejected_message; /* the server's message (tokens redacted), or NULL */
 	char *body;
 	size_t body_len;

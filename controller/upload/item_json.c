@@ -132,64 +132,116 @@ static const char *const methods[] = {"POST", "PUT", NULL};
 
 #define A(field) offsetof(ij_auth_t, field)
 static const br_cfg_field_t auth_fields[] = {
-	{.key = "scheme", .type = BR_CFG_ENUM, .offset = A(scheme), .required = true,
-	 .names = schemes, .form = "bearer, token, basic or header"},
-	{.key = "header", .type = BR_CFG_STRING, .offset = A(header), .form = "a header name"},
-	{.key = "username", .type = BR_CFG_STRING, .offset = A(username), .form = TEXT},
-	{.key = "token_env", .type = BR_CFG_STRING, .offset = A(token_env),
-	 .form = "an environment variable's name"},
-	{.key = "token_file", .type = BR_CFG_STRING, .offset = A(token_file), .form = "a path"},
+    {.key = "scheme",
+     .type = BR_CFG_ENUM,
+     .offset = A(scheme),
+     .required = true,
+     .names = schemes,
+     .form = "bearer, token, basic or header"},
+    {.key = "header", .type = BR_CFG_STRING, .offset = A(header), .form = "a header name"},
+    {.key = "username", .type = BR_CFG_STRING, .offset = A(username), .form = TEXT},
+    {.key = "token_env",
+     .type = BR_CFG_STRING,
+     .offset = A(token_env),
+     .form = "an environment variable's name"},
+    {.key = "token_file", .type = BR_CFG_STRING, .offset = A(token_file), .form = "a path"},
 };
-static const br_cfg_map_t auth_map = {"auth", sizeof(ij_auth_t), auth_fields,
-				      BR_CFG_COUNT(auth_fields), NULL, NULL, NULL, 0};
+static const br_cfg_map_t auth_map = {
+    "auth", sizeof(ij_auth_t), auth_fields, BR_CFG_COUNT(auth_fields), NULL, NULL, NULL, 0};
 
 #define R(field) offsetof(ij_rejected_t, field)
 static const br_cfg_field_t rejected_fields[] = {
-	{.key = "status", .type = BR_CFG_UINT, .offset = R(status), .required = true,
-	 .min = ITEM_MIN_STATUS, .max = ITEM_MAX_STATUS, .form = "an HTTP status"},
-	{.key = "at", .type = BR_CFG_STRING, .offset = R(at), .required = true,
-	 .form = "an ISO 8601 time"},
-	{.key = "message", .type = BR_CFG_STRING, .offset = R(message), .form = TEXT},
+    {.key = "status",
+     .type = BR_CFG_UINT,
+     .offset = R(status),
+     .required = true,
+     .min = ITEM_MIN_STATUS,
+     .max = ITEM_MAX_STATUS,
+     .form = "an HTTP status"},
+    {.key = "at",
+     .type = BR_CFG_STRING,
+     .offset = R(at),
+     .required = true,
+     .form = "an ISO 8601 time"},
+    {.key = "message", .type = BR_CFG_STRING, .offset = R(message), .form = TEXT},
 };
-static const br_cfg_map_t rejected_map = {"rejected", sizeof(ij_rejected_t), rejected_fields,
-					  BR_CFG_COUNT(rejected_fields), NULL, NULL, NULL, 0};
+static const br_cfg_map_t rejected_map = {"rejected",
+                                          sizeof(ij_rejected_t),
+                                          rejected_fields,
+                                          BR_CFG_COUNT(rejected_fields),
+                                          NULL,
+                                          NULL,
+                                          NULL,
+                                          0};
 
 #define I(field) offsetof(ij_item_t, field)
 #define REQUIRED_TEXT(name, what)                                                                  \
-	{.key = #name, .type = BR_CFG_STRING, .offset = I(name), .required = true, .form = what}
+	{                                                                                          \
+		.key = #name, .type = BR_CFG_STRING, .offset = I(name), .required = true,          \
+		.form = what                                                                       \
+	}
 static const br_cfg_field_t item_fields[] = {
-	{.key = "spool_version", .type = BR_CFG_UINT, .offset = I(spool_version),
-	 .required = true, .min = BR_UPLOAD_SPOOL_VERSION, .max = BR_UPLOAD_SPOOL_VERSION,
-	 .form = "1 (the spool version this benchrack reads)"},
-	REQUIRED_TEXT(id, "the item's name"),
-	REQUIRED_TEXT(sink, "the sink's name"),
-	REQUIRED_TEXT(kind, "the sink's kind"),
-	REQUIRED_TEXT(run_file, "the result record's path"),
-	REQUIRED_TEXT(spooled, "an ISO 8601 time"),
-	{.key = "method", .type = BR_CFG_ENUM, .offset = I(method), .required = true,
-	 .names = methods, .form = "POST or PUT"},
-	REQUIRED_TEXT(url, "an http(s) URL"),
-	REQUIRED_TEXT(content_type, "a media type"),
-	REQUIRED_TEXT(idempotency_key, TEXT),
-	{.key = "auth", .type = BR_CFG_MAP, .offset = I(auth), .map = &auth_map,
-	 .form = "{scheme, header, username, token_env, token_file}, or null"},
-	{.key = "ca_file", .type = BR_CFG_STRING, .offset = I(ca_file), .form = "a path, or null"},
-	{.key = "connect_timeout_ms", .type = BR_CFG_UINT, .offset = I(connect_timeout_ms),
-	 .required = true, .min = 1, .max = ITEM_MAX_TIMEOUT_MS, .form = "milliseconds"},
-	{.key = "timeout_ms", .type = BR_CFG_UINT, .offset = I(timeout_ms), .required = true,
-	 .min = 1, .max = ITEM_MAX_TIMEOUT_MS, .form = "milliseconds"},
-	{.key = "attempts", .type = BR_CFG_UINT, .offset = I(attempts), .required = true,
-	 .max = ITEM_MAX_ATTEMPTS, .form = "a whole number"},
-	{.key = "last_error", .type = BR_CFG_STRING, .offset = I(last_error),
-	 .form = "text, or null"},
-	{.key = "not_before", .type = BR_CFG_STRING, .offset = I(not_before),
-	 .form = "an ISO 8601 time, or null"},
-	{.key = "rejected", .type = BR_CFG_MAP, .offset = I(rejected), .map = &rejected_map,
-	 .form = "{status, at, message}, or null"},
-	REQUIRED_TEXT(body, "the request body"),
+    {.key = "spool_version",
+     .type = BR_CFG_UINT,
+     .offset = I(spool_version),
+     .required = true,
+     .min = BR_UPLOAD_SPOOL_VERSION,
+     .max = BR_UPLOAD_SPOOL_VERSION,
+     .form = "1 (the spool version this benchrack reads)"},
+    REQUIRED_TEXT(id, "the item's name"),
+    REQUIRED_TEXT(sink, "the sink's name"),
+    REQUIRED_TEXT(kind, "the sink's kind"),
+    REQUIRED_TEXT(run_file, "the result record's path"),
+    REQUIRED_TEXT(spooled, "an ISO 8601 time"),
+    {.key = "method",
+     .type = BR_CFG_ENUM,
+     .offset = I(method),
+     .required = true,
+     .names = methods,
+     .form = "POST or PUT"},
+    REQUIRED_TEXT(url, "an http(s) URL"),
+    REQUIRED_TEXT(content_type, "a media type"),
+    REQUIRED_TEXT(idempotency_key, TEXT),
+    {.key = "auth",
+     .type = BR_CFG_MAP,
+     .offset = I(auth),
+     .map = &auth_map,
+     .form = "{scheme, header, username, token_env, token_file}, or null"},
+    {.key = "ca_file", .type = BR_CFG_STRING, .offset = I(ca_file), .form = "a path, or null"},
+    {.key = "connect_timeout_ms",
+     .type = BR_CFG_UINT,
+     .offset = I(connect_timeout_ms),
+     .required = true,
+     .min = 1,
+     .max = ITEM_MAX_TIMEOUT_MS,
+     .form = "milliseconds"},
+    {.key = "timeout_ms",
+     .type = BR_CFG_UINT,
+     .offset = I(timeout_ms),
+     .required = true,
+     .min = 1,
+     .max = ITEM_MAX_TIMEOUT_MS,
+     .form = "milliseconds"},
+    {.key = "attempts",
+     .type = BR_CFG_UINT,
+     .offset = I(attempts),
+     .required = true,
+     .max = ITEM_MAX_ATTEMPTS,
+     .form = "a whole number"},
+    {.key = "last_error", .type = BR_CFG_STRING, .offset = I(last_error), .form = "text, or null"},
+    {.key = "not_before",
+     .type = BR_CFG_STRING,
+     .offset = I(not_before),
+     .form = "an ISO 8601 time, or null"},
+    {.key = "rejected",
+     .type = BR_CFG_MAP,
+     .offset = I(rejected),
+     .map = &rejected_map,
+     .form = "{status, at, message}, or null"},
+    REQUIRED_TEXT(body, "the request body"),
 };
-static const br_cfg_map_t item_map = {"spool item", sizeof(ij_item_t), item_fields,
-				      BR_CFG_COUNT(item_fields), NULL, NULL, NULL, 0};
+static const br_cfg_map_t item_map = {
+    "spool item", sizeof(ij_item_t), item_fields, BR_CFG_COUNT(item_fields), NULL, NULL, NULL, 0};
 
 static char *take(br_cfg_string_t *s)
 {
@@ -202,27 +254,28 @@ static char *take(br_cfg_string_t *s)
 static br_status_t check_item(const char *file, const ij_item_t *r, br_error_t *err)
 {
 	if (strncmp(r->url.value, "http://", 7) != 0 && strncmp(r->url.value, "https://", 8) != 0)
-		return br_cfg_error(err, file, r->url.mark, "url '%s' is not http(s); expected an "
-				    "http:// or https:// URL", r->url.value);
+		return br_cfg_error(err, file, r->url.mark,
+		                    "url '%s' is not http(s); expected an "
+		                    "http:// or https:// URL",
+		                    r->url.value);
 	const ij_auth_t *a = &r->auth;
 	if (a->head.set) {
-		if (a->scheme.value == BR_UPLOAD_AUTH_NONE ||
-		    a->token_env.set == a->token_file.set)
+		if (a->scheme.value == BR_UPLOAD_AUTH_NONE || a->token_env.set == a->token_file.set)
 			return br_cfg_error(err, file, a->head.mark,
-					    "auth names no token source; expected a scheme and "
-					    "exactly one of token_env, token_file");
+			                    "auth names no token source; expected a scheme and "
+			                    "exactly one of token_env, token_file");
 		if (a->scheme.value == BR_UPLOAD_AUTH_BASIC && !a->username.set)
 			return br_cfg_error(err, file, a->head.mark,
-					    "basic auth without a username; expected username");
+			                    "basic auth without a username; expected username");
 		if (a->scheme.value == BR_UPLOAD_AUTH_HEADER && !a->header.set)
 			return br_cfg_error(err, file, a->head.mark,
-					    "header auth without a header; expected header");
+			                    "header auth without a header; expected header");
 	}
 	int64_t ms = 0;
 	if (r->not_before.set && !br_upload_time_parse(r->not_before.value, &ms))
 		return br_cfg_error(err, file, r->not_before.mark,
-				    "not_before '%s' is not a time; expected an ISO 8601 time",
-				    r->not_before.value);
+		                    "not_before '%s' is not a time; expected an ISO 8601 time",
+		                    r->not_before.value);
 	return BR_OK;
 }
 
@@ -260,8 +313,7 @@ static void fill_item(ij_item_t *r, br_upload_item_t *item)
 	item->body_len = strlen(item->body);
 }
 
-static br_status_t item_from_doc(const br_yaml_doc_t *doc, br_upload_item_t *item,
-				 br_error_t *err)
+static br_status_t item_from_doc(const br_yaml_doc_t *doc, br_upload_item_t *item, br_error_t *err)
 {
 	ij_item_t r;
 	br_status_t st = br_cfg_decode(doc, &item_map, &r, err);
@@ -275,7 +327,7 @@ static br_status_t item_from_doc(const br_yaml_doc_t *doc, br_upload_item_t *ite
 }
 
 br_status_t br_upload_item_parse(const char *name, const unsigned char *data, size_t size,
-				 br_upload_item_t *item, br_error_t *err)
+                                 br_upload_item_t *item, br_error_t *err)
 {
 	memset(item, 0, sizeof(*item));
 	br_yaml_doc_t doc;

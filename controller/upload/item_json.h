@@ -34,7 +34,7 @@ void br_upload_item_write(const br_upload_item_t *item, FILE *out);
  * but a well-formed item, *item then empty.
  */
 br_status_t br_upload_item_parse(const char *name, const unsigned char *data, size_t size,
-				 br_upload_item_t *item, br_error_t *err);
+                                 br_upload_item_t *item, br_error_t *err);
 
 /* The same from the file at path. */
 br_status_t br_upload_item_read(const char *path, br_upload_item_t *item, br_error_t *err);

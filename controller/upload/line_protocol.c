@@ -51,7 +51,7 @@ static void write_string_field(FILE *out, const char *value)
 }
 
 static void write_line(FILE *out, const char *measurement, const br_upload_series_t *s,
-		       int64_t time_ms, const br_upload_labels_t *choice)
+                       int64_t time_ms, const br_upload_labels_t *choice)
 {
 	if (s->value_count == 0)
 		return; /* a point needs at least one field */
@@ -86,7 +86,7 @@ static void write_line(FILE *out, const char *measurement, const br_upload_serie
 }
 
 void br_lp_write_points(FILE *out, const char *measurement, const br_upload_points_t *points,
-			const br_upload_labels_t *choice)
+                        const br_upload_labels_t *choice)
 {
 	for (size_t i = 0; i < points->count; i++)
 		write_line(out, measurement, &points->series[i], points->time_ms, choice);

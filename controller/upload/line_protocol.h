@@ -37,6 +37,6 @@ void br_lp_write_key(FILE *out, const char *name);
  * run's time in milliseconds.
  */
 void br_lp_write_points(FILE *out, const char *measurement, const br_upload_points_t *points,
-			const br_upload_labels_t *choice);
+                        const br_upload_labels_t *choice);
 
 #endif

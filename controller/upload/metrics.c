@@ -13,38 +13,57 @@
 
 /* In the order they are written. Figures are in the counter's unit. */
 enum {
-	M_MEDIAN, M_P10, M_P90, M_P95, M_P99, M_MIN, M_MAX, M_MEAN, M_MAD, M_CV, M_N, M_OUTLIERS,
-	M_STACK, M_HEAP_PEAK, M_HEAP_LIVE, M_HEAP_ALLOCS, M_CALIBRATION, M_WALL,
-	M_TEXT, M_DATA, M_BSS, M_COUNT
+	M_MEDIAN,
+	M_P10,
+	M_P90,
+	M_P95,
+	M_P99,
+	M_MIN,
+	M_MAX,
+	M_MEAN,
+	M_MAD,
+	M_CV,
+	M_N,
+	M_OUTLIERS,
+	M_STACK,
+	M_HEAP_PEAK,
+	M_HEAP_LIVE,
+	M_HEAP_ALLOCS,
+	M_CALIBRATION,
+	M_WALL,
+	M_TEXT,
+	M_DATA,
+	M_BSS,
+	M_COUNT
 };
 
 static const br_upload_metric_t metrics[M_COUNT] = {
-	[M_MEDIAN] = {"median", "Median of the per-iteration counts, in the unit label's unit",
-		      false},
-	[M_P10] = {"p10", "10th percentile of the per-iteration counts", false},
-	[M_P90] = {"p90", "90th percentile of the per-iteration counts", false},
-	[M_P95] = {"p95", "95th percentile of the per-iteration counts", false},
-	[M_P99] = {"p99", "99th percentile of the per-iteration counts", false},
-	[M_MIN] = {"min", "Smallest per-iteration count", false},
-	[M_MAX] = {"max", "Largest per-iteration count", false},
-	[M_MEAN] = {"mean", "Mean of the per-iteration counts", false},
-	[M_MAD] = {"mad", "Median absolute deviation of the per-iteration counts (unscaled)",
-		   false},
-	[M_CV] = {"cv_median", "Standard deviation divided by the median (a ratio, capped at 10)",
-		  false},
-	[M_N] = {"n", "Measured iterations (after warm-up)", true},
-	[M_OUTLIERS] = {"outliers", "Iterations far from the median", true},
-	[M_STACK] = {"stack_bytes", "Deepest stack the bench used, in bytes", true},
-	[M_HEAP_PEAK] = {"heap_peak_bytes", "Most heap the bench held at once, in bytes", true},
-	[M_HEAP_LIVE] = {"heap_live_bytes", "Heap still held when the bench ended (a leak), in "
-					    "bytes", true},
-	[M_HEAP_ALLOCS] = {"heap_allocations", "Allocations the bench made", true},
-	[M_CALIBRATION] = {"calibration", "What measuring itself costs, included in the figures",
-			   false},
-	[M_WALL] = {"wall_seconds", "Host time the bench took, in seconds", false},
-	[M_TEXT] = {"text_bytes", "Firmware code and constants (text), in bytes", true},
-	[M_DATA] = {"data_bytes", "Firmware initialised data, in bytes", true},
-	[M_BSS] = {"bss_bytes", "Firmware zero-initialised data (bss), in bytes", true},
+    [M_MEDIAN] = {"median", "Median of the per-iteration counts, in the unit label's unit", false},
+    [M_P10] = {"p10", "10th percentile of the per-iteration counts", false},
+    [M_P90] = {"p90", "90th percentile of the per-iteration counts", false},
+    [M_P95] = {"p95", "95th percentile of the per-iteration counts", false},
+    [M_P99] = {"p99", "99th percentile of the per-iteration counts", false},
+    [M_MIN] = {"min", "Smallest per-iteration count", false},
+    [M_MAX] = {"max", "Largest per-iteration count", false},
+    [M_MEAN] = {"mean", "Mean of the per-iteration counts", false},
+    [M_MAD] = {"mad", "Median absolute deviation of the per-iteration counts (unscaled)", false},
+    [M_CV] = {"cv_median", "Standard deviation divided by the median (a ratio, capped at 10)",
+              false},
+    [M_N] = {"n", "Measured iterations (after warm-up)", true},
+    [M_OUTLIERS] = {"outliers", "Iterations far from the median", true},
+    [M_STACK] = {"stack_bytes", "Deepest stack the bench used, in bytes", true},
+    [M_HEAP_PEAK] = {"heap_peak_bytes", "Most heap the bench held at once, in bytes", true},
+    [M_HEAP_LIVE] = {"heap_live_bytes",
+                     "Heap still held when the bench ended (a leak), in "
+                     "bytes",
+                     true},
+    [M_HEAP_ALLOCS] = {"heap_allocations", "Allocations the bench made", true},
+    [M_CALIBRATION] = {"calibration", "What measuring itself costs, included in the figures",
+                       false},
+    [M_WALL] = {"wall_seconds", "Host time the bench took, in seconds", false},
+    [M_TEXT] = {"text_bytes", "Firmware code and constants (text), in bytes", true},
+    [M_DATA] = {"data_bytes", "Firmware initialised data, in bytes", true},
+    [M_BSS] = {"bss_bytes", "Firmware zero-initialised data (bss), in bytes", true},
 };
 
 const br_upload_metric_t *br_upload_metrics(size_t *count)
@@ -60,8 +79,7 @@ static int label_cmp(const void *a, const void *b)
 }
 
 /* Adds key=value unless value is empty. */
-static void label_add(br_upload_label_t *labels, size_t *count, const char *key,
-		      const char *value)
+static void label_add(br_upload_label_t *labels, size_t *count, const char *key, const char *value)
 {
 	if (value == NULL || value[0] == '\0' || *count >= BR_UPLOAD_MAX_LABELS)
 		return;
@@ -183,8 +201,8 @@ static void bench_series(const br_upload_points_t *p, const br_run_record_t *run
 	label_add(s->labels, &s->label_count, "mode", b->mode);
 	qsort(s->labels, s->label_count, sizeof(s->labels[0]), label_cmp);
 	const br_summary_t *m = &b->summary;
-	const double figures[] = {m->median, m->p10, m->p90, m->p95, m->p99,
-				  m->min,    m->max, m->mean, m->mad, m->cv_median};
+	const double figures[] = {m->median, m->p10, m->p90,  m->p95, m->p99,
+	                          m->min,    m->max, m->mean, m->mad, m->cv_median};
 	for (unsigned i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
 		value_add(s, M_MEDIAN + i, figures[i]);
 	value_add(s, M_N, (double)b->n);
@@ -203,14 +221,14 @@ static void bench_series(const br_upload_points_t *p, const br_run_record_t *run
 }
 
 br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_file,
-				 br_upload_points_t *out, br_error_t *err)
+                                 br_upload_points_t *out, br_error_t *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!br_upload_time_of_run(run->timestamp, run_file, &out->time_ms))
 		return br_error_set(err, BR_ERR_INPUT,
-				    "the record's timestamp '%s' is not an ISO 8601 UTC time: its "
-				    "points cannot be placed in time",
-				    run->timestamp);
+		                    "the record's timestamp '%s' is not an ISO 8601 UTC time: its "
+		                    "points cannot be placed in time",
+		                    run->timestamp);
 	run_labels(run, out);
 	out->series = xcalloc(2U * run->bench_count + 1U, sizeof(out->series[0]));
 	for (size_t i = 0; i < run->bench_count; i++) {
@@ -241,7 +259,7 @@ void br_upload_points_free(br_upload_points_t *points)
 }
 
 const br_upload_value_t *br_upload_series_value(const br_upload_series_t *series,
-						const br_upload_metric_t *metric)
+                                                const br_upload_metric_t *metric)
 {
 	for (size_t i = 0; i < series->value_count; i++) {
 		if (series->values[i].metric == metric)

@@ -73,7 +73,7 @@ typedef struct br_upload_series {
 } br_upload_series_t;
 
 typedef struct br_upload_points {
-	int64_t time_ms; /* the run's start */
+	int64_t time_ms;                                    /* the run's start */
 	br_upload_label_t run_labels[BR_UPLOAD_MAX_LABELS]; /* what every series carries */
 	size_t run_label_count;
 	char *firmware_name;        /* owned: the file name the firmware label points at */
@@ -89,7 +89,7 @@ typedef struct br_upload_points {
  * time).
  */
 br_status_t br_upload_points_map(const br_run_record_t *run, const char *run_file,
-				 br_upload_points_t *out, br_error_t *err);
+                                 br_upload_points_t *out, br_error_t *err);
 
 /* Frees what br_upload_points_map allocated and zeroes points. */
 void br_upload_points_free(br_upload_points_t *points);
@@ -99,7 +99,7 @@ const br_upload_metric_t *br_upload_metrics(size_t *count);
 
 /* The value of metric in series, or NULL when the series has none. */
 const br_upload_value_t *br_upload_series_value(const br_upload_series_t *series,
-						const br_upload_metric_t *metric);
+                                                const br_upload_metric_t *metric);
 
 /* The labels a sink keys series by: the bounded default and extra[0..count). */
 #define BR_UPLOAD_MAX_EXTRA_LABELS 9U

@@ -17,18 +17,16 @@
 
 /* In the order of br_upload_sink_kind_t. */
 static const br_upload_render_fn renderers[] = {
-	br_upload_render_influxdb,
-	br_upload_render_influxdb,
-	br_upload_render_pushgateway,
-	br_upload_render_bencher,
-	br_upload_render_webhook,
+    br_upload_render_influxdb, br_upload_render_influxdb, br_upload_render_pushgateway,
+    br_upload_render_bencher,  br_upload_render_webhook,
 };
 
 FILE *br_upload_memstream(char **data, size_t *len)
 {
 	FILE *f = open_memstream(data, len);
 	if (f == NULL)
-		abort(); /* out of memory: as xalloc.h does, without a word (libraries never print) */
+		abort(); /* out of memory: as xalloc.h does, without a word (libraries never print)
+		          */
 	return f;
 }
 
@@ -46,8 +44,8 @@ bool br_upload_is_plain_segment(const char *s)
 	char *escaped = curl_easy_escape(NULL, s, 0);
 	if (escaped == NULL)
 		abort();
-	bool plain = s[0] != '\0' && strcmp(escaped, s) == 0 && strcmp(s, ".") != 0 &&
-		     strcmp(s, "..") != 0;
+	bool plain =
+	    s[0] != '\0' && strcmp(escaped, s) == 0 && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
 	curl_free(escaped);
 	return plain;
 }
@@ -92,7 +90,7 @@ static void item_id(const char *run_file, const char *sink, char *out, size_t ca
 	snprintf(out, cap, "%.*s--%s", (int)n, base, sink);
 	for (char *p = out; *p != '\0'; p++) {
 		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			  (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_';
+		          (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_';
 		if (!ok)
 			*p = '_';
 	}
@@ -112,8 +110,7 @@ void br_upload_render_labels(const br_upload_sink_t *sink, br_upload_labels_t *o
 }
 
 void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t *sink,
-		      const char *config_dir, const br_upload_source_t *src,
-		      br_upload_item_t *item)
+                      const char *config_dir, const br_upload_source_t *src, br_upload_item_t *item)
 {
 	memset(item, 0, sizeof(*item));
 	char id[RENDER_ID_BYTES];
@@ -143,21 +140,21 @@ static br_upload_auth_t auth_of(const br_upload_sink_t *sink)
 		return BR_UPLOAD_AUTH_TOKEN;
 	case BR_UPLOAD_SINK_PUSHGATEWAY:
 		return sink->pushgateway.username.set ? BR_UPLOAD_AUTH_BASIC
-						      : BR_UPLOAD_AUTH_BEARER;
+		                                      : BR_UPLOAD_AUTH_BEARER;
 	case BR_UPLOAD_SINK_BENCHER:
 		return BR_UPLOAD_AUTH_BEARER;
 	case BR_UPLOAD_SINK_WEBHOOK:
 		return sink->webhook.token_header.set ? BR_UPLOAD_AUTH_HEADER
-						      : BR_UPLOAD_AUTH_BEARER;
+		                                      : BR_UPLOAD_AUTH_BEARER;
 	}
 	return BR_UPLOAD_AUTH_NONE;
 }
 
 void br_upload_render_auth(const br_upload_section_t *section, const br_upload_sink_t *sink,
-			   const char *config_dir, br_upload_item_t *item)
+                           const char *config_dir, br_upload_item_t *item)
 {
-	char **owned[] = {&item->auth_header, &item->username, &item->token_env,
-			  &item->token_file, &item->ca_file};
+	char **owned[] = {&item->auth_header, &item->username, &item->token_env, &item->token_file,
+	                  &item->ca_file};
 	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
 		free(*owned[i]);
 		*owned[i] = NULL;
@@ -171,7 +168,8 @@ void br_upload_render_auth(const br_upload_section_t *section, const br_upload_s
 		item->auth = auth_of(sink);
 		if (sink->kind.value == BR_UPLOAD_SINK_INFLUXDB1 && sink->influxdb1.username.set)
 			item->username = xstrdup(sink->influxdb1.username.value);
-		if (sink->kind.value == BR_UPLOAD_SINK_PUSHGATEWAY && sink->pushgateway.username.set)
+		if (sink->kind.value == BR_UPLOAD_SINK_PUSHGATEWAY &&
+		    sink->pushgateway.username.set)
 			item->username = xstrdup(sink->pushgateway.username.value);
 		if (sink->kind.value == BR_UPLOAD_SINK_WEBHOOK && sink->webhook.token_header.set)
 			item->auth_header = xstrdup(sink->webhook.token_header.value);

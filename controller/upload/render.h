@@ -23,7 +23,7 @@
 /* The record being uploaded, and what metrics.h made of it. */
 typedef struct br_upload_source {
 	const br_run_record_t *run;
-	const char *run_file;             /* where the record is on disk */
+	const char *run_file; /* where the record is on disk */
 	const br_upload_points_t *points;
 } br_upload_source_t;
 
@@ -31,21 +31,21 @@ typedef struct br_upload_source {
 void br_upload_render_labels(const br_upload_sink_t *sink, br_upload_labels_t *out);
 
 /*
- * Fills item's method, url, content_type and body for sink. Leaves body NULL when the record holds nothing
- * this sink takes (no bench measured and no sizes).
+ * Fills item's method, url, content_type and body for sink. Leaves body NULL when the record holds
+ * nothing this sink takes (no bench measured and no sizes).
  */
 typedef void (*br_upload_render_fn)(const br_upload_sink_t *sink, const br_upload_source_t *src,
-				    br_upload_item_t *item);
+                                    br_upload_item_t *item);
 
 /* The render function of each kind (influxdb serves influxdb1 and influxdb2). */
 void br_upload_render_influxdb(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			       br_upload_item_t *item);
+                               br_upload_item_t *item);
 void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_source_t *src,
-				  br_upload_item_t *item);
+                                  br_upload_item_t *item);
 void br_upload_render_bencher(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			      br_upload_item_t *item);
+                              br_upload_item_t *item);
 void br_upload_render_webhook(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			      br_upload_item_t *item);
+                              br_upload_item_t *item);
 
 /*
  * The pending upload of src to sink (a sink of section, whose relative
@@ -54,8 +54,8 @@ void br_upload_render_webhook(const br_upload_sink_t *sink, const br_upload_sour
  * nothing to send.
  */
 void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t *sink,
-		      const char *config_dir, const br_upload_source_t *src,
-		      br_upload_item_t *item);
+                      const char *config_dir, const br_upload_source_t *src,
+                      br_upload_item_t *item);
 
 /*
  * Sets what item takes from the configuration alone, replacing what it had:
@@ -65,7 +65,7 @@ void br_upload_render(const br_upload_section_t *section, const br_upload_sink_t
  * from the current configuration before each pass, never from its file.
  */
 void br_upload_render_auth(const br_upload_section_t *section, const br_upload_sink_t *sink,
-			   const char *config_dir, br_upload_item_t *item);
+                           const char *config_dir, br_upload_item_t *item);
 
 /* A stream writing into a growing buffer (*data, *len valid after fclose);
  * aborts when memory runs out, like xalloc.h (the caller frees *data). */

@@ -49,7 +49,7 @@ static char *bmf_of(const br_run_record_t *run)
 }
 
 void br_upload_render_bencher(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			      br_upload_item_t *item)
+                              br_upload_item_t *item)
 {
 	const br_run_record_t *run = src->run;
 	item->method = xstrdup("POST");

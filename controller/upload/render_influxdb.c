@@ -43,7 +43,7 @@ static void write_url(const br_upload_sink_t *sink, br_upload_item_t *item)
 }
 
 void br_upload_render_influxdb(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			       br_upload_item_t *item)
+                               br_upload_item_t *item)
 {
 	bool v1 = sink->kind.value == BR_UPLOAD_SINK_INFLUXDB1;
 	item->method = xstrdup("POST");

@@ -54,17 +54,17 @@ static const char *group_value(const br_run_record_t *run, br_upload_grouping_t 
 }
 
 void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_source_t *src,
-				  br_upload_item_t *item)
+                                  br_upload_item_t *item)
 {
 	item->method = xstrdup("PUT");
 	item->content_type = xstrdup(PUSHGATEWAY_CONTENT_TYPE);
 	br_upload_grouping_t keys[PUSHGATEWAY_MAX_GROUPING] = {BR_UPLOAD_GROUP_BOARD,
-							       BR_UPLOAD_GROUP_SUITE};
+	                                                       BR_UPLOAD_GROUP_SUITE};
 	size_t key_count = 2;
 	const br_cfg_list_t *grouping = &sink->pushgateway.grouping;
 	if (grouping->set) {
 		key_count = grouping->count < PUSHGATEWAY_MAX_GROUPING ? grouping->count
-								       : PUSHGATEWAY_MAX_GROUPING;
+		                                                       : PUSHGATEWAY_MAX_GROUPING;
 		for (size_t i = 0; i < key_count; i++) {
 			const br_cfg_enum_t *key = br_cfg_item(grouping, sizeof(*key), i);
 			keys[i] = (br_upload_grouping_t)key->value;
@@ -93,7 +93,7 @@ void br_upload_render_pushgateway(const br_upload_sink_t *sink, const br_upload_
 	br_upload_labels_t labels;
 	br_upload_render_labels(sink, &labels);
 	br_prom_write_points(f, prefix->set ? prefix->value : BR_UPLOAD_DEFAULT_METRIC_PREFIX,
-			     src->points, omit, key_count, &labels);
+	                     src->points, omit, key_count, &labels);
 	fclose(f);
 	item->body = body;
 	item->body_len = body_len;

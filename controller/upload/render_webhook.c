@@ -11,7 +11,7 @@
 #include "upload/render.h"
 
 void br_upload_render_webhook(const br_upload_sink_t *sink, const br_upload_source_t *src,
-			      br_upload_item_t *item)
+                              br_upload_item_t *item)
 {
 	item->method = xstrdup("POST");
 	item->content_type = xstrdup("application/json");

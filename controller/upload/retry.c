@@ -31,7 +31,7 @@ br_upload_verdict_t br_upload_classify(br_http_failure_t failure, long status)
 }
 
 unsigned br_upload_backoff_ms(unsigned attempt, unsigned initial_ms, unsigned max_ms,
-			      uint32_t random)
+                              uint32_t random)
 {
 	uint64_t d = initial_ms;
 	for (unsigned i = 1; i < attempt && d < max_ms; i++)

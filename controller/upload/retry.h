@@ -35,7 +35,7 @@ br_upload_verdict_t br_upload_classify(br_http_failure_t failure, long status);
  * above max_ms.
  */
 unsigned br_upload_backoff_ms(unsigned attempt, unsigned initial_ms, unsigned max_ms,
-			      uint32_t random);
+                              uint32_t random);
 
 /* The next number of a xorshift64* generator (state never 0) for jitter. */
 uint32_t br_upload_random(uint64_t *state);

@@ -32,18 +32,18 @@ static br_status_t read_token_file(const br_upload_item_t *item, char **out, br_
 	br_status_t st = br_file_read_all(item->token_file, BR_UPLOAD_TOKEN_MAX, &data, &n, &why);
 	if (st != BR_OK)
 		return br_error_set(err, BR_ERR_INPUT, "sink %s: token file %s", item->sink,
-				    why.message);
+		                    why.message);
 	char *buf = (char *)data;
 	if (strlen(buf) != n) {
 		explicit_bzero(buf, n);
 		free(buf);
 		return br_error_set(err, BR_ERR_INPUT,
-				    "sink %s: token file %s is not one line of text of at most "
-				    "%u bytes",
-				    item->sink, item->token_file, BR_UPLOAD_TOKEN_MAX);
+		                    "sink %s: token file %s is not one line of text of at most "
+		                    "%u bytes",
+		                    item->sink, item->token_file, BR_UPLOAD_TOKEN_MAX);
 	}
 	while (n > 0 && (buf[n - 1U] == '\n' || buf[n - 1U] == '\r' || buf[n - 1U] == ' ' ||
-			 buf[n - 1U] == '\t'))
+	                 buf[n - 1U] == '\t'))
 		buf[--n] = '\0';
 	*out = buf;
 	return BR_OK;
@@ -67,7 +67,7 @@ static br_status_t make_basic(const br_upload_item_t *item, br_upload_secret_t *
 }
 
 br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret_t *secret,
-				  br_error_t *err)
+                                  br_error_t *err)
 {
 	memset(secret, 0, sizeof(*secret));
 	if (item->auth == BR_UPLOAD_AUTH_NONE)
@@ -76,13 +76,13 @@ br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret
 		const char *v = getenv(item->token_env);
 		if (v == NULL || v[0] == '\0')
 			return br_error_set(err, BR_ERR_INPUT,
-					    "sink %s: the token's environment variable %s is not "
-					    "set",
-					    item->sink, item->token_env);
+			                    "sink %s: the token's environment variable %s is not "
+			                    "set",
+			                    item->sink, item->token_env);
 		if (strlen(v) > BR_UPLOAD_TOKEN_MAX)
 			return br_error_set(err, BR_ERR_INPUT,
-					    "sink %s: the token in %s is longer than %u bytes",
-					    item->sink, item->token_env, BR_UPLOAD_TOKEN_MAX);
+			                    "sink %s: the token in %s is longer than %u bytes",
+			                    item->sink, item->token_env, BR_UPLOAD_TOKEN_MAX);
 		secret->token = xstrdup(v);
 	} else if (item->token_file != NULL) {
 		br_status_t st = read_token_file(item, &secret->token, err);
@@ -96,7 +96,7 @@ br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret
 		bool empty = secret->token[0] == '\0';
 		br_upload_secret_free(secret);
 		return br_error_set(err, BR_ERR_INPUT, "sink %s: the token in %s %s", item->sink,
-				    where, empty ? "is empty" : "holds a control character");
+		                    where, empty ? "is empty" : "holds a control character");
 	}
 	if (item->auth == BR_UPLOAD_AUTH_BASIC)
 		return make_basic(item, secret);
@@ -104,7 +104,7 @@ br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret
 }
 
 bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secret_t *secret,
-			     char *out, size_t cap)
+                             char *out, size_t cap)
 {
 	out[0] = '\0';
 	if (secret->token == NULL)
@@ -121,7 +121,7 @@ bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secre
 }
 
 void br_upload_secret_credentials(const br_upload_item_t *item, const br_upload_secret_t *secret,
-				  br_http_request_t *req)
+                                  br_http_request_t *req)
 {
 	if (secret->token == NULL)
 		return;

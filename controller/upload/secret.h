@@ -32,7 +32,7 @@ typedef struct br_upload_secret {
  * header). An item without auth gives an empty secret and BR_OK.
  */
 br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret_t *secret,
-				  br_error_t *err);
+                                  br_error_t *err);
 
 /*
  * The header that carries the token for the schemes libcurl has no option
@@ -40,7 +40,7 @@ br_status_t br_upload_secret_load(const br_upload_item_t *item, br_upload_secret
  * (cap bytes). Returns false otherwise (no token, basic, bearer: out "").
  */
 bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secret_t *secret,
-			     char *out, size_t cap);
+                             char *out, size_t cap);
 
 /*
  * Basic and bearer authentication as libcurl's options: sets req's username
@@ -49,7 +49,7 @@ bool br_upload_secret_header(const br_upload_item_t *item, const br_upload_secre
  * into item and secret: valid while they are). Nothing for other schemes.
  */
 void br_upload_secret_credentials(const br_upload_item_t *item, const br_upload_secret_t *secret,
-				  br_http_request_t *req);
+                                  br_http_request_t *req);
 
 /* Replaces every occurrence of the token (and of its basic-auth encoding)
  * in the NUL-terminated text (a buffer of cap bytes) with BR_UPLOAD_REDACTED,

@@ -21,7 +21,7 @@ static br_status_t make_dir(const char *path, br_error_t *err)
 {
 	if (mkdir(path, 0755) != 0 && errno != EEXIST)
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot create directory: %s", path,
-				    strerror(errno));
+		                    strerror(errno));
 	struct stat sb;
 	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
 		return br_error_set(err, BR_ERR_INPUT, "%s: not a directory", path);
@@ -29,7 +29,7 @@ static br_status_t make_dir(const char *path, br_error_t *err)
 }
 
 br_status_t br_upload_spool_open(br_upload_spool_t *sp, const char *results_dir, bool create,
-				 br_error_t *err)
+                                 br_error_t *err)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->lock_fd = -1;
@@ -48,10 +48,10 @@ br_status_t br_upload_spool_open(br_upload_spool_t *sp, const char *results_dir,
 }
 
 void br_upload_spool_path(const br_upload_spool_t *sp, bool rejected, const char *id, char *out,
-			  size_t cap)
+                          size_t cap)
 {
 	snprintf(out, cap, "%s/%s%s", rejected ? sp->rejected_dir : sp->spool_dir, id,
-		 SPOOL_SUFFIX);
+	         SPOOL_SUFFIX);
 }
 
 static br_status_t write_item(const char *path, const br_upload_item_t *item, br_error_t *err)
@@ -65,7 +65,7 @@ static br_status_t write_item(const char *path, const br_upload_item_t *item, br
 }
 
 br_status_t br_upload_spool_put(const br_upload_spool_t *sp, const br_upload_item_t *item,
-				br_error_t *err)
+                                br_error_t *err)
 {
 	char path[BR_UPLOAD_PATH_BYTES + 256U];
 	br_upload_spool_path(sp, false, item->id, path, sizeof(path));
@@ -78,12 +78,12 @@ br_status_t br_upload_spool_remove(const br_upload_spool_t *sp, const char *id, 
 	br_upload_spool_path(sp, false, id, path, sizeof(path));
 	if (unlink(path) != 0 && errno != ENOENT)
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot delete: %s", path,
-				    strerror(errno));
+		                    strerror(errno));
 	return BR_OK;
 }
 
 br_status_t br_upload_spool_reject(const br_upload_spool_t *sp, const br_upload_item_t *item,
-				   br_error_t *err)
+                                   br_error_t *err)
 {
 	char path[BR_UPLOAD_PATH_BYTES + 256U];
 	br_upload_spool_path(sp, true, item->id, path, sizeof(path));
@@ -103,7 +103,7 @@ static bool is_item_name(const char *name)
 }
 
 br_status_t br_upload_spool_list(const br_upload_spool_t *sp, bool rejected, char ***ids,
-				 size_t *count, br_error_t *err)
+                                 size_t *count, br_error_t *err)
 {
 	*ids = NULL;
 	*count = 0;
@@ -150,7 +150,8 @@ br_status_t br_upload_spool_lock(br_upload_spool_t *sp, br_error_t *err)
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot open: %s", path,
-				    errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+		                    errno == ELOOP ? "a symbolic link, not followed"
+		                                   : strerror(errno));
 	struct stat sb;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
@@ -161,9 +162,9 @@ br_status_t br_upload_spool_lock(br_upload_spool_t *sp, br_error_t *err)
 		close(fd);
 		if (e == EWOULDBLOCK)
 			return br_error_set(err, BR_ERR_INFRA,
-					    "another benchrack is delivering the uploads in %s; "
-					    "this one leaves them to it",
-					    sp->spool_dir);
+			                    "another benchrack is delivering the uploads in %s; "
+			                    "this one leaves them to it",
+			                    sp->spool_dir);
 		return br_error_set(err, BR_ERR_INPUT, "%s: cannot lock: %s", path, strerror(e));
 	}
 	sp->lock_fd = fd;

@@ -27,22 +27,22 @@ typedef struct br_upload_spool {
 /* Names the spool of results_dir; with create, also makes results_dir, its
  * spool/ and rejected/ (BR_ERR_INPUT naming the directory when it cannot). */
 br_status_t br_upload_spool_open(br_upload_spool_t *sp, const char *results_dir, bool create,
-				 br_error_t *err);
+                                 br_error_t *err);
 
 /* The path of item id in the spool, or in rejected/ (rejected true). */
 void br_upload_spool_path(const br_upload_spool_t *sp, bool rejected, const char *id, char *out,
-			  size_t cap);
+                          size_t cap);
 
 /* Writes item to the spool atomically (replacing an item of the same id). */
 br_status_t br_upload_spool_put(const br_upload_spool_t *sp, const br_upload_item_t *item,
-				br_error_t *err);
+                                br_error_t *err);
 
 /* Deletes item id from the spool (it was delivered). */
 br_status_t br_upload_spool_remove(const br_upload_spool_t *sp, const char *id, br_error_t *err);
 
 /* Writes item to rejected/ (atomically), then deletes it from the spool. */
 br_status_t br_upload_spool_reject(const br_upload_spool_t *sp, const br_upload_item_t *item,
-				   br_error_t *err);
+                                   br_error_t *err);
 
 /*
  * The ids in the spool (or in rejected/), sorted by name (oldest run first:
@@ -51,7 +51,7 @@ br_status_t br_upload_spool_reject(const br_upload_spool_t *sp, const br_upload_
  * empty list.
  */
 br_status_t br_upload_spool_list(const br_upload_spool_t *sp, bool rejected, char ***ids,
-				 size_t *count, br_error_t *err);
+                                 size_t *count, br_error_t *err);
 
 /* Frees what br_upload_spool_list returned. */
 void br_upload_spool_ids_free(char **ids, size_t count);

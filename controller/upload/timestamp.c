@@ -87,7 +87,7 @@ static bool zone(const char **p, long long *offset_s)
 /* The instant of a UTC calendar time (offset_s east of UTC), its fields
  * checked; false when one is out of range. */
 static bool civil_ms(int year, int month, int day, int hour, int minute, int second, int milli,
-		     long long offset_s, int64_t *ms)
+                     long long offset_s, int64_t *ms)
 {
 	if (year < TS_MIN_YEAR || year > TS_MAX_YEAR || month < 1 || month > 12 || day < 1 ||
 	    day > days_in_month(year, month) || hour > TS_MAX_HOUR || minute > TS_MAX_MINUTE ||
@@ -110,9 +110,9 @@ bool br_upload_time_parse(const char *text, int64_t *ms)
 	const char *p = text;
 	int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, milli = 0;
 	if (!digits(&p, 4, &year) || !expect(&p, '-') || !digits(&p, 2, &month) ||
-	    !expect(&p, '-') || !digits(&p, 2, &day) || !expect(&p, 'T') ||
-	    !digits(&p, 2, &hour) || !expect(&p, ':') || !digits(&p, 2, &minute) ||
-	    !expect(&p, ':') || !digits(&p, 2, &second))
+	    !expect(&p, '-') || !digits(&p, 2, &day) || !expect(&p, 'T') || !digits(&p, 2, &hour) ||
+	    !expect(&p, ':') || !digits(&p, 2, &minute) || !expect(&p, ':') ||
+	    !digits(&p, 2, &second))
 		return false;
 	if (*p == '.') {
 		p++;

@@ -14,8 +14,8 @@ const char *br_upload_run_user_agent(void)
 }
 
 size_t br_upload_run_enqueue(const br_upload_section_t *section, const char *config_dir,
-			     const char *results_dir, const char *const *run_files, size_t count,
-			     bool *failed, FILE *log)
+                             const char *results_dir, const char *const *run_files, size_t count,
+                             bool *failed, FILE *log)
 {
 	*failed = false;
 	if (section == NULL || count == 0)
@@ -34,7 +34,7 @@ size_t br_upload_run_enqueue(const br_upload_section_t *section, const char *con
 		br_error_clear(&err);
 		if (br_upload_enqueue(&sp, section, config_dir, run_files[i], &n, &err) != BR_OK) {
 			fprintf(log, "benchrack: upload: %s not spooled: %s\n", run_files[i],
-				err.message);
+			        err.message);
 			*failed = true;
 		}
 		total += n;
@@ -57,44 +57,43 @@ void br_upload_run_print(const br_upload_report_t *report, FILE *log)
 		br_escape_text(o->path, where, sizeof(where));
 		char sink[sizeof(name) + sizeof(kind) + 8U] = "";
 		if (o->sink[0] != '\0')
-			snprintf(sink, sizeof(sink), "%s (%s): ",
-				 br_escape_text(o->sink, name, sizeof(name)),
-				 br_escape_text(o->sink_kind, kind, sizeof(kind)));
+			snprintf(sink, sizeof(sink),
+			         "%s (%s): ", br_escape_text(o->sink, name, sizeof(name)),
+			         br_escape_text(o->sink_kind, kind, sizeof(kind)));
 		switch (o->kind) {
 		case BR_UPLOAD_OUT_DELIVERED:
 			fprintf(log, "benchrack: upload: %sdelivered %s\n", sink, id);
 			break;
 		case BR_UPLOAD_OUT_REJECTED:
 			fprintf(log,
-				"benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
-				"%s for a person\n",
-				sink, id, message, where);
+			        "benchrack: upload: %sREJECTED %s: %s; not retried: kept aside in "
+			        "%s for a person\n",
+			        sink, id, message, where);
 			break;
 		case BR_UPLOAD_OUT_PENDING:
 		case BR_UPLOAD_OUT_WAITING:
 		case BR_UPLOAD_OUT_DEFERRED:
 			fprintf(log,
-				"benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
-				"%s; kept in %s, `benchrack upload` retries it\n",
-				sink, id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
-				message, where);
+			        "benchrack: upload: %snot delivered yet %s (%u attempt%s so far): "
+			        "%s; kept in %s, `benchrack upload` retries it\n",
+			        sink, id, o->total_attempts, o->total_attempts == 1 ? "" : "s",
+			        message, where);
 			break;
 		case BR_UPLOAD_OUT_REFUSED:
-			fprintf(log,
-				"benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, id,
-				message, where);
+			fprintf(log, "benchrack: upload: %sNOT SENT %s: %s; kept in %s\n", sink, id,
+			        message, where);
 			break;
 		case BR_UPLOAD_OUT_BROKEN:
 			fprintf(log, "benchrack: upload: %s cannot be read: %s; left as it is\n",
-				where, message);
+			        where, message);
 			break;
 		}
 	}
 }
 
 void br_upload_run_after(const br_upload_config_t *config, const br_suite_t *suite,
-			 const char *results_dir, const char *const *run_files, size_t count,
-			 FILE *log)
+                         const char *results_dir, const char *const *run_files, size_t count,
+                         FILE *log)
 {
 	const br_upload_section_t *section = NULL;
 	const char *config_dir = NULL;
@@ -110,12 +109,12 @@ void br_upload_run_after(const br_upload_config_t *config, const br_suite_t *sui
 	bool failed = false;
 	br_upload_run_enqueue(section, config_dir, results_dir, run_files, count, &failed, log);
 	br_upload_pass_t pass = {
-		.results_dir = results_dir,
-		.section = section,
-		.config_dir = config_dir,
-		.others_left = true, /* other suites' uploads wait for their own runs */
-		.limits = br_upload_section_limits(section),
-		.user_agent = br_upload_run_user_agent(),
+	    .results_dir = results_dir,
+	    .section = section,
+	    .config_dir = config_dir,
+	    .others_left = true, /* other suites' uploads wait for their own runs */
+	    .limits = br_upload_section_limits(section),
+	    .user_agent = br_upload_run_user_agent(),
 	};
 	br_upload_report_t report;
 	br_error_t err;
@@ -161,9 +160,8 @@ void br_upload_run_list(const br_upload_spool_t *sp, bool rejected, FILE *out, F
 		fprintf(out, ", %u attempt%s", item.attempts, item.attempts == 1 ? "" : "s");
 		if (rejected) {
 			fprintf(out, ", refused with HTTP %ld: ", item.rejected_status);
-			br_escape_text_write(out, item.rejected_message != NULL
-							     ? item.rejected_message
-							     : "");
+			br_escape_text_write(
+			    out, item.rejected_message != NULL ? item.rejected_message : "");
 		} else if (item.last_error != NULL) {
 			fputs(", last: ", out);
 			br_escape_text_write(out, item.last_error);

@@ -27,15 +27,15 @@
  * upload to log; returns nothing, so it cannot change the exit code.
  */
 void br_upload_run_after(const br_upload_config_t *config, const br_suite_t *suite,
-			 const char *results_dir, const char *const *run_files, size_t count,
-			 FILE *log);
+                         const char *results_dir, const char *const *run_files, size_t count,
+                         FILE *log);
 
 /* Spools each run file for every sink of section, a line on log for each
  * failure; returns the number of items spooled, and in *failed whether any
  * failed. */
 size_t br_upload_run_enqueue(const br_upload_section_t *section, const char *config_dir,
-			     const char *results_dir, const char *const *run_files, size_t count,
-			     bool *failed, FILE *log);
+                             const char *results_dir, const char *const *run_files, size_t count,
+                             bool *failed, FILE *log);
 
 /* Writes one line to log per outcome of report. */
 void br_upload_run_print(const br_upload_report_t *report, FILE *log);

@@ -50,8 +50,8 @@
 #define BR_CB_SAMPLE_BYTES 4U
 
 #define BR_CB_MAX_BENCHES 32U
-#define BR_CB_NAME_BYTES 24U      /* a name the host reads: at most 23 characters */
-#define BR_CB_MAX_SAMPLES 1024U   /* the largest sample buffer the host accepts */
+#define BR_CB_NAME_BYTES 24U    /* a name the host reads: at most 23 characters */
+#define BR_CB_MAX_SAMPLES 1024U /* the largest sample buffer the host accepts */
 
 /* One entry of the bench table on the target (br_suite_entry_t): the name's
  * address, then the function's. */
@@ -66,11 +66,11 @@
 
 /* result.status values */
 enum br_cb_status {
-	BR_CB_STATUS_IDLE = 0U,        /* no request served yet */
-	BR_CB_STATUS_OK = 1U,          /* result area holds the requested bench */
-	BR_CB_STATUS_BAD_BENCH = 2U,   /* bench_index >= bench_count */
-	BR_CB_STATUS_BAD_COUNT = 3U,   /* iterations == 0 or > max_samples */
-	BR_CB_STATUS_NO_COUNTER = 4U,  /* counter_address == 0 */
+	BR_CB_STATUS_IDLE = 0U,       /* no request served yet */
+	BR_CB_STATUS_OK = 1U,         /* result area holds the requested bench */
+	BR_CB_STATUS_BAD_BENCH = 2U,  /* bench_index >= bench_count */
+	BR_CB_STATUS_BAD_COUNT = 3U,  /* iterations == 0 or > max_samples */
+	BR_CB_STATUS_NO_COUNTER = 4U, /* counter_address == 0 */
 };
 
 /* Written by the host, read by the stub. */
@@ -88,14 +88,14 @@ typedef struct br_request {
 
 /* Written by the stub, read by the host. */
 typedef struct br_result {
-	uint32_t seq;          /* equals request.seq once the bench has run */
-	uint32_t status;       /* enum br_cb_status */
-	uint32_t bench_index;  /* the bench that ran */
-	uint32_t count;        /* samples written */
-	uint32_t stack_bytes;  /* deepest stack use of the bench, or BR_CB_NOT_MEASURED */
-	uint32_t heap_peak;    /* bytes */
-	uint32_t heap_live;    /* bytes still allocated when the bench returned */
-	uint32_t heap_allocs;  /* number of allocations */
+	uint32_t seq;         /* equals request.seq once the bench has run */
+	uint32_t status;      /* enum br_cb_status */
+	uint32_t bench_index; /* the bench that ran */
+	uint32_t count;       /* samples written */
+	uint32_t stack_bytes; /* deepest stack use of the bench, or BR_CB_NOT_MEASURED */
+	uint32_t heap_peak;   /* bytes */
+	uint32_t heap_live;   /* bytes still allocated when the bench returned */
+	uint32_t heap_allocs; /* number of allocations */
 } br_result_t;
 
 /* The constant part, in flash. */
@@ -133,22 +133,21 @@ _Static_assert(__builtin_offsetof(br_control_block_t, magic) == 0U, "magic first
 _Static_assert(__builtin_offsetof(br_control_block_t, version) == 4U, "version second");
 _Static_assert(__builtin_offsetof(br_control_block_t, size) == 8U, "size third");
 _Static_assert(__builtin_offsetof(br_control_block_t, bench_count) == BR_CB_OFFSET_BENCH_COUNT,
-	       "bench count offset");
+               "bench count offset");
 _Static_assert(__builtin_offsetof(br_control_block_t, bench_table) == BR_CB_OFFSET_BENCH_TABLE,
-	       "bench table offset");
-_Static_assert(__builtin_offsetof(br_control_block_t, state_address) ==
-		       BR_CB_OFFSET_STATE_ADDRESS,
-	       "state address offset");
+               "bench table offset");
+_Static_assert(__builtin_offsetof(br_control_block_t, state_address) == BR_CB_OFFSET_STATE_ADDRESS,
+               "state address offset");
 _Static_assert(__builtin_offsetof(br_control_block_t, max_samples) == BR_CB_OFFSET_MAX_SAMPLES,
-	       "max samples offset");
+               "max samples offset");
 _Static_assert(__builtin_offsetof(br_control_block_t, samples_address) ==
-		       BR_CB_OFFSET_SAMPLES_ADDRESS,
-	       "samples address offset");
+                   BR_CB_OFFSET_SAMPLES_ADDRESS,
+               "samples address offset");
 _Static_assert(sizeof(br_control_block_t) == BR_CB_SIZE, "control block size");
 _Static_assert(__builtin_offsetof(br_control_state_t, request) == BR_CS_OFFSET_REQUEST,
-	       "request offset");
+               "request offset");
 _Static_assert(__builtin_offsetof(br_control_state_t, result) == BR_CS_OFFSET_RESULT,
-	       "result offset");
+               "result offset");
 _Static_assert(sizeof(br_control_state_t) == BR_CS_SIZE, "control state size");
 
 #endif

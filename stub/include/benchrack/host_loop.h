@@ -86,7 +86,7 @@ static BR_ALWAYS_INLINE void br_loop_record(br_loop_t *loop)
 	loop->next[0] = br_host_delta(loop->start.ns, loop->stop.ns);
 	loop->next[loop->stride] = br_host_delta(loop->start.cycles, loop->stop.cycles);
 	loop->next[2U * loop->stride] =
-		br_host_delta(loop->start.instructions, loop->stop.instructions);
+	    br_host_delta(loop->start.instructions, loop->stop.instructions);
 	loop->next += measured;
 	loop->skip -= 1U - measured;
 }

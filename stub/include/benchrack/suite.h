@@ -35,11 +35,12 @@ extern const br_suite_entry_t br_suite[];
 /* Built for the host (benches/host/): no control block; the host program
  * reads the table and its length itself. */
 extern const uint32_t br_suite_count;
-#define BR_SUITE_COUNT_DEFINE(table) const uint32_t br_suite_count = (uint32_t)BR_SUITE_LENGTH(table)
+#define BR_SUITE_COUNT_DEFINE(table)                                                               \
+	const uint32_t br_suite_count = (uint32_t)BR_SUITE_LENGTH(table)
 #else
 _Static_assert(sizeof(br_suite_entry_t) == BR_CB_BENCH_ENTRY_BYTES, "bench table entry layout");
 _Static_assert(__builtin_offsetof(br_suite_entry_t, name) == BR_CB_BENCH_ENTRY_NAME,
-	       "bench table name offset");
+               "bench table name offset");
 
 /* Defined by BR_SUITE_COUNT_DEFINE: the contract's constant part, in flash. */
 extern const br_control_block_t br_control_block;
