@@ -21,6 +21,7 @@
 #include "run/measure_report.h"
 #include "run/install_paths.h"
 #include "config/board.h"
+#include "common/interrupt.h"
 #include "common/xalloc.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
@@ -363,6 +364,10 @@ int br_cli_measure(int argc, char **argv)
 	br_measure_raw_t raw;
 	memset(&raw, 0, sizeof(raw));
 	br_status_t st = BR_OK;
+	/* SIGINT/SIGTERM end the measurement: the server it launched stopped,
+	 * --json written as failed naming the signal, then exit 128 + the
+	 * signal (issue 31), as for run and check. */
+	br_interrupt_install();
 	if (!sizes_only)
 		st = measure_take(&m, &raw, &err);
 	br_error_t failure = err;
@@ -419,6 +424,8 @@ int br_cli_measure(int argc, char **argv)
 	if (m.board != NULL)
 		br_board_free(&m.board_file);
 	if (st != BR_OK)
-		return br_cli_report(&failure);
-	return 0;
+		code = br_cli_report(&failure);
+	else
+		code = 0;
+	return br_interrupt_signal() != 0 ? 128 + br_interrupt_signal() : code;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SIGINT and SIGTERM during a run (issue 31, NU): the record is closed as
 "interrupted" naming the signal, the QEMU benchrack launched is stopped, and
-the exit code is 130 / 143 — within seconds. Before, the signal killed
+the exit code is 130 / 143 — within seconds. The same for `measure`, whose
+--json says it failed, naming the signal. Before, the signal killed
 benchrack at once: the record stayed "running" and the exit was -2 / -15.
 
 A suite with one breakpoint entry that runs for minutes (1024 calls of
@@ -53,12 +54,15 @@ def children(pid):
     return out
 
 
-def one(sig, code, tmp):
-    results = os.path.join(tmp, sig.name)
+def one(sig, code, tmp, command="run"):
+    results = os.path.join(tmp, sig.name + "-" + command)
     suite = os.path.join(tmp, "long.yaml")
     with open(suite, "w", encoding="utf-8") as f:
         f.write(SUITE.format(elf=PLAIN))
-    p = subprocess.Popen([BENCHRACK, "run", suite, "--results-dir", results],
+    json_path = os.path.join(tmp, f"{sig.name}-measure.json")
+    args = (["run", suite, "--results-dir", results] if command == "run" else
+            ["measure", PLAIN, "--function", "plain_long", "-n", "1024", "--json", json_path])
+    p = subprocess.Popen([BENCHRACK, *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids = []
     deadline = time.time() + 30
@@ -77,11 +81,17 @@ def one(sig, code, tmp):
     took = time.time() - t0
     c.check(p.returncode == code, f"{sig.name}: exit {code} ({p.returncode}, {took:.1f} s)", err)
     c.check(sig.name in err, f"{sig.name}: stderr names the signal", err)
-    recs = glob.glob(os.path.join(results, "runs", "*.json"))
-    rec = json.load(open(recs[0], encoding="utf-8")) if len(recs) == 1 else {}
-    c.check(rec.get("status") == "interrupted" and sig.name in (rec.get("error") or ""),
-            f"{sig.name}: the record is closed as interrupted ({rec.get('status')}: "
-            f"{rec.get('error')})")
+    if command == "run":
+        recs = glob.glob(os.path.join(results, "runs", "*.json"))
+        rec = json.load(open(recs[0], encoding="utf-8")) if len(recs) == 1 else {}
+        c.check(rec.get("status") == "interrupted" and sig.name in (rec.get("error") or ""),
+                f"{sig.name}: the record is closed as interrupted ({rec.get('status')}: "
+                f"{rec.get('error')})")
+    else:
+        rec = json.load(open(json_path, encoding="utf-8")) if os.path.exists(json_path) else {}
+        c.check(rec.get("status") == "failed" and sig.name in (rec.get("error") or ""),
+                f"{sig.name}: measure --json says failed, naming the signal "
+                f"({rec.get('status')}: {rec.get('error')})")
     time.sleep(0.5)
     alive = [k for k in kids if os.path.exists(f"/proc/{k}")]
     c.check(not alive, f"{sig.name}: the QEMU it launched is stopped ({alive})")
@@ -94,6 +104,8 @@ def main():
     try:
         one(signal.SIGINT, 130, tmp)
         one(signal.SIGTERM, 143, tmp)
+        one(signal.SIGINT, 130, tmp, "measure")
+        one(signal.SIGTERM, 143, tmp, "measure")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return c.finish()
