@@ -28,11 +28,23 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import bench_mode  # noqa: E402  (takes --smoke out of argv)
 from gate_lib import Checker, load, run  # noqa: E402
 
 BENCHRACK, GATE, SLOWER = sys.argv[1:4]
-RUNS = 20
+RUNS = bench_mode.rounds(20, 3)
 c = Checker()
+
+
+def goal(ok, what, detail=""):
+    """A rate the gate must reach over RUNS runs: checked in a full run,
+    printed in the smoke run (three runs on a busy CI machine say nothing of
+    a rate)."""
+    if bench_mode.SMOKE:
+        print(("goal met: " if ok else "GOAL MISSED (smoke run: not gated): ") + what)
+    else:
+        c.check(ok, what, detail)
 
 with tempfile.TemporaryDirectory() as tmp:
     suite = os.path.join(tmp, "host-gate.yaml")
@@ -43,7 +55,7 @@ with tempfile.TemporaryDirectory() as tmp:
     common = [suite, "--board", "host", "--results-dir", results]
     rc, out, err = run(BENCHRACK, ["run"] + common + ["--firmware", GATE, "--write-baseline"])
     c.check(rc == 0, f"baseline recorded on the host (exit {rc})", out + err)
-    baseline = load(os.path.join(results, "baselines", "host.json"))
+    baseline = load(os.path.join(results, "baselines", "host-gate", "host.json"))
     work = baseline["benches"][0]
     c.check(len(work.get("samples", [])) == work["n"] == 200,
             "the host baseline keeps its 200 samples (a noisy figure)")
@@ -57,8 +69,8 @@ with tempfile.TemporaryDirectory() as tmp:
         if rc != 0:
             print(out + err)
     print(f"unchanged: {unchanged_failures} of {RUNS} checks failed; verdicts: {set(words)}")
-    c.check(unchanged_failures == 0, f"the unchanged program: 0 failures in {RUNS} checks "
-            f"({unchanged_failures})")
+    goal(unchanged_failures == 0, f"the unchanged program: 0 failures in {RUNS} checks "
+         f"({unchanged_failures})")
 
     slower_failures, worded = 0, 0
     for _ in range(RUNS):
@@ -71,8 +83,8 @@ with tempfile.TemporaryDirectory() as tmp:
         if rc == 1 and not said:
             print(out)
     print(f"20 % more work: {slower_failures} of {RUNS} checks failed")
-    c.check(slower_failures >= RUNS - 1,
-            f"20 % more work fails in at least {RUNS - 1} of {RUNS} checks ({slower_failures})")
+    goal(slower_failures >= RUNS - 1,
+         f"20 % more work fails in at least {RUNS - 1} of {RUNS} checks ({slower_failures})")
     c.check(worded == slower_failures, "each failure says worse by how much, with its interval "
             f"and p ({worded} of {slower_failures})")
 
@@ -101,9 +113,10 @@ with tempfile.TemporaryDirectory() as tmp:
     calm = [v for v in verdicts if v.startswith("can't tell (") or v == "equal"]
     print(f"--against an unchanged ref: {len(calm)} of {len(verdicts)} verdicts can't tell or "
           f"equal; exits {set(exits)}")
-    c.check(len(verdicts) == 2 * RUNS and len(calm) == len(verdicts) and set(exits) == {0},
-            f"--against an unchanged ref on the host: can't tell or equal in {RUNS} of {RUNS} "
-            "runs, exit 0", str(set(verdicts) - set(calm)))
+    c.check(len(verdicts) == 2 * RUNS, f"--against: a verdict per bench in each of {RUNS} runs")
+    goal(len(calm) == len(verdicts) and set(exits) == {0},
+         f"--against an unchanged ref on the host: can't tell or equal in {RUNS} of {RUNS} "
+         "runs, exit 0", str(set(verdicts) - set(calm)))
     base_runs = [n for n in os.listdir(os.path.join(results, "runs")) if n.endswith("-base.json")]
     c.check(len(base_runs) == RUNS, f"each run kept its base's record ({len(base_runs)})")
 
