@@ -160,7 +160,8 @@ static void one_read_takes_all(const char *what, const piece_t *pieces, size_t n
 	int64_t ms = 0;
 	bool hints_off = false;
 	for (int attempt = 0; attempt < ONE_READ_ATTEMPTS; attempt++) {
-		if (one_read_attempt(pieces, n, queued, expect, more, more_ms, &got, &ms, &hints_off))
+		if (one_read_attempt(pieces, n, queued, expect, more, more_ms, &got, &ms,
+		                     &hints_off))
 			break;
 	}
 	CHECK_MSG(got == expect + more, "%s: one read got %zu of %zu", what, got, expect + more);
