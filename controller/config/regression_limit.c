@@ -10,9 +10,10 @@
 #define LIMIT_KIB 1024.0
 #define LIMIT_TERM_BYTES 64U
 
+#define METRIC_NAME(index, name) name,
 const char *const br_regression_metric_names[BR_REGRESSION_METRICS + 1U] = {
-    "instructions", "cycles", "ticks", "ns", "stack_bytes", "heap_peak_bytes", "text_bytes", NULL,
-};
+    BR_REGRESSION_METRIC_LIST(METRIC_NAME) NULL};
+#undef METRIC_NAME
 
 int br_regression_metric_index(const char *metric)
 {

@@ -16,6 +16,18 @@
  * the figures in bytes, as results/diff.h names them. */
 #define BR_REGRESSION_METRICS 7U
 
+/* Those metrics, once: X(index, name) for each, in index order. The names
+ * array below and every table of keys by metric (the suite's regression:,
+ * the record's) are made from it, so a metric is added here alone. */
+#define BR_REGRESSION_METRIC_LIST(X)                                                               \
+	X(0, "instructions")                                                                       \
+	X(1, "cycles")                                                                             \
+	X(2, "ticks")                                                                              \
+	X(3, "ns")                                                                                 \
+	X(4, "stack_bytes")                                                                        \
+	X(5, "heap_peak_bytes")                                                                    \
+	X(6, "text_bytes")
+
 typedef struct br_regression_limit {
 	bool set;
 	bool has_percent;

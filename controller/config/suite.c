@@ -158,15 +158,10 @@ static const br_cfg_map_t build_map = {
 #define REGRESSION_FORM                                                                            \
 	"a limit: a percentage (0.5%), an amount in the metric's unit (10; 64B or 1K for "         \
 	"bytes) or both (2% and 64B)"
-static const br_cfg_field_t regression_fields[] = {
-    {.key = "instructions", .type = BR_CFG_STRING, .offset = R(0), .form = REGRESSION_FORM},
-    {.key = "cycles", .type = BR_CFG_STRING, .offset = R(1), .form = REGRESSION_FORM},
-    {.key = "ticks", .type = BR_CFG_STRING, .offset = R(2), .form = REGRESSION_FORM},
-    {.key = "ns", .type = BR_CFG_STRING, .offset = R(3), .form = REGRESSION_FORM},
-    {.key = "stack_bytes", .type = BR_CFG_STRING, .offset = R(4), .form = REGRESSION_FORM},
-    {.key = "heap_peak_bytes", .type = BR_CFG_STRING, .offset = R(5), .form = REGRESSION_FORM},
-    {.key = "text_bytes", .type = BR_CFG_STRING, .offset = R(6), .form = REGRESSION_FORM},
-};
+#define REGRESSION_FIELD(index, name)                                                              \
+	{.key = name, .type = BR_CFG_STRING, .offset = R(index), .form = REGRESSION_FORM},
+static const br_cfg_field_t regression_fields[] = {BR_REGRESSION_METRIC_LIST(REGRESSION_FIELD)};
+#undef REGRESSION_FIELD
 _Static_assert(BR_CFG_COUNT(regression_fields) == BR_REGRESSION_METRICS,
                "a key for every metric a limit can name");
 static const br_cfg_map_t regression_map = {"regression",

@@ -413,43 +413,14 @@ static const br_cfg_map_t regression_limit_map = {"regression limit",
 
 #define RG(i) offsetof(rr_regression_t, by_metric[i])
 #define RG_FORM "{percent, amount}, either or both"
-static const br_cfg_field_t regression_fields[] = {
-    {.key = "instructions",
-     .type = BR_CFG_MAP,
-     .offset = RG(0),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "cycles",
-     .type = BR_CFG_MAP,
-     .offset = RG(1),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "ticks",
-     .type = BR_CFG_MAP,
-     .offset = RG(2),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "ns",
-     .type = BR_CFG_MAP,
-     .offset = RG(3),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "stack_bytes",
-     .type = BR_CFG_MAP,
-     .offset = RG(4),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "heap_peak_bytes",
-     .type = BR_CFG_MAP,
-     .offset = RG(5),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-    {.key = "text_bytes",
-     .type = BR_CFG_MAP,
-     .offset = RG(6),
-     .map = &regression_limit_map,
-     .form = RG_FORM},
-};
+#define REGRESSION_FIELD(index, name)                                                              \
+	{.key = name,                                                                              \
+	 .type = BR_CFG_MAP,                                                                       \
+	 .offset = RG(index),                                                                      \
+	 .map = &regression_limit_map,                                                             \
+	 .form = RG_FORM},
+static const br_cfg_field_t regression_fields[] = {BR_REGRESSION_METRIC_LIST(REGRESSION_FIELD)};
+#undef REGRESSION_FIELD
 _Static_assert(BR_CFG_COUNT(regression_fields) == BR_REGRESSION_METRICS,
                "a key for every metric a limit can name");
 static const br_cfg_map_t regression_map = {"regression",
