@@ -74,13 +74,14 @@ bool br_server_sched_starved(const br_server_t *server, const br_server_sched_t 
 			const br_server_sched_thread_t *a = &from->threads[j];
 			if (a->tid != b->tid || b->wait_ns < a->wait_ns || b->run_ns < a->run_ns)
 				continue;
-			if (b->wait_ns - a->wait_ns > wait_ns) {
-				wait_ns = b->wait_ns - a->wait_ns;
-				run_ns = b->run_ns - a->run_ns;
-			}
+			wait_ns += b->wait_ns - a->wait_ns;
+			run_ns += b->run_ns - a->run_ns;
 		}
 	}
-	double wall = (double)(to->at_ns - from->at_ns) / SCHED_NS_PER_S;
+	uint64_t wall_ns = (uint64_t)(to->at_ns - from->at_ns);
+	if (wait_ns > wall_ns)
+		wait_ns = wall_ns; /* two threads waiting at once: the wall is the most */
+	double wall = (double)wall_ns / SCHED_NS_PER_S;
 	double wait = (double)wait_ns / SCHED_NS_PER_S;
 	double run = (double)run_ns / SCHED_NS_PER_S;
 	if (wait < BR_SERVER_STARVED_SHARE * wall)

@@ -39,9 +39,11 @@ typedef struct br_server_sched {
 void br_server_sched_read(const br_server_t *server, br_server_sched_t *out);
 
 /*
- * True when, between from and to (both known), one thread of the server
- * (the emulated core's, which wants a CPU all the time it runs) waited for a
- * CPU BR_SERVER_STARVED_SHARE of the wall time or more; then buf holds
+ * True when, between from and to (both known), the server's threads
+ * together waited for a CPU BR_SERVER_STARVED_SHARE of the wall time or more
+ * (their sum, at most the wall time: QEMU's threads take its big lock in
+ * turn, so while one waits for a CPU the others sleep on the lock, and no
+ * single thread's wait shows the whole of it); then buf holds
  * "NAME waited for a CPU 4.2 s of the 5.0 s (84 %) and ran 0.3 s". False
  * otherwise (buf untouched).
  */

@@ -170,6 +170,13 @@ int main(void)
 	          "%s", text);
 	b.threads[1].wait_ns = 10 + 1000000000ULL; /* 1 s of 4: not starved */
 	CHECK(!br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	b.threads[0].wait_ns = 100 + 1500000000ULL; /* with the other's 1 s: 2.5 s of 4 */
+	CHECK(br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	CHECK_MSG(strstr(text, "2.5 s of the 4 s (62 %)") != NULL, "%s", text);
+	b.threads[0].wait_ns = 100 + 3900000000ULL; /* 4.9 s of 4: at most the wall */
+	CHECK(br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
+	CHECK_MSG(strstr(text, "4 s of the 4 s (100 %)") != NULL, "%s", text);
+	b.threads[0].wait_ns = 100;
 	b.threads[1].tid = 3; /* another thread: nothing to compare */
 	b.threads[1].wait_ns = 10 + 3500000000ULL;
 	CHECK(!br_server_sched_starved(&server, &a, &b, text, sizeof(text)));
