@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "stats/shift.h"
+#include "synthetic.h"
 
 #define TRIALS 1000
 #define SET 30
@@ -90,25 +91,6 @@ static void test_hand_worked(void)
 	CHECK(near(br_stats_normal_two_sided(0.99), 2.575829, 1e-6));
 	CHECK(isnan(br_stats_normal_two_sided(0.0)));
 	CHECK(strcmp(br_shift_outcome_name(BR_SHIFT_CANT_TELL), "can't tell") == 0);
-}
-
-/* splitmix64: a small, seeded generator, the same numbers on every host. */
-static uint64_t rng_state = 0x2401u;
-
-static double uniform(void)
-{
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
-}
-
-/* Box-Muller: one standard normal draw. */
-static double normal(void)
-{
-	double u = uniform(), v = uniform();
-	return sqrt(-2.0 * log(u)) * cos(2.0 * acos(-1.0) * v);
 }
 
 /* Over TRIALS pairs of sets of SET normal(mean, 1) draws, the second shifted

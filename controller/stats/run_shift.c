@@ -1,0 +1,111 @@
+#include "stats/run_shift.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "stats/student_t.h"
+
+/* y on the scale of the test: ln v, or v itself on the linear scale. */
+static double run_scale(double v, bool log_scale)
+{
+	return log_scale ? log(v) : v;
+}
+
+/* An offset d on the test's scale, around the centre, back in the unit. */
+static double run_unscale(double d, double centre, bool log_scale)
+{
+	return log_scale ? centre * expm1(d) : d;
+}
+
+br_status_t br_stats_run_shift(const double *medians, const size_t *build, size_t k,
+                               double new_median, double confidence, double resolution,
+                               br_run_shift_t *out, br_error_t *err)
+{
+	if (k == 0)
+		return br_error_set(err, BR_ERR_INPUT, "no baseline run to compare with");
+	if (!(confidence > 0.0 && confidence < 1.0))
+		return br_error_set(err, BR_ERR_INPUT, "confidence %g is outside (0, 1)",
+		                    confidence);
+	bool log_scale = new_median > 0.0 && isfinite(new_median);
+	for (size_t i = 0; i < k; i++) {
+		if (!isfinite(medians[i]) || !isfinite(new_median))
+			return br_error_set(err, BR_ERR_INPUT, "a run's median is not finite");
+		log_scale = log_scale && medians[i] > 0.0;
+	}
+	br_run_shift_t r;
+	memset(&r, 0, sizeof(r));
+	r.runs = k;
+	/* pooled within-build sum of squares; the centre from the latest build */
+	double ss = 0.0, centre_sum = 0.0;
+	size_t builds = 0;
+	bool all_same = true;
+	for (size_t i = 0; i < k; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = build[j] == build[i];
+		if (seen)
+			continue;
+		builds++;
+		double sum = 0.0;
+		size_t n = 0;
+		for (size_t j = i; j < k; j++) {
+			if (build[j] == build[i]) {
+				sum += run_scale(medians[j], log_scale);
+				n++;
+			}
+		}
+		double mean = sum / (double)n;
+		for (size_t j = i; j < k; j++) {
+			if (build[j] == build[i]) {
+				double dev = run_scale(medians[j], log_scale) - mean;
+				ss += dev * dev;
+			}
+		}
+		if (build[i] == build[k - 1U]) {
+			centre_sum = mean;
+			r.centre_runs = n;
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		all_same = all_same && medians[i] == new_median;
+	r.df = k - builds;
+	double centre_y = centre_sum;
+	r.centre = log_scale ? exp(centre_y) : centre_y;
+	r.spread = r.df > 0 ? sqrt(ss / (double)r.df) : (double)NAN;
+	br_shift_t *s = &r.shift;
+	s->n_first = k;
+	s->n_second = 1;
+	s->confidence = confidence;
+	double d = run_scale(new_median, log_scale) - centre_y;
+	s->estimate = new_median - r.centre;
+	if (r.df == 0) {
+		s->low = -(double)INFINITY;
+		s->high = (double)INFINITY;
+		s->half_width = (double)INFINITY;
+		s->p_value = 1.0;
+		s->outcome = BR_SHIFT_CANT_TELL;
+		*out = r;
+		return BR_OK;
+	}
+	double se = r.spread * sqrt(1.0 + 1.0 / (double)r.centre_runs);
+	double tq = br_stats_student_two_sided(confidence, r.df);
+	double h = tq * se;
+	s->bounded = true;
+	s->low = run_unscale(d - h, r.centre, log_scale);
+	s->high = run_unscale(d + h, r.centre, log_scale);
+	s->half_width = fmax((s->high - s->low) / 2.0, resolution);
+	if (se > 0.0)
+		s->p_value = 1.0 - br_stats_student_central(fabs(d) / se, r.df);
+	else
+		s->p_value = d == 0.0 ? 1.0 : 0.0;
+	if (all_same)
+		s->outcome = BR_SHIFT_EQUAL;
+	else if (s->low > resolution)
+		s->outcome = BR_SHIFT_HIGHER;
+	else if (s->high < -resolution)
+		s->outcome = BR_SHIFT_LOWER;
+	else
+		s->outcome = BR_SHIFT_CANT_TELL;
+	*out = r;
+	return BR_OK;
+}
