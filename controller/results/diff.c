@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,9 +169,84 @@ static double *diff_as_doubles(const uint64_t *samples, size_t n)
 	return v;
 }
 
-/* A noisy count with both sample sets: the shift test. False when a side
- * has no samples (or they cannot be tested): the bands decide. */
-static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o, const br_bench_record_t *n,
+bool br_diff_interleaved(const br_run_record_t *old_rec, const br_run_record_t *new_rec)
+{
+	return strcmp(new_rec->ab.role, "head") == 0 && strcmp(old_rec->ab.role, "base") == 0;
+}
+
+const br_shift_t *br_diff_row_evidence(const br_diff_row_t *r)
+{
+	return r->by_runs && r->runs.df > 0 ? &r->runs.shift : &r->shift;
+}
+
+/* The change a test's outcome says. */
+static br_change_t change_of(br_shift_outcome_t outcome)
+{
+	switch (outcome) {
+	case BR_SHIFT_EQUAL:
+		return BR_CHANGE_EQUAL;
+	case BR_SHIFT_HIGHER:
+		return BR_CHANGE_WORSE;
+	case BR_SHIFT_LOWER:
+		return BR_CHANGE_BETTER;
+	case BR_SHIFT_CANT_TELL:
+		break;
+	}
+	return BR_CHANGE_NOT_DISTINGUISHABLE;
+}
+
+/* A stored baseline (not interleaved): the new run's median against the
+ * baseline's runs (an entry without runs is its own one run), the run as the
+ * unit. With the drift known (df > 0) a change needs both tests; else a
+ * change the samples tell apart is can't tell, the drift being unknown. */
+static void decide_by_runs(br_diff_row_t *r, const br_bench_record_t *o, const br_bench_record_t *n,
+                           const br_run_record_t *new_rec)
+{
+	size_t k = o->run_count > 0 ? o->run_count : 1U;
+	double *medians = xcalloc(k, sizeof(*medians));
+	size_t *build = xcalloc(k, sizeof(*build));
+	if (o->run_count == 0) {
+		medians[0] = o->summary.median;
+	} else {
+		/* runs of one named build share a number; an unnamed one is alone */
+		for (size_t i = 0; i < k; i++) {
+			medians[i] = o->runs[i].median;
+			build[i] = i;
+			for (size_t j = 0; j < i && o->runs[i].build[0] != '\0'; j++) {
+				if (strcmp(o->runs[j].build, o->runs[i].build) == 0) {
+					build[i] = build[j];
+					break;
+				}
+			}
+		}
+	}
+	br_error_t err;
+	bool ok = br_stats_run_shift(medians, build, k, n->summary.median, BR_STATS_CONFIDENCE,
+	                             new_rec->resolution, &r->runs, &err) == BR_OK;
+	free(medians);
+	free(build);
+	if (!ok)
+		return;
+	r->by_runs = true;
+	br_change_t samples = r->change;
+	if (r->runs.df == 0) {
+		r->drift_unknown = samples == BR_CHANGE_WORSE || samples == BR_CHANGE_BETTER;
+		if (r->drift_unknown)
+			r->change = BR_CHANGE_NOT_DISTINGUISHABLE;
+		return;
+	}
+	br_change_t runs = change_of(r->runs.shift.outcome);
+	r->change = runs == samples ? runs : BR_CHANGE_NOT_DISTINGUISHABLE;
+	r->old_value = r->runs.centre;
+	r->delta = r->runs.shift.estimate;
+	r->percent_defined = br_stats_percent_change(r->old_value, n->summary.median, &r->percent);
+}
+
+/* A noisy count with both sample sets: the shift test, and against a stored
+ * baseline the run test over it. False when a side has no samples (or they
+ * cannot be tested): the bands decide. */
+static bool decide_tested(br_diff_row_t *r, const br_run_record_t *old_rec,
+                          const br_bench_record_t *o, const br_bench_record_t *n,
                           const br_run_record_t *new_rec)
 {
 	if (o->samples == NULL || n->samples == NULL || o->n == 0 || n->n == 0)
@@ -189,21 +265,12 @@ static bool decide_tested(br_diff_row_t *r, const br_bench_record_t *o, const br
 	r->delta = r->shift.estimate;
 	r->percent_defined =
 	    br_stats_percent_change(r->old_value, r->old_value + r->delta, &r->percent);
-	switch (r->shift.outcome) {
-	case BR_SHIFT_EQUAL:
-		r->change = BR_CHANGE_EQUAL;
-		break;
-	case BR_SHIFT_HIGHER:
-		r->change = BR_CHANGE_WORSE;
-		break;
-	case BR_SHIFT_LOWER:
-		r->change = BR_CHANGE_BETTER;
-		break;
-	case BR_SHIFT_CANT_TELL:
-		r->change = BR_CHANGE_NOT_DISTINGUISHABLE;
-		break;
-	}
-	if (r->change != BR_CHANGE_NOT_DISTINGUISHABLE)
+	r->change = change_of(r->shift.outcome);
+	bool samples_cant_tell = r->change == BR_CHANGE_NOT_DISTINGUISHABLE;
+	if (!br_diff_interleaved(old_rec, new_rec))
+		decide_by_runs(r, o, n, new_rec);
+	/* more samples settle only what the samples' own test could not tell */
+	if (!samples_cant_tell || (r->by_runs && r->runs.df > 0))
 		return true;
 	/* how many samples would settle it: resolve the limit, or failing
 	 * one, the change the estimate suggests */
@@ -268,7 +335,8 @@ static void compare_entry_text(br_diff_t *d, const char *unit, const br_run_reco
 	             (double)n->firmware.text_bytes);
 }
 
-static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec, const br_bench_record_t *o,
+static void compare_bench(br_diff_t *d, const br_run_record_t *old_rec,
+                          const br_run_record_t *new_rec, const br_bench_record_t *o,
                           const br_bench_record_t *n)
 {
 	const char *unit = new_rec->unit;
@@ -291,7 +359,7 @@ static void compare_bench(br_diff_t *d, const br_run_record_t *new_rec, const br
 	}
 	if (cls == BR_METRIC_EXACT)
 		decide_exact(r, &o->summary, &n->summary);
-	else if (!decide_tested(r, o, n, new_rec))
+	else if (!decide_tested(r, old_rec, o, n, new_rec))
 		decide_bands(r, &o->summary, &n->summary);
 	compare_size(d, n->name, BR_METRIC_STACK, unit, o->stack_measured, o->stack_bytes,
 	             n->stack_measured, n->stack_bytes);
@@ -307,7 +375,7 @@ void br_diff_compute(const br_run_record_t *old_rec, const br_run_record_t *new_
 	for (size_t i = 0; i < new_rec->bench_count; i++) {
 		const br_bench_record_t *n = &new_rec->benches[i];
 		const br_bench_record_t *o = br_run_record_find(old_rec, n->name);
-		compare_bench(out, new_rec, o, n);
+		compare_bench(out, old_rec, new_rec, o, n);
 		compare_entry_text(out, unit, new_rec, o, n);
 	}
 	for (size_t i = 0; i < old_rec->bench_count; i++) {
@@ -396,38 +464,84 @@ static void diff_describe_exact(const br_diff_row_t *r, char *buf, size_t cap)
 	snprintf(buf, cap, "%s (%s)", amount, pct);
 }
 
+/* Appends to buf (n bytes used of cap). */
+static size_t diff_append(char *buf, size_t cap, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static size_t diff_append(char *buf, size_t cap, size_t n, const char *fmt, ...)
+{
+	if (n >= cap)
+		return n;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+	return k < 0 ? cap : n + (size_t)k;
+}
+
+/* "1 baseline run", "10 baseline runs". */
+static const char *diff_runs_word(size_t k)
+{
+	return k == 1 ? "baseline run" : "baseline runs";
+}
+
 /* A tested change: the estimate and its interval, in percent of the old
- * figure (in the metric's unit when that is 0). */
+ * figure (in the metric's unit when that is 0), from the test that decided
+ * (br_diff_row_evidence). */
 static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 {
-	const br_shift_t *t = &r->shift;
+	const br_shift_t *t = br_diff_row_evidence(r);
+	bool runs = r->by_runs && r->runs.df > 0;
 	bool rel = r->old_value != 0.0;
 	double scale = rel ? 100.0 / fabs(r->old_value) : 1.0;
 	const char *u = rel ? " %" : "";
 	char a[32], lo[32], hi[32], p[32];
+	size_t n = 0;
+	if (r->drift_unknown) {
+		/* the samples tell a change apart the drift might make */
+		diff_pct(t->estimate * scale, true, a, sizeof(a));
+		br_diff_format_p(t->p_value, p, sizeof(p));
+		snprintf(buf, cap,
+		         "can't tell (%s%s within this run, %s; drift between runs not known: "
+		         "the baseline holds %zu run%s of this build; add runs with "
+		         "--write-baseline, or check --against REF)",
+		         a, u, p, r->runs.centre_runs, r->runs.centre_runs == 1 ? "" : "s");
+		return;
+	}
 	if (r->change == BR_CHANGE_NOT_DISTINGUISHABLE) {
 		if (!t->bounded) {
 			snprintf(buf, cap, "can't tell (too few samples)");
 			return;
 		}
 		diff_pct(t->half_width * scale, false, a, sizeof(a));
-		int n = snprintf(buf, cap, "can't tell (\u00b1%s%s", a, u);
-		if (r->samples_needed > 0 && n > 0 && (size_t)n < cap) {
-			diff_pct(r->samples_target * scale, false, lo, sizeof(lo));
-			n += snprintf(buf + n, cap - (size_t)n,
-			              "; %zu samples a side would resolve \u00b1%s%s",
-			              r->samples_needed, lo, u);
+		if (runs) {
+			diff_pct(t->estimate * scale, true, lo, sizeof(lo));
+			snprintf(buf, cap,
+			         "can't tell (%s%s \u00b1%s%s from run to run, %zu %s; check "
+			         "--against REF interleaves)",
+			         lo, u, a, u, r->runs.runs, diff_runs_word(r->runs.runs));
+			return;
 		}
-		if (n > 0 && (size_t)n < cap)
-			snprintf(buf + n, cap - (size_t)n, ")");
+		n = diff_append(buf, cap, n, "can't tell (\u00b1%s%s", a, u);
+		if (r->samples_needed > 0) {
+			diff_pct(r->samples_target * scale, false, lo, sizeof(lo));
+			n = diff_append(buf, cap, n,
+			                "; %zu samples a side would resolve \u00b1%s%s",
+			                r->samples_needed, lo, u);
+		}
+		diff_append(buf, cap, n, ")");
 		return;
 	}
 	diff_pct(fabs(t->estimate) * scale, false, a, sizeof(a));
 	diff_pct(t->low * scale, false, lo, sizeof(lo));
 	diff_pct(t->high * scale, false, hi, sizeof(hi));
 	br_diff_format_p(t->p_value, p, sizeof(p));
-	snprintf(buf, cap, "%s by %s%s (%s..%s%s, %s)",
-	         r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
+	n = diff_append(buf, cap, n, "%s by %s%s (%s..%s%s, %s",
+	                r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
+	if (runs)
+		n = diff_append(buf, cap, n, "; %zu %s", r->runs.runs,
+		                diff_runs_word(r->runs.runs));
+	diff_append(buf, cap, n, ")");
 }
 
 void br_diff_describe(const br_diff_row_t *r, char *buf, size_t cap)

@@ -2,8 +2,11 @@
  * Two records side by side (a baseline and a run, or two runs): per bench
  * and metric the old figure, the new one, the change and a verdict, each
  * metric judged by its own kind of evidence (results/metric_rule.h): exact
- * figures by their exact difference, noisy ones by a test on the two sample
- * sets (stats/shift.h: better, worse or can't tell). Every metric is
+ * figures by their exact difference, noisy ones by a test: on the two sample
+ * sets when both sides were measured interleaved in one run (check
+ * --against), else with the run as the unit against the runs a stored
+ * baseline keeps (stats/run_shift.h), the samples' test having to agree:
+ * better, worse or can't tell. Every metric is
  * lower-is-better and each is its own fact: a bench that got faster and
  * bigger shows both.
  */
@@ -16,6 +19,7 @@
 #include "common/error.h"
 #include "results/metric_rule.h"
 #include "results/record.h"
+#include "stats/run_shift.h"
 #include "stats/shift.h"
 
 typedef enum br_change {
@@ -47,7 +51,20 @@ typedef struct br_diff_row {
 	size_t samples_needed; /* can't tell: samples a side that would bring the half-width
 	                          down to samples_target; 0 when not worked out */
 	double samples_target; /* the limit in the metric's unit, or else |estimate| */
+	bool by_runs;          /* stored (not interleaved): runs holds the run test; with
+	                          runs.df > 0 it decides, old_value its centre */
+	br_run_shift_t runs;   /* the new run's median against the baseline's runs */
+	bool drift_unknown;    /* the samples tell a change apart, but the baseline has no
+	                          two runs of a build: can't tell how far runs drift */
 } br_diff_row_t;
+
+/* The test whose figures a tested row's verdict rests on: the run test when
+ * it decided (by_runs, runs.df > 0), else the samples' test. */
+const br_shift_t *br_diff_row_evidence(const br_diff_row_t *row);
+
+/* Whether new_rec and old_rec are the head and base of one interleaved run
+ * (check --against): drift falls on both sides alike. */
+bool br_diff_interleaved(const br_run_record_t *old_rec, const br_run_record_t *new_rec);
 
 typedef struct br_diff {
 	br_diff_row_t *rows;
@@ -96,14 +113,18 @@ void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap);
 /*
  * The verdict in words, the same in every output (table, Markdown, JUnit,
  * HTML, upload): "worse by 5.0 % (4.6..5.4 %, p < 0.001)", "can't tell
- * (±3.0 %)", "better by 1.2 %", "+4 B", "+1 instructions (+0.01 %)",
+ * (±3.0 %)", against a stored baseline's runs "worse by 20.1 % (12.0..28.9
+ * %, p = 0.002; 10 baseline runs)" or "can't tell (+2.8 % ±7.9 % from run to
+ * run, 10 baseline runs; check --against REF interleaves)", with one run a
+ * build "can't tell (+2.8 % within this run, p < 0.001; drift between runs
+ * not known: ...)", "better by 1.2 %", "+4 B", "+1 instructions (+0.01 %)",
  * "equal", "not distinguishable (bands overlap)", "new", "gone", "not
  * measured". Written into buf.
  */
 void br_diff_describe(const br_diff_row_t *row, char *buf, size_t cap);
 
 /* Room for any br_diff_describe text. */
-#define BR_DIFF_WORDS_BYTES 192U
+#define BR_DIFF_WORDS_BYTES 256U
 
 /* "p < 0.001", "p = 0.012", "p = 0.34" into buf. */
 void br_diff_format_p(double p, char *buf, size_t cap);

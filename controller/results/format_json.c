@@ -45,22 +45,38 @@ void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 		br_json_string(j, words);
 		br_json_key(j, "class");
 		br_json_string(j, br_metric_class_name(row->metric_class));
-		/* the shift test's figures, where one was made */
-		bool rel = row->tested && row->shift.bounded && row->old_value != 0.0;
+		/* the figures of the test that decided, where one was made */
+		const br_shift_t *t = br_diff_row_evidence(row);
+		bool rel = row->tested && t->bounded && row->old_value != 0.0;
 		br_json_key(j, "interval_percent");
 		if (rel) {
 			double scale =
 			    100.0 / (row->old_value < 0 ? -row->old_value : row->old_value);
 			br_json_array_begin(j);
-			br_json_double(j, row->shift.low * scale);
-			br_json_double(j, row->shift.high * scale);
+			br_json_double(j, t->low * scale);
+			br_json_double(j, t->high * scale);
 			br_json_array_end(j);
 		} else {
 			br_json_null(j);
 		}
 		br_json_key(j, "p_value");
 		if (row->tested)
-			br_json_double(j, row->shift.p_value);
+			br_json_double(j, t->p_value);
+		else
+			br_json_null(j);
+		br_json_key(j, "evidence");
+		if (row->tested)
+			br_json_string(j, row->by_runs && row->runs.df > 0 ? "runs" : "samples");
+		else
+			br_json_null(j);
+		br_json_key(j, "baseline_runs");
+		if (row->by_runs)
+			br_json_uint(j, row->runs.runs);
+		else
+			br_json_null(j);
+		br_json_key(j, "drift_known");
+		if (row->by_runs)
+			br_json_bool(j, row->runs.df > 0);
 		else
 			br_json_null(j);
 		br_json_key(j, "samples_needed");

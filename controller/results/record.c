@@ -45,10 +45,21 @@ bool br_bench_firmware_is_run(const br_run_record_t *run, const br_bench_record_
 	       b->budgets.max_text_bytes.value == run->budgets.max_text_bytes.value;
 }
 
+void br_run_record_bench_build(const br_run_record_t *run, const br_bench_record_t *b, char *out,
+                               size_t cap)
+{
+	br_firmware_info_t fw;
+	if (!br_run_record_bench_firmware(run, b, &fw))
+		snprintf(out, cap, "%s", "");
+	else
+		snprintf(out, cap, "%s", fw.build_id[0] != '\0' ? fw.build_id : fw.sha256);
+}
+
 void br_run_record_free(br_run_record_t *run)
 {
 	for (size_t i = 0; i < run->bench_count; i++) {
 		free(run->benches[i].samples);
+		free(run->benches[i].runs);
 		for (size_t k = 0; k < run->benches[i].counter_count; k++)
 			free(run->benches[i].counters[k].samples);
 	}

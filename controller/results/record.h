@@ -85,6 +85,13 @@ typedef struct br_bench_counter {
 	uint64_t *samples; /* owned; n raw deltas (NULL in a baseline) */
 } br_bench_counter_t;
 
+/* One run a baseline keeps of a noisy figure (results/metric_rule.h): the
+ * run is the unit its test counts (stats/run_shift.h). */
+typedef struct br_baseline_run {
+	double median;                  /* the run's median, in the counter's unit */
+	char build[BR_RECORD_BUILD_ID]; /* the firmware's build-id or SHA-256; "" not known */
+} br_baseline_run_t;
+
 typedef struct br_bench_record {
 	char name[BR_RECORD_NAME];
 	br_bench_status_t status;
@@ -113,6 +120,9 @@ typedef struct br_bench_record {
 	br_budgets_t budgets; /* the limits that applied to it */
 	br_bench_counter_t counters[BR_RECORD_MAX_COUNTERS]; /* other counters' figures */
 	size_t counter_count;
+	br_baseline_run_t *runs; /* owned; a baseline's runs of a noisy figure, oldest first, the
+	                          * last being this entry's own (NULL: its own median alone) */
+	size_t run_count;
 } br_bench_record_t;
 
 /* A run measured against another commit in the same run (check --against):
@@ -175,7 +185,12 @@ bool br_run_record_bench_firmware(const br_run_record_t *run, const br_bench_rec
  * and limits speak for it. */
 bool br_bench_firmware_is_run(const br_run_record_t *run, const br_bench_record_t *b);
 
-/* Frees every bench's samples and the bench array. */
+/* What names the firmware bench b of run was measured on, into out (cap
+ * bytes): its build-id, else its SHA-256, else "" (not known). */
+void br_run_record_bench_build(const br_run_record_t *run, const br_bench_record_t *b, char *out,
+                               size_t cap);
+
+/* Frees every bench's samples and runs and the bench array. */
 void br_run_record_free(br_run_record_t *run);
 
 /* "run"/"baseline", "running"/"complete"/"failed", "measured"/"not_run":

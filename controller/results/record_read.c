@@ -9,6 +9,7 @@
 #include "config/schema.h"
 #include "config/yaml_tree.h"
 #include "results/json_doc.h"
+#include "stats/run_shift.h"
 
 #define READ_MAX_BENCHES 256U
 #define READ_MAX_SAMPLES 1024U
@@ -61,6 +62,13 @@ typedef struct rr_firmware {
 	br_cfg_uint_t text_bytes, data_bytes, bss_bytes;
 } rr_firmware_t;
 
+/* One run a baseline keeps: {median, build}. */
+typedef struct rr_run {
+	br_cfg_section_t head;
+	br_cfg_number_t median;
+	br_cfg_string_t build;
+} rr_run_t;
+
 typedef struct rr_bench {
 	br_cfg_section_t head;
 	br_cfg_string_t name;
@@ -79,6 +87,7 @@ typedef struct rr_bench {
 	br_cfg_number_t wall_seconds;
 	br_cfg_uint_t halts;
 	br_cfg_list_t samples;
+	br_cfg_list_t runs;
 } rr_bench_t;
 
 typedef struct rr_counter {
@@ -158,6 +167,18 @@ static const br_cfg_field_t heap_fields[] = {
      .max = READ_U32_MAX,
      .form = "a whole number"},
 };
+#define RN(field) offsetof(rr_run_t, field)
+static const br_cfg_field_t run_fields[] = {
+    {.key = "median",
+     .type = BR_CFG_NUMBER,
+     .offset = RN(median),
+     .required = true,
+     .form = FIGURE},
+    {.key = "build", .type = BR_CFG_STRING, .offset = RN(build), .form = "text, or null"},
+};
+static const br_cfg_map_t run_map = {
+    "runs", sizeof(rr_run_t), run_fields, BR_CFG_COUNT(run_fields), NULL, NULL, NULL, 0};
+
 static const br_cfg_map_t heap_map = {
     "heap", sizeof(rr_heap_t), heap_fields, BR_CFG_COUNT(heap_fields), NULL, NULL, NULL, 0};
 
@@ -365,6 +386,13 @@ static const br_cfg_field_t bench_fields[] = {
      .max = READ_SAMPLE_MAX,
      .max_items = READ_MAX_SAMPLES,
      .form = "a list of at most 1024 whole numbers"},
+    {.key = "runs",
+     .type = BR_CFG_LIST,
+     .element = BR_CFG_MAP,
+     .map = &run_map,
+     .offset = BF(runs),
+     .max_items = BR_STATS_RUNS_MAX,
+     .form = "a list of at most 30 runs ({median, build})"},
 };
 static const br_cfg_map_t bench_map = {
     "bench", sizeof(rr_bench_t), bench_fields, BR_CFG_COUNT(bench_fields), NULL, NULL, NULL, 0};
@@ -602,6 +630,19 @@ static void fill_counters(br_bench_record_t *out, const rr_bench_t *b)
 	}
 }
 
+static void fill_runs(br_bench_record_t *out, const rr_bench_t *b)
+{
+	if (!b->runs.set || b->runs.count == 0)
+		return;
+	out->runs = xcalloc(b->runs.count, sizeof(out->runs[0]));
+	out->run_count = b->runs.count;
+	for (size_t i = 0; i < b->runs.count; i++) {
+		const rr_run_t *r = br_cfg_item(&b->runs, sizeof(rr_run_t), i);
+		out->runs[i].median = r->median.value;
+		copy_text(out->runs[i].build, sizeof(out->runs[i].build), &r->build);
+	}
+}
+
 static void fill_firmware(br_firmware_info_t *out, const rr_firmware_t *f)
 {
 	copy_text(out->elf_path, sizeof(out->elf_path), &f->path);
@@ -642,6 +683,7 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	out->budgets = budgets_of(&b->budgets);
 	out->samples = samples_of(&b->samples);
 	fill_counters(out, b);
+	fill_runs(out, b);
 }
 
 static void fill_record(br_run_record_t *out, const rr_record_t *r)

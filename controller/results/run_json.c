@@ -239,6 +239,24 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline,
 	 * compares sample sets (results/metric_rule.h) */
 	if ((!baseline || noisy) && b->status == BR_BENCH_MEASURED && b->samples != NULL)
 		write_samples(j, b->samples, b->n);
+	/* and the runs it keeps of it: the unit of a stored baseline's test
+	 * (stats/run_shift.h) */
+	if (baseline && noisy && b->status == BR_BENCH_MEASURED && b->run_count > 0) {
+		br_json_key(j, "runs");
+		br_json_array_begin(j);
+		for (size_t i = 0; i < b->run_count; i++) {
+			br_json_object_begin(j);
+			br_json_key(j, "median");
+			br_json_double(j, b->runs[i].median);
+			br_json_key(j, "build");
+			if (b->runs[i].build[0] != '\0')
+				br_json_string(j, b->runs[i].build);
+			else
+				br_json_null(j);
+			br_json_object_end(j);
+		}
+		br_json_array_end(j);
+	}
 	br_json_object_end(j);
 }
 

@@ -175,6 +175,9 @@ void br_run_provenance_fill_none(br_run_record_t *rec)
 void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit)
 {
 	snprintf(rec->elf_path, sizeof(rec->elf_path), "%s", path);
+	/* its bytes name the build (a baseline's runs are grouped by it) */
+	if (br_sha256_file(path, PROVENANCE_MAX_ELF_BYTES, rec->sha256, NULL) != BR_OK)
+		rec->sha256[0] = '\0';
 	commit_of(path, commit, rec->git_commit, sizeof(rec->git_commit));
 	fill_run(rec);
 }

@@ -34,7 +34,8 @@ br_status_t br_run_provenance_firmware(const char *elf_path, const char *commit,
 void br_run_provenance_fill_none(br_run_record_t *rec);
 
 /* The provenance that needs no ELF of the target (the host bench program):
- * path, git commit (as above), time, version and host. */
+ * path, the program's SHA-256 (none when it does not read), git commit (as
+ * above), time, version and host. */
 void br_run_provenance_fill_program(br_run_record_t *rec, const char *path, const char *commit);
 
 #endif

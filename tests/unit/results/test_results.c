@@ -376,6 +376,85 @@ static const char *finding_of(const br_gate_t *g, const char *bench, const char 
 
 /* results/metric_rule.h's table: exact figures by their exact change and a
  * limit in percent and/or an amount; noisy ones by the shift test. */
+/* The noisy records of test_metric_rules, the old one now a stored
+ * baseline (not interleaved): the run is the unit. */
+static void test_stored_noisy(br_run_record_t *old_rec, br_run_record_t *new_rec)
+{
+	br_diff_t d;
+	br_gate_t g;
+	char words[BR_DIFF_WORDS_BYTES];
+	old_rec->ab.role[0] = new_rec->ab.role[0] = '\0';
+	/* one run: the samples tell +19.5 % apart, but how far runs drift is
+	 * not known: can't tell, and the gate passes */
+	br_diff_compute(old_rec, new_rec, &d);
+	const br_diff_row_t *r = row(&d, "slower", BR_METRIC_COUNT);
+	br_diff_describe(r, words, sizeof(words));
+	CHECK_MSG(r->by_runs && r->drift_unknown && r->change == BR_CHANGE_NOT_DISTINGUISHABLE &&
+	              strcmp(words, "can't tell (+19.5 % within this run, p < 0.001; drift between "
+	                            "runs not known: the baseline holds 1 run of this build; add "
+	                            "runs with --write-baseline, or check --against REF)") == 0,
+	          "%s", words);
+	br_gate_evaluate(new_rec, &d, &g);
+	CHECK_MSG(g.failures == 0, "%zu", g.failures);
+	br_gate_free(&g);
+	br_diff_free(&d);
+	/* ten runs of one build with a 3 % spread: +19.5 % is beyond what runs
+	 * drift, +2.9 % (bit) and +8 % (drift) are not */
+	add_samples(old_rec, "drift", 40, 1000, 50, 0);
+	add_samples(new_rec, "drift", 40, 1000, 50, 80);
+	const double medians[] = {1024, 990, 1060, 1000, 1050, 980, 1070, 1010, 1040, 1000};
+	const char *names[] = {"slower", "bit", "drift"};
+	for (size_t b = 0; b < 3; b++) {
+		br_bench_record_t *e = (br_bench_record_t *)br_run_record_find(old_rec, names[b]);
+		e->runs = calloc(10, sizeof(e->runs[0]));
+		e->run_count = 10;
+		for (size_t i = 0; i < 10; i++) {
+			e->runs[i].median = medians[i];
+			snprintf(e->runs[i].build, sizeof(e->runs[i].build), "b%zu", b);
+		}
+	}
+	br_diff_compute(old_rec, new_rec, &d);
+	r = row(&d, "slower", BR_METRIC_COUNT);
+	br_diff_describe(r, words, sizeof(words));
+	CHECK_MSG(r->by_runs && r->runs.df == 9 && r->change == BR_CHANGE_WORSE &&
+	              strncmp(words, "worse by 1", 10) == 0 &&
+	              strstr(words, "; 10 baseline runs)") != NULL,
+	          "%s", words);
+	r = row(&d, "drift", BR_METRIC_COUNT);
+	br_diff_describe(r, words, sizeof(words));
+	CHECK_MSG(r->shift.outcome == BR_SHIFT_HIGHER && r->change == BR_CHANGE_NOT_DISTINGUISHABLE &&
+	              r->percent > 5.0 && strstr(words, " from run to run, 10 baseline runs; check "
+	                                                "--against REF interleaves)") != NULL &&
+	              strncmp(words, "can't tell (+", 13) == 0,
+	          "%s", words);
+	r = row(&d, "bit", BR_METRIC_COUNT);
+	CHECK(r->change == BR_CHANGE_NOT_DISTINGUISHABLE);
+	/* at the default 5 %: only slower fails; drift (+8 %, told apart by the
+	 * samples alone) does not */
+	br_gate_evaluate(new_rec, &d, &g);
+	CHECK_MSG(g.failures == 1 && strstr(finding_of(&g, "slower", "ns"), "10 baseline runs") != NULL,
+	          "%zu %s", g.failures, finding_of(&g, "slower", "ns"));
+	br_gate_free(&g);
+	br_diff_free(&d);
+
+	/* the runs go to a baseline's JSON and read back; a record without them
+	 * reads as none */
+	old_rec->kind = BR_RECORD_BASELINE;
+	size_t len = 0;
+	char *json = to_json(old_rec, &len);
+	br_run_record_t back;
+	br_error_t err;
+	CHECK(br_record_parse("b.json", (const unsigned char *)json, len, &back, &err) == BR_OK);
+	const br_bench_record_t *e = br_run_record_find(&back, "drift");
+	CHECK(e != NULL && e->run_count == 10 && e->runs[9].median == 1000 &&
+	      strcmp(e->runs[3].build, "b2") == 0);
+	e = br_run_record_find(&back, "same");
+	CHECK(e != NULL && e->run_count == 0 && e->runs == NULL);
+	br_run_record_free(&back);
+	free(json);
+	old_rec->kind = BR_RECORD_RUN;
+}
+
 static void test_metric_rules(void)
 {
 	/* exact (QEMU icount): one instruction more, four bytes of stack more */
@@ -435,11 +514,14 @@ static void test_metric_rules(void)
 	br_run_record_free(&old_rec);
 	br_run_record_free(&new_rec);
 
-	/* noisy (host ns): sample sets, tested */
+	/* noisy (host ns), measured interleaved (--against: base and head of one
+	 * run): the sample sets, tested */
 	record_init(&old_rec, "host");
 	record_init(&new_rec, "host");
 	snprintf(old_rec.unit, sizeof(old_rec.unit), "ns (CLOCK_MONOTONIC_RAW)");
 	snprintf(new_rec.unit, sizeof(new_rec.unit), "ns (CLOCK_MONOTONIC_RAW)");
+	snprintf(old_rec.ab.role, sizeof(old_rec.ab.role), "base");
+	snprintf(new_rec.ab.role, sizeof(new_rec.ab.role), "head");
 	add_samples(&old_rec, "same", 40, 1000, 50, 0);
 	add_samples(&new_rec, "same", 40, 1000, 50, 1);
 	add_samples(&old_rec, "slower", 40, 1000, 50, 0);
@@ -466,6 +548,9 @@ static void test_metric_rules(void)
 	CHECK_MSG(g.failures == 1 && strstr(finding_of(&g, "slower", "ns"), "worse by 19.5 %") != NULL,
 		  "%zu %s", g.failures, finding_of(&g, "slower", "ns"));
 	br_gate_free(&g);
+
+	br_diff_free(&d);
+	test_stored_noisy(&old_rec, &new_rec);
 
 	/* a noisy baseline keeps its samples; an exact one does not */
 	new_rec.kind = BR_RECORD_BASELINE;
