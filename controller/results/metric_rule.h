@@ -14,6 +14,14 @@
  * medians differ | | stack_bytes, heap_peak_bytes, text_bytes | exact | the one figure | any change
  * is reported, in bytes |
  *
+ * A noisy count against a STORED baseline (not base and head of one
+ * interleaved run, results/diff.h br_diff_interleaved) is judged with the run
+ * as the unit: the new run's median against the runs the baseline keeps
+ * (stats/run_shift.h; an entry without runs is its own one run), the
+ * samples' test having to agree; with no degree of freedom (one run a
+ * build) a change the samples alone tell apart is can't tell (drift not
+ * known). Interleaved, the samples' test decides alone.
+ *
  * The gate fails a change only when it is worse (told apart, for a noisy
  * figure) and beyond the metric's limit: the suite's `regression:` entry for
  * the metric's name (a percentage of the baseline's figure, an amount in its

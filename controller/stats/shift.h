@@ -21,8 +21,9 @@
  *   outcome is "can't tell".
  * Drift between two runs (a host under load, a board warmer than before)
  * violates the first assumption: the samples of one run share its state.
- * The gate's percentage limit is what absorbs that drift; measuring both
- * sides interleaved in one run (check --against) is what cancels it.
+ * Against a stored baseline the run is the unit instead (stats/run_shift.h:
+ * the baseline's runs show how far runs drift); measuring both sides
+ * interleaved in one run (check --against) is what cancels it.
  */
 #ifndef BENCHRACK_STATS_SHIFT_H
 #define BENCHRACK_STATS_SHIFT_H
