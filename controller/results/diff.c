@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "results/record_read.h"
 #include "stats/compare.h"
+#include "stats/paired_shift.h"
 
 br_status_t br_diff_check_compatible(const br_run_record_t *old_rec, const char *old_name,
                                      const br_run_record_t *new_rec, br_error_t *err)
@@ -176,6 +177,8 @@ bool br_diff_interleaved(const br_run_record_t *old_rec, const br_run_record_t *
 
 const br_shift_t *br_diff_row_evidence(const br_diff_row_t *r)
 {
+	if (r->by_pairs)
+		return &r->pairs;
 	return r->by_runs && r->runs.df > 0 ? &r->runs.shift : &r->shift;
 }
 
@@ -242,6 +245,34 @@ static void decide_by_runs(br_diff_row_t *r, const br_bench_record_t *o, const b
 	r->percent_defined = br_stats_percent_change(r->old_value, n->summary.median, &r->percent);
 }
 
+/* Interleaved, each side's launches known (as many on each side, two or
+ * more): the paired test of the launches' medians; a change needs it and
+ * the samples' test both. */
+static void decide_by_pairs(br_diff_row_t *r, const br_bench_record_t *o,
+                            const br_bench_record_t *n, const br_run_record_t *new_rec)
+{
+	if (o->run_count < 2U || o->run_count != n->run_count)
+		return;
+	double *a = xcalloc(o->run_count, sizeof(*a)), *b = xcalloc(n->run_count, sizeof(*b));
+	for (size_t i = 0; i < o->run_count; i++) {
+		a[i] = o->runs[i].median;
+		b[i] = n->runs[i].median;
+	}
+	br_error_t err;
+	bool ok = br_stats_paired_shift(a, b, o->run_count, BR_STATS_CONFIDENCE,
+	                                new_rec->resolution, &r->pairs, &err) == BR_OK;
+	free(a);
+	free(b);
+	if (!ok)
+		return;
+	r->by_pairs = true;
+	r->delta = r->pairs.estimate;
+	r->percent_defined =
+	    br_stats_percent_change(r->old_value, r->old_value + r->delta, &r->percent);
+	br_change_t pairs = change_of(r->pairs.outcome);
+	r->change = pairs == r->change ? pairs : BR_CHANGE_NOT_DISTINGUISHABLE;
+}
+
 /* A noisy count with both sample sets: the shift test, and against a stored
  * baseline the run test over it. False when a side has no samples (or they
  * cannot be tested): the bands decide. */
@@ -269,8 +300,10 @@ static bool decide_tested(br_diff_row_t *r, const br_run_record_t *old_rec,
 	bool samples_cant_tell = r->change == BR_CHANGE_NOT_DISTINGUISHABLE;
 	if (!br_diff_interleaved(old_rec, new_rec))
 		decide_by_runs(r, o, n, new_rec);
+	else
+		decide_by_pairs(r, o, n, new_rec);
 	/* more samples settle only what the samples' own test could not tell */
-	if (!samples_cant_tell || (r->by_runs && r->runs.df > 0))
+	if (!samples_cant_tell || (r->by_runs && r->runs.df > 0) || r->by_pairs)
 		return true;
 	/* how many samples would settle it: resolve the limit, or failing
 	 * one, the change the estimate suggests */
@@ -514,6 +547,13 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 			return;
 		}
 		diff_pct(t->half_width * scale, false, a, sizeof(a));
+		if (r->by_pairs) {
+			diff_pct(t->estimate * scale, true, lo, sizeof(lo));
+			snprintf(buf, cap,
+			         "can't tell (%s%s \u00b1%s%s over %zu interleaved pairs)", lo, u,
+			         a, u, t->n_first);
+			return;
+		}
 		if (runs) {
 			diff_pct(t->estimate * scale, true, lo, sizeof(lo));
 			snprintf(buf, cap,
@@ -538,7 +578,9 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 	br_diff_format_p(t->p_value, p, sizeof(p));
 	n = diff_append(buf, cap, n, "%s by %s%s (%s..%s%s, %s",
 	                r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
-	if (runs)
+	if (r->by_pairs)
+		n = diff_append(buf, cap, n, "; %zu interleaved pairs", t->n_first);
+	else if (runs)
 		n = diff_append(buf, cap, n, "; %zu %s", r->runs.runs,
 		                diff_runs_word(r->runs.runs));
 	diff_append(buf, cap, n, ")");

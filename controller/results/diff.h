@@ -4,7 +4,8 @@
  * metric judged by its own kind of evidence (results/metric_rule.h): exact
  * figures by their exact difference, noisy ones by a test: on the two sample
  * sets when both sides were measured interleaved in one run (check
- * --against), else with the run as the unit against the runs a stored
+ * --against; with both sides' launches known, each pair of launches
+ * compared too, stats/paired_shift.h), else with the run as the unit against the runs a stored
  * baseline keeps (stats/run_shift.h), the samples' test having to agree:
  * better, worse or can't tell. Every metric is
  * lower-is-better and each is its own fact: a bench that got faster and
@@ -56,10 +57,14 @@ typedef struct br_diff_row {
 	br_run_shift_t runs;   /* the new run's median against the baseline's runs */
 	bool drift_unknown;    /* the samples tell a change apart, but the baseline has no
 	                          two runs of a build: can't tell how far runs drift */
+	bool by_pairs;         /* interleaved with both sides' launches known: pairs holds
+	                          the paired test of the launches' medians, and decides */
+	br_shift_t pairs;
 } br_diff_row_t;
 
-/* The test whose figures a tested row's verdict rests on: the run test when
- * it decided (by_runs, runs.df > 0), else the samples' test. */
+/* The test whose figures a tested row's verdict rests on: the paired test
+ * of an interleaved run's launches (by_pairs), the run test when it decided
+ * (by_runs, runs.df > 0), else the samples' test. */
 const br_shift_t *br_diff_row_evidence(const br_diff_row_t *row);
 
 /* Whether new_rec and old_rec are the head and base of one interleaved run

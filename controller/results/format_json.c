@@ -66,7 +66,9 @@ void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 			br_json_null(j);
 		br_json_key(j, "evidence");
 		if (row->tested)
-			br_json_string(j, row->by_runs && row->runs.df > 0 ? "runs" : "samples");
+			br_json_string(j, row->by_pairs                      ? "pairs"
+			                  : row->by_runs && row->runs.df > 0 ? "runs"
+			                                                     : "samples");
 		else
 			br_json_null(j);
 		br_json_key(j, "baseline_runs");

@@ -1059,9 +1059,24 @@ static void host_round_merge(br_run_record_t *rec, size_t first)
 		*b = keep; /* the round that failed says why; the other is freed */
 	}
 	free(b->samples);
+	free(b->runs);
 	for (size_t c = 0; c < b->counter_count; c++)
 		free(b->counters[c].samples);
 	rec->bench_count--;
+}
+
+/* The launch just measured (the last bench of rec) adds its median to the
+ * runs of the side's bench (at first): the launches, in order, are what the
+ * paired test of an interleaved run pairs (stats/paired_shift.h). */
+static void host_round_launch(br_run_record_t *rec, size_t first)
+{
+	br_bench_record_t *a = &rec->benches[first];
+	const br_bench_record_t *b = &rec->benches[rec->bench_count - 1U];
+	if (b->status != BR_BENCH_MEASURED || a->status != BR_BENCH_MEASURED)
+		return;
+	a->runs = xrealloc(a->runs, (a->run_count + 1U) * sizeof(a->runs[0]));
+	memset(&a->runs[a->run_count], 0, sizeof(a->runs[0]));
+	a->runs[a->run_count++].median = b->summary.median;
 }
 
 /* One bench of a host A/B run, in rounds (BOARD_RUN_HOST_ROUNDS a side). */
@@ -1084,6 +1099,8 @@ static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *o
 		side.host_program = base_first[r] ? ab->base_elf : ab->head_elf;
 		br_status_t st = measure_host_benches(&side, one, run, err);
 		size_t first = base_first[r] ? first_base : first_head;
+		if (run->record.bench_count > first)
+			host_round_launch(&run->record, first);
 		if (run->record.bench_count > first + 1U)
 			host_round_merge(&run->record, first);
 		if (st != BR_OK)

@@ -79,33 +79,20 @@ br_status_t br_stats_run_shift(const double *medians, const size_t *build, size_
 	double d = run_scale(new_median, log_scale) - centre_y;
 	s->estimate = new_median - r.centre;
 	if (r.df == 0) {
-		s->low = -(double)INFINITY;
-		s->high = (double)INFINITY;
-		s->half_width = (double)INFINITY;
-		s->p_value = 1.0;
-		s->outcome = BR_SHIFT_CANT_TELL;
+		br_stats_shift_unbounded(s);
 		*out = r;
 		return BR_OK;
 	}
 	double se = r.spread * sqrt(1.0 + 1.0 / (double)r.centre_runs);
 	double tq = br_stats_student_two_sided(confidence, r.df);
 	double h = tq * se;
-	s->bounded = true;
 	s->low = run_unscale(d - h, r.centre, log_scale);
 	s->high = run_unscale(d + h, r.centre, log_scale);
-	s->half_width = fmax((s->high - s->low) / 2.0, resolution);
 	if (se > 0.0)
 		s->p_value = 1.0 - br_stats_student_central(fabs(d) / se, r.df);
 	else
 		s->p_value = d == 0.0 ? 1.0 : 0.0;
-	if (all_same)
-		s->outcome = BR_SHIFT_EQUAL;
-	else if (s->low > resolution)
-		s->outcome = BR_SHIFT_HIGHER;
-	else if (s->high < -resolution)
-		s->outcome = BR_SHIFT_LOWER;
-	else
-		s->outcome = BR_SHIFT_CANT_TELL;
+	br_stats_shift_decide(s, resolution, all_same);
 	*out = r;
 	return BR_OK;
 }

@@ -200,3 +200,27 @@ const char *br_shift_outcome_name(br_shift_outcome_t outcome)
 	}
 	return "unknown outcome";
 }
+
+void br_stats_shift_unbounded(br_shift_t *s)
+{
+	s->bounded = false;
+	s->low = -(double)INFINITY;
+	s->high = (double)INFINITY;
+	s->half_width = (double)INFINITY;
+	s->p_value = 1.0;
+	s->outcome = BR_SHIFT_CANT_TELL;
+}
+
+void br_stats_shift_decide(br_shift_t *s, double resolution, bool all_equal)
+{
+	s->bounded = true;
+	s->half_width = fmax((s->high - s->low) / 2.0, resolution);
+	if (all_equal)
+		s->outcome = BR_SHIFT_EQUAL;
+	else if (s->low > resolution)
+		s->outcome = BR_SHIFT_HIGHER;
+	else if (s->high < -resolution)
+		s->outcome = BR_SHIFT_LOWER;
+	else
+		s->outcome = BR_SHIFT_CANT_TELL;
+}

@@ -107,6 +107,15 @@ size_t br_stats_samples_for_delta(const br_summary_t *s, double delta, double co
  */
 double br_stats_normal_two_sided(double confidence);
 
+/* Sets s as a test that has no interval: unbounded, half-width infinite,
+ * p 1, can't tell. */
+void br_stats_shift_unbounded(br_shift_t *s);
+
+/* With s->low and s->high set (bounded): the half-width (never below
+ * resolution) and the outcome — equal when all_equal, higher when low is
+ * above resolution, lower when high is below minus it, else can't tell. */
+void br_stats_shift_decide(br_shift_t *s, double resolution, bool all_equal);
+
 /* "can't tell", "equal", "higher", "lower" (static storage). */
 const char *br_shift_outcome_name(br_shift_outcome_t outcome);
 

@@ -550,6 +550,29 @@ static void test_metric_rules(void)
 	br_gate_free(&g);
 
 	br_diff_free(&d);
+	/* interleaved with each side's launches known (host --against: 8 a
+	 * side): the pairs of launches are tested too, and decide the words */
+	const double base_l[] = {1000, 1060, 990, 1040, 1010, 1070, 1000, 1030};
+	br_bench_record_t *sides[2] = {(br_bench_record_t *)br_run_record_find(&old_rec, "slower"),
+				       (br_bench_record_t *)br_run_record_find(&new_rec, "slower")};
+	for (size_t k = 0; k < 2; k++) {
+		sides[k]->runs = calloc(8, sizeof(sides[k]->runs[0]));
+		sides[k]->run_count = 8;
+		for (size_t i = 0; i < 8; i++)
+			sides[k]->runs[i].median = base_l[i] * (k == 0 ? 1.0 : 1.2 + 0.002 * (double)i);
+	}
+	br_diff_compute(&old_rec, &new_rec, &d);
+	r = row(&d, "slower", BR_METRIC_COUNT);
+	br_diff_describe(r, words, sizeof(words));
+	CHECK_MSG(r->by_pairs && r->change == BR_CHANGE_WORSE && r->pairs.n_first == 8 &&
+		  strstr(words, "; 8 interleaved pairs)") != NULL && strncmp(words, "worse by 2", 10) == 0,
+		  "%s", words);
+	for (size_t k = 0; k < 2; k++) {
+		free(sides[k]->runs);
+		sides[k]->runs = NULL;
+		sides[k]->run_count = 0;
+	}
+	br_diff_free(&d);
 	test_stored_noisy(&old_rec, &new_rec);
 
 	/* a noisy baseline keeps its samples; an exact one does not */
