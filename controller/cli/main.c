@@ -56,7 +56,8 @@ static void usage(FILE *out)
 	      "  benchrack --version        the version\n"
 	      "\n"
 	      "exit codes: 0 measured and within budgets, 1 regression or budget exceeded,\n"
-	      "            2 usage or configuration error, 3 infrastructure error\n",
+	      "            2 usage or configuration error, 3 infrastructure error,\n"
+	      "            130, 143 run or check stopped by SIGINT, SIGTERM\n",
 	      out);
 }
 

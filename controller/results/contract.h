@@ -22,5 +22,10 @@
 /* `benchrack diff OLD.elf NEW.elf --format json`. */
 #define BR_CONTRACT_SIZE_DIFF "size_diff"
 #define BR_CONTRACT_SIZE_DIFF_VERSION 1U
+/* A pending upload, results/spool/<id>.json and results/rejected/<id>.json
+ * (version 1 was marked spool_version: 1 and named the sink's kind "kind";
+ * upload/item_json.h reads both). */
+#define BR_CONTRACT_UPLOAD_ITEM "upload_item"
+#define BR_CONTRACT_UPLOAD_ITEM_VERSION 2U
 
 #endif

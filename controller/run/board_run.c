@@ -1116,7 +1116,7 @@ static br_status_t host_ab_bench(const br_run_settings_t *s, const br_suite_t *o
 static bool ab_entry_elf(const br_ab_sides_t *ab, const char *elf, char *out, size_t cap, char *why,
                          size_t why_cap)
 {
-	char abs_elf[BR_BOARD_RUN_PATH_BYTES], abs_repo[BR_BOARD_RUN_PATH_BYTES];
+	char abs_elf[PATH_MAX], abs_repo[PATH_MAX]; /* realpath writes up to PATH_MAX */
 	if (ab->repo == NULL || ab->worktree == NULL || realpath(ab->repo, abs_repo) == NULL) {
 		snprintf(why, why_cap, "no worktree of the base to find it in");
 		return false;

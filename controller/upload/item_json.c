@@ -9,6 +9,7 @@
 #include "config/schema.h"
 #include "config/yaml_tree.h"
 #include "results/json_doc.h"
+#include "results/contract.h"
 #include "results/json_writer.h"
 #include "upload/timestamp.h"
 
@@ -62,11 +63,13 @@ void br_upload_item_write(const br_upload_item_t *item, FILE *out)
 	br_json_t j;
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
-	br_json_key(&j, "spool_version");
-	br_json_uint(&j, BR_UPLOAD_SPOOL_VERSION);
+	br_json_key(&j, "kind");
+	br_json_string(&j, BR_CONTRACT_UPLOAD_ITEM);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_UPLOAD_ITEM_VERSION);
 	string_or_null(&j, "id", item->id);
 	string_or_null(&j, "sink", item->sink);
-	string_or_null(&j, "kind", item->kind);
+	string_or_null(&j, "sink_kind", item->kind);
 	string_or_null(&j, "run_file", item->run_file);
 	string_or_null(&j, "spooled", item->spooled);
 	string_or_null(&j, "method", item->method);
@@ -112,8 +115,9 @@ typedef struct ij_rejected {
 
 typedef struct ij_item {
 	br_cfg_section_t head;
-	br_cfg_uint_t spool_version;
-	br_cfg_string_t id, sink, kind, run_file, spooled;
+	br_cfg_enum_t kind;    /* version 2: "upload_item" */
+	br_cfg_uint_t version; /* schema_version (2), or version 1's spool_version */
+	br_cfg_string_t id, sink, sink_kind, run_file, spooled;
 	br_cfg_enum_t method;
 	br_cfg_string_t url, content_type, idempotency_key;
 	ij_auth_t auth;
@@ -127,6 +131,7 @@ typedef struct ij_item {
 /* In the order of br_upload_auth_t (none is written as "auth": null). */
 static const char *const schemes[] = {"none", "bearer", "token", "basic", "header", NULL};
 static const char *const methods[] = {"POST", "PUT", NULL};
+static const char *const item_kinds[] = {BR_CONTRACT_UPLOAD_ITEM, NULL};
 
 #define TEXT "text"
 
@@ -180,68 +185,108 @@ static const br_cfg_map_t rejected_map = {"rejected",
 		.key = #name, .type = BR_CFG_STRING, .offset = I(name), .required = true,          \
 		.form = what                                                                       \
 	}
+/* The keys both versions have, after the version and the names. */
+#define ITEM_REQUEST_FIELDS                                                                        \
+	REQUIRED_TEXT(id, "the item's name"), REQUIRED_TEXT(sink, "the sink's name"),              \
+	    REQUIRED_TEXT(run_file, "the result record's path"),                                   \
+	    REQUIRED_TEXT(spooled, "an ISO 8601 time"),                                            \
+	    {.key = "method",                                                                      \
+	     .type = BR_CFG_ENUM,                                                                  \
+	     .offset = I(method),                                                                  \
+	     .required = true,                                                                     \
+	     .names = methods,                                                                     \
+	     .form = "POST or PUT"},                                                               \
+	    REQUIRED_TEXT(url, "an http(s) URL"), REQUIRED_TEXT(content_type, "a media type"),     \
+	    REQUIRED_TEXT(idempotency_key, TEXT),                                                  \
+	    {.key = "auth",                                                                        \
+	     .type = BR_CFG_MAP,                                                                   \
+	     .offset = I(auth),                                                                    \
+	     .map = &auth_map,                                                                     \
+	     .form = "{scheme, header, username, token_env, token_file}, or null"},                \
+	    {.key = "ca_file",                                                                     \
+	     .type = BR_CFG_STRING,                                                                \
+	     .offset = I(ca_file),                                                                 \
+	     .form = "a path, or null"},                                                           \
+	    {.key = "connect_timeout_ms",                                                          \
+	     .type = BR_CFG_UINT,                                                                  \
+	     .offset = I(connect_timeout_ms),                                                      \
+	     .required = true,                                                                     \
+	     .min = 1,                                                                             \
+	     .max = ITEM_MAX_TIMEOUT_MS,                                                           \
+	     .form = "milliseconds"},                                                              \
+	    {.key = "timeout_ms",                                                                  \
+	     .type = BR_CFG_UINT,                                                                  \
+	     .offset = I(timeout_ms),                                                              \
+	     .required = true,                                                                     \
+	     .min = 1,                                                                             \
+	     .max = ITEM_MAX_TIMEOUT_MS,                                                           \
+	     .form = "milliseconds"},                                                              \
+	    {.key = "attempts",                                                                    \
+	     .type = BR_CFG_UINT,                                                                  \
+	     .offset = I(attempts),                                                                \
+	     .required = true,                                                                     \
+	     .max = ITEM_MAX_ATTEMPTS,                                                             \
+	     .form = "a whole number"},                                                            \
+	    {.key = "last_error",                                                                  \
+	     .type = BR_CFG_STRING,                                                                \
+	     .offset = I(last_error),                                                              \
+	     .form = "text, or null"},                                                             \
+	    {.key = "not_before",                                                                  \
+	     .type = BR_CFG_STRING,                                                                \
+	     .offset = I(not_before),                                                              \
+	     .form = "an ISO 8601 time, or null"},                                                 \
+	    {.key = "rejected",                                                                    \
+	     .type = BR_CFG_MAP,                                                                   \
+	     .offset = I(rejected),                                                                \
+	     .map = &rejected_map,                                                                 \
+	     .form = "{status, at, message}, or null"},                                            \
+	    REQUIRED_TEXT(body, "the request body")
+
+/* Version 2 (what this benchrack writes): "kind": "upload_item", the sink's
+ * kind in sink_kind. */
 static const br_cfg_field_t item_fields[] = {
-    {.key = "spool_version",
-     .type = BR_CFG_UINT,
-     .offset = I(spool_version),
-     .required = true,
-     .min = BR_UPLOAD_SPOOL_VERSION,
-     .max = BR_UPLOAD_SPOOL_VERSION,
-     .form = "1 (the spool version this benchrack reads)"},
-    REQUIRED_TEXT(id, "the item's name"),
-    REQUIRED_TEXT(sink, "the sink's name"),
-    REQUIRED_TEXT(kind, "the sink's kind"),
-    REQUIRED_TEXT(run_file, "the result record's path"),
-    REQUIRED_TEXT(spooled, "an ISO 8601 time"),
-    {.key = "method",
+    {.key = "kind",
      .type = BR_CFG_ENUM,
-     .offset = I(method),
+     .offset = I(kind),
      .required = true,
-     .names = methods,
-     .form = "POST or PUT"},
-    REQUIRED_TEXT(url, "an http(s) URL"),
-    REQUIRED_TEXT(content_type, "a media type"),
-    REQUIRED_TEXT(idempotency_key, TEXT),
-    {.key = "auth",
-     .type = BR_CFG_MAP,
-     .offset = I(auth),
-     .map = &auth_map,
-     .form = "{scheme, header, username, token_env, token_file}, or null"},
-    {.key = "ca_file", .type = BR_CFG_STRING, .offset = I(ca_file), .form = "a path, or null"},
-    {.key = "connect_timeout_ms",
+     .names = item_kinds,
+     .form = BR_CONTRACT_UPLOAD_ITEM},
+    {.key = "schema_version",
      .type = BR_CFG_UINT,
-     .offset = I(connect_timeout_ms),
+     .offset = I(version),
      .required = true,
-     .min = 1,
-     .max = ITEM_MAX_TIMEOUT_MS,
-     .form = "milliseconds"},
-    {.key = "timeout_ms",
-     .type = BR_CFG_UINT,
-     .offset = I(timeout_ms),
-     .required = true,
-     .min = 1,
-     .max = ITEM_MAX_TIMEOUT_MS,
-     .form = "milliseconds"},
-    {.key = "attempts",
-     .type = BR_CFG_UINT,
-     .offset = I(attempts),
-     .required = true,
-     .max = ITEM_MAX_ATTEMPTS,
-     .form = "a whole number"},
-    {.key = "last_error", .type = BR_CFG_STRING, .offset = I(last_error), .form = "text, or null"},
-    {.key = "not_before",
-     .type = BR_CFG_STRING,
-     .offset = I(not_before),
-     .form = "an ISO 8601 time, or null"},
-    {.key = "rejected",
-     .type = BR_CFG_MAP,
-     .offset = I(rejected),
-     .map = &rejected_map,
-     .form = "{status, at, message}, or null"},
-    REQUIRED_TEXT(body, "the request body"),
+     .min = BR_CONTRACT_UPLOAD_ITEM_VERSION,
+     .max = BR_CONTRACT_UPLOAD_ITEM_VERSION,
+     .form = "2 (the upload item version this benchrack writes; version 1 was marked "
+             "spool_version: 1)"},
+    REQUIRED_TEXT(sink_kind, "the sink's kind"),
+    ITEM_REQUEST_FIELDS,
 };
 static const br_cfg_map_t item_map = {
     "spool item", sizeof(ij_item_t), item_fields, BR_CFG_COUNT(item_fields), NULL, NULL, NULL, 0};
+
+/* Version 1, spooled by a benchrack before versioned contracts: marked
+ * spool_version: 1, the sink's kind in "kind". Still read, so nothing
+ * waiting in a spool is lost by an upgrade. */
+static const br_cfg_field_t item_v1_fields[] = {
+    {.key = "spool_version",
+     .type = BR_CFG_UINT,
+     .offset = I(version),
+     .required = true,
+     .min = BR_UPLOAD_SPOOL_VERSION_1,
+     .max = BR_UPLOAD_SPOOL_VERSION_1,
+     .form = "1 (the spool version before upload_item 2)"},
+    {.key = "kind",
+     .type = BR_CFG_STRING,
+     .offset = I(sink_kind),
+     .required = true,
+     .form = "the sink's kind"},
+    ITEM_REQUEST_FIELDS,
+};
+static const br_cfg_map_t item_v1_map = {"spool item",   sizeof(ij_item_t),
+                                         item_v1_fields, BR_CFG_COUNT(item_v1_fields),
+                                         NULL,           NULL,
+                                         NULL,           0};
 
 static char *take(br_cfg_string_t *s)
 {
@@ -283,7 +328,7 @@ static void fill_item(ij_item_t *r, br_upload_item_t *item)
 {
 	item->id = take(&r->id);
 	item->sink = take(&r->sink);
-	item->kind = take(&r->kind);
+	item->kind = take(&r->sink_kind);
 	item->run_file = take(&r->run_file);
 	item->spooled = take(&r->spooled);
 	item->method = xstrdup(methods[r->method.value]);
@@ -315,14 +360,18 @@ static void fill_item(ij_item_t *r, br_upload_item_t *item)
 
 static br_status_t item_from_doc(const br_yaml_doc_t *doc, br_upload_item_t *item, br_error_t *err)
 {
+	/* a file with spool_version is version 1; anything else is read (and
+	 * refused) as the current version */
+	const br_cfg_map_t *map =
+	    br_yaml_map_get(doc->root, "spool_version") != NULL ? &item_v1_map : &item_map;
 	ij_item_t r;
-	br_status_t st = br_cfg_decode(doc, &item_map, &r, err);
+	br_status_t st = br_cfg_decode(doc, map, &r, err);
 	if (st != BR_OK)
 		return st;
 	st = check_item(doc->name, &r, err);
 	if (st == BR_OK)
 		fill_item(&r, item);
-	br_cfg_free(&item_map, &r);
+	br_cfg_free(map, &r);
 	return st;
 }
 

@@ -10,6 +10,10 @@ python3-jsonschema, on documents the CLI writes for real (QEMU):
 - size_diff: `diff OLD.elf NEW.elf -f json`;
 - run, baseline and report: `run --json`, `--write-baseline`, `--format json`
   (benchrack.schema.json);
+- upload_item: the spool files `upload` leaves for a webhook that is not
+  there (results/spool/) and one a server refused with 400 (results/rejected/,
+  with its `rejected` object), and a version 1 spool file (spooled before
+  versioning) still delivered;
 and every .json file the runs left anywhere under the test's folder names
 its kind and version. Each schema refuses its document without
 schema_version, with another version, and with an unknown key, so the
@@ -18,11 +22,13 @@ check can fail.
 usage: test_json_kinds.py BENCHRACK SUITE_ELF PLAIN_ELF OLD_ELF NEW_ELF SCHEMA_DIR
 """
 import copy
+import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 import jsonschema
 
@@ -51,7 +57,7 @@ def validator(name):
 
 
 VALIDATORS = {kind: validator(kind + ".schema.json")
-              for kind in ["measurement", "profile", "rack", "size_diff"]}
+              for kind in ["measurement", "profile", "rack", "size_diff", "upload_item"]}
 RESULTS = validator("benchrack.schema.json")
 for kind in ["run", "baseline", "report"]:
     VALIDATORS[kind] = RESULTS
@@ -136,6 +142,60 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0, f"check --format json: exit {rc} ({err[-200:]!r})")
     validate(report, "report", "report")
 
+    # upload_item: a webhook nobody listens on (spooled), one answering 400
+    # (rejected/), one answering 204 that a version 1 spool file goes to
+    class Hook(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            status = 400 if self.path == "/refuse" else 204
+            self.send_response(status)
+            self.send_header("Content-Length", "2" if status == 400 else "0")
+            self.end_headers()
+            if status == 400:
+                self.wfile.write(b"no")
+            posted.append(self.path)
+
+        def log_message(self, *args):
+            pass
+
+    posted = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    uploads = os.path.join(tmp, "uploads.yaml")
+    with open(uploads, "w", encoding="utf-8") as f:
+        f.write("max_attempts: 1\nmax_total_seconds: 10\nsinks:\n"
+                "  - {name: dead, kind: webhook, url: 'http://127.0.0.1:1/h'}\n"
+                f"  - {{name: refuse, kind: webhook, url: 'http://127.0.0.1:{port}/refuse'}}\n"
+                f"  - {{name: old, kind: webhook, url: 'http://127.0.0.1:{port}/old'}}\n")
+    old_item = os.path.join(res, "spool", "v1-item--old.json")
+    os.makedirs(os.path.dirname(old_item), exist_ok=True)
+    with open(old_item, "w", encoding="utf-8") as f:
+        json.dump({"spool_version": 1, "id": "v1-item--old", "sink": "old", "kind": "webhook",
+                   "run_file": record, "spooled": "2026-11-29T12:00:00.000Z", "method": "POST",
+                   "url": f"http://127.0.0.1:{port}/old", "content_type": "application/json",
+                   "idempotency_key": "v1-item", "auth": None, "ca_file": None,
+                   "connect_timeout_ms": 2000, "timeout_ms": 5000, "attempts": 0,
+                   "last_error": None, "not_before": None, "rejected": None, "body": "{}"}, f)
+    runs = sorted(os.listdir(os.path.join(res, "runs")))
+    rc, out, err = run("upload", "--upload-config", uploads, "--results-dir", res,
+                       os.path.join(res, "runs", runs[-1]))
+    server.shutdown()
+    check(rc in (2, 3), f"upload: exit {rc} (one refused, one left spooled) ({err[-300:]!r})")
+    check(posted.count("/old") == 2 and not os.path.exists(old_item),
+          f"upload: the version 1 spool file was read and delivered ({posted})")
+    run_stem = runs[-1][:-5]
+    for where, sink in [("spool", "dead"), ("rejected", "refuse")]:
+        path = os.path.join(res, where, f"{run_stem}--{sink}.json")
+        check(os.path.exists(path), f"upload_item ({where}): {path} written")
+        if os.path.exists(path):
+            doc = validate(path, "upload_item", f"upload_item ({where})")
+            if doc is not None:
+                check(doc.get("sink_kind") == "webhook" and
+                      (where != "rejected" or (doc.get("rejected") or {}).get("status") == 400),
+                      f"upload_item ({where}): sink_kind {doc.get('sink_kind')!r}, "
+                      f"rejected {doc.get('rejected')!r}")
+
     # rack
     rack = os.path.join(tmp, "tiny-rack.yaml")
     with open(rack, "w", encoding="utf-8") as f:
@@ -166,7 +226,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 errors = list(VALIDATORS[kind].iter_errors(doc))
                 check(not errors, f"{os.path.relpath(path, tmp)}: valid as {kind} "
                       f"{[e.message[:120] for e in errors[:2]]}")
-    check(seen >= 12, f"{seen} JSON files written and checked")
+    check(seen >= 14, f"{seen} JSON files written and checked")
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

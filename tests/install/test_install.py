@@ -26,6 +26,7 @@ Exit status 0 when every check holds, 1 otherwise.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -149,6 +150,13 @@ def main(argv):
                       f"{page}.1: NAME is a summary ({name.strip()[:100]!r})")
                 check(".SH DESCRIPTION" in text and len(desc.strip()) > 40,
                       f"{page}.1: DESCRIPTION has text ({desc.strip()[:60]!r})")
+                if page == "benchrack":
+                    # every exit code of README's table, in EXIT STATUS
+                    status = text.split(".SH EXIT STATUS", 1)[-1].split(".SH", 1)[0]
+                    missing = [code for code in ["0", "1", "2", "3", "130", "143"]
+                               if not re.search(r"(^|[\s,])" + code + r"[\s,]", status)]
+                    check(".SH EXIT STATUS" in text and not missing,
+                          f"benchrack.1: EXIT STATUS names every exit code (missing {missing})")
         check(os.access(benchrack, os.X_OK), "bin/benchrack is executable")
 
         proc = run([benchrack, "run", "--help"])

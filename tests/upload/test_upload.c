@@ -598,9 +598,28 @@ static void test_item_json(void)
 	CHECK(strcmp(back.token_env, "INFLUX_PASSWORD") == 0 && back.token_file == NULL);
 	CHECK(back.attempts == 3 && back.not_before_ms == item.not_before_ms);
 	CHECK(strcmp(back.last_error, item.last_error) == 0);
-	CHECK(back.rejected_at == NULL);
+	CHECK(back.rejected_at == NULL && strcmp(back.kind, "influxdb1") == 0);
 	br_upload_item_free(&back);
+	/* the file opens with its kind and version; the sink's kind is sink_kind */
+	static const char head[] = "{\n  \"kind\": \"upload_item\",\n  \"schema_version\": 2,\n";
+	CHECK_MSG(strncmp(text, head, strlen(head)) == 0, "%.60s", text);
+	CHECK(strstr(text, "\"sink_kind\": \"influxdb1\"") != NULL);
 	free(text);
+	/* a version 1 file (spooled before versioning) still reads, "kind" its sink's */
+	static const char v1[] =
+	    "{\"spool_version\": 1, \"id\": \"i\", \"sink\": \"lab\", \"kind\": \"webhook\", "
+	    "\"run_file\": \"r.json\", \"spooled\": \"2026-01-01T00:00:01.000Z\", "
+	    "\"method\": \"PUT\", \"url\": \"http://127.0.0.1:1/h\", \"content_type\": \"a/b\", "
+	    "\"idempotency_key\": \"k\", \"auth\": null, \"ca_file\": null, "
+	    "\"connect_timeout_ms\": 5, \"timeout_ms\": 6, \"attempts\": 2, \"last_error\": null, "
+	    "\"not_before\": null, \"rejected\": {\"status\": 400, \"at\": \"x\", "
+	    "\"message\": null}, \"body\": \"{}\"}";
+	CHECK_MSG(br_upload_item_parse("v1.json", (const unsigned char *)v1, strlen(v1), &back,
+	                               &err) == BR_OK,
+	          "%s", err.message);
+	CHECK(back.kind != NULL && strcmp(back.kind, "webhook") == 0 &&
+	      strcmp(back.method, "PUT") == 0 && back.attempts == 2 && back.rejected_status == 400);
+	br_upload_item_free(&back);
 	static const struct {
 		const char *text, *where;
 	} bad[] = {
@@ -609,6 +628,13 @@ static void test_item_json(void)
 		{"{\"spool_version\": 1, \"spool_version\": 1}", "item.json:1:36: duplicate object key"},
 		{"{\"spool_version\": 18446744073709551617}", "item.json:1:38: too big integer"},
 		{"{\"spool_version\": 1, \"id\": \"x\", \"token\": \"t\"}", "unknown key 'token'"},
+		{"{\"kind\": \"upload_item\", \"schema_version\": 3}",
+		 "item.json: schema_version: 3 is out of range"},
+		{"{\"kind\": \"measurement\", \"schema_version\": 2}", "expected one of: upload_item"},
+		{"{\"schema_version\": 2, \"id\": \"x\"}", "'kind'"},
+		{"{\"spool_version\": 1, \"sink_kind\": \"webhook\"}", "unknown key 'sink_kind'"},
+		{"{\"kind\": \"upload_item\", \"schema_version\": 2, \"spool_version\": 1}",
+		 "unknown key 'schema_version'"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CHECK(br_upload_item_parse("item.json", (const unsigned char *)bad[i].text,
