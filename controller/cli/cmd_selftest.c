@@ -23,6 +23,7 @@ typedef struct selftest_options {
 	const char *board;
 	const char *qemu;
 	int timeout_ms;
+	uint32_t loops;
 } selftest_options_t;
 
 static void selftest_usage(FILE *out)
@@ -44,6 +45,10 @@ static void selftest_usage(FILE *out)
 	      "                      default " SELFTEST_DEFAULT_BOARD ")\n"
 	      "      --qemu PROG     the qemu-system-arm to launch (QEMU boards)\n"
 	      "      --timeout SEC   the longest one window may take (default 10)\n"
+	      "      --loops N       the long loop window's iterations (default: 2,000,000\n"
+	      "                      on QEMU, 20,000,000 on a QEMU clock; on a board, a\n"
+	      "                      quarter second at clock_hz or a quarter of the\n"
+	      "                      counter's period)\n"
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "exit codes: 0 every check passed (or does not apply), 1 a check failed,\n"
@@ -61,11 +66,9 @@ static int selftest_bad(const char *what, const char *arg)
 static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 {
 	static const struct option longopts[] = {
-	    {"board", required_argument, NULL, 'B'},
-	    {"qemu", required_argument, NULL, 'q'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"board", required_argument, NULL, 'B'},   {"qemu", required_argument, NULL, 'q'},
+	    {"timeout", required_argument, NULL, 't'}, {"loops", required_argument, NULL, 'l'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
@@ -85,6 +88,13 @@ static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 				return selftest_bad("--timeout takes seconds (1..3600), not",
 				                    optarg);
 			o->timeout_ms = (int)v * 1000;
+			break;
+		case 'l':
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || v < 2000 || v > 0x7FFFFFFFL)
+				return selftest_bad(
+				    "--loops takes 2000..2147483647 iterations, not", optarg);
+			o->loops = (uint32_t)v;
 			break;
 		case 'h':
 			selftest_usage(stdout);
@@ -147,7 +157,7 @@ static const br_region_t *first_ram(const br_endpoint_t *ep)
 }
 
 static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_counter_t *counter,
-                       int timeout_ms)
+                       const selftest_options_t *o)
 {
 	br_error_t err;
 	br_error_clear(&err);
@@ -176,7 +186,8 @@ static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_coun
 	    .ram_length = ram->length,
 	    .emulated = board->server_kind == BR_BOARD_SERVER_QEMU,
 	    .dual_issue = board->core == BR_BOARD_CORE_M7 || board->core == BR_BOARD_CORE_M85,
-	    .timeout_ms = timeout_ms,
+	    .timeout_ms = o->timeout_ms,
+	    .long_loops = o->loops,
 	};
 	static br_selftest_figures_t f;
 	st = br_selftest_run(&s.target, counter, &setup, &f, &err);
@@ -210,7 +221,7 @@ int br_cli_selftest(int argc, char **argv)
 		return br_cli_report(&err);
 	}
 	ep.timeout_ms = o.timeout_ms;
-	rc = selftest_on(&board, &ep, &counter, o.timeout_ms);
+	rc = selftest_on(&board, &ep, &counter, &o);
 	br_board_free(&board);
 	return rc;
 }

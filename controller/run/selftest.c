@@ -187,7 +187,8 @@ br_status_t br_selftest_run(br_target_t *t, const br_counter_t *c, const br_self
 		                shortw, err);
 	}
 	if (st == BR_OK) {
-		uint32_t loops = long_loops(f, shortw);
+		uint32_t loops =
+		    setup->long_loops != 0U ? setup->long_loops : long_loops(f, shortw);
 		w = next_window(f, "long loop", 2ULL * loops);
 		st = run_window(t, &f->counter, l->loop, loops, l->end, setup->timeout_ms, w, err);
 	}

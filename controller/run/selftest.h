@@ -99,6 +99,9 @@ typedef struct br_selftest_setup {
 	bool emulated;
 	bool dual_issue;
 	int timeout_ms; /* the longest one window may take */
+	/* The long loop window's iterations (at least 2000); 0: chosen for the
+	 * counter (selftest.c). */
+	uint32_t long_loops;
 } br_selftest_setup_t;
 
 /*
