@@ -68,7 +68,8 @@ void br_selftest_image(uint32_t base, const br_counter_t *cpu_enable, uint8_t *b
 		put16(buf, &at, T_ORRS_R1_R2);
 		put16(buf, &at, T_STR_R1_R0);
 	}
-	put16(buf, &at, T_B | (uint32_t)(((nops - (at + 4U)) / 2U) & 0x7FFU));
+	long offset = ((long)nops - (long)(at + 4U)) / 2L; /* -1 when the pool is empty */
+	put16(buf, &at, T_B | ((uint32_t)offset & 0x7FFU));
 	while (at < pool)
 		put16(buf, &at, T_NOP); /* padding before the pool (never run) */
 	at = nops;
