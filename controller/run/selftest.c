@@ -12,6 +12,7 @@
 #include "run/runner.h"
 
 #define XPSR_THUMB 0x01000000U
+#define XPSR_IPSR 0x000001FFU
 #define HELD_PAUSE_NS 20000000L
 /* The loop's iterations in the short window, and in the long one on QEMU
  * (4,000,000 instructions: a few tens of ms). */
@@ -152,8 +153,14 @@ br_status_t br_selftest_run(br_target_t *t, const br_counter_t *c, const br_self
 	uint32_t top = (setup->ram_origin + setup->ram_length) & ~7U;
 	if (st == BR_OK)
 		st = br_target_reg_write(t, BR_TARGET_REG_SP, top, err);
+	/* the Thumb bit; the exception number kept: a core halted in a handler
+	 * stays in Handler mode (the debugger does not change the mode) */
+	uint32_t xpsr = 0;
 	if (st == BR_OK)
-		st = br_target_reg_write(t, BR_TARGET_REG_XPSR, XPSR_THUMB, err);
+		st = br_target_reg_read(t, BR_TARGET_REG_XPSR, &xpsr, err);
+	if (st == BR_OK)
+		st = br_target_reg_write(t, BR_TARGET_REG_XPSR, (xpsr & XPSR_IPSR) | XPSR_THUMB,
+		                         err);
 	if (st == BR_OK)
 		st = br_runner_counter_start(t, c, &f->counter, err);
 	if (st != BR_OK)

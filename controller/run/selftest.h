@@ -105,11 +105,13 @@ typedef struct br_selftest_setup {
 } br_selftest_setup_t;
 
 /*
- * Runs the self-test on the halted (or running: it is halted first) core of
- * t with counter c: starts c as measuring would (the host's enable writes
- * where the server makes them, else from the core when c has any), writes
- * the image at setup->ram_origin, sets SP to the top of that RAM, PC to the
- * image and xPSR's Thumb bit, and runs the windows, filling *f. Leaves the
+ * Runs the self-test on the halted (or running: it is halted first, where
+ * it is, with no reset: the clock set-up of the firmware that ran stays)
+ * core of t with counter c: writes the image at setup->ram_origin and reads
+ * it back, sets SP to the top of that RAM and xPSR's Thumb bit (its
+ * exception number kept), starts c as measuring would (the host's enable
+ * writes where the server makes them; from the core for SysTick where it
+ * does not, QEMU), and runs the windows from the image, filling *f. Leaves the
  * core in the image's last loop (b .). BR_ERR_USAGE when the image does not
  * fit the RAM; the target's error otherwise (a window that never ends:
  * BR_ERR_TIMEOUT naming it).
