@@ -5,10 +5,10 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option_number.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
 #include "rack/board_lock.h"
@@ -73,8 +73,7 @@ static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "B:h", longopts, NULL)) != -1) {
-		char *end = NULL;
-		long v = 0;
+		unsigned long long v = 0;
 		switch (c) {
 		case 'B':
 			o->board = optarg;
@@ -83,17 +82,14 @@ static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 			o->qemu = optarg;
 			break;
 		case 't':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end != '\0' || v < 1 || v > 3600)
-				return selftest_bad("--timeout takes seconds (1..3600), not",
-				                    optarg);
+			if (br_cli_option_whole("selftest", "--timeout", optarg, 1, 3600, &v) != 0)
+				return 2;
 			o->timeout_ms = (int)v * 1000;
 			break;
 		case 'l':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end != '\0' || v < 2000 || v > 0x7FFFFFFFL)
-				return selftest_bad(
-				    "--loops takes 2000..2147483647 iterations, not", optarg);
+			if (br_cli_option_whole("selftest", "--loops", optarg, 2000, 0x7FFFFFFFULL,
+			                        &v) != 0)
+				return 2;
 			o->loops = (uint32_t)v;
 			break;
 		case 'h':

@@ -28,18 +28,17 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from measure_cli import Checks  # noqa: E402
+from qemu_trace import core_pcs  # noqa: E402
 
 BENCHRACK, QEMU, BOARD = sys.argv[1:4]
 LOOPS = 3000
-TRACE_LINE = re.compile(r"^Trace (\d+): \S+ \[[0-9a-f]+/([0-9a-f]+)/")
 WINDOW = re.compile(r"^  (1 nop|1000 nops|loop x1000|long loop)\s+(\d+) instructions\s+"
                     r"(\d+) ticks", re.M)
 c = Checks()
 board_text = open(BOARD, encoding="utf-8").read()
 counter = re.search(r"^counter:\n\s+kind: (\w+)", board_text, re.M).group(1)
 clock = re.search(r"^clock_hz: (\d+)", board_text, re.M)
-dual = re.search(r"^core:.*\n", board_text, re.M) and "2 x" in board_text or \
-    re.search(r"machine: (mps2-an521|mps3-an524|musca-a|musca-b1)\b", board_text)
+dual = re.search(r"machine: (mps2-an521|mps3-an524|musca-a|musca-b1)\b", board_text)
 
 
 def selftest(*args):
@@ -79,12 +78,7 @@ with tempfile.TemporaryDirectory(prefix="benchrack-selftest-") as tmp:
                 "the message says its two cores refuse record mode")
         c.check(WINDOW.search(out) is None, "no figure printed")
         sys.exit(c.finish())
-    pcs = []
-    with open(log, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = TRACE_LINE.match(line)
-            if m and m.group(1) == "0":
-                pcs.append(int(m.group(2), 16))
+    pcs = core_pcs(log)
 
 c.check(rc == 0, f"exit {rc} == 0")
 lay = re.search(r"nops at (0x[0-9a-f]+), loop at (0x[0-9a-f]+), halt at (0x[0-9a-f]+)", out)
