@@ -22,6 +22,10 @@
  * resume moves that timer by (up to ~4000 ticks at 25 MHz) stays under
  * 0.5 % of the window. */
 #define LOOP_LONG_EMULATED_CLOCK 20000000U
+/* ... run twice there, the fewer ticks kept: a resume on a loaded host
+ * moves QEMU's SysTick forward (measured: +9.5 % on one 40,000,000
+ * instruction window at load 15, +0.02 % on the next). */
+#define EMULATED_CLOCK_RUNS 2U
 #define LOOP_LONG_MAX 0x7FFFFFFFU
 /* A real board's long window: a quarter second at the board's clock, or a
  * quarter of the counter's period when that is shorter. */
@@ -198,6 +202,18 @@ br_status_t br_selftest_run(br_target_t *t, const br_counter_t *c, const br_self
 		    setup->long_loops != 0U ? setup->long_loops : long_loops(f, shortw);
 		w = next_window(f, "long loop", 2ULL * loops);
 		st = run_window(t, &f->counter, l->loop, loops, l->end, setup->timeout_ms, w, err);
+		/* a QEMU clock: the fewer ticks of two runs (a resume can only add
+		 * virtual time, never take it) */
+		for (unsigned i = 1; st == BR_OK && i < EMULATED_CLOCK_RUNS && f->emulated &&
+		                     f->counter.counter.clock_hz != 0U;
+		     i++) {
+			br_selftest_window_t again = *w;
+			st = run_window(t, &f->counter, l->loop, loops, l->end, setup->timeout_ms,
+			                &again, err);
+			f->long_runs = i + 1U;
+			if (st == BR_OK && again.ticks < w->ticks)
+				*w = again;
+		}
 	}
 	return st;
 }

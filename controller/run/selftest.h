@@ -72,6 +72,7 @@ typedef struct br_selftest_figures {
 	br_selftest_window_t windows[BR_SELFTEST_WINDOWS];
 	size_t nwindows;
 	uint64_t held_first, held_second; /* two reads at one halt, ~20 ms apart */
+	unsigned long_runs; /* the long window's runs, the fewest ticks kept (0, 1: one) */
 } br_selftest_figures_t;
 
 typedef enum br_selftest_verdict {

@@ -243,6 +243,8 @@ static void judge_per_instruction(const br_selftest_figures_t *f, expect_kind_t 
 			    c, "%s %" PRIu64 " -> %" PRIu64 " (%" PRIu64 "..%" PRIu64 ")%s",
 			    i ? "," : "", w->instructions, w->ticks, lo, hi, in ? "" : " (OUT)");
 	}
+	if (f->long_runs > 1U)
+		evidence_add(c, " (the long window: the fewer ticks of %u runs)", f->long_runs);
 	if (!ok) {
 		c->verdict = BR_SELFTEST_FAIL;
 		out->failed++;
