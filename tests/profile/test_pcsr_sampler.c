@@ -71,13 +71,9 @@ static void serve(int fd, const fake_t *f)
 	while (fake_rsp_read(fd, pkt, sizeof(pkt)) == 0) {
 		if (attached)
 			saw |= SAW_PACKET_AFTER_ATTACH;
-		if (strncmp(pkt, "qSupported", 10) == 0) {
-			fake_rsp_send(fd, "PacketSize=4000;QStartNoAckMode+");
-		} else if (strcmp(pkt, "QStartNoAckMode") == 0) {
-			fake_rsp_send(fd, "OK");
-		} else if (strcmp(pkt, "?") == 0) {
-			fake_rsp_send(fd, "S05");
-			attached = true;
+		int answered = fake_rsp_attach_answer(fd, pkt);
+		if (answered != 0) {
+			attached = attached || answered == 2;
 		} else if (strcmp(pkt, "me000ed00,4") == 0) {
 			fake_rsp_send_word(fd, f->cpuid);
 		} else if (strcmp(pkt, "me0002000,4") == 0) {

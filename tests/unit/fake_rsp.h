@@ -6,7 +6,9 @@
 #ifndef BENCHRACK_TESTS_FAKE_RSP_H
 #define BENCHRACK_TESTS_FAKE_RSP_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -49,6 +51,28 @@ static inline void fake_rsp_send_word(int fd, uint32_t v)
 	snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", v & 0xFFU, (v >> 8) & 0xFFU,
 	         (v >> 16) & 0xFFU, v >> 24);
 	fake_rsp_send(fd, hex);
+}
+
+/*
+ * Answers the packets of an attach (qSupported offering no-ack mode,
+ * QStartNoAckMode, '?' with a halted core): 0 when pkt is none of them, 1
+ * when it was answered, 2 when it was the '?' that ends the attach.
+ */
+static inline int fake_rsp_attach_answer(int fd, const char *pkt)
+{
+	if (strncmp(pkt, "qSupported", 10) == 0) {
+		fake_rsp_send(fd, "PacketSize=4000;QStartNoAckMode+");
+		return 1;
+	}
+	if (strcmp(pkt, "QStartNoAckMode") == 0) {
+		fake_rsp_send(fd, "OK");
+		return 1;
+	}
+	if (strcmp(pkt, "?") == 0) {
+		fake_rsp_send(fd, "S05");
+		return 2;
+	}
+	return 0;
 }
 
 #endif

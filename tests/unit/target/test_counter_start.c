@@ -78,12 +78,8 @@ static void serve(int fd, fake_t f)
 	while (fake_rsp_read(fd, pkt, sizeof(pkt)) == 0) {
 		unsigned a = 0, b[4] = {0};
 		uint32_t *r = NULL;
-		if (strncmp(pkt, "qSupported", 10) == 0) {
-			fake_rsp_send(fd, "PacketSize=4000;QStartNoAckMode+");
-		} else if (strcmp(pkt, "QStartNoAckMode") == 0) {
-			fake_rsp_send(fd, "OK");
-		} else if (strcmp(pkt, "?") == 0) {
-			fake_rsp_send(fd, "S05");
+		if (fake_rsp_attach_answer(fd, pkt) != 0) {
+			continue;
 		} else if (sscanf(pkt, "m%x,4", &a) == 1 && (r = reg(&f, a)) != NULL) {
 			fake_rsp_send_word(fd, *r);
 		} else if (sscanf(pkt, "M%x,4:%2x%2x%2x%2x", &a, &b[0], &b[1], &b[2], &b[3]) == 5) {
