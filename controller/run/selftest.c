@@ -202,8 +202,8 @@ br_status_t br_selftest_run(br_target_t *t, const br_counter_t *c, const br_self
 		    setup->long_loops != 0U ? setup->long_loops : long_loops(f, shortw);
 		w = next_window(f, "long loop", 2ULL * loops);
 		st = run_window(t, &f->counter, l->loop, loops, l->end, setup->timeout_ms, w, err);
-		/* a QEMU clock: the fewer ticks of two runs (a resume can only add
-		 * virtual time, never take it) */
+		/* a QEMU clock: the fewer ticks of two runs (a resume on a loaded
+		 * host added virtual time in every run measured, never took any) */
 		for (unsigned i = 1; st == BR_OK && i < EMULATED_CLOCK_RUNS && f->emulated &&
 		                     f->counter.counter.clock_hz != 0U;
 		     i++) {
