@@ -11,6 +11,7 @@
 #include "cli/option_number.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
+#include "measure/counter_spec.h"
 #include "rack/board_lock.h"
 #include "run/board_target.h"
 #include "run/install_paths.h"
@@ -24,7 +25,12 @@ typedef struct selftest_options {
 	const char *qemu;
 	int timeout_ms;
 	uint32_t loops;
+	const char *counter; /* --counter: instead of the board file's */
+	unsigned long long clock_hz;
 } selftest_options_t;
+
+/* The core names counter_spec.h takes, in br_board_core_t's order. */
+static const char *const spec_cores[] = {"m0", "m0+", "m3", "m4", "m7", "m33", "m55", "m85"};
 
 static void selftest_usage(FILE *out)
 {
@@ -43,6 +49,9 @@ static void selftest_usage(FILE *out)
 	      "options:\n"
 	      "  -B, --board B       a board file (a name in configs/boards or a path;\n"
 	      "                      default " SELFTEST_DEFAULT_BOARD ")\n"
+	      "      --counter SPEC  prove this counter instead of the board file's: icount,\n"
+	      "                      tim2, dwt, systick or mmio:ADDRESS[:WIDTH[:down]]\n"
+	      "      --clock-hz HZ   its clock (default: the board file's clock_hz)\n"
 	      "      --qemu PROG     the qemu-system-arm to launch (QEMU boards)\n"
 	      "      --timeout SEC   the longest one window may take (default 10)\n"
 	      "      --loops N       the long loop window's iterations (default: 2,000,000\n"
@@ -68,6 +77,7 @@ static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 	static const struct option longopts[] = {
 	    {"board", required_argument, NULL, 'B'},   {"qemu", required_argument, NULL, 'q'},
 	    {"timeout", required_argument, NULL, 't'}, {"loops", required_argument, NULL, 'l'},
+	    {"counter", required_argument, NULL, 'c'}, {"clock-hz", required_argument, NULL, 'z'},
 	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -91,6 +101,15 @@ static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 			                        &v) != 0)
 				return 2;
 			o->loops = (uint32_t)v;
+			break;
+		case 'c':
+			o->counter = optarg;
+			break;
+		case 'z':
+			if (br_cli_option_whole("selftest", "--clock-hz", optarg, 1, 10000000000ULL,
+			                        &v) != 0)
+				return 2;
+			o->clock_hz = v;
 			break;
 		case 'h':
 			selftest_usage(stdout);
@@ -217,6 +236,14 @@ int br_cli_selftest(int argc, char **argv)
 		return br_cli_report(&err);
 	}
 	ep.timeout_ms = o.timeout_ms;
+	if (o.counter != NULL) {
+		uint64_t clock = o.clock_hz != 0 ? o.clock_hz : board.clock_hz;
+		if (br_counter_spec_parse(o.counter, clock, spec_cores[board.core], &counter,
+		                          &err) != BR_OK) {
+			br_board_free(&board);
+			return br_cli_report(&err);
+		}
+	}
 	rc = selftest_on(&board, &ep, &counter, &o);
 	br_board_free(&board);
 	return rc;

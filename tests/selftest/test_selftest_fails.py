@@ -7,6 +7,8 @@
   - a counter that does not count: qemu-netduinoplus2's with the counter an
     mmio "register" in RAM that nothing writes: exit 1, "counts" FAIL saying
     it did not advance;
+  - --counter dwt on a Cortex-M0 board: exit 2 (no cycle counter there);
+    --counter icount on a SysTick board: exact, exit 0;
   - a board file with no RAM region (its SRAM said to be flash): exit 2 naming
     the file and line, before anything is launched.
 
@@ -74,4 +76,18 @@ with tempfile.TemporaryDirectory(prefix="benchrack-selftest-fails-") as tmp:
     rc, out, err = selftest(noram)
     c.check(rc == 2 and "qemu-noram.yaml:" in err and "ram region" in err,
             f"no RAM region: exit {rc} == 2, naming the board: {err.strip()}")
+
+# --counter: another counter proved on the same board. DWT on the micro:bit's
+# Cortex-M0 (ARMv6-M: no cycle counter) is refused before QEMU starts; QEMU's
+# icount on mps2-an500 (whose board file names SysTick) is exact.
+p = subprocess.run([BENCHRACK, "selftest", "--board", os.path.join(BOARDS, "qemu-microbit.yaml"),
+                    "--counter", "dwt"], capture_output=True, text=True, timeout=60)
+c.check(p.returncode == 2 and "Cortex-M0 has no DWT cycle counter" in p.stderr,
+        f"--counter dwt on a Cortex-M0: exit {p.returncode} == 2: {p.stderr.strip()}")
+p = subprocess.run([BENCHRACK, "selftest", "--board", os.path.join(BOARDS, "qemu-mps2-an500.yaml"),
+                    "--counter", "icount"], capture_output=True, text=True, timeout=120)
+c.show(p.stdout, p.stderr)
+c.check(p.returncode == 0 and "counter icount" in p.stdout and
+        re.search(r"^per instruction\s+pass\s+one tick per instruction \(exact\)", p.stdout, re.M),
+        f"--counter icount on a SysTick board: exit {p.returncode}, exact")
 sys.exit(c.finish())
