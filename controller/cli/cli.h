@@ -50,6 +50,9 @@ int br_cli_report_page(int argc, char **argv);
  * code, or 2/3 when the board or debugger could not be had. */
 int br_cli_gdb(int argc, char **argv);
 
+/* `benchrack selftest`: prove a board's counter (run/selftest.h). */
+int br_cli_selftest(int argc, char **argv);
+
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);
 

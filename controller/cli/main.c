@@ -51,6 +51,9 @@ static void usage(FILE *out)
 	      "  gdb ELF [--from X --to Y | --function F] [-- GDB-ARGS]\n"
 	      "                 gdb-multiarch on the board as measure reaches it, with\n"
 	      "                 those breakpoints set; the server stops when gdb exits\n"
+	      "  selftest [--board B]\n"
+	      "                 prove the board's counter with code of known cost (the first\n"
+	      "                 thing to run on a new board)\n"
 	      "\n"
 	      "  benchrack COMMAND --help   options of one command\n"
 	      "  benchrack --version        the version\n"
@@ -139,6 +142,8 @@ static int dispatch(int argc, char **argv)
 		return br_cli_gdb(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
 		return br_cli_report_page(argc - 1, argv + 1);
+	if (strcmp(cmd, "selftest") == 0)
+		return br_cli_selftest(argc - 1, argv + 1);
 	fprintf(stderr, "benchrack: unknown command '%s'; try 'benchrack --help'\n", cmd);
 	return 2;
 }

@@ -18,6 +18,9 @@
 #define ARM_DEMCR_TRCENA (1U << 24)
 #define ARM_DWT_CTRL 0xE0001000U
 #define ARM_DWT_CTRL_CYCCNTENA (1U << 0)
+/* C1.8.7 (and the ARMv8-M ARM's DWT_CTRL, the same bit): NOCYCCNT, bit 25,
+ * reads 1 where the DWT has no cycle counter. */
+#define ARM_DWT_CTRL_NOCYCCNT (1U << 25)
 #define ARM_DWT_CYCCNT 0xE0001004U
 #define ARM_DWT_LAR 0xE0001FB0U
 #define ARM_DWT_LAR_KEY 0xC5ACCE55U
@@ -180,6 +183,10 @@ void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 	counter_enable_add(out, ARM_DWT_CTRL, ARM_DWT_CTRL_CYCCNTENA, ARM_DWT_CTRL_CYCCNTENA);
 	out->running_address = ARM_DWT_CTRL;
 	out->running_mask = ARM_DWT_CTRL_CYCCNTENA;
+	out->absent_mask = ARM_DWT_CTRL_NOCYCCNT;
+	out->absent_text = "DWT_CTRL.NOCYCCNT is set: this core's DWT has no cycle counter (a "
+	                   "Cortex-M0, M0+ or M23, or a part built without it); name counter "
+	                   "systick, or a timer of the chip, in the board file";
 }
 
 void br_counter_systick(br_counter_t *out, uint64_t clock_hz)

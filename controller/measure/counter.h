@@ -69,6 +69,11 @@ typedef struct br_counter {
 	size_t enable_count;
 	uint32_t running_address;
 	uint32_t running_mask;
+	/* Bits of the register at running_address that, once the enable writes
+	 * are made, say the counter does not exist on this core (DWT_CTRL's
+	 * NOCYCCNT), and why in words; 0: no such bits. */
+	uint32_t absent_mask;
+	const char *absent_text;
 	/* A register whose value + 1 is the counter's period (SysTick's reload,
 	 * SYST_RVR), read when measuring starts; 0: the period is 2^width_bits. */
 	uint32_t reload_address;

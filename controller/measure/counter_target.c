@@ -3,6 +3,30 @@
 #include <stddef.h>
 #include <string.h>
 
+/* After the enable writes: the counter exists (none of its absent bits)
+ * and its running bits took (a locked or debug-denied block ignores
+ * writes). */
+static br_status_t counter_enabled_check(br_target_t *t, const br_counter_t *c, br_error_t *err)
+{
+	uint32_t v = 0;
+	br_status_t st = br_target_read_u32(t, c->running_address, &v, err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "checking that counter %s started", c->name);
+	if ((v & c->absent_mask) != 0)
+		return br_error_set(err, BR_ERR_USAGE,
+		                    "counter %s: register 0x%08x reads 0x%08x: %s", c->name,
+		                    c->running_address, v, c->absent_text);
+	if ((v & c->running_mask) != c->running_mask)
+		return br_error_set(err, BR_ERR_TARGET,
+		                    "counter %s: enabling it did not take: register 0x%08x reads "
+		                    "0x%08x after the writes (bits 0x%08x clear); the block may be "
+		                    "locked (the Cortex-M7's DWT_LAR: is the board file's core "
+		                    "right?) or closed to the debugger (ARMv8-M: Secure debug not "
+		                    "allowed)",
+		                    c->name, c->running_address, v, c->running_mask);
+	return BR_OK;
+}
+
 br_status_t br_counter_start(br_target_t *t, const br_counter_t *c, br_counter_state_t *state,
                              br_error_t *err)
 {
@@ -26,6 +50,11 @@ br_status_t br_counter_start(br_target_t *t, const br_counter_t *c, br_counter_s
 			                       c->name, w->address);
 		if ((v & w->mask) != w->value)
 			state->writes_made++;
+	}
+	if (!running && c->running_address != 0) {
+		br_status_t st = counter_enabled_check(t, c, err);
+		if (st != BR_OK)
+			return st;
 	}
 	if (c->reload_address != 0) {
 		uint32_t reload = 0;

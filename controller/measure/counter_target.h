@@ -16,7 +16,10 @@
 /*
  * Prepares c on the halted target t and fills *state: unless the firmware
  * already runs it (c->running_*), applies c's enable writes in order, each
- * read-modify-write and only when its bits differ; then reads the period
+ * read-modify-write and only when its bits differ, and reads the running
+ * register back: its absent bits set (DWT_CTRL.NOCYCCNT) is BR_ERR_USAGE
+ * with c->absent_text, its running bits still clear (a locked DWT, debug
+ * denied) BR_ERR_TARGET naming the register and its value; then reads the period
  * from c->reload_address when there is one (a reload of 0 leaves the full
  * width). On QEMU the writes to peripherals change nothing (DESIGN.md):
  * that is not an error here. Returns BR_OK or the target's error.

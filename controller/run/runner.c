@@ -55,6 +55,12 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 			return br_error_prefix(err, "resetting %s", r->server);
 	}
 	const br_counter_t *c = o->counter != NULL ? o->counter : br_counter_qemu_tim2();
+	return br_runner_counter_start(t, c, &r->counter, err);
+}
+
+br_status_t br_runner_counter_start(br_target_t *t, const br_counter_t *c,
+                                    br_counter_state_t *state, br_error_t *err)
+{
 	/* A server whose debugger writes leave peripherals alone (QEMU) gets no
 	 * enable writes: they would change nothing, and a peripheral the machine
 	 * does not model (netduino2's RCC) faults even on the read before them.
@@ -63,14 +69,14 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 		/* No register to enable; one read proves record mode (a server
 		 * without it answers with no count: a clear error now). */
 		uint64_t now = 0;
-		br_counter_state_init(&r->counter, c);
-		return br_counter_read(t, &r->counter, &now, err);
+		br_counter_state_init(state, c);
+		return br_counter_read(t, state, &now, err);
 	}
 	if (!t->flavour->writes_peripherals) {
-		br_counter_state_init(&r->counter, c);
+		br_counter_state_init(state, c);
 		return BR_OK;
 	}
-	st = br_counter_start(t, c, &r->counter, err);
+	br_status_t st = br_counter_start(t, c, state, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "starting counter %s", c->name);
 	return BR_OK;

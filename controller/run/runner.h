@@ -59,6 +59,15 @@ typedef struct br_runner {
  */
 br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_error_t *err);
 
+/*
+ * Starts counter c on the halted target t as every measurement does, filling
+ * *state: QEMU's icount read once (record mode proven); no enable writes
+ * where the server's writes leave peripherals alone (QEMU); elsewhere
+ * br_counter_start. Returns BR_OK or the target's error.
+ */
+br_status_t br_runner_counter_start(br_target_t *t, const br_counter_t *c,
+                                    br_counter_state_t *state, br_error_t *err);
+
 /* The target of an open runner. */
 br_target_t *br_runner_target(br_runner_t *r);
 

@@ -28,12 +28,12 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from measure_cli import Checks, measure  # noqa: E402
+from qemu_trace import core_pcs  # noqa: E402
 
 BENCHRACK, QEMU, NM, ELF, MACHINE, BOARD = sys.argv[1:7]
 DUAL_CORE = {"mps2-an521", "mps3-an524", "musca-a", "musca-b1"}
 TRACE_BYTES = 2_000_000  # some dozen rounds of the region
 TRACE_WAIT_S = 30
-TRACE_LINE = re.compile(r"^Trace (\d+): \S+ \[[0-9a-f]+/([0-9a-f]+)/")
 c = Checks()
 
 
@@ -58,15 +58,7 @@ def trace_pcs():
             time.sleep(0.05)
         p.send_signal(signal.SIGTERM)
         p.wait(timeout=10)
-        pcs = []
-        with open(log, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                m = TRACE_LINE.match(line)
-                if m and m.group(1) == "0":
-                    pcs.append(int(m.group(2), 16))
-                elif line.startswith("Stopped execution of TB chain") and pcs:
-                    pcs.pop()
-        return pcs
+        return core_pcs(log)
 
 
 def board_flash_origin():

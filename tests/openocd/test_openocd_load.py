@@ -13,9 +13,12 @@ allows:
 - `load: never`: straight to reset and halt, `monitor reset halt`, which
   this OpenOCD refuses in its own words ("how to reset?"): exit 3 quoting it.
 
+- `selftest`: its calibration image written to the board's RAM and read
+  back: the fake target's memory differs, exit 3 saying so.
+
 Not exercised here (the dummy cannot): vFlashErase/Write/Done (needs a flash
 bank in the server's memory map), a successful verify, SP and PC against the
-vector table after a real reset, the DWT counter. They run on a real board
+vector table after a real reset, the DWT counter, selftest's windows. They run on a real board
 only; README "Not verified yet" says so.
 
 usage: test_openocd_load.py BENCHRACK OPENOCD DUMMY_CFG PLAIN_ELF
@@ -117,8 +120,18 @@ def reset(port):
           f"quoted: exit {rc}", err)
 
 
+def selftest(port):
+    rc, out, err = benchrack("selftest", "--board", board(port, "never"))
+    print(f"--- selftest: exit {rc}\n{err.strip()}")
+    check(rc == 3 and "calibration image written at 0x20000000 reads back different" in err,
+          f"selftest: the image written to the board's RAM (X writes) and read back, the "
+          f"fake target's garbage refused: exit {rc}", err)
+    check(out.strip() == "", "selftest: no verdict printed", out)
+
+
 try:
     with_openocd(features)
+    with_openocd(selftest)
     with_openocd(lambda port: load("always", port))
     with_openocd(lambda port: load("if-different", port))
     with_openocd(reset)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """OpenOCD launched from a board description with no probe attached: every
-command that reaches a board — probe, run, check, measure, each through
+command that reaches a board — probe, run, check, measure, selftest, each through
 `--board nucleo-f446re` (and probe through its own options too) — reaches
 OpenOCD, reports its own reason ("Error: open failed") and exits 3, quickly.
 
@@ -29,6 +29,7 @@ COMMANDS = [
     ("check SUITE", ["check", suite] + results),
     ("measure --board", ["measure", PLAIN_ELF, "--function", "plain_fixed", "--board",
                          "nucleo-f446re"]),
+    ("selftest --board", ["selftest", "--board", "nucleo-f446re"]),
 ]
 failures = 0
 checks = 0

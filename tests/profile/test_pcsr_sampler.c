@@ -32,6 +32,7 @@
 #include "debug/flavour.h"
 #include "debug/target.h"
 #include "elf_sym.h"
+#include "fake_rsp.h"
 #include "profile/format.h"
 #include "profile/pcsr_sampler.h"
 
@@ -43,9 +44,9 @@
 
 /* Exit bits of the fake: what it saw. */
 enum {
-	SAW_TRCENA = 1,         /* DEMCR written with TRCENA */
-	SAW_RESUME = 2,         /* monitor resume */
-	SAW_HALT = 4,           /* monitor halt after it */
+	SAW_TRCENA = 1, /* DEMCR written with TRCENA */
+	SAW_RESUME = 2, /* monitor resume */
+	SAW_HALT = 4,   /* monitor halt after it */
 	SAW_PACKET_AFTER_ATTACH = 8,
 	SAW_PCSR_WHILE_HALTED = 16,
 	FAKE_BROKEN = 64,
@@ -55,41 +56,6 @@ typedef struct fake {
 	uint32_t cpuid, dwt_ctrl;
 	uint32_t script[SCRIPT_LEN]; /* DWT_PCSR while running, cycled */
 } fake_t;
-
-static int read_packet(int fd, char *buf, size_t cap)
-{
-	size_t n = 0;
-	char b;
-	do {
-		if (read(fd, &b, 1) != 1)
-			return -1;
-	} while (b != '$');
-	while (read(fd, &b, 1) == 1 && b != '#')
-		if (n + 1 < cap)
-			buf[n++] = b;
-	buf[n] = '\0';
-	char sum[2];
-	return read(fd, sum, 2) == 2 ? 0 : -1;
-}
-
-static void send_packet(int fd, const char *payload)
-{
-	unsigned sum = 0;
-	for (const char *p = payload; *p; p++)
-		sum += (unsigned char)*p;
-	char frame[128];
-	int n = snprintf(frame, sizeof(frame), "$%s#%02x", payload, sum & 0xFFU);
-	if (write(fd, frame, (size_t)n) != n)
-		_exit(FAKE_BROKEN);
-}
-
-static void send_word(int fd, uint32_t v)
-{
-	char hex[9];
-	snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", v & 0xFFU, (v >> 8) & 0xFFU,
-	         (v >> 16) & 0xFFU, v >> 24);
-	send_packet(fd, hex);
-}
 
 /* "resume" and "halt", hex-encoded as qRcmd carries them. */
 #define QRCMD_RESUME "qRcmd,726573756d65"
@@ -102,53 +68,49 @@ static void serve(int fd, const fake_t *f)
 	uint32_t demcr = 0;
 	size_t next = 0;
 	char pkt[256];
-	while (read_packet(fd, pkt, sizeof(pkt)) == 0) {
+	while (fake_rsp_read(fd, pkt, sizeof(pkt)) == 0) {
 		if (attached)
 			saw |= SAW_PACKET_AFTER_ATTACH;
-		if (strncmp(pkt, "qSupported", 10) == 0) {
-			send_packet(fd, "PacketSize=4000;QStartNoAckMode+");
-		} else if (strcmp(pkt, "QStartNoAckMode") == 0) {
-			send_packet(fd, "OK");
-		} else if (strcmp(pkt, "?") == 0) {
-			send_packet(fd, "S05");
-			attached = true;
+		int answered = fake_rsp_attach_answer(fd, pkt);
+		if (answered != 0) {
+			attached = attached || answered == 2;
 		} else if (strcmp(pkt, "me000ed00,4") == 0) {
-			send_word(fd, f->cpuid);
+			fake_rsp_send_word(fd, f->cpuid);
 		} else if (strcmp(pkt, "me0002000,4") == 0) {
-			send_word(fd, 0x00000261U);
+			fake_rsp_send_word(fd, 0x00000261U);
 		} else if (strcmp(pkt, "me0001000,4") == 0) {
-			send_word(fd, f->dwt_ctrl);
+			fake_rsp_send_word(fd, f->dwt_ctrl);
 		} else if (strcmp(pkt, "me000edfc,4") == 0) {
-			send_word(fd, demcr);
+			fake_rsp_send_word(fd, demcr);
 		} else if (strncmp(pkt, "Me000edfc,4:", 12) == 0) {
 			unsigned b[4] = {0};
 			sscanf(pkt + 12, "%2x%2x%2x%2x", &b[0], &b[1], &b[2], &b[3]);
 			demcr = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
 			if (demcr & (1U << 24))
 				saw |= SAW_TRCENA;
-			send_packet(fd, "OK");
+			fake_rsp_send(fd, "OK");
 		} else if (strcmp(pkt, QRCMD_RESUME) == 0) {
 			running = true;
 			saw |= SAW_RESUME;
-			send_packet(fd, "OK");
+			fake_rsp_send(fd, "OK");
 		} else if (strcmp(pkt, QRCMD_HALT) == 0) {
 			if (running)
 				saw |= SAW_HALT;
 			running = false;
-			send_packet(fd, "OK");
+			fake_rsp_send(fd, "OK");
 		} else if (strcmp(pkt, "me000101c,4") == 0) {
 			if (!running) {
 				saw |= SAW_PCSR_WHILE_HALTED;
-				send_word(fd, 0xFFFFFFFFU);
+				fake_rsp_send_word(fd, 0xFFFFFFFFU);
 				continue;
 			}
 			uint32_t v = f->script[next++ % SCRIPT_LEN];
 			if (v == PCSR_ERROR_READ)
-				send_packet(fd, "E01");
+				fake_rsp_send(fd, "E01");
 			else
-				send_word(fd, v);
+				fake_rsp_send_word(fd, v);
 		} else {
-			send_packet(fd, "");
+			fake_rsp_send(fd, "");
 		}
 	}
 	_exit(saw);
@@ -226,8 +188,8 @@ int main(int argc, char **argv)
 	br_profile_t p;
 
 	/* A Cortex-M4 that runs: 5 long, 2 short, 1 not sampled per 8 reads. */
-	fake_t m4 = {CPUID_M4, DWT_CTRL_4_COMPARATORS,
-	             {lng, lng, sht, lng, 0xFFFFFFFFU, lng, sht, lng}};
+	fake_t m4 = {
+	    CPUID_M4, DWT_CTRL_4_COMPARATORS, {lng, lng, sht, lng, 0xFFFFFFFFU, lng, sht, lng}};
 	pid_t pid = start(&t, &m4, br_flavour_openocd());
 	br_status_t st = sample(&t, elf, &p, &err);
 	CHECK_MSG(st == BR_OK, "%s", err.message);
@@ -235,7 +197,8 @@ int main(int argc, char **argv)
 	CHECK_MSG(p.counted > 0 && l * 2U == s * 5U, "long %lu : short %lu is 5 : 2",
 	          (unsigned long)l, (unsigned long)s);
 	CHECK_MSG(p.counted == l + s, "counted %lu = long + short", (unsigned long)p.counted);
-	CHECK_MSG(p.samples_taken == p.counted + p.samples_lost && p.samples_lost * 8U == p.samples_taken,
+	CHECK_MSG(p.samples_taken == p.counted + p.samples_lost &&
+	              p.samples_lost * 8U == p.samples_taken,
 	          "taken %lu, lost %lu: one in 8", (unsigned long)p.samples_taken,
 	          (unsigned long)p.samples_lost);
 	bool flat = p.nchains > 0;
@@ -272,8 +235,8 @@ int main(int argc, char **argv)
 	br_profile_data_free(&p);
 
 	/* A wrapped error read counts as lost, not as an error. */
-	fake_t errs = {CPUID_M4, DWT_CTRL_4_COMPARATORS,
-	               {lng, PCSR_ERROR_READ, lng, lng, sht, lng, sht, lng}};
+	fake_t errs = {
+	    CPUID_M4, DWT_CTRL_4_COMPARATORS, {lng, PCSR_ERROR_READ, lng, lng, sht, lng, sht, lng}};
 	pid = start(&t, &errs, br_flavour_openocd());
 	st = sample(&t, elf, &p, &err);
 	CHECK_MSG(st == BR_OK && p.samples_lost * 8U == p.samples_taken, "E01 reads lost: %s",

@@ -1,0 +1,78 @@
+/*
+ * A fake gdb server's side of RSP for unit tests: a child process on a
+ * socketpair reads packets and answers them (no acknowledgements: the client
+ * is offered QStartNoAckMode). One place for the framing every fake uses.
+ */
+#ifndef BENCHRACK_TESTS_FAKE_RSP_H
+#define BENCHRACK_TESTS_FAKE_RSP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* The exit status of a fake that could not write. */
+#define FAKE_RSP_BROKEN 64
+
+/* Reads one packet's payload into buf (NUL-terminated); -1 at the end. */
+static inline int fake_rsp_read(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	char b;
+	do {
+		if (read(fd, &b, 1) != 1)
+			return -1;
+	} while (b != '$');
+	while (read(fd, &b, 1) == 1 && b != '#')
+		if (n + 1 < cap)
+			buf[n++] = b;
+	buf[n] = '\0';
+	char sum[2];
+	return read(fd, sum, 2) == 2 ? 0 : -1;
+}
+
+/* Sends payload framed with its checksum. */
+static inline void fake_rsp_send(int fd, const char *payload)
+{
+	unsigned sum = 0;
+	for (const char *p = payload; *p; p++)
+		sum += (unsigned char)*p;
+	char frame[128];
+	int n = snprintf(frame, sizeof(frame), "$%s#%02x", payload, sum & 0xFFU);
+	if (write(fd, frame, (size_t)n) != n)
+		_exit(FAKE_RSP_BROKEN);
+}
+
+/* Sends a 32-bit word as a memory read's reply (little-endian hex). */
+static inline void fake_rsp_send_word(int fd, uint32_t v)
+{
+	char hex[9];
+	snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", v & 0xFFU, (v >> 8) & 0xFFU,
+	         (v >> 16) & 0xFFU, v >> 24);
+	fake_rsp_send(fd, hex);
+}
+
+/*
+ * Answers the packets of an attach (qSupported offering no-ack mode,
+ * QStartNoAckMode, '?' with a halted core): 0 when pkt is none of them, 1
+ * when it was answered, 2 when it was the '?' that ends the attach.
+ */
+static inline int fake_rsp_attach_answer(int fd, const char *pkt)
+{
+	if (strncmp(pkt, "qSupported", 10) == 0) {
+		fake_rsp_send(fd, "PacketSize=4000;QStartNoAckMode+");
+		return 1;
+	}
+	if (strcmp(pkt, "QStartNoAckMode") == 0) {
+		fake_rsp_send(fd, "OK");
+		return 1;
+	}
+	if (strcmp(pkt, "?") == 0) {
+		fake_rsp_send(fd, "S05");
+		return 2;
+	}
+	return 0;
+}
+
+#endif
