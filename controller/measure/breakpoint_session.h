@@ -62,6 +62,7 @@
 #include "common/error.h"
 #include "measure/counter.h"
 #include "measure/halt_proof.h"
+#include "measure/host_step.h"
 #include "measure/span.h"
 #include "measure/stack_paint.h"
 #include "measure/wrap.h"
@@ -124,6 +125,13 @@ typedef struct br_bp_result {
 	uint32_t idle_pc;
 	double wall_seconds; /* host time from the first resume to the last halt (or to
 	                        the error) */
+	/* Instructions under the breakpoints the host executed (host_step.h;
+	 * each one inside a sample is one added to it), its self-checks that
+	 * agreed, whether it was still on at the end, and why not. */
+	uint64_t host_steps;
+	uint64_t host_checks;
+	bool host_stepping;
+	char host_why_off[BR_HOST_STEP_WHY_MAX];
 } br_bp_result_t;
 
 /*

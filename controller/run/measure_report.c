@@ -439,6 +439,18 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 		br_json_key(j, counts[i].key);
 		br_json_uint(j, counts[i].value);
 	}
+	/* Instructions under the breakpoints the host executed (measure/host_step.h). */
+	br_json_key(j, "host_steps");
+	br_json_uint(j, raw->bp.host_steps);
+	br_json_key(j, "host_checks");
+	br_json_uint(j, raw->bp.host_checks);
+	br_json_key(j, "host_stepping");
+	br_json_bool(j, raw->bp.host_stepping);
+	br_json_key(j, "host_stepping_off");
+	if (raw->bp.host_stepping)
+		br_json_null(j);
+	else
+		br_json_string(j, raw->bp.host_why_off);
 }
 
 static void json_stack(br_json_t *j, const br_measure_report_t *r)
