@@ -320,6 +320,19 @@ static void bp_sample_begun(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	bp_deadline_reset(r);
 }
 
+/* Sends after (the proven reads past a calibration's step, and the resume
+ * when it has one) and keeps what the step cost in the sample in progress. */
+static br_status_t bp_calibration_exchange(bp_run_t *r, bp_halt_t *after, br_error_t *err)
+{
+	br_status_t st = halt_exchange(r, after, err);
+	if (st != BR_OK)
+		return st;
+	r->current.resume_ticks =
+	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after->counter);
+	r->current.resume_measured = true;
+	return BR_OK;
+}
+
 /*
  * Halted at the start (h proven, held): begin a sample — SP and the return
  * address (function), paint, calibrate (a step) at the first starts — then
@@ -364,13 +377,7 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	bp_halt_t after;
 	halt_init(r, &after, true); /* its PC: a reset held here is the trap's */
 	halt_resume(&after, 0, r->end_address);
-	st = halt_exchange(r, &after, err);
-	if (st != BR_OK)
-		return st;
-	r->current.resume_ticks =
-	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after.counter);
-	r->current.resume_measured = true;
-	return BR_OK;
+	return bp_calibration_exchange(r, &after, err);
 }
 
 /* One guard halt while a long sample runs: stop, read (proven), resume. If
@@ -492,13 +499,7 @@ static br_status_t bp_host_calibrate(bp_run_t *r, br_host_step_site_t *site, br_
 	halt_init(r, &after, true);
 	if (!bp_host_on_breakpoint(r, pc))
 		halt_resume(&after, 0, 0);
-	st = halt_exchange(r, &after, err);
-	if (st != BR_OK)
-		return st;
-	r->current.resume_ticks =
-	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after.counter);
-	r->current.resume_measured = true;
-	return BR_OK;
+	return bp_calibration_exchange(r, &after, err);
 }
 
 /*

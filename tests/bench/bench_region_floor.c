@@ -18,26 +18,13 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "bench_common.h"
 #include "elf_sym.h"
 #include "debug/endpoint.h"
 
 #define HALTS 1000
 /* STM32F4 TIM2_CNT: QEMU's instruction clock under -icount shift=0. */
 #define TIM2_CNT 0x40000024U
-
-static void must(br_status_t st, const br_error_t *err, const char *what)
-{
-	if (st != BR_OK) {
-		fprintf(stderr, "%s: %s\n", what, err->message);
-		exit(2);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -87,7 +74,7 @@ int main(int argc, char **argv)
 	must(br_target_breakpoint_remove_all(t, &err), &err, "removing the breakpoints");
 	br_session_close(&s, true);
 	qsort(v, HALTS, sizeof(v[0]), cmp_double);
-	printf("REGION_FLOOR_US %.2f %.2f %d\n", total / HALTS, (v[HALTS / 2 - 1] + v[HALTS / 2]) / 2.0,
-	       HALTS);
+	printf("REGION_FLOOR_US %.2f %.2f %d\n", total / HALTS,
+	       (v[HALTS / 2 - 1] + v[HALTS / 2]) / 2.0, HALTS);
 	return 0;
 }
