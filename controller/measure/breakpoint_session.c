@@ -877,6 +877,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	out->host_steps = r.hs.executed;
 	out->host_checks = r.hs.checks;
 	out->host_stepping = r.hs.on;
+	out->host_check_failed = r.hs.check_failed;
 	snprintf(out->host_why_off, sizeof(out->host_why_off), "%s", r.hs.on ? "" : r.hs.why_off);
 	bp_cleanup(&r);
 	rsp_client_set_stop_linger(&t->rsp, 0);

@@ -131,6 +131,7 @@ typedef struct br_bp_result {
 	uint64_t host_steps;
 	uint64_t host_checks;
 	bool host_stepping;
+	bool host_check_failed; /* a self-check disagreed: off since, host_why_off says */
 	char host_why_off[BR_HOST_STEP_WHY_MAX];
 } br_bp_result_t;
 

@@ -170,6 +170,7 @@ br_status_t br_host_step_real(br_host_step_t *hs, br_target_t *t, br_host_step_s
 			                       site->insn.text, site->address);
 		site->checked = host_step_agrees(hs, site, &e, &after, mem);
 		hs->checks += site->checked ? 1U : 0U;
+		hs->check_failed = !site->checked;
 	}
 	if (!hs->on)
 		return BR_OK;

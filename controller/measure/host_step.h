@@ -53,6 +53,7 @@ typedef struct br_host_step {
 	br_breakpoint_kind_t kind;          /* of the session's breakpoints */
 	uint64_t executed;                  /* instructions the host executed */
 	uint64_t checks;                    /* self-checks that agreed */
+	bool check_failed;                  /* a self-check disagreed (off since) */
 	char why_off[BR_HOST_STEP_WHY_MAX]; /* when off: why, one clause */
 } br_host_step_t;
 

@@ -148,6 +148,26 @@ static void print_calibration(const br_measure_report_t *r, FILE *out)
 	        r->net_known ? med : "");
 }
 
+/* At breakpoints: the instructions the host executed under them, or why a
+ * self-check turned that off (measure/host_step.h); nothing otherwise. */
+static void print_host_steps(const br_measure_report_t *r, FILE *out)
+{
+	const br_bp_result_t *bp = &r->raw->bp;
+	if (r->raw->mode != BR_MEASURE_BREAKPOINT)
+		return;
+	if (bp->host_check_failed)
+		fprintf(out,
+		        "  breakpoints swapped at each halt: the host's execution of the "
+		        "instruction under one disagreed with a real step (%s)\n",
+		        bp->host_why_off);
+	else if (bp->host_steps > 0)
+		fprintf(out,
+		        "  breakpoints kept inserted: the host executed %llu instructions under "
+		        "them (checked against a real step at %llu places), each one inside a "
+		        "sample added to it\n",
+		        (unsigned long long)bp->host_steps, (unsigned long long)bp->host_checks);
+}
+
 static void print_samples(const br_measure_report_t *r, FILE *out)
 {
 	const br_measure_raw_t *raw = r->raw;
@@ -329,6 +349,7 @@ void br_measure_report_print(const br_measure_report_t *r, FILE *out)
 		print_what(r, out);
 		print_counter(r, out);
 		print_calibration(r, out);
+		print_host_steps(r, out);
 		print_samples(r, out);
 		print_stack(r, out);
 		print_heap(r, out);
