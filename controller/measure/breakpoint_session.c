@@ -862,9 +862,12 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	if (st == BR_OK)
 		st = br_target_resume(t, err);
 	while (st == BR_OK && r.done < bp_total(&r)) {
-		/* Halted without a stop: put on a breakpoint by the host (or a step). */
+		/* Halted without a stop: put on a breakpoint by the host (or a step),
+		 * which is that breakpoint's halt. */
 		if (t->running)
 			st = bp_wait(&r, err);
+		else
+			out->halts++;
 		if (st == BR_OK && !t->running)
 			st = bp_on_halt(&r, err);
 		if (st != BR_OK && r.stray)

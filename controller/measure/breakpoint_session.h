@@ -111,7 +111,8 @@ typedef struct br_bp_sample {
 typedef struct br_bp_result {
 	br_bp_sample_t *samples; /* count entries (warm-up excluded), owned */
 	size_t count;
-	size_t halts;       /* every stop of the core, passed-over ones included */
+	size_t halts;       /* every stop of the core, passed-over ones included, and
+	                       every breakpoint the host's execution put the core on */
 	size_t guard_halts; /* of them, guard halts (long samples) */
 	size_t recoveries;  /* out-of-step reply streams put back in step */
 	size_t dropped;     /* samples begun and not kept (a recovery, a deeper return) */
