@@ -533,6 +533,16 @@ static br_status_t bp_on_halt_host(bp_run_t *r, br_error_t *err)
 		if (st != BR_OK || r->done >= bp_total(r))
 			return st;
 		inside = false;
+		uint64_t ticks = r->current.ticks; /* the sample just kept */
+		if (r->starts >= BR_BP_CALIBRATION_SAMPLES && ticks < BR_HOST_STEP_MIN_REGION) {
+			/* Short: swap from now on, `from` alone inserted until it hits. */
+			r->hs.on = false;
+			snprintf(r->hs.why_off, sizeof(r->hs.why_off),
+			         "the region is %llu instructions, under %u: a breakpoint swap "
+			         "costs it less than host execution's round trip",
+			         (unsigned long long)ticks, BR_HOST_STEP_MIN_REGION);
+			return bp_swap_resume(r, to, 0, NULL, err);
+		}
 	}
 	return bp_host_pass(r, site, &h, first, inside, err);
 }

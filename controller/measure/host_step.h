@@ -35,6 +35,12 @@
 #include "measure/counter.h"
 
 #define BR_HOST_STEP_SITES 2U
+/* A region shorter than this (instructions of a sample, after the
+ * calibration's) swaps breakpoints instead: what a swap makes QEMU
+ * translate again is less than the round trip host execution adds
+ * (controller/measure/README.md: at 3 instructions the swap is cheaper, at
+ * 2004 with the code off the breakpoints' page host execution is). */
+#define BR_HOST_STEP_MIN_REGION 1000U
 #define BR_HOST_STEP_WHY_MAX 200U
 
 typedef struct br_host_step_site {

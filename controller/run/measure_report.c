@@ -160,6 +160,13 @@ static void print_host_steps(const br_measure_report_t *r, FILE *out)
 		        "  breakpoints swapped at each halt: the host's execution of the "
 		        "instruction under one disagreed with a real step (%s)\n",
 		        bp->host_why_off);
+	else if (bp->host_steps > 0 && !bp->host_stepping)
+		fprintf(out,
+		        "  breakpoints swapped after the first samples, in which the host executed "
+		        "%llu instructions under them (checked against a real step at %llu "
+		        "places): %s\n",
+		        (unsigned long long)bp->host_steps, (unsigned long long)bp->host_checks,
+		        bp->host_why_off);
 	else if (bp->host_steps > 0)
 		fprintf(out,
 		        "  breakpoints kept inserted: the host executed %llu instructions under "
