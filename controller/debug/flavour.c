@@ -33,6 +33,7 @@ static const br_flavour_t flavours[] = {
             .limits_hardware_breakpoints = false,
             .kill_ends_server = true,
             .writes_peripherals = false,
+            .retranslates_on_breakpoint_change = true,
             .xpsr_regnum = QEMU_XPSR_REGNUM,
         },
     [FLAVOUR_OPENOCD] =

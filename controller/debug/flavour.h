@@ -81,6 +81,11 @@ typedef struct br_flavour {
 	/* A debugger write to a peripheral register takes effect (false on QEMU:
 	 * M answers OK and changes nothing outside RAM and flash). */
 	bool writes_peripherals;
+	/* A breakpoint change (Z/z) or a step throws away the translated code
+	 * of the breakpoint's page (QEMU 7.2, DESIGN.md): resuming from a
+	 * breakpoint with neither, the host executing the instruction under it
+	 * (measure/host_step.h), is worth a round trip there. */
+	bool retranslates_on_breakpoint_change;
 	/* The CPU registers come with no xPSR number in target.xml lookups: the
 	 * number p uses for xPSR when the description does not say. */
 	uint32_t xpsr_regnum;

@@ -277,7 +277,8 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
  * thinks; taken from the stop when the target already knows it), read the
  * core registers regs[0..nregs) into reg_values, read each of reads[0..nreads)
  * (len <= BR_TARGET_BATCH_READ_MAX bytes), read the bulk (bulk_len bytes),
- * fill (fill_len bytes), remove the breakpoints at
+ * fill (fill_len bytes), write (write_len bytes, then the registers
+ * wregs[0..nwregs)), remove the breakpoints at
  * remove[0..nremove), insert insert[0..ninsert) (kind AUTO), continue. After
  * a resume the caller calls br_target_wait_stop. The continue must not start
  * from an inserted breakpoint when the server does not step over them: remove
@@ -297,7 +298,10 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err);
 #define BR_TARGET_BATCH_READ_MAX 16U
 #define BR_TARGET_BATCH_MAX RSP_PIPELINE_EACH_MAX /* requests in one write */
 #define BR_TARGET_BATCH_READS 4U
-#define BR_TARGET_BATCH_REGS 3U
+#define BR_TARGET_BATCH_REGS 12U
+/* Bytes of a batch's memory write, and registers it writes. */
+#define BR_TARGET_BATCH_WRITE_MAX 64U
+#define BR_TARGET_BATCH_WREGS 4U
 
 /* A monitor command in a batch's reads: its text hex-encoded fits one
  * request (qRcmd,HEX). */
@@ -341,6 +345,20 @@ typedef struct br_target_batch {
 	uint32_t fill_address;
 	uint8_t fill_value;
 	size_t fill_len;
+	/* Written after the fill, before the breakpoint changes (an instruction
+	 * the host executed in the core's place, measure/host_step.h):
+	 * write_len (<= BR_TARGET_BATCH_WRITE_MAX) bytes of write_buf at
+	 * write_address in one hex M, then core register wregs[i] (BR_TARGET_REG_*)
+	 * = wreg_values[i] with P, each answered "OK". A write of the PC moves
+	 * the halt: the check that the continue does not start from an inserted
+	 * breakpoint looks at the PC written, and with hold the target knows it
+	 * as the halt's PC. 0: none. */
+	uint32_t write_address;
+	const uint8_t *write_buf;
+	size_t write_len;
+	unsigned wregs[BR_TARGET_BATCH_WREGS];
+	uint32_t wreg_values[BR_TARGET_BATCH_WREGS];
+	size_t nwregs;
 	bool hold;         /* no continue: the core stays halted */
 	bool sent;         /* out: the requests were written */
 	bool fill_refused; /* out: a write of the fill was refused */

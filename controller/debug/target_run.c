@@ -198,6 +198,43 @@ static bool resumes_on_breakpoint(const br_target_t *t, uint32_t pc)
 	return !t->flavour->steps_over_breakpoints && br_target_breakpoint_index(t, pc) >= 0;
 }
 
+/* The PC a batch writes (an instruction the host executed), if any. */
+static bool batch_written_pc(const br_target_batch_t *b, uint32_t *pc)
+{
+	for (size_t i = 0; i < b->nwregs; i++) {
+		if (b->wregs[i] == BR_TARGET_REG_PC) {
+			*pc = b->wreg_values[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* After a held batch's writes went through: a PC it wrote is the halt's. */
+static void batch_note_written_pc(br_target_t *t, const br_target_batch_t *b)
+{
+	uint32_t pc;
+	if (b->hold && batch_written_pc(b, &pc)) {
+		t->pc = pc;
+		t->pc_known = true;
+	}
+}
+
+/* An M request writing the batch's write_buf into packet (cap bytes). */
+static void batch_write_packet(const br_target_batch_t *b, char *packet, size_t cap)
+{
+	int h = snprintf(packet, cap, "M%x,%zx:", b->write_address, b->write_len);
+	rsp_hex_encode(b->write_buf, b->write_len, packet + h, cap - (size_t)h);
+}
+
+/* A P request writing register index i of the batch's wregs into packet. */
+static void batch_wreg_packet(const br_target_t *t, const br_target_batch_t *b, size_t i,
+                              char *packet, size_t cap)
+{
+	int h = snprintf(packet, cap, "P%x=", br_target_regnum(t, b->wregs[i]));
+	rsp_hex_le_u32_encode(b->wreg_values[i], packet + h, cap - (size_t)h);
+}
+
 /* Reads (read) or fills the first len bytes of the batch's bulk read or
  * fill in rounds of their own, ahead of its write (len 0: nothing); a
  * refusal is noted in the batch. */
@@ -239,6 +276,15 @@ static br_status_t batch_sequential(br_target_t *t, br_target_batch_t *b, br_err
 		st = batch_front(t, b, true, b->bulk_len, err);
 	if (st == BR_OK)
 		st = batch_front(t, b, false, b->fill_len, err);
+	if (st == BR_OK && b->write_len > 0)
+		st = br_target_mem_write(t, b->write_address, b->write_buf, b->write_len, err);
+	for (size_t i = 0; st == BR_OK && i < b->nwregs; i++)
+		st = br_target_reg_write(t, b->wregs[i], b->wreg_values[i], err);
+	uint32_t written_pc;
+	if (st == BR_OK && batch_written_pc(b, &written_pc)) {
+		t->pc = written_pc;
+		t->pc_known = true;
+	}
 	for (size_t i = 0; st == BR_OK && i < b->nremove; i++)
 		st = br_target_breakpoint_remove(t, b->remove[i], err);
 	for (size_t i = 0; st == BR_OK && i < b->ninsert; i++)
@@ -382,7 +428,9 @@ static br_status_t batch_replies(br_target_t *t, br_target_batch_t *b, const bat
 		if (st != BR_OK)
 			return br_error_prefix(err, "pipelined breakpoint change");
 	}
-	if (l->ask_pc && !b->hold && resumes_on_breakpoint(t, b->pc))
+	uint32_t written_pc;
+	if (l->ask_pc && !b->hold && !batch_written_pc(b, &written_pc) &&
+	    resumes_on_breakpoint(t, b->pc))
 		return br_error_set(
 		    err, BR_ERR_USAGE,
 		    "resumed from the inserted breakpoint at 0x%08x: the core stops "
@@ -450,11 +498,14 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	b->sent = false;
 	b->fill_refused = false;
 	b->bulk_refused = false;
-	size_t total = (b->read_pc ? 1U : 0U) + b->nregs + b->nreads + b->nremove + b->ninsert +
+	size_t total = (b->read_pc ? 1U : 0U) + b->nregs + b->nreads +
+	               (b->write_len > 0 ? 1U : 0U) + b->nwregs + b->nremove + b->ninsert +
 	               (b->hold ? 0U : 1U);
 	bool too_big = b->nregs > BR_TARGET_BATCH_REGS || b->nreads > BR_TARGET_BATCH_READS ||
-	               total == 0 || total > BR_TARGET_BATCH_MAX ||
-	               (b->bulk_len > 0 && b->bulk_buf == NULL);
+	               b->nwregs > BR_TARGET_BATCH_WREGS ||
+	               b->write_len > BR_TARGET_BATCH_WRITE_MAX ||
+	               (b->write_len > 0 && b->write_buf == NULL) || total == 0 ||
+	               total > BR_TARGET_BATCH_MAX || (b->bulk_len > 0 && b->bulk_buf == NULL);
 	for (size_t i = 0; !too_big && i < b->nreads; i++) {
 		const br_target_batch_read_t *rd = &b->reads[i];
 		too_big = rd->monitor != NULL
@@ -544,6 +595,15 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 		                      BR_TARGET_MARKER_WORD);
 	l->fill.first = n;
 	n += l->fill.count;
+	/* The host-executed instruction's writes: memory, then registers. */
+	char write_packet[BR_TARGET_BATCH_WRITE_MAX * 2U + 32U];
+	size_t write_at = SIZE_MAX;
+	if (b->write_len > 0) {
+		batch_write_packet(b, write_packet, sizeof(write_packet));
+		write_at = n++;
+	}
+	for (size_t i = 0; i < b->nwregs; i++)
+		batch_wreg_packet(t, b, i, packets[n++], sizeof(packets[0]));
 	size_t first_bp = n;
 
 	/* Bookkeeping first: what the server will hold once the batch has run. */
@@ -557,8 +617,9 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	for (size_t i = 0; i < b->ninsert; i++, n++)
 		br_target_breakpoint_packet(packets[n], sizeof(packets[0]), 'Z', kinds[n],
 		                            b->insert[i] & ~1U);
-	if (!b->hold && t->pc_known && resumes_on_breakpoint(t, t->pc)) {
-		uint32_t pc = t->pc;
+	uint32_t pc = t->pc;
+	bool pc_known = batch_written_pc(b, &pc) || t->pc_known;
+	if (!b->hold && pc_known && resumes_on_breakpoint(t, pc)) {
 		memcpy(t->breakpoints, saved, sizeof(t->breakpoints));
 		t->breakpoint_count = saved_count;
 		return br_error_set(err, BR_ERR_USAGE,
@@ -570,8 +631,10 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	if (!b->hold)
 		memcpy(packets[n++], "c", sizeof("c"));
 	for (size_t i = 0; i < n; i++)
-		requests[i] =
-		    i >= l->fill.first && i < first_bp ? l->fills[i - l->fill.first] : packets[i];
+		requests[i] = i >= l->fill.first && i < l->fill.first + l->fill.count
+		                  ? l->fills[i - l->fill.first]
+		              : i == write_at ? write_packet
+		                              : packets[i];
 
 	rsp_pipeline_reply_t replies[BR_TARGET_BATCH_MAX];
 	batch_collect_t collect = {
@@ -589,7 +652,10 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 		b->bulk_refused = collect.bulk_refused;
 		return br_error_copy(err, &collect.error);
 	}
-	return batch_replies(t, b, l, requests, replies, err);
+	st = batch_replies(t, b, l, requests, replies, err);
+	if (st == BR_OK)
+		batch_note_written_pc(t, b);
+	return st;
 }
 
 /* Takes the stop reply of a core that was asked to stop, dropping any other

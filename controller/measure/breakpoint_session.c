@@ -8,6 +8,7 @@
 #include "common/xalloc.h"
 #include "benchrack/stack_paint.h"
 #include "measure/counter_target.h"
+#include "measure/host_step.h"
 
 /* LR values from 0xF0000000 up are EXC_RETURN codes, not return addresses
  * (ARMv7-M Architecture Reference Manual, B1.5.8 "Exception return behavior"). */
@@ -73,6 +74,7 @@ typedef struct bp_run {
 	bool guess_off;      /* a guess was wrong: none for the rest of the session */
 	int64_t wall0_ns;    /* the session's first resume */
 	int idle_wait_ms;    /* the next look at the core in this wait for a start (0: none) */
+	br_host_step_t hs;   /* the instructions under the breakpoints run in the host */
 } bp_run_t;
 
 static bool bp_is_range(const bp_run_t *r)
@@ -318,6 +320,19 @@ static void bp_sample_begun(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	bp_deadline_reset(r);
 }
 
+/* Sends after (the proven reads past a calibration's step, and the resume
+ * when it has one) and keeps what the step cost in the sample in progress. */
+static br_status_t bp_calibration_exchange(bp_run_t *r, bp_halt_t *after, br_error_t *err)
+{
+	br_status_t st = halt_exchange(r, after, err);
+	if (st != BR_OK)
+		return st;
+	r->current.resume_ticks =
+	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after->counter);
+	r->current.resume_measured = true;
+	return BR_OK;
+}
+
 /*
  * Halted at the start (h proven, held): begin a sample — SP and the return
  * address (function), paint, calibrate (a step) at the first starts — then
@@ -362,13 +377,7 @@ static br_status_t bp_begin(bp_run_t *r, const bp_halt_t *h, uint32_t sp, uint32
 	bp_halt_t after;
 	halt_init(r, &after, true); /* its PC: a reset held here is the trap's */
 	halt_resume(&after, 0, r->end_address);
-	st = halt_exchange(r, &after, err);
-	if (st != BR_OK)
-		return st;
-	r->current.resume_ticks =
-	    (uint32_t)br_counter_state_delta64(r->o->counter, r->last, after.counter);
-	r->current.resume_measured = true;
-	return BR_OK;
+	return bp_calibration_exchange(r, &after, err);
 }
 
 /* One guard halt while a long sample runs: stop, read (proven), resume. If
@@ -424,9 +433,125 @@ static br_status_t bp_guessed(bp_run_t *r, const bp_halt_t *h, br_error_t *err)
 	return BR_OK;
 }
 
+/* Whether a core put at pc (by the host or a step) sits on one of the
+ * session's breakpoints: it is then halted there, and the session's loop
+ * takes it as that halt without a resume (a continue would stop at once). */
+static bool bp_host_on_breakpoint(const bp_run_t *r, uint32_t pc)
+{
+	bool waits_start = r->phase == BP_WAIT_START;
+	return (r->trap != 0 && pc == r->trap) ||
+	       (pc == r->span->from.address && (r->hs.on || waits_start)) ||
+	       (pc == r->span->to.address && (r->hs.on || !waits_start));
+}
+
+/* After a real step off a site: resume, unless the step put the core on a
+ * breakpoint of the session (then that is the next halt). */
+static br_status_t bp_host_resume(bp_run_t *r, br_error_t *err)
+{
+	uint32_t pc = 0;
+	br_status_t st = br_target_pc(r->t, &pc, err);
+	if (st != BR_OK || bp_host_on_breakpoint(r, pc))
+		return st;
+	return br_target_resume(r->t, err);
+}
+
+/*
+ * Off the breakpoint at site with its instruction executed by the host (h
+ * read the registers it needs, from index first), in one write with the
+ * continue; a real step where the host cannot (or has not yet checked it
+ * can: host_step.h). inside: the instruction runs inside the sample in
+ * progress, which the counter then did not see: one instruction more.
+ */
+static br_status_t bp_host_pass(bp_run_t *r, br_host_step_site_t *site, const bp_halt_t *h,
+                                size_t first, bool inside, br_error_t *err)
+{
+	br_thumb_effect_t e;
+	bp_halt_t w;
+	memset(&w, 0, sizeof(w));
+	if (site->checked && br_host_step_prepare(&r->hs, site, &h->b, first, &e, &w.b)) {
+		w.b.hold = bp_host_on_breakpoint(r, e.r[BR_THUMB_PC]);
+		br_status_t st = halt_exchange(r, &w, err);
+		if (st != BR_OK)
+			return st;
+		r->hs.executed++;
+		if (inside)
+			r->current.ticks++;
+		return BR_OK;
+	}
+	br_status_t st = br_host_step_real(&r->hs, r->t, site, err);
+	if (st != BR_OK)
+		return st;
+	return bp_host_resume(r, err);
+}
+
+/* A start among the first BR_BP_CALIBRATION_SAMPLES (the sample begun): a
+ * real step off it (checking the host's execution at the first), the
+ * counter again (proven) after it, and the resume. */
+static br_status_t bp_host_calibrate(bp_run_t *r, br_host_step_site_t *site, br_error_t *err)
+{
+	br_status_t st = br_host_step_real(&r->hs, r->t, site, err);
+	uint32_t pc = 0;
+	if (st == BR_OK)
+		st = br_target_pc(r->t, &pc, err);
+	if (st != BR_OK)
+		return st;
+	bp_halt_t after;
+	halt_init(r, &after, true);
+	if (!bp_host_on_breakpoint(r, pc))
+		halt_resume(&after, 0, 0);
+	return bp_calibration_exchange(r, &after, err);
+}
+
+/*
+ * One halt of a range whose breakpoints both stay inserted (host_step.h):
+ * at `from` the sample begins, at `to` it ends, and at either (also when
+ * it is the other one: `to` before the start, `from` again inside the
+ * sample) the core goes on past it with no breakpoint change.
+ */
+static br_status_t bp_on_halt_host(bp_run_t *r, br_error_t *err)
+{
+	uint32_t from = r->span->from.address;
+	uint32_t to = r->span->to.address;
+	bool ending = r->phase == BP_WAIT_END;
+	bp_halt_t h;
+	halt_init(r, &h, true);
+	size_t first = br_host_step_add_reads(&r->hs, &h.b);
+	br_status_t st = halt_exchange(r, &h, err);
+	if (st != BR_OK)
+		return st;
+	br_host_step_site_t *site = br_host_step_site(&r->hs, h.b.pc);
+	if (site == NULL)
+		return bp_unexpected(r, h.b.pc, err);
+	bool inside = ending; /* a `from` inside the sample: passed over, counted */
+	if (!ending && h.b.pc == from) {
+		bp_sample_begun(r, &h, 0, to);
+		if (r->starts <= BR_BP_CALIBRATION_SAMPLES)
+			return bp_host_calibrate(r, site, err);
+		inside = true;
+	} else if (ending && h.b.pc == to) {
+		st = bp_finish(r, &h, err);
+		if (st != BR_OK || r->done >= bp_total(r))
+			return st;
+		inside = false;
+		uint64_t ticks = r->current.ticks; /* the sample just kept */
+		if (r->starts >= BR_BP_CALIBRATION_SAMPLES && ticks < BR_HOST_STEP_MIN_REGION) {
+			/* Short: swap from now on, `from` alone inserted until it hits. */
+			r->hs.on = false;
+			snprintf(r->hs.why_off, sizeof(r->hs.why_off),
+			         "the region is %llu instructions, under %u: a breakpoint swap "
+			         "costs it less than host execution's round trip",
+			         (unsigned long long)ticks, BR_HOST_STEP_MIN_REGION);
+			return bp_swap_resume(r, to, 0, NULL, err);
+		}
+	}
+	return bp_host_pass(r, site, &h, first, inside, err);
+}
+
 /* Handles one halt at a breakpoint of the session. */
 static br_status_t bp_on_halt(bp_run_t *r, br_error_t *err)
 {
+	if (r->hs.on)
+		return bp_on_halt_host(r, err);
 	uint32_t start = r->span->from.address;
 	bool ending = r->phase == BP_WAIT_END;
 	bool last = ending && r->done + 1U >= bp_total(r);
@@ -729,8 +854,17 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 			r.trap = reset_pc;
 	}
 	out->reset_trapped = r.trap != 0;
+	/* A range (no stack) keeps both breakpoints inserted where the host can
+	 * execute the instructions under them (host_step.h). */
+	if (st == BR_OK && span->kind == BR_SPAN_RANGE && count == 2U && o->stack == NULL)
+		br_host_step_setup(&r.hs, t, &o->counter->counter, needed, 2U, o->kind);
+	else
+		snprintf(r.hs.why_off, sizeof(r.hs.why_off),
+		         "only --from/--to of two places without --stack keeps its breakpoints");
 	if (st == BR_OK)
 		st = br_target_breakpoint_insert(t, span->from.address, o->kind, err);
+	if (st == BR_OK && r.hs.on)
+		st = br_target_breakpoint_insert(t, span->to.address, o->kind, err);
 	if (st == BR_OK && r.trap != 0)
 		st = br_target_breakpoint_insert(t, r.trap, o->kind, err);
 	r.wall0_ns = br_clock_ns();
@@ -738,7 +872,12 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	if (st == BR_OK)
 		st = br_target_resume(t, err);
 	while (st == BR_OK && r.done < bp_total(&r)) {
-		st = bp_wait(&r, err);
+		/* Halted without a stop: put on a breakpoint by the host (or a step),
+		 * which is that breakpoint's halt. */
+		if (t->running)
+			st = bp_wait(&r, err);
+		else
+			out->halts++;
 		if (st == BR_OK && !t->running)
 			st = bp_on_halt(&r, err);
 		if (st != BR_OK && r.stray)
@@ -748,6 +887,11 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	}
 	out->wall_seconds = (double)(br_clock_ns() - r.wall0_ns) / BP_NS_PER_S;
 	out->runs = r.done;
+	out->host_steps = r.hs.executed;
+	out->host_checks = r.hs.checks;
+	out->host_stepping = r.hs.on;
+	out->host_check_failed = r.hs.check_failed;
+	snprintf(out->host_why_off, sizeof(out->host_why_off), "%s", r.hs.on ? "" : r.hs.why_off);
 	bp_cleanup(&r);
 	rsp_client_set_stop_linger(&t->rsp, 0);
 	free(r.scan);

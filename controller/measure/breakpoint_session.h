@@ -62,6 +62,7 @@
 #include "common/error.h"
 #include "measure/counter.h"
 #include "measure/halt_proof.h"
+#include "measure/host_step.h"
 #include "measure/span.h"
 #include "measure/stack_paint.h"
 #include "measure/wrap.h"
@@ -110,7 +111,8 @@ typedef struct br_bp_sample {
 typedef struct br_bp_result {
 	br_bp_sample_t *samples; /* count entries (warm-up excluded), owned */
 	size_t count;
-	size_t halts;       /* every stop of the core, passed-over ones included */
+	size_t halts;       /* every stop of the core, passed-over ones included, and
+	                       every breakpoint the host's execution put the core on */
 	size_t guard_halts; /* of them, guard halts (long samples) */
 	size_t recoveries;  /* out-of-step reply streams put back in step */
 	size_t dropped;     /* samples begun and not kept (a recovery, a deeper return) */
@@ -124,6 +126,14 @@ typedef struct br_bp_result {
 	uint32_t idle_pc;
 	double wall_seconds; /* host time from the first resume to the last halt (or to
 	                        the error) */
+	/* Instructions under the breakpoints the host executed (host_step.h;
+	 * each one inside a sample is one added to it), its self-checks that
+	 * agreed, whether it was still on at the end, and why not. */
+	uint64_t host_steps;
+	uint64_t host_checks;
+	bool host_stepping;
+	bool host_check_failed; /* a self-check disagreed: off since, host_why_off says */
+	char host_why_off[BR_HOST_STEP_WHY_MAX];
 } br_bp_result_t;
 
 /*

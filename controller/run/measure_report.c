@@ -148,6 +148,33 @@ static void print_calibration(const br_measure_report_t *r, FILE *out)
 	        r->net_known ? med : "");
 }
 
+/* At breakpoints: the instructions the host executed under them, or why a
+ * self-check turned that off (measure/host_step.h); nothing otherwise. */
+static void print_host_steps(const br_measure_report_t *r, FILE *out)
+{
+	const br_bp_result_t *bp = &r->raw->bp;
+	if (r->raw->mode != BR_MEASURE_BREAKPOINT)
+		return;
+	if (bp->host_check_failed)
+		fprintf(out,
+		        "  breakpoints swapped at each halt: the host's execution of the "
+		        "instruction under one disagreed with a real step (%s)\n",
+		        bp->host_why_off);
+	else if (bp->host_steps > 0 && !bp->host_stepping)
+		fprintf(out,
+		        "  breakpoints swapped after the first samples, in which the host executed "
+		        "%llu instructions under them (checked against a real step at %llu "
+		        "places): %s\n",
+		        (unsigned long long)bp->host_steps, (unsigned long long)bp->host_checks,
+		        bp->host_why_off);
+	else if (bp->host_steps > 0)
+		fprintf(out,
+		        "  breakpoints kept inserted: the host executed %llu instructions under "
+		        "them (checked against a real step at %llu places), each one inside a "
+		        "sample added to it\n",
+		        (unsigned long long)bp->host_steps, (unsigned long long)bp->host_checks);
+}
+
 static void print_samples(const br_measure_report_t *r, FILE *out)
 {
 	const br_measure_raw_t *raw = r->raw;
@@ -329,6 +356,7 @@ void br_measure_report_print(const br_measure_report_t *r, FILE *out)
 		print_what(r, out);
 		print_counter(r, out);
 		print_calibration(r, out);
+		print_host_steps(r, out);
 		print_samples(r, out);
 		print_stack(r, out);
 		print_heap(r, out);
@@ -439,6 +467,18 @@ static void json_samples(br_json_t *j, const br_measure_raw_t *raw)
 		br_json_key(j, counts[i].key);
 		br_json_uint(j, counts[i].value);
 	}
+	/* Instructions under the breakpoints the host executed (measure/host_step.h). */
+	br_json_key(j, "host_steps");
+	br_json_uint(j, raw->bp.host_steps);
+	br_json_key(j, "host_checks");
+	br_json_uint(j, raw->bp.host_checks);
+	br_json_key(j, "host_stepping");
+	br_json_bool(j, raw->bp.host_stepping);
+	br_json_key(j, "host_stepping_off");
+	if (raw->bp.host_stepping)
+		br_json_null(j);
+	else
+		br_json_string(j, raw->bp.host_why_off);
 }
 
 static void json_stack(br_json_t *j, const br_measure_report_t *r)

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "bench_common.h"
 #include "elf_sym.h"
 #include "debug/endpoint.h"
 #include "measure/halt_proof.h"
@@ -40,20 +41,6 @@
 static uint32_t sym(const char *elf_path, const char *name)
 {
 	return test_elf_sym_address(elf_path, name, 2);
-}
-
-static void must(br_status_t st, const br_error_t *err, const char *what)
-{
-	if (st != BR_OK) {
-		fprintf(stderr, "%s: %s\n", what, err->message);
-		exit(2);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static double median(double *v, size_t n)

@@ -34,11 +34,23 @@ TIM2's (two 4-byte reads), same run: the same slopes with --counter icount
 on a QEMU benchrack launches in record mode; every sample the same exact
 count as TIM2's. Reported as a ratio; no goal.
 
+And a region of real size (issue 27): tests/machines/fw_machine.S's
+region_from .. region_to, two calls of a 1000-nop function (2004
+instructions), with everything on the breakpoints' 1 KiB page ("near"):
+benchrack's --from/--to slope on it against the floor of the same work
+laid out so that no code run between halts shares a page with a
+breakpoint (the same source with -DFAR_WORK: bench_region_floor, a bare
+client, one pipelined write per halt), and gdb-multiarch's script on the
+near layout, all in the same round. benchrack on the far layout is printed
+beside them (no goal).
+
 Goals (issue 11): --from/--to at least 10x faster per halt than gdb's script
 and at most 1.5x the floor; --function at most 2x the floor; CPU at most
-50 us per halt. Exit 1 when one is missed.
+50 us per halt. Issue 27: the real-size region at most 1.3x its floor, gdb
+at least 8x slower. Exit 1 when one is missed (smoke mode: printed only).
 
 usage: bench_user_path.py BENCHRACK QEMU GDB FW_LOOP_ELF BENCH_HALT
+                          [NEAR_ELF FAR_ELF BENCH_REGION_FLOOR]
 """
 import json
 import os
@@ -54,6 +66,11 @@ import bench_mode  # noqa: E402  (takes --smoke out of argv)
 from qemu_gdbstub import start_qemu  # noqa: E402
 
 BENCHRACK, QEMU, GDB, ELF, BENCH_HALT = sys.argv[1:6]
+NEAR_ELF, FAR_ELF, REGION_FLOOR = (sys.argv[6:9] + [None, None, None])[:3]
+REGION = ["--from", "region_from", "--to", "region_to"]
+REGION_N1, REGION_N2 = 20, bench_mode.rounds(220, 120)
+GOAL_REGION_VS_FLOOR = 1.3
+GOAL_REGION_VS_GDB = 8.0
 N1, N2 = 100, 2100
 ROUNDS = bench_mode.rounds(5)
 GDB_HALTS = bench_mode.rounds(200, 50)
@@ -75,15 +92,17 @@ BULK_N1, BULK_N2 = 20, 220
 READ_CHUNK, WRITE_CHUNK, IN_FLIGHT = 2046, 2038, 15
 
 
-def benchrack(port, what, n, counter=()):
-    """(wall s, cpu s, halts, samples) of one `benchrack measure` run."""
+def benchrack(port, what, n, counter=(), elf=None):
+    """(wall s, cpu s, halts, samples) of one `benchrack measure` run (of
+    WHAT[what], or of the real-size REGION on elf when given)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.json")
         log = os.path.join(tmp, "log")
         with open(log, "w+", encoding="utf-8") as out:
             t0 = time.monotonic()
             link = ["--remote", f"127.0.0.1:{port}", "--flavour", "qemu"] if port else []
-            p = subprocess.Popen([BENCHRACK, "measure", ELF, *WHAT[what], "-n", str(n),
+            args = REGION if elf else WHAT[what]
+            p = subprocess.Popen([BENCHRACK, "measure", elf or ELF, *args, "-n", str(n),
                                   "-w", "0", *link, *counter, "--json", path],
                                  stdout=out, stderr=subprocess.STDOUT)
             _, status, ru = os.wait4(p.pid, 0)
@@ -125,15 +144,24 @@ def floor(port):
         (float(bulk.group(2)), int(bulk.group(3)), float(bulk.group(4)), float(bulk.group(5)))
 
 
-def gdb_per_halt(port):
+def region_floor(port):
+    """bench_region_floor on the far layout: µs per halt (mean)."""
+    out = subprocess.run([REGION_FLOOR, FAR_ELF, "region_from", "region_to", "127.0.0.1",
+                          str(port)], capture_output=True, text=True, timeout=300,
+                         check=True).stdout
+    return float(re.search(r"REGION_FLOOR_US (\S+)", out).group(1))
+
+
+def gdb_per_halt(port, elf=None, marks=("br_loop_marker_a", "br_loop_marker_b"),
+                 read="br_loop_count"):
     """gdb-multiarch drives the benchmark's QEMU through the same loop: µs per
     halt (mean). It detaches at the end, as benchrack does, leaving the
     QEMU running with no breakpoint."""
     script = f"""set pagination off
 set confirm off
 target remote 127.0.0.1:{port}
-break br_loop_marker_a
-break br_loop_marker_b
+break {marks[0]}
+break {marks[1]}
 continue
 python
 import time
@@ -141,7 +169,7 @@ ts = []
 for i in range({GDB_HALTS}):
     t0 = time.monotonic()
     gdb.execute('continue', to_string=True)
-    gdb.execute('output br_loop_count', to_string=True)
+    gdb.execute('output {read}', to_string=True)
     ts.append(time.monotonic() - t0)
 print('GDB_US_PER_HALT %f' % (sum(ts) / len(ts) * 1e6))
 end
@@ -151,7 +179,7 @@ detach
     with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
         f.write(script)
     try:
-        out = subprocess.run([GDB, "-nx", "-batch", "-x", f.name, ELF], capture_output=True,
+        out = subprocess.run([GDB, "-nx", "-batch", "-x", f.name, elf or ELF], capture_output=True,
                              text=True, timeout=120).stdout
     finally:
         os.unlink(f.name)
@@ -159,10 +187,35 @@ detach
     return float(m.group(1)) if m else None
 
 
+def region_round(figures, exact):
+    """One round of the real-size region: the floor on the far layout,
+    benchrack on both, gdb on the near one, each on a QEMU of its own."""
+    qemus = []
+    try:
+        far, far_port = start_qemu(QEMU, FAR_ELF)
+        qemus.append(far)
+        near, near_port = start_qemu(QEMU, NEAR_ELF)
+        qemus.append(near)
+        figures["region_floor"].append(region_floor(far_port))
+        for key, elf, port in (("region_near", NEAR_ELF, near_port),
+                               ("region_far", FAR_ELF, far_port)):
+            w1, _, h1, s1 = benchrack(port, "range", REGION_N1, elf=elf)
+            w2, _, h2, s2 = benchrack(port, "range", REGION_N2, elf=elf)
+            figures[key].append(1e6 * (w2 - w1) / (h2 - h1))
+            exact.setdefault(key, set()).update(set(s1) | set(s2))
+        figures["region_gdb"].append(gdb_per_halt(near_port, NEAR_ELF,
+                                                  ("region_from", "region_to"), "$pc"))
+    finally:
+        for q in qemus:
+            q.kill()
+            q.wait()
+
+
 def main():
     qemu, port = start_qemu(QEMU, ELF)
     figures = {k: [] for k in ("small_rate", "bulk_ratio", "bulk_packet_us", "floor_cpu", "floor_cpu_bare", "floor_mean", "floor_median", "gdb", "range", "function",
-                               "range_cpu", "function_cpu", "range_icount", "function_icount")}
+                               "range_cpu", "function_cpu", "range_icount", "function_icount",
+                               "region_floor", "region_near", "region_far", "region_gdb")}
     exact = {}
     try:
         for _ in range(ROUNDS):
@@ -196,6 +249,8 @@ def main():
                 w2, _, h2, s2 = benchrack(None, what, N2, ("--counter", "icount"))
                 figures[what + "_icount"].append(1e6 * (w2 - w1) / (h2 - h1))
                 exact.setdefault(what, set()).update(set(s1) | set(s2))
+            if NEAR_ELF:
+                region_round(figures, exact)
     finally:
         qemu.kill()
         qemu.wait()
@@ -205,7 +260,15 @@ def main():
         figures[what + "_vs_floor"] = [b / f for b, f in zip(figures[what], figures["floor_mean"])]
     if None not in figures["gdb"]:
         figures["gdb_vs_range"] = [g / b for g, b in zip(figures["gdb"], figures["range"])]
-    med = {k: statistics.median(v) for k, v in figures.items() if None not in v}
+    if NEAR_ELF:
+        figures["region_vs_floor"] = [b / f for b, f in zip(figures["region_near"],
+                                                            figures["region_floor"])]
+        figures["region_far_vs_floor"] = [b / f for b, f in zip(figures["region_far"],
+                                                                figures["region_floor"])]
+        if None not in figures["region_gdb"]:
+            figures["region_gdb_vs"] = [g / b for g, b in zip(figures["region_gdb"],
+                                                              figures["region_near"])]
+    med = {k: statistics.median(v) for k, v in figures.items() if v and None not in v}
     failures = []
     errors = []
     for what, values in exact.items():
@@ -248,6 +311,38 @@ def main():
           f"{med['bulk_packet_us']:.1f} us per packet; small-read rate {med['small_rate']:.0f}/s; "
           f"bulk packet rate / small-read rate {med['bulk_ratio']:.2f} (goal >= {GOAL_BULK}) "
           "[rounds: " + ", ".join(f"{x:.2f}" for x in figures["bulk_ratio"]) + "]")
+    if NEAR_ELF:
+        rounds = lambda k: ", ".join(f"{x:.1f}" for x in figures[k])  # noqa: E731
+        print(f"real-size region (fw_machine region_from..region_to, "
+              f"{sorted(exact.get('region_near', []))} instructions), per halt, "
+              f"slope between -n {REGION_N1} and -n {REGION_N2}:")
+        print(f"  floor: bare client, pipelined swap, far layout  {med['region_floor']:8.1f} us "
+              f"[rounds: {rounds('region_floor')}]")
+        print(f"  benchrack --from/--to, near layout              {med['region_near']:8.1f} us "
+              f"[rounds: {rounds('region_near')}]")
+        print(f"  benchrack --from/--to, far layout               {med['region_far']:8.1f} us "
+              f"[rounds: {rounds('region_far')}]")
+        rg = med.get("region_gdb")
+        print(f"  gdb-multiarch script, near layout               "
+              f"{rg if rg else float('nan'):8.1f} us")
+        print(f"  benchrack near / floor   {med['region_vs_floor']:6.2f}x "
+              f"(goal <= {GOAL_REGION_VS_FLOOR}x); benchrack far / floor "
+              f"{med['region_far_vs_floor']:.2f}x [rounds: "
+              + ", ".join(f"{x:.2f}" for x in figures["region_vs_floor"]) + "]")
+        rv = med.get("region_gdb_vs", 0.0)
+        print(f"  gdb / benchrack, near    {rv:6.1f}x (goal >= {GOAL_REGION_VS_GDB:.0f}x)")
+        for key in ("region_near", "region_far"):
+            values = exact.get(key, set())
+            if len(values) != 1 or next(iter(values)) in (None, 0):
+                errors.append(f"{key}: samples not one exact count: {sorted(map(str, values))}")
+        if exact.get("region_near") != exact.get("region_far"):
+            errors.append("the near and far layouts' regions counted differently")
+        if med["region_vs_floor"] > GOAL_REGION_VS_FLOOR:
+            failures.append(f"real-size region: {med['region_vs_floor']:.2f}x its floor")
+        if rv < GOAL_REGION_VS_GDB:
+            failures.append(f"real-size region: gdb {rv:.1f}x < {GOAL_REGION_VS_GDB}x")
+        if rg is None:
+            errors.append("gdb-multiarch's script did not run on the real-size region")
     if med["bulk_ratio"] < GOAL_BULK:
         failures.append(f"bulk reads: {med['bulk_ratio']:.2f} of the packet rate < {GOAL_BULK}")
     if vs_gdb < GOAL_VS_GDB:

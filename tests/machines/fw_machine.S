@@ -8,7 +8,10 @@
  *                   two calls of work (bl, work, bl, work), then round again
  * The counts are what the tests take from QEMU's own execution trace, never
  * from this comment. Built with -DSTART_SYSTICK, it starts SysTick first;
- * with -DLONG_REGION it runs a region of over 2^32 instructions instead.
+ * with -DLONG_REGION it runs a region of over 2^32 instructions instead;
+ * with -DFAR_WORK, work lies 8 KiB away from the region's code, on pages of
+ * its own (the layout of bench_user_path.py's floor: no code that runs
+ * between the region's two halts shares a page with their breakpoints).
  */
 	.syntax unified
 	.cpu cortex-m0
@@ -75,6 +78,9 @@ region_from:
 region_to:
 	b region_from
 
+#ifdef FAR_WORK
+	.balign 8192
+#endif
 	.thumb_func
 	.global work
 work:
