@@ -26,112 +26,35 @@ repository of this tree's configs/. Both jobs run at once, then:
 usage: test_lava.py SRCDIR BENCHRACK QEMU SUITE_ELF LAVA_DIR DEBIAN_PYTHON
 (root: lava-run keeps its files in /var/lib/lava/dispatcher/tmp)
 """
-import http.server
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from farmlib import check, default_benches, finish  # noqa: E402
+from lavalib import Lava, serve_dispatcher_tmp  # noqa: E402
 from ports import HOST, free_port  # noqa: E402
 
 SRC, BENCHRACK, QEMU, SUITE_ELF, LAVA_DIR, PY = sys.argv[1:7]
+L = Lava(SRC, BENCHRACK, QEMU, LAVA_DIR, PY)
 # job ids of this process alone: LAVA keeps a job's files in
 # /var/lib/lava/dispatcher/tmp/ID and the overlay unpacks to /lava-ID
 JOB_BASE = os.getpid() * 10
-LAVA = os.path.join(SRC, "configs", "lava")
-
-
-
-
-
-def render(env_dir, template, **values):
-    """template (a file name under one of env_dir's folders) rendered as
-    lava-server renders device dictionaries and CI renders job templates."""
-    code = (
-        "import sys, json, jinja2\n"
-        "dirs, name, values = json.loads(sys.argv[1])\n"
-        "env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), autoescape=False,\n"
-        "                         undefined=jinja2.StrictUndefined)\n"
-        "sys.stdout.write(env.get_template(name).render(**values))\n")
-    p = subprocess.run([PY, "-c", code, json.dumps([env_dir, template, values])],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"rendering {template}: {p.stderr}")
-    return p.stdout
-
-
-def lava_env():
-    env = dict(os.environ,
-               PYTHONPATH=os.path.join(LAVA_DIR, "shim") + ":" +
-               os.path.join(LAVA_DIR, "root", "usr", "lib", "python3", "dist-packages"))
-    return env
-
-
-def device_dictionary(name, port, workdir, gdbserver_command=None, hard_reset=None):
-    lines = ["{% extends 'benchrack-gdbserver.jinja2' %}",
-             "{% set benchrack_board = 'qemu-netduinoplus2' %}",
-             f"{{% set gdbserver = '{HOST}:{port}' %}}",
-             "{% set flavour = 'qemu' %}",
-             f"{{% set workdir = '{workdir}' %}}",
-             f"{{% set benchrack_tools = '{LAVA}' %}}",
-             f"{{% set benchrack_bindir = '{os.path.dirname(BENCHRACK)}' %}}"]
-    if gdbserver_command is not None:
-        lines.append(f"{{% set gdbserver_command = {gdbserver_command!r} %}}")
-    if hard_reset is not None:
-        lines.append(f"{{% set hard_reset_command = {hard_reset!r} %}}")
-    return "\n".join(lines) + "\n"
-
-
-def qemu_command(port, workdir):
-    return (f"{QEMU} -M netduinoplus2 -icount shift=0 -display none -monitor none "
-            f"-serial null -S -gdb tcp:{HOST}:{port} -kernel {workdir}/firmware.elf")
-
-
-def testdef_repo(work, rack_text):
-    """A git repository holding this tree's configs/ (the test definitions
-    and the suite) and the rack file configs/racks/farm.yaml, as a lab's
-    LAVA jobs name benchrack's repository."""
-    repo = os.path.join(work, "benchrack.git")
-    shutil.copytree(os.path.join(SRC, "configs"), os.path.join(repo, "configs"))
-    with open(os.path.join(repo, "configs", "racks", "farm.yaml"), "w") as f:
-        f.write(rack_text)
-    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.net"]
-    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
-    subprocess.run(git + ["add", "-A"], check=True)
-    subprocess.run(git + ["commit", "-q", "-m", "configs"], check=True)
-    return repo
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve_dispatcher_tmp():
-    """The worker's http server for LAVA's overlay (apache on a real worker):
-    /tmp/... of /var/lib/lava/dispatcher, on a loopback port."""
-    root = "/var/lib/lava/dispatcher"
-    os.makedirs(os.path.join(root, "tmp"), exist_ok=True)
-    handler = lambda *a, **k: Quiet(*a, directory=root, **k)  # noqa: E731
-    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_address[1]
+LAVA = L.configs
 
 
 def start_job(work, job_id, device_yaml, job_yaml, dispatcher_yaml):
     out = os.path.join(work, f"out-{job_id}")
     os.makedirs(out)
     log = open(os.path.join(work, f"lava-run-{job_id}.log"), "w")
-    cmd = [PY, os.path.join(LAVA_DIR, "root", "usr", "bin", "lava-run"), "--job-id", str(job_id),
-           "--output-dir", out, "--device", device_yaml, "--dispatcher", dispatcher_yaml, job_yaml]
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=lava_env()), out, log.name
+    cmd = L.program("lava-run") + ["--job-id", str(job_id), "--output-dir", out,
+                                   "--device", device_yaml, "--dispatcher", dispatcher_yaml,
+                                   job_yaml]
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=L.env()), out, log.name
 
 
 def wait_job(p):
@@ -188,10 +111,9 @@ def main():
     if os.geteuid() != 0:
         print("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
         return 77
-    p = subprocess.run([os.path.join(SRC, "tools", "lava-dispatcher-unpack"), LAVA_DIR],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"tools/lava-dispatcher-unpack {LAVA_DIR}: exit {p.returncode}: {p.stderr}")
+    failed = L.unpack()
+    if failed:
+        print(failed)
         return 1
     work = tempfile.mkdtemp(prefix="farm-lava-")
     envdir = os.path.join(work, "templates")
@@ -203,14 +125,14 @@ def main():
 
     # the shipped device dictionaries render to devices LAVA's schema takes
     for shipped in sorted(os.listdir(os.path.join(LAVA, "devices"))):
-        text = render([envdir], shipped)
+        text = L.render([envdir], shipped)
         code = ("import sys, yaml\nfrom lava_common.schemas import device\n"
                 "device.validate(yaml.safe_load(sys.stdin))\n")
         p = subprocess.run([PY, "-c", code], input=text, capture_output=True, text=True,
-                           env=lava_env())
+                           env=L.env())
         check(p.returncode == 0, f"shipped {shipped} renders to a device LAVA's schema accepts "
               f"{p.stderr.strip()[-300:]}")
-    nucleo = render([envdir], "nucleo-f446re-1.jinja2")
+    nucleo = L.render([envdir], "nucleo-f446re-1.jinja2")
     check("program {FIRMWARE} verify reset exit" in nucleo and "gdb_port 3333" in nucleo,
           "the NUCLEO-F446RE device flashes with OpenOCD's program and serves gdb on 3333")
 
@@ -218,34 +140,29 @@ def main():
     for i, name in enumerate(["np2-a", "np2-b", "np2-dead"]):
         port = free_port()
         workdir = os.path.join(work, "devices", name)
-        if name == "np2-dead":
-            text = device_dictionary(name, port, workdir, gdbserver_command="true",
-                                     hard_reset="true")
-        else:
-            text = device_dictionary(name, port, workdir,
-                                     gdbserver_command=qemu_command(port, workdir))
+        text = L.device_dictionary(port, workdir, dead=(name == "np2-dead"))
         with open(os.path.join(envdir, name + ".jinja2"), "w") as f:
             f.write(text)
         dev_yaml = os.path.join(work, name + ".yaml")
         with open(dev_yaml, "w") as f:
-            f.write(render([envdir], name + ".jinja2"))
+            f.write(L.render([envdir], name + ".jinja2"))
         devices[name] = (dev_yaml, workdir, port)
 
     rack = ("name: farm\nsuites: [../suites/default.yaml]\nboards:\n"
             f"  - {{name: np2-a, board: qemu-netduinoplus2, remote: '{HOST}:{devices['np2-a'][2]}'}}\n")
-    repo = testdef_repo(work, rack)
+    repo = L.testdef_repo(work, rack)
     server, http_port = serve_dispatcher_tmp()
     dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
     with open(dispatcher_yaml, "w") as f:
         f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
-    job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+    job_text = L.render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
                       testdef_repo="file://" + repo, job_name="benchrack default suite")
     job_yaml = os.path.join(work, "job.yaml")
     with open(job_yaml, "w") as f:
         f.write(job_text)
     rack_yaml = os.path.join(work, "rack-job.yaml")
     with open(rack_yaml, "w") as f:
-        f.write(render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
                        testdef_repo="file://" + repo, job_name="benchrack rack",
                        rack="configs/racks/farm.yaml"))
 
@@ -295,8 +212,7 @@ def main():
                       "benchrack-rack-exit", benches, expected)
     server.shutdown()
     for name in devices:
-        subprocess.run(["bash", os.path.join(LAVA, "benchrack-gdbserver"), "stop",
-                        devices[name][1]])
+        L.power_off(devices[name][1])
     for i in range(4):
         shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
     return finish(work)
