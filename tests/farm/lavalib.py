@@ -41,17 +41,20 @@ class Lava:
         """[python, path] of one of the dispatcher's programs (lava-run, lava-worker)."""
         return [self.py, os.path.join(self.lava_dir, "root", "usr", "bin", name)]
 
-    def render(self, dirs, template, **values):
+    def render(self, dirs, template, lava_server=True, **values):
         """template (a file name under one of dirs) rendered as lava-server
-        renders device dictionaries and CI renders job templates."""
+        renders device dictionaries and device types (lava_server: its
+        sandboxed environment with trim_blocks, lava_scheduler_app/
+        environment.py), or else as a CI renders a job template (plain jinja2)."""
         import json
         code = (
-            "import sys, json, jinja2\n"
-            "dirs, name, values = json.loads(sys.argv[1])\n"
-            "env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), autoescape=False,\n"
-            "                         undefined=jinja2.StrictUndefined)\n"
+            "import sys, json, jinja2, jinja2.sandbox\n"
+            "dirs, name, server, values = json.loads(sys.argv[1])\n"
+            "kind = jinja2.sandbox.SandboxedEnvironment if server else jinja2.Environment\n"
+            "env = kind(loader=jinja2.FileSystemLoader(dirs), autoescape=False,\n"
+            "           trim_blocks=server, undefined=jinja2.StrictUndefined)\n"
             "sys.stdout.write(env.get_template(name).render(**values))\n")
-        p = subprocess.run([self.py, "-c", code, json.dumps([dirs, template, values])],
+        p = subprocess.run([self.py, "-c", code, json.dumps([dirs, template, lava_server, values])],
                            capture_output=True, text=True)
         if p.returncode != 0:
             raise RuntimeError(f"rendering {template}: {p.stderr}")

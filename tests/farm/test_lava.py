@@ -155,14 +155,16 @@ def main():
     dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
     with open(dispatcher_yaml, "w") as f:
         f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
-    job_text = L.render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
-                      testdef_repo="file://" + repo, job_name="benchrack default suite")
+    job_text = L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                       firmware_url="file://" + SUITE_ELF,
+                       testdef_repo="file://" + repo, job_name="benchrack default suite")
     job_yaml = os.path.join(work, "job.yaml")
     with open(job_yaml, "w") as f:
         f.write(job_text)
     rack_yaml = os.path.join(work, "rack-job.yaml")
     with open(rack_yaml, "w") as f:
-        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                       firmware_url="file://" + SUITE_ELF,
                        testdef_repo="file://" + repo, job_name="benchrack rack",
                        rack="configs/racks/farm.yaml"))
 
