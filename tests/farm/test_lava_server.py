@@ -75,8 +75,23 @@ class Server:
                                f"{p.stdout[-1500:]}{p.stderr[-1500:]}")
         return p.stdout
 
-    def manage(self, *args):
-        return self.run("lava-server", "manage", *args)
+    def manage(self, *commands):
+        """lava-server's management commands (each a list of arguments, as
+        `lava-server manage ARGS...` takes them) run in one Django start-up;
+        returns what each printed, in order."""
+        code = ("import io, json\n"
+                "from django.core.management import call_command\n"
+                f"commands = json.loads({json.dumps(commands)!r})\n"
+                "outs = []\n"
+                "for args in commands:\n"
+                "    out = io.StringIO()\n"
+                "    call_command(*args, stdout=out)\n"
+                "    outs.append(out.getvalue())\n"
+                "print('BENCHRACK-OUTS ' + json.dumps(outs))\n")
+        self.write("/tmp/benchrack-manage.py", code)
+        out = self.run("lava-server", "manage", "shell", "-c",
+                       "exec(open('/tmp/benchrack-manage.py').read())")
+        return json.loads(out.split("BENCHRACK-OUTS ", 1)[1])
 
     def spawn(self, name, *cmd):
         log = open(os.path.join(self.logs, name + ".log"), "w")
@@ -206,12 +221,13 @@ def check_complete_job(api, job, benches, expected):
         c = got.get(("0_benchrack-check", f"default.qemu-netduinoplus2.{b}"))
         ok = (c is not None and c["result"] == "pass" and c["unit"] == "instructions"
               and c["measurement"] is not None and float(c["measurement"]) == expected[b])
-        check(ok, f"job {jid}: LAVA's results API: {b} pass, {expected[b]} instructions ({c})")
+        got_c = c and (c["result"], c["measurement"], c["unit"])
+        check(ok, f"job {jid}: LAVA's results API: {b} pass, {expected[b]} instructions ({got_c})")
     ours = [k for k in got if k[0] == "0_benchrack-check" and k[1].startswith("default.")]
     check(len(ours) == len(benches), f"job {jid}: one test case per bench ({len(ours)})")
     end = got.get(("0_benchrack-check", "benchrack-exit"))
     check(end is not None and end["result"] == "pass",
-          f"job {jid}: benchrack's exit 0 a passing case ({end})")
+          f"job {jid}: benchrack's exit 0 a passing case ({end and end['result']})")
 
 
 def main():
@@ -273,17 +289,16 @@ def main():
     try:
         t0 = time.monotonic()
         server.start(setup)
-        server.manage("users", "add", "admin", "--superuser", "--staff", "--passwd", "admin")
-        token = server.manage("tokens", "add", "--user", "admin").strip()
-        wtokens = {}
-        for w in ("w1", "w2"):
-            out = server.manage("workers", "add", w)
-            wtokens[w] = out.strip().split("Token: ")[-1]
-        server.manage("device-types", "add", DEVICE_TYPE)
+        commands = [["users", "add", "admin", "--superuser", "--staff", "--passwd", "admin"],
+                    ["tokens", "add", "--user", "admin"],
+                    ["workers", "add", "w1"], ["workers", "add", "w2"],
+                    ["device-types", "add", DEVICE_TYPE]]
         for name, (w, dead) in devices.items():
-            extra = ["--offline"] if dead else []
-            server.manage("devices", "add", name, "--device-type", DEVICE_TYPE, "--worker", w,
-                          *extra)
+            commands.append(["devices", "add", name, "--device-type", DEVICE_TYPE, "--worker", w]
+                            + (["--offline"] if dead else []))
+        outs = server.manage(*commands)
+        token = outs[1].strip()
+        wtokens = {w: outs[2 + i].strip().split("Token: ")[-1] for i, w in enumerate(("w1", "w2"))}
         url = f"http://{HOST}:{server.http_port}/"
         for w in ("w1", "w2"):
             workers.append(start_worker(work, w, url, wtokens[w]))
@@ -322,6 +337,9 @@ def main():
         overlap = max(sum(1 for s2, e2 in spans if s2 and e2 and s2 <= s and s < e2)
                       for s, _e in spans if s)
         check(overlap <= 2, f"never more than two jobs running at once ({spans})")
+        starts = sorted(spans)
+        check(all(s and e for s, e in starts) and starts[-1][0] >= min(e for _s, e in starts[:2]),
+              f"the third job waited in the queue for a board to be free ({starts})")
         for j in finished:
             check_complete_job(api, j, benches, expected)
 
@@ -347,7 +365,7 @@ def main():
         lava_job = got.get(("lava", "job"))
         meta = json.dumps(lava_job.get("metadata") if lava_job else None)
         check(lava_job is not None and lava_job["result"] == "fail" and "benchrack-exit-3" in meta,
-              f"dead board: LAVA's job case fails naming benchrack-exit-3 ({lava_job})")
+              f"dead board: LAVA's job case fails naming benchrack-exit-3 ({meta})")
     except (RuntimeError, urllib.error.URLError, OSError, KeyError, ValueError) as e:
         check(False, f"the LAVA server run: {e}")
     finally:
