@@ -86,16 +86,16 @@ class Lava:
         subprocess.run(["bash", os.path.join(self.configs, "benchrack-gdbserver"), "stop",
                         workdir])
 
-    def testdef_repo(self, work, rack_text=None):
+    def testdef_repo(self, work, files=None):
         """A git repository holding this tree's configs/ (the test
-        definitions and the suite) and, given rack_text, the rack file
-        configs/racks/farm.yaml, as a lab's LAVA jobs name benchrack's
+        definitions and the suite) and files ({path in the repository:
+        text}, e.g. a rack file), as a lab's LAVA jobs name benchrack's
         repository."""
         repo = os.path.join(work, "benchrack.git")
         shutil.copytree(os.path.join(self.src, "configs"), os.path.join(repo, "configs"))
-        if rack_text is not None:
-            with open(os.path.join(repo, "configs", "racks", "farm.yaml"), "w") as f:
-                f.write(rack_text)
+        for path, text in (files or {}).items():
+            with open(os.path.join(repo, path), "w") as f:
+                f.write(text)
         git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.net"]
         subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
         subprocess.run(git + ["add", "-A"], check=True)

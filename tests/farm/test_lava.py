@@ -17,6 +17,10 @@ repository of this tree's configs/. Both jobs run at once, then:
 - a third job on a device whose gdbserver is dead (hard_reset starts
   nothing) ends in a LAVA failure: benchrack exit 3 raised through
   lava-test-raise, no bench passes, the job's result is fail;
+- a job of the default suite with nop1000's budget one instruction under
+  its figure (benchrack's exit 1, a verdict): nop1000's case fails with its
+  figure, the others pass, benchrack-exit fails with measurement 1, and the
+  LAVA job itself passes;
 - configs/lava/benchrack-rack.yaml, with benchrack from the worker's PATH,
   runs a rack whose one board is a device's QEMU (remote:): the same
   figures as LAVA cases <suite>.<board>.<bench>, the job passing;
@@ -150,7 +154,13 @@ def main():
 
     rack = ("name: farm\nsuites: [../suites/default.yaml]\nboards:\n"
             f"  - {{name: np2-a, board: qemu-netduinoplus2, remote: '{HOST}:{devices['np2-a'][2]}'}}\n")
-    repo = L.testdef_repo(work, rack)
+    # the default suite with nop1000's budget one instruction under its figure
+    with open(os.path.join(SRC, "configs", "suites", "default.yaml")) as f:
+        default_suite = f.read()
+    tight = default_suite.replace("max_cycles_per_iteration: 1010}",
+                                  "max_cycles_per_iteration: 1000}")
+    repo = L.testdef_repo(work, {"configs/racks/farm.yaml": rack,
+                                 "configs/suites/tight.yaml": tight})
     server, http_port = serve_dispatcher_tmp()
     dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
     with open(dispatcher_yaml, "w") as f:
@@ -167,6 +177,12 @@ def main():
                        firmware_url="file://" + SUITE_ELF,
                        testdef_repo="file://" + repo, job_name="benchrack rack",
                        rack="configs/racks/farm.yaml"))
+
+    tight_yaml = os.path.join(work, "tight-job.yaml")
+    with open(tight_yaml, "w") as f:
+        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                         firmware_url="file://" + SUITE_ELF, testdef_repo="file://" + repo,
+                         job_name="benchrack over budget", suite="configs/suites/tight.yaml"))
 
     benches, expected = default_benches(SRC)
 
@@ -203,6 +219,29 @@ def main():
           and job[0].get("error_type") == "Test",
           f"dead board: the job's error is benchrack's exit 3, raised through lava-test-raise ({job})")
 
+    # benchrack's exit 1 (nop1000 over its budget): that bench's case fails
+    # with its figure, the others pass, the exit a failing case; the job
+    # itself goes on and passes (a verdict, not an infrastructure error)
+    t0 = time.monotonic()
+    p, _out, log = start_job(work, JOB_BASE + 4, devices["np2-a"][0], tight_yaml, dispatcher_yaml)
+    wait_job(p)
+    print(f"the job over budget on np2-a: {time.monotonic() - t0:.1f} s")
+    entries = parse_log(log)
+    ours = {e["case"]: e for e in entries if e.get("definition") == "0_benchrack-check"}
+    for b in benches:
+        e = ours.get(f"default.qemu-netduinoplus2.{b}")
+        want = "fail" if b == "nop1000" else "pass"
+        check(e is not None and e.get("result") == want
+              and float(e.get("measurement") or -1) == expected[b],
+              f"over budget: {b} {want}, {expected[b]} instructions ({e})")
+    end = ours.get("benchrack-exit")
+    check(end is not None and end.get("result") == "fail"
+          and float(end.get("measurement") or -1) == 1,
+          f"over budget: benchrack's exit 1 recorded as a failing case ({end})")
+    job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
+    check(len(job) == 1 and job[0]["result"] == "pass",
+          f"over budget: the LAVA job itself completes ({job})")
+
     # configs/lava/benchrack-rack.yaml, benchrack from the worker's PATH, on
     # a rack whose one board is np2-a's QEMU at its remote: address
     t0 = time.monotonic()
@@ -215,7 +254,7 @@ def main():
     server.shutdown()
     for name in devices:
         L.power_off(devices[name][1])
-    for i in range(4):
+    for i in range(5):
         shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
     return finish(work)
 
