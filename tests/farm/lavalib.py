@@ -22,12 +22,18 @@ class Lava:
             src, benchrack, qemu, lava_dir, py)
         self.configs = os.path.join(src, "configs", "lava")
 
-    def unpack(self):
-        """tools/lava-dispatcher-unpack into LAVA_DIR; None or what failed."""
+    def prepare(self, why_root):
+        """None when the test can go on: run as root (else why_root is
+        printed and 77, a skip, returned) and tools/lava-dispatcher-unpack
+        done into LAVA_DIR (else what failed is printed and 1 returned)."""
+        if os.geteuid() != 0:
+            print(why_root)
+            return 77
         p = subprocess.run([os.path.join(self.src, "tools", "lava-dispatcher-unpack"),
                             self.lava_dir], capture_output=True, text=True)
         if p.returncode != 0:
-            return f"tools/lava-dispatcher-unpack {self.lava_dir}: exit {p.returncode}: {p.stderr}"
+            print(f"tools/lava-dispatcher-unpack {self.lava_dir}: exit {p.returncode}: {p.stderr}")
+            return 1
         return None
 
     def env(self):

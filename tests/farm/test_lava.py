@@ -112,13 +112,9 @@ def check_passing_job(name, entries, definition, prefix, exit_case, benches, exp
 
 
 def main():
-    if os.geteuid() != 0:
-        print("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
-        return 77
-    failed = L.unpack()
-    if failed:
-        print(failed)
-        return 1
+    code = L.prepare("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
+    if code is not None:
+        return code
     work = tempfile.mkdtemp(prefix="farm-lava-")
     envdir = os.path.join(work, "templates")
     os.makedirs(envdir)

@@ -234,13 +234,9 @@ def main():
     if os.environ.get(OPT_IN) != "1":
         print(f"opt-in (a few minutes; needs a Debian mirror once and ~2 GB): set {OPT_IN}=1")
         return 77
-    if os.geteuid() != 0:
-        print("lava-server runs under chroot and lava-worker in /var/lib/lava: run as root")
-        return 77
-    failed = L.unpack()
-    if failed:
-        print(failed)
-        return 1
+    code = L.prepare("lava-server runs under chroot and lava-worker in /var/lib/lava: run as root")
+    if code is not None:
+        return code
     t_start = time.monotonic()
     p = subprocess.run([os.path.join(HERE, "lava-server-root"), ROOT_TAR],
                        capture_output=True, text=True)
