@@ -265,9 +265,9 @@ def main():
         for name, (_worker, dead) in devices.items():
             server.write(f"{cfg}/devices/{name}.jinja2",
                          L.device_dictionary(free_port(), device_dirs[name], dead=dead))
-        # the workers' configuration, which lava-server reads only from here
-        # and the environment its jobs run in (the server's env.yaml purges
-        # the worker's): lava-run from the unpacked packages
+        # each worker's configuration, which lava-server reads only from
+        # dispatcher.d, and the environment of its jobs (the server's own
+        # env.yaml purges the worker's): lava-run from the unpacked packages
         env = L.env()
         for w in ("w1", "w2"):
             server.write(f"/etc/lava-server/dispatcher.d/{w}.yaml",
@@ -279,6 +279,8 @@ def main():
                               "PATH": os.path.join(L.lava_dir, "root", "usr", "bin") +
                               ":/usr/local/bin:/usr/local/sbin:/bin:/usr/bin:/usr/sbin:/sbin"}}))
 
+    # meson's timeout sends SIGTERM: the finally below still unmounts
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("SIGTERM"))
     server = Server(root, work)
     workers = []
     job_ids = []
