@@ -10,7 +10,11 @@ gdbserver published), benchrack checking the default suite there. Then:
   testcase whose properties hold each bench's figure and unit;
 - the same test with the strategy publishing a gdbserver address nobody
   listens on fails (pytest exit 1), the JUnit failure naming benchrack's
-  exit 3 ("could not measure"), no figure recorded.
+  exit 3 ("could not measure"), no figure recorded;
+- configs/labgrid/test_benchrack_rack.py on qemu-rack-env.yaml (two
+  targets, two QEMUs): every target brought to "gdb", one `benchrack rack`
+  over both gdbservers passes, each board's every bench in the JUnit
+  properties with its README figure.
 
 usage: test_labgrid.py SRCDIR BENCHRACK QEMU SUITE_ELF
 """
@@ -34,14 +38,14 @@ LG = os.path.join(SRC, "configs", "labgrid")
 
 
 
-def pytest(work, env_file, name):
+def pytest(work, env_file, name, test="test_benchrack.py"):
     xml = os.path.join(work, name + ".xml")
-    port = free_port()
     # nothing written into the source tree (configs/labgrid is installed)
-    env = dict(os.environ, LG_GDB_PORT=str(port), LG_FIRMWARE=SUITE_ELF, PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, LG_GDB_PORT=str(free_port()), LG_GDB_PORT_B=str(free_port()),
+               LG_FIRMWARE=SUITE_ELF, PYTHONDONTWRITEBYTECODE="1")
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
-                        "--lg-env", env_file, os.path.join(LG, "test_benchrack.py"),
+                        "--lg-env", env_file, os.path.join(LG, test),
                         "--benchrack", BENCHRACK, "--benchrack-firmware", SUITE_ELF,
                         "--benchrack-results", os.path.join(work, name + "-results"),
                         f"--junitxml={xml}"],
@@ -93,6 +97,20 @@ def main():
     check(failure is not None and "benchrack exit 3" in message and "could not measure" in message,
           f"dead gdbserver: JUnit failure names benchrack's exit 3 ({message!r})")
     check(tc is not None and not list(tc.iter("property")), "dead gdbserver: no figure recorded")
+
+    # two boards of one environment, one benchrack rack over both
+    p, xml, secs = pytest(work, os.path.join(LG, "qemu-rack-env.yaml"), "rack",
+                          test="test_benchrack_rack.py")
+    print(f"labgrid pytest, two targets, benchrack rack: {secs:.1f} s")
+    check(p.returncode == 0, f"rack: pytest passes (exit {p.returncode})\n{p.stdout[-3000:]}{p.stderr}")
+    tc = testcase(xml)
+    props = {} if tc is None else {q.get("name"): q.get("value") for q in tc.iter("property")}
+    want = {f"default.{t}.{b}": f"{expected[b]} instructions"
+            for t in ("np2-a", "np2-b") for b in benches}
+    check(props == want, f"rack: every bench of both targets, its figure and unit ({props})")
+    for t in ("np2-a", "np2-b"):
+        check(re.search(rf"^{t}\s+default\s+pass\b", p.stdout, re.M) is not None,
+              f"rack: pytest's output carries {t}'s outcome: pass")
     return finish(work)
 
 

@@ -17,6 +17,10 @@ repository of this tree's configs/. Both jobs run at once, then:
 - a third job on a device whose gdbserver is dead (hard_reset starts
   nothing) ends in a LAVA failure: benchrack exit 3 raised through
   lava-test-raise, no bench passes, the job's result is fail;
+- a job of the default suite with nop1000's budget one instruction under
+  its figure (benchrack's exit 1, a verdict): nop1000's case fails with its
+  figure, the others pass, benchrack-exit fails with measurement 1, and the
+  LAVA job itself passes;
 - configs/lava/benchrack-rack.yaml, with benchrack from the worker's PATH,
   runs a rack whose one board is a device's QEMU (remote:): the same
   figures as LAVA cases <suite>.<board>.<bench>, the job passing;
@@ -26,112 +30,35 @@ repository of this tree's configs/. Both jobs run at once, then:
 usage: test_lava.py SRCDIR BENCHRACK QEMU SUITE_ELF LAVA_DIR DEBIAN_PYTHON
 (root: lava-run keeps its files in /var/lib/lava/dispatcher/tmp)
 """
-import http.server
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from farmlib import check, default_benches, finish  # noqa: E402
+from lavalib import Lava, serve_dispatcher_tmp  # noqa: E402
 from ports import HOST, free_port  # noqa: E402
 
 SRC, BENCHRACK, QEMU, SUITE_ELF, LAVA_DIR, PY = sys.argv[1:7]
+L = Lava(SRC, BENCHRACK, QEMU, LAVA_DIR, PY)
 # job ids of this process alone: LAVA keeps a job's files in
 # /var/lib/lava/dispatcher/tmp/ID and the overlay unpacks to /lava-ID
 JOB_BASE = os.getpid() * 10
-LAVA = os.path.join(SRC, "configs", "lava")
-
-
-
-
-
-def render(env_dir, template, **values):
-    """template (a file name under one of env_dir's folders) rendered as
-    lava-server renders device dictionaries and CI renders job templates."""
-    code = (
-        "import sys, json, jinja2\n"
-        "dirs, name, values = json.loads(sys.argv[1])\n"
-        "env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), autoescape=False,\n"
-        "                         undefined=jinja2.StrictUndefined)\n"
-        "sys.stdout.write(env.get_template(name).render(**values))\n")
-    p = subprocess.run([PY, "-c", code, json.dumps([env_dir, template, values])],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"rendering {template}: {p.stderr}")
-    return p.stdout
-
-
-def lava_env():
-    env = dict(os.environ,
-               PYTHONPATH=os.path.join(LAVA_DIR, "shim") + ":" +
-               os.path.join(LAVA_DIR, "root", "usr", "lib", "python3", "dist-packages"))
-    return env
-
-
-def device_dictionary(name, port, workdir, gdbserver_command=None, hard_reset=None):
-    lines = ["{% extends 'benchrack-gdbserver.jinja2' %}",
-             "{% set benchrack_board = 'qemu-netduinoplus2' %}",
-             f"{{% set gdbserver = '{HOST}:{port}' %}}",
-             "{% set flavour = 'qemu' %}",
-             f"{{% set workdir = '{workdir}' %}}",
-             f"{{% set benchrack_tools = '{LAVA}' %}}",
-             f"{{% set benchrack_bindir = '{os.path.dirname(BENCHRACK)}' %}}"]
-    if gdbserver_command is not None:
-        lines.append(f"{{% set gdbserver_command = {gdbserver_command!r} %}}")
-    if hard_reset is not None:
-        lines.append(f"{{% set hard_reset_command = {hard_reset!r} %}}")
-    return "\n".join(lines) + "\n"
-
-
-def qemu_command(port, workdir):
-    return (f"{QEMU} -M netduinoplus2 -icount shift=0 -display none -monitor none "
-            f"-serial null -S -gdb tcp:{HOST}:{port} -kernel {workdir}/firmware.elf")
-
-
-def testdef_repo(work, rack_text):
-    """A git repository holding this tree's configs/ (the test definitions
-    and the suite) and the rack file configs/racks/farm.yaml, as a lab's
-    LAVA jobs name benchrack's repository."""
-    repo = os.path.join(work, "benchrack.git")
-    shutil.copytree(os.path.join(SRC, "configs"), os.path.join(repo, "configs"))
-    with open(os.path.join(repo, "configs", "racks", "farm.yaml"), "w") as f:
-        f.write(rack_text)
-    git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.net"]
-    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
-    subprocess.run(git + ["add", "-A"], check=True)
-    subprocess.run(git + ["commit", "-q", "-m", "configs"], check=True)
-    return repo
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve_dispatcher_tmp():
-    """The worker's http server for LAVA's overlay (apache on a real worker):
-    /tmp/... of /var/lib/lava/dispatcher, on a loopback port."""
-    root = "/var/lib/lava/dispatcher"
-    os.makedirs(os.path.join(root, "tmp"), exist_ok=True)
-    handler = lambda *a, **k: Quiet(*a, directory=root, **k)  # noqa: E731
-    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_address[1]
+LAVA = L.configs
 
 
 def start_job(work, job_id, device_yaml, job_yaml, dispatcher_yaml):
     out = os.path.join(work, f"out-{job_id}")
     os.makedirs(out)
     log = open(os.path.join(work, f"lava-run-{job_id}.log"), "w")
-    cmd = [PY, os.path.join(LAVA_DIR, "root", "usr", "bin", "lava-run"), "--job-id", str(job_id),
-           "--output-dir", out, "--device", device_yaml, "--dispatcher", dispatcher_yaml, job_yaml]
-    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=lava_env()), out, log.name
+    cmd = L.program("lava-run") + ["--job-id", str(job_id), "--output-dir", out,
+                                   "--device", device_yaml, "--dispatcher", dispatcher_yaml,
+                                   job_yaml]
+    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=L.env()), out, log.name
 
 
 def wait_job(p):
@@ -185,14 +112,9 @@ def check_passing_job(name, entries, definition, prefix, exit_case, benches, exp
 
 
 def main():
-    if os.geteuid() != 0:
-        print("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
-        return 77
-    p = subprocess.run([os.path.join(SRC, "tools", "lava-dispatcher-unpack"), LAVA_DIR],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        print(f"tools/lava-dispatcher-unpack {LAVA_DIR}: exit {p.returncode}: {p.stderr}")
-        return 1
+    code = L.prepare("lava-run keeps its files in /var/lib/lava/dispatcher: run as root (CI does)")
+    if code is not None:
+        return code
     work = tempfile.mkdtemp(prefix="farm-lava-")
     envdir = os.path.join(work, "templates")
     os.makedirs(envdir)
@@ -203,14 +125,14 @@ def main():
 
     # the shipped device dictionaries render to devices LAVA's schema takes
     for shipped in sorted(os.listdir(os.path.join(LAVA, "devices"))):
-        text = render([envdir], shipped)
+        text = L.render([envdir], shipped)
         code = ("import sys, yaml\nfrom lava_common.schemas import device\n"
                 "device.validate(yaml.safe_load(sys.stdin))\n")
         p = subprocess.run([PY, "-c", code], input=text, capture_output=True, text=True,
-                           env=lava_env())
+                           env=L.env())
         check(p.returncode == 0, f"shipped {shipped} renders to a device LAVA's schema accepts "
               f"{p.stderr.strip()[-300:]}")
-    nucleo = render([envdir], "nucleo-f446re-1.jinja2")
+    nucleo = L.render([envdir], "nucleo-f446re-1.jinja2")
     check("program {FIRMWARE} verify reset exit" in nucleo and "gdb_port 3333" in nucleo,
           "the NUCLEO-F446RE device flashes with OpenOCD's program and serves gdb on 3333")
 
@@ -218,36 +140,45 @@ def main():
     for i, name in enumerate(["np2-a", "np2-b", "np2-dead"]):
         port = free_port()
         workdir = os.path.join(work, "devices", name)
-        if name == "np2-dead":
-            text = device_dictionary(name, port, workdir, gdbserver_command="true",
-                                     hard_reset="true")
-        else:
-            text = device_dictionary(name, port, workdir,
-                                     gdbserver_command=qemu_command(port, workdir))
+        text = L.device_dictionary(port, workdir, dead=(name == "np2-dead"))
         with open(os.path.join(envdir, name + ".jinja2"), "w") as f:
             f.write(text)
         dev_yaml = os.path.join(work, name + ".yaml")
         with open(dev_yaml, "w") as f:
-            f.write(render([envdir], name + ".jinja2"))
+            f.write(L.render([envdir], name + ".jinja2"))
         devices[name] = (dev_yaml, workdir, port)
 
     rack = ("name: farm\nsuites: [../suites/default.yaml]\nboards:\n"
             f"  - {{name: np2-a, board: qemu-netduinoplus2, remote: '{HOST}:{devices['np2-a'][2]}'}}\n")
-    repo = testdef_repo(work, rack)
+    # the default suite with nop1000's budget one instruction under its figure
+    with open(os.path.join(SRC, "configs", "suites", "default.yaml")) as f:
+        default_suite = f.read()
+    tight = default_suite.replace("max_cycles_per_iteration: 1010}",
+                                  "max_cycles_per_iteration: 1000}")
+    repo = L.testdef_repo(work, {"configs/racks/farm.yaml": rack,
+                                 "configs/suites/tight.yaml": tight})
     server, http_port = serve_dispatcher_tmp()
     dispatcher_yaml = os.path.join(work, "dispatcher.yaml")
     with open(dispatcher_yaml, "w") as f:
         f.write(f"dispatcher_ip: '{HOST}'\ndispatcher_http_ip: '{HOST}:{http_port}'\n")
-    job_text = render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
-                      testdef_repo="file://" + repo, job_name="benchrack default suite")
+    job_text = L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                       firmware_url="file://" + SUITE_ELF,
+                       testdef_repo="file://" + repo, job_name="benchrack default suite")
     job_yaml = os.path.join(work, "job.yaml")
     with open(job_yaml, "w") as f:
         f.write(job_text)
     rack_yaml = os.path.join(work, "rack-job.yaml")
     with open(rack_yaml, "w") as f:
-        f.write(render([envdir], "benchrack-job.yaml.jinja2", firmware_url="file://" + SUITE_ELF,
+        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                       firmware_url="file://" + SUITE_ELF,
                        testdef_repo="file://" + repo, job_name="benchrack rack",
                        rack="configs/racks/farm.yaml"))
+
+    tight_yaml = os.path.join(work, "tight-job.yaml")
+    with open(tight_yaml, "w") as f:
+        f.write(L.render([envdir], "benchrack-job.yaml.jinja2", lava_server=False,
+                         firmware_url="file://" + SUITE_ELF, testdef_repo="file://" + repo,
+                         job_name="benchrack over budget", suite="configs/suites/tight.yaml"))
 
     benches, expected = default_benches(SRC)
 
@@ -284,6 +215,29 @@ def main():
           and job[0].get("error_type") == "Test",
           f"dead board: the job's error is benchrack's exit 3, raised through lava-test-raise ({job})")
 
+    # benchrack's exit 1 (nop1000 over its budget): that bench's case fails
+    # with its figure, the others pass, the exit a failing case; the job
+    # itself goes on and passes (a verdict, not an infrastructure error)
+    t0 = time.monotonic()
+    p, _out, log = start_job(work, JOB_BASE + 4, devices["np2-a"][0], tight_yaml, dispatcher_yaml)
+    wait_job(p)
+    print(f"the job over budget on np2-a: {time.monotonic() - t0:.1f} s")
+    entries = parse_log(log)
+    ours = {e["case"]: e for e in entries if e.get("definition") == "0_benchrack-check"}
+    for b in benches:
+        e = ours.get(f"default.qemu-netduinoplus2.{b}")
+        want = "fail" if b == "nop1000" else "pass"
+        check(e is not None and e.get("result") == want
+              and float(e.get("measurement") or -1) == expected[b],
+              f"over budget: {b} {want}, {expected[b]} instructions ({e})")
+    end = ours.get("benchrack-exit")
+    check(end is not None and end.get("result") == "fail"
+          and float(end.get("measurement") or -1) == 1,
+          f"over budget: benchrack's exit 1 recorded as a failing case ({end})")
+    job = [e for e in entries if e.get("definition") == "lava" and e.get("case") == "job"]
+    check(len(job) == 1 and job[0]["result"] == "pass",
+          f"over budget: the LAVA job itself completes ({job})")
+
     # configs/lava/benchrack-rack.yaml, benchrack from the worker's PATH, on
     # a rack whose one board is np2-a's QEMU at its remote: address
     t0 = time.monotonic()
@@ -295,9 +249,8 @@ def main():
                       "benchrack-rack-exit", benches, expected)
     server.shutdown()
     for name in devices:
-        subprocess.run(["bash", os.path.join(LAVA, "benchrack-gdbserver"), "stop",
-                        devices[name][1]])
-    for i in range(4):
+        L.power_off(devices[name][1])
+    for i in range(5):
         shutil.rmtree(f"/lava-{JOB_BASE + i}", ignore_errors=True)
     return finish(work)
 
