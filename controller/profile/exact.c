@@ -6,6 +6,7 @@
 #include "debug/target_sample.h"
 #include "measure/counter_target.h"
 #include "profile/frame_names.h"
+#include "profile/region.h"
 
 #define EXACT_MAX_DEPTH 256U
 
@@ -22,81 +23,35 @@ typedef struct shadow {
 	uint32_t chain[EXACT_MAX_DEPTH];
 } shadow_t;
 
-/* Runs to addr (a breakpoint there, removed again) and checks the stop is there. */
-static br_status_t run_to(br_target_t *t, uint32_t addr, int timeout_ms, br_error_t *err)
-{
-	br_status_t st = br_target_breakpoint_insert(t, addr, BR_BREAKPOINT_AUTO, err);
-	if (st == BR_OK)
-		st = br_target_resume(t, err);
-	if (st == BR_OK)
-		st = br_target_wait_stop(t, timeout_ms, NULL, err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "running to 0x%08x", addr);
-	uint32_t pc = 0;
-	st = br_target_pc(t, &pc, err);
-	if (st == BR_OK && (pc & ~1U) != addr)
-		st = br_error_set(err, BR_ERR_TARGET,
-		                  "the core stopped at 0x%08x, not at the breakpoint at 0x%08x", pc,
-		                  addr);
-	if (st == BR_OK)
-		st = br_target_breakpoint_remove(t, addr, err);
-	return st;
-}
-
-/* Where the region ends from this halt at its start: the range's `to`, or
- * the function's return address with the SP of the call. */
-static br_status_t region_end(br_target_t *t, const br_span_t *span, uint32_t *end, uint32_t *sp,
-                              br_error_t *err)
-{
-	*sp = 0;
-	if (span->kind == BR_SPAN_RANGE) {
-		*end = span->to.address;
-		return BR_OK;
-	}
-	uint32_t lr = 0;
-	br_status_t st = br_target_reg_read(t, BR_TARGET_REG_LR, &lr, err);
-	if (st == BR_OK)
-		st = br_target_reg_read(t, BR_TARGET_REG_SP, sp, err);
-	*end = lr & ~1U;
-	return st;
-}
-
 /* One pass at breakpoints: the region's count on the counter. Leaves the core
  * halted at the region's start again. */
 static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_t *count,
                             br_error_t *err)
 {
-	uint32_t end = 0, sp = 0;
+	br_profile_region_end_t re;
 	uint64_t c0 = 0, c1 = 0;
-	br_status_t st = region_end(t, o->span, &end, &sp, err);
+	br_status_t st = br_profile_region_end(t, o->span, &re, err);
+	uint32_t end = re.pc, sp = re.sp;
 	if (st == BR_OK)
 		st = br_counter_read(t, o->counter, &c0, err);
 	bool loop_pass = end == o->span->from.address;
 	if (st == BR_OK && !loop_pass)
-		st = run_to(t, end, o->timeout_ms, err);
+		st = br_profile_run_to(t, end, o->timeout_ms, err);
 	for (uint32_t now_sp = sp;
 	     st == BR_OK && !loop_pass && o->span->kind == BR_SPAN_FUNCTION;) {
 		st = br_target_reg_read(t, BR_TARGET_REG_SP, &now_sp, err);
 		if (st != BR_OK || now_sp >= sp)
 			break;
-		st = run_to(t, end, o->timeout_ms, err); /* a recursive call's return */
+		st = br_profile_run_to(t, end, o->timeout_ms, err); /* a recursive call's return */
 	}
 	if (st == BR_OK && loop_pass)
-		st = run_to(t, end, o->timeout_ms, err);
+		st = br_profile_run_to(t, end, o->timeout_ms, err);
 	if (st == BR_OK)
 		st = br_counter_read(t, o->counter, &c1, err);
 	*count = br_counter_state_delta64(o->counter, c0, c1);
 	if (st == BR_OK && !loop_pass)
-		st = run_to(t, o->span->from.address, o->timeout_ms, err);
+		st = br_profile_run_to(t, o->span->from.address, o->timeout_ms, err);
 	return st;
-}
-
-static bool is_end(const br_span_t *span, uint32_t pc, uint32_t sp, uint32_t end, uint32_t end_sp,
-                   uint64_t steps)
-{
-	if (pc != end || steps == 0)
-		return false;
-	return span->kind == BR_SPAN_RANGE || sp >= end_sp;
 }
 
 /* Follows calls, tail calls and returns (see exact.h); the top frame is
@@ -139,7 +94,7 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 {
 	const br_span_t *span = o->span;
 	out->step_limit = o->max_steps;
-	br_status_t st = run_to(t, span->from.address, o->timeout_ms, err);
+	br_status_t st = br_profile_run_to(t, span->from.address, o->timeout_ms, err);
 	if (st != BR_OK)
 		return st;
 	if (o->counter != NULL) {
@@ -155,9 +110,9 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 			    "--max-steps, or profile it by sampling",
 			    (unsigned long long)count, (unsigned long long)o->max_steps);
 	}
-	uint32_t end = 0, end_sp = 0;
+	br_profile_region_end_t end;
 	uint64_t c0 = 0, c1 = 0;
-	st = region_end(t, span, &end, &end_sp, err);
+	st = br_profile_region_end(t, span, &end, err);
 	if (st == BR_OK && o->counter != NULL)
 		st = br_counter_read(t, o->counter, &c0, err);
 	if (st != BR_OK)
@@ -170,8 +125,8 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 	s.depth = 1;
 	s.f[0].id = br_frame_names_of(&names, span->from.address, NULL);
 	s.f[0].ret_known = span->kind == BR_SPAN_FUNCTION;
-	s.f[0].ret = end;
-	s.f[0].sp = end_sp;
+	s.f[0].ret = end.pc;
+	s.f[0].sp = end.sp;
 	uint64_t steps = 0;
 	uint32_t prev_pc = 0;
 	int64_t start = br_clock_ns();
@@ -183,7 +138,8 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 		if (st != BR_OK)
 			break;
 		uint32_t pc = smp.regs.r[BR_TARGET_REG_PC] & ~1U;
-		bool done = is_end(span, pc, smp.regs.r[BR_TARGET_REG_SP], end, end_sp, steps);
+		bool done =
+		    steps > 0 && br_profile_region_ended(&end, pc, smp.regs.r[BR_TARGET_REG_SP]);
 		if (!done && steps == o->max_steps) {
 			st = br_error_set(
 			    err, BR_ERR_TARGET,

@@ -58,6 +58,12 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 			br_json_null(&j);
 		figure(&j, "samples_taken", p->samples_taken);
 		figure(&j, "samples_lost", p->samples_lost);
+		br_json_key(&j, "samples_lost_reasons");
+		br_json_object_begin(&j);
+		figure(&j, "stack_not_read", p->lost_stack_not_read);
+		figure(&j, "at_region_end", p->lost_at_region_end);
+		br_json_object_end(&j);
+		figure(&j, "region_passes", p->region_passes);
 		figure(&j, "outside_region", p->outside_region);
 		figure(&j, "server_writes", p->server_writes);
 		br_json_key(&j, "sample_cost_seconds");

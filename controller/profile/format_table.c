@@ -54,11 +54,15 @@ static void header(FILE *out, const br_profile_t *p)
 	}
 	fprintf(out,
 	        "  sampled: %" PRIu64 " samples in %.2f s (%.0f/s; asked %s), %" PRIu64
-	        " in the region, %" PRIu64 " outside it, %" PRIu64 " lost\n",
+	        " in the region, %" PRIu64 " outside it, %" PRIu64 " lost (%" PRIu64
+	        " below the stack read, %" PRIu64 " stops at the region's end)\n",
 	        p->samples_taken, p->seconds,
 	        p->seconds > 0 ? (double)p->samples_taken / p->seconds : 0.0,
 	        p->rate_hz > 0 ? "a rate" : "as fast as the server allows", p->counted,
-	        p->outside_region, p->samples_lost);
+	        p->outside_region, p->samples_lost, p->lost_stack_not_read, p->lost_at_region_end);
+	if (p->region_passes > 0)
+		fprintf(out, "  the region: %" PRIu64 " passes sampled (only inside them)\n",
+		        p->region_passes);
 	if (p->sample_cost_known)
 		fprintf(
 		    out,

@@ -30,7 +30,8 @@ static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
 		return br_error_set(err, BR_ERR_USAGE, "--from and --to go together");
 	if (o->from != NULL && o->function != NULL)
 		return br_error_set(err, BR_ERR_USAGE,
-		                    "--function profiles calls, --from/--to a range: give one");
+		                    "--function profiles each call, --from/--to the time from "
+		                    "reaching one to reaching the other: give one");
 	if (o->exact && o->from == NULL && o->function == NULL)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "--exact steps one pass of a region: give --from X --to Y or "
@@ -59,7 +60,7 @@ static br_status_t resolve_region(const br_profile_options_t *o, const br_elf_t 
 		snprintf(out->region, sizeof(out->region), "function %s", o->function);
 	} else if (o->from != NULL) {
 		st = br_span_range(elf, o->from, o->to, span, err);
-		snprintf(out->region, sizeof(out->region), "range %s .. %s", o->from, o->to);
+		snprintf(out->region, sizeof(out->region), "from %s to %s", o->from, o->to);
 	} else {
 		snprintf(out->region, sizeof(out->region), "%s",
 		         o->pcsr ? "everything from reset (DWT_PCSR: flat, no call chains)"

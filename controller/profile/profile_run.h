@@ -10,9 +10,9 @@
  * source lines resolved. Libraries never print: the CLI writes the formats.
  *
  * The region: --from X --to Y, --function F, or neither (everything from
- * reset, sampled for duration seconds). In sampled mode a sample counts when
- * its call chain is in the region: F on the chain, or a frame whose PC lies
- * in [X, Y) (an address range: the code between the two, not a time window).
+ * reset, sampled for duration seconds). The region is one of time in both
+ * modes (profile/region.h): from reaching X to reaching Y, or each call of F
+ * from its entry to its return; sampled, the core is sampled only inside it.
  */
 #ifndef BENCHRACK_PROFILE_PROFILE_RUN_H
 #define BENCHRACK_PROFILE_PROFILE_RUN_H
