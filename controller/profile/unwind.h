@@ -14,9 +14,14 @@
  *
  * Every caller must be believable: its return address just after a call
  * instruction (or an EXC_RETURN), its SP not below the callee's. A chain
- * ends complete at the reset handler (the ELF's entry) or where the CFI says
- * the return address is undefined; anywhere else it ends in [unknown] —
- * never a guess.
+ * ends complete at a root: the reset handler (the ELF's entry, the function
+ * the reset vector names (word 1 of the vector table at the image's lowest
+ * loadable address), or a frame
+ * whose return address is 0xFFFFFFFF, the LR a Cortex-M core resets with:
+ * ARMv7-M ARM B1.5.5, TakeReset), or where the CFI says the return address is undefined
+ * (a thread's entry, as RTOSes mark it); an exception's frame is crossed into
+ * the interrupted code (EXC_RETURN, above). Anywhere else it ends in
+ * [unknown] — never a guess.
  */
 #ifndef BENCHRACK_PROFILE_UNWIND_H
 #define BENCHRACK_PROFILE_UNWIND_H
@@ -31,6 +36,8 @@
 
 #define BR_UNWIND_MAX_FRAMES 64U
 #define BR_UNWIND_MAX_WINDOWS 4U
+/* LR after reset (ARMv7-M: 0xFFFFFFFF; not a valid EXC_RETURN). */
+#define BR_UNWIND_RESET_LR 0xFFFFFFFFU
 
 typedef enum br_unwind_method {
 	BR_UNWIND_AUTO,          /* CFI where it covers the code, frame records elsewhere */
@@ -64,7 +71,8 @@ typedef struct br_unwinder {
 	const br_elf_t *elf;
 	br_elf_cfi_t *cfi; /* NULL: none in the file (or not used) */
 	br_unwind_method_t method;
-	uint32_t entry; /* the reset handler's entry */
+	uint32_t entry; /* the ELF's entry function */
+	uint32_t reset; /* the function the reset vector names (0: none found) */
 } br_unwinder_t;
 
 /* Prepares u for elf (kept open by the caller); opens the CFI unless the

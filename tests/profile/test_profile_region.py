@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Issue 26's fixture (fw_region.S: its own vector table and linker script):
+Reset_Handler runs region_start, 5 calls of step (each: heavy, then light),
+region_stop, forever. The oracle is QEMU's own execution trace of one pass
+(trace_oracle.py), never benchrack:
+- the trace itself: heavy 5 x 3001 = 15005, light 5 x 1001 = 5005 (the
+  fixture is what it says);
+- `profile --exact --from region_start --to region_stop` (the time from
+  reaching one to reaching the other): every function's self count, the
+  instructions counted and every chain's count equal the trace's; the chains
+  are the call stack at each instruction, rooted at the reset handler:
+  Reset_Handler;step;heavy, never prefixed with the region's first function;
+- `--exact --function step`: one call, heavy 3001 and light 1001 by the trace,
+  chains Reset_Handler;step;...;
+- a region longer than --max-steps: exit 2 after stepping --max-steps, the
+  message giving the trace's length, nothing written;
+- sampled, the same --from/--to: samples only inside the region (none
+  outside), every chain rooted (Reset_Handler, no [unknown]), each leaf's
+  chain Reset_Handler;step;leaf; taken = counted + lost, lost = its reasons;
+- the same image linked with its ELF entry elsewhere (-e fault): the reset
+  vector still names the root.
+
+usage: test_profile_region.py BENCHRACK QEMU NM ELF ELF_ENTRY_ELSEWHERE
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.dirname(__file__))
+from measure_cli import Checks  # noqa: E402
+from profile_cli import functions, profile  # noqa: E402
+from trace_oracle import first_pass_counts  # noqa: E402
+
+BENCHRACK, QEMU, NM, ELF, ELF_ELSEWHERE = sys.argv[1:6]
+c = Checks()
+CALLER = {"heavy": "Reset_Handler;step;heavy", "light": "Reset_Handler;step;light",
+          "step": "Reset_Handler;step", "region_start": "Reset_Handler;region_start",
+          "Reset_Handler": "Reset_Handler"}
+
+trace, total = first_pass_counts(QEMU, NM, ELF, "region_start", "region_stop")
+print(f"the trace's pass: {trace}, {total} instructions")
+c.check(trace.get("heavy") == 5 * 3001 and trace.get("light") == 5 * 1001,
+        f"the trace runs heavy 15005 and light 5005 a pass ({trace})")
+
+
+def chains(rec):
+    return {";".join(ch["frames"]): ch["count"] for ch in rec["chains"]} if rec else {}
+
+
+rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
+                            "region_stop")
+c.show(out, err)
+c.check(rc == 0 and rec is not None, f"--exact --from/--to exits 0 (got {rc})")
+fn = functions(rec)
+c.check({n: f["self"] for n, f in fn.items() if f["self"]} == trace,
+        f"every function's self count is the trace's ({ {n: f['self'] for n, f in fn.items()} })")
+c.check(rec is not None and rec["counted"] == total,
+        f"instructions counted {rec and rec['counted']} == the trace's {total}")
+want = {CALLER[n]: k for n, k in trace.items()}
+c.check(chains(rec) == want, f"the chains are the call stacks, counted as the trace: "
+                             f"{chains(rec)} == {want}")
+
+step_trace, step_total = first_pass_counts(QEMU, NM, ELF, "step", "light")
+rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "step")
+c.show(out, err)
+fn = functions(rec)
+c.check(rc == 0 and fn.get("heavy", {}).get("self") == step_trace.get("heavy") == 3001,
+        f"--function step: heavy {fn.get('heavy', {}).get('self')} == the trace's 3001")
+c.check(fn.get("light", {}).get("self") == 1001,
+        f"--function step: light {fn.get('light', {}).get('self')} == 1001 (5005 / 5)")
+c.check(rec is not None and set(chains(rec)) == {"Reset_Handler;step", "Reset_Handler;step;heavy",
+                                                 "Reset_Handler;step;light"},
+        f"--function step: chains rooted at the reset handler ({chains(rec)})")
+
+rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
+                            "region_stop", "--max-steps", "1000")
+c.show(out, err)
+c.check(rc == 2 and "--max-steps" in err and str(total) in err,
+        f"a region over --max-steps: exit {rc} == 2, its length {total} in the message")
+c.check(rec is None, "and nothing is written")
+
+for elf, what in ((ELF, "the image"), (ELF_ELSEWHERE, "the image with its entry elsewhere")):
+    rc, out, err, rec = profile(BENCHRACK, elf, "--from", "region_start", "--to",
+                                "region_stop", "--rate", "500", "--duration", "3")
+    c.show(out, err)
+    c.check(rc == 0 and rec is not None, f"{what}: sampled exits 0 (got {rc})")
+    if rec is None:
+        continue
+    ch = chains(rec)
+    c.check(rec["counted"] > 0 and rec["outside_region"] == 0,
+            f"{what}: {rec['counted']} samples in the region, none outside it")
+    c.check(rec["region_passes"] > 1, f"{what}: {rec['region_passes']} passes sampled")
+    lost = rec["samples_lost_reasons"]
+    c.check(rec["samples_taken"] == rec["counted"] + rec["samples_lost"] and
+            rec["samples_lost"] == lost["stack_not_read"] + lost["at_region_end"],
+            f"{what}: taken = counted + lost, lost = its reasons ({rec['samples_taken']}, "
+            f"{rec['samples_lost']}, {lost})")
+    c.check(rec["unwind"]["failed_chains"] == 0 and
+            all(name in CALLER.values() for name in ch),
+            f"{what}: every chain is a call stack rooted at Reset_Handler ({ch})")
+    c.check(any(name.endswith(";heavy") for name in ch), f"{what}: heavy was sampled")
+sys.exit(c.finish())
