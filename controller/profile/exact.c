@@ -7,25 +7,11 @@
 #include "measure/counter_target.h"
 #include "profile/frame_names.h"
 #include "profile/region.h"
+#include "profile/shadow.h"
 #include "profile/unwind.h"
 
-#define EXACT_MAX_DEPTH 256U
 /* Stack bytes read at the region's start to unwind the call stack there. */
 #define EXACT_STACK_READ 1024U
-
-typedef struct shadow_frame {
-	uint32_t id;    /* frame id of the function */
-	uint32_t ret;   /* return address (Thumb bit cleared) */
-	uint32_t sp;    /* SP at the call */
-	bool ret_known; /* false for the root */
-	bool tail;      /* entered by a tail call: returns with the frame below */
-} shadow_frame_t;
-
-typedef struct shadow {
-	shadow_frame_t f[EXACT_MAX_DEPTH];
-	size_t depth;
-	uint32_t chain[EXACT_MAX_DEPTH];
-} shadow_t;
 
 /* From a halt inside the region (stepping stopped at --max-steps), runs to
  * its end at breakpoints and reads the counter there: how long the region
@@ -55,7 +41,7 @@ static br_status_t rest_at_breakpoints(br_target_t *t, const br_exact_options_t 
  * outermost first, each with the return address into it; a chain that does
  * not reach a root starts with [unknown]. The innermost frame is the
  * region's function, ending at end (a function's return, SP checked). */
-static br_status_t shadow_seed(shadow_t *s, br_target_t *t, const br_exact_options_t *o,
+static br_status_t shadow_seed(br_shadow_t *s, br_target_t *t, const br_exact_options_t *o,
                                br_frame_names_t *names, const br_profile_region_end_t *end,
                                br_error_t *err)
 {
@@ -82,66 +68,25 @@ static br_status_t shadow_seed(shadow_t *s, br_target_t *t, const br_exact_optio
 	}
 	s->depth = 0;
 	if (!r.complete) {
-		shadow_frame_t *f = &s->f[s->depth++];
+		br_shadow_frame_t *f = &s->f[s->depth++];
 		f->id = br_frame_names_unknown(names);
 		f->ret_known = false;
 	}
-	for (size_t i = r.depth; i-- > 0 && s->depth < EXACT_MAX_DEPTH;) {
-		shadow_frame_t *f = &s->f[s->depth++];
+	for (size_t i = r.depth; i-- > 0 && s->depth < BR_SHADOW_MAX_DEPTH;) {
+		br_shadow_frame_t *f = &s->f[s->depth++];
 		f->id = br_frame_names_of(names, r.pcs[i], NULL);
 		f->ret_known = i + 1U < r.depth;
 		f->ret = f->ret_known ? r.pcs[i + 1U] : 0;
 		f->sp = 0; /* not known: any SP returns */
 		f->tail = false;
 	}
-	shadow_frame_t *top = &s->f[s->depth - 1];
+	br_shadow_frame_t *top = &s->f[s->depth - 1];
 	top->ret_known = end->check_sp || top->ret_known;
 	if (end->check_sp) {
 		top->ret = end->pc;
 		top->sp = end->sp;
 	}
 	return BR_OK;
-}
-
-/* Follows calls, tail calls and returns (see exact.h); the top frame is
- * always the function of pc. */
-static void shadow_update(shadow_t *s, br_frame_names_t *names, uint32_t prev_pc,
-                          const br_target_regs_t *r)
-{
-	uint32_t pc = r->r[BR_TARGET_REG_PC] & ~1U;
-	uint32_t sp = r->r[BR_TARGET_REG_SP];
-	uint32_t lr = r->r[BR_TARGET_REG_LR] & ~1U;
-	uint32_t entry = 0;
-	uint32_t id = br_frame_names_of(names, pc, &entry);
-	for (size_t d = s->depth; d-- > 1;) {
-		if (s->f[d].ret_known && s->f[d].ret == pc && sp >= s->f[d].sp) {
-			/* A tail-called frame returns with the one that jumped to it. */
-			while (d > 1 && s->f[d].tail)
-				d--;
-			s->depth = d;
-			break;
-		}
-	}
-	shadow_frame_t *top = &s->f[s->depth - 1];
-	if (top->id == id || s->depth >= EXACT_MAX_DEPTH)
-		return;
-	if (pc == entry && (lr - prev_pc == 2U || lr - prev_pc == 4U)) {
-		shadow_frame_t *f = &s->f[s->depth++];
-		f->id = id;
-		f->ret = lr;
-		f->sp = sp;
-		f->ret_known = true;
-		f->tail = false;
-	} else if (pc == entry) {
-		/* A tail call: shown above the function that jumped, which it
-		 * returns for. */
-		shadow_frame_t *f = &s->f[s->depth++];
-		*f = *top;
-		f->id = id;
-		f->tail = true;
-	} else {
-		top->id = id; /* a jump into another function's body */
-	}
 }
 
 br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile_t *out,
@@ -162,7 +107,7 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 
 	br_frame_names_t names;
 	br_frame_names_init(&names, o->elf, out);
-	static shadow_t s;
+	static br_shadow_t s;
 	memset(&s, 0, sizeof(s));
 	st = shadow_seed(&s, t, o, &names, &end, err);
 	uint64_t steps = 0;
@@ -182,12 +127,17 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 		if (!done && steps == o->max_steps) {
 			over = true;
 		} else if (!done) {
-			if (steps > 0)
-				shadow_update(&s, &names, prev_pc, &smp.regs);
-			for (size_t d = 0; d < s.depth; d++)
-				s.chain[d] = s.f[d].id;
-			br_profile_add_chain(out, s.chain, s.depth, 1);
-			br_profile_add_pc(out, pc, s.f[s.depth - 1].id, 1);
+			if (steps > 0) {
+				uint32_t entry = 0;
+				uint32_t id = br_frame_names_of(&names, pc, &entry);
+				uint32_t lr = smp.regs.r[BR_TARGET_REG_LR] & ~1U;
+				bool call = lr - prev_pc == 2U || lr - prev_pc == 4U;
+				br_shadow_update(&s, pc, id, entry, call, lr,
+				                 smp.regs.r[BR_TARGET_REG_SP]);
+			}
+			size_t depth = br_shadow_chain(&s);
+			br_profile_add_chain(out, s.chain, depth, 1);
+			br_profile_add_pc(out, pc, s.f[depth - 1].id, 1);
 			steps++;
 			prev_pc = pc;
 		}
