@@ -20,14 +20,18 @@ static br_status_t rest_at_breakpoints(br_target_t *t, const br_exact_options_t 
                                        const br_profile_region_end_t *end, uint64_t *c1,
                                        br_error_t *err)
 {
-	br_status_t st = br_profile_run_to(t, end->pc, o->timeout_ms, err);
+	/* The step that stopped stepping may have reached the end already. */
+	br_status_t st = BR_OK;
 	for (;;) {
-		uint32_t sp = 0;
+		uint32_t sp = 0, pc = 0;
 		if (st == BR_OK)
 			st = br_target_reg_read(t, BR_TARGET_REG_SP, &sp, err);
-		if (st != BR_OK || br_profile_region_ended(end, end->pc, sp))
+		if (st == BR_OK)
+			st = br_target_pc(t, &pc, err);
+		if (st != BR_OK || br_profile_region_ended(end, pc, sp))
 			break;
-		st = br_target_step(t, err); /* a recursive call's return */
+		if ((pc & ~1U) == end->pc)
+			st = br_target_step(t, err); /* a recursive call's return */
 		if (st == BR_OK)
 			st = br_profile_run_to(t, end->pc, o->timeout_ms, err);
 	}
@@ -153,12 +157,18 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 			st = rest_at_breakpoints(t, o, &end, &c1, err);
 		if (st == BR_OK && o->counter != NULL)
 			count = br_counter_state_delta64(o->counter, c0, c1);
-		if (st == BR_OK)
+		if (st == BR_OK && o->counter == NULL)
 			st = br_error_set(err, BR_ERR_USAGE,
-			                  "the region runs %llu instructions by the counter, more "
-			                  "than the %llu --max-steps stepped: raise --max-steps, or "
-			                  "profile it by sampling",
-			                  (unsigned long long)count, (unsigned long long)o->max_steps);
+			                  "the region did not end within the %llu --max-steps "
+			                  "stepped: raise --max-steps, or profile it by sampling",
+			                  (unsigned long long)o->max_steps);
+		else if (st == BR_OK)
+			st = br_error_set(
+			    err, BR_ERR_USAGE,
+			    "the region runs %llu instructions by the counter, more "
+			    "than the %llu --max-steps stepped: raise --max-steps, or "
+			    "profile it by sampling",
+			    (unsigned long long)count, (unsigned long long)o->max_steps);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / 1e9;
 	out->counted = steps;

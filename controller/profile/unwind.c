@@ -57,9 +57,9 @@ static uint32_t reset_vector_function(const br_elf_t *elf)
 	br_elf_function_t fn;
 	if (!any || br_elf_read_initial(elf, low, b, sizeof(b), &ignored) != BR_OK)
 		return 0;
-	uint32_t reset = ((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
-	                  (uint32_t)b[7] << 24) &
-	                 ~1U;
+	uint32_t reset =
+	    ((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24) &
+	    ~1U;
 	return reset != 0 && br_elf_symbol_at(elf, reset, &fn) && fn.address == reset ? reset : 0;
 }
 

@@ -8,8 +8,10 @@ PROFILE_ROUNDS times):
   measure --function profile_caller` counts it, and = the instructions stepped;
 - the counter across the stepped pass agrees (one step more: the step past
   the end);
-- self counts add up to the total; every chain starts at profile_caller;
-- a region longer than --max-steps is refused before stepping (exit 2).
+- self counts add up to the total; every chain is the call stack from the
+  reset handler (br_reset_handler;br_main;profile_caller;...);
+- a region longer than --max-steps is refused once --max-steps are stepped
+  (exit 2), with its length (the rest run at breakpoints).
 
 usage: test_profile_exact.py BENCHRACK PROFILE_ELF PROFILE_H
 """
@@ -45,8 +47,9 @@ if c.check(rec is not None and {"profile_leaf_short", "profile_leaf_long",
     c.check(rec["counter_delta"] == caller + 1,
             f"counter across the pass {rec['counter_delta']} == {caller} + the step past the end")
     c.check(sum(f["self"] for f in rec["functions"]) == caller, "self counts add up to the total")
-    c.check(all(ch["frames"][0] == "profile_caller" for ch in rec["chains"]),
-            "every chain starts at the region's function")
+    c.check(all(ch["frames"][:3] == ["br_reset_handler", "br_main", "profile_caller"]
+                for ch in rec["chains"]),
+            "every chain is the call stack: br_reset_handler;br_main;profile_caller;...")
     c.check(sum(l["self"] for l in rec["lines"]) == caller,
             "every instruction has a source line (-g)")
 
