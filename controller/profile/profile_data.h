@@ -93,6 +93,10 @@ typedef struct br_profile {
 	uint64_t counter_delta; /* the counter across the stepped region (+1: see exact.h) */
 	bool counter_known;
 	uint64_t step_limit;
+	/* From QEMU's execution log (exec_log.h) rather than over the debug
+	 * port; sampled: interval, instructions between samples on average. */
+	bool exec_log;
+	uint64_t interval;
 	/* Provenance for the outputs. */
 	char elf_path[BR_PROFILE_TEXT];
 	char server[BR_PROFILE_TEXT];

@@ -38,9 +38,7 @@ static bool read_word(void *ctx, uint32_t address, uint32_t *value)
 	return false;
 }
 
-/* The function the reset vector names (word 1 of a vector table at the
- * lowest loadable address, where a Cortex-M image keeps it), or 0. */
-static uint32_t reset_vector_function(const br_elf_t *elf)
+uint32_t br_unwind_reset_function(const br_elf_t *elf)
 {
 	br_elf_segment_iter_t it;
 	br_elf_segment_t seg;
@@ -73,7 +71,7 @@ br_status_t br_unwinder_open(br_unwinder_t *u, const br_elf_t *elf, br_unwind_me
 	br_elf_function_t fn;
 	if (br_elf_symbol_at(elf, u->entry, &fn))
 		u->entry = fn.address;
-	u->reset = reset_vector_function(elf);
+	u->reset = br_unwind_reset_function(elf);
 	if (method == BR_UNWIND_FRAME_RECORDS)
 		return BR_OK;
 	return br_elf_cfi_open(elf, &u->cfi, err);

@@ -86,6 +86,10 @@ void br_unwinder_close(br_unwinder_t *u);
 void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_memory_t *mem,
                size_t nmem, br_unwind_result_t *out);
 
+/* The function the reset vector names (word 1 of a vector table at the
+ * image's lowest loadable address, where a Cortex-M image keeps it), or 0. */
+uint32_t br_unwind_reset_function(const br_elf_t *elf);
+
 /* "auto", "cfi", "frame-records"; parse returns false for another word. */
 const char *br_unwind_method_name(br_unwind_method_t m);
 bool br_unwind_method_parse(const char *text, br_unwind_method_t *out);
