@@ -53,14 +53,14 @@ typedef struct br_exec_log {
 	uint32_t pending; /* the last PC, processed once the next line shows it ran */
 	bool have_prev;
 	uint32_t prev_pc;
-	bool inside;          /* in a pass of the region */
-	size_t region_depth;  /* a function's pass: the depth of its frame */
-	uint64_t pass_count;  /* instructions of the pass under way */
+	bool inside;           /* in a pass of the region */
+	size_t region_depth;   /* a function's pass: the depth of its frame */
+	uint64_t pass_count;   /* instructions of the pass under way */
 	uint64_t instructions; /* every instruction the log showed */
-	uint64_t next_draw;   /* sampled: instructions of the region to the next draw */
+	uint64_t next_draw;    /* sampled: instructions of the region to the next draw */
 	uint64_t rng;
-	bool done;     /* exact: the pass ended */
-	bool over;     /* exact: max_steps counted and the pass went on (pass_count: its length) */
+	bool done; /* exact: the pass ended */
+	bool over; /* exact: max_steps counted and the pass went on (pass_count: its length) */
 	char line[BR_EXEC_LOG_LINE];
 	size_t line_len;
 } br_exec_log_t;

@@ -113,9 +113,11 @@ br_status_t br_exec_run(br_target_t *t, br_exec_fifo_t *f, const br_exec_run_opt
 			break;
 		if (exact && now - heard > (int64_t)o->timeout_ms * NS_PER_MS) {
 			st = br_error_set(err, BR_ERR_TIMEOUT,
-			                  "QEMU's execution log was silent for %d ms %s", o->timeout_ms,
-			                  x.inside ? "before the region ended" : "before the region "
-			                                                         "started");
+			                  "QEMU's execution log was silent for %d ms %s",
+			                  o->timeout_ms,
+			                  x.inside ? "before the region ended"
+			                           : "before the region "
+			                             "started");
 			break;
 		}
 		if (o->progress != NULL && now - shown > EXEC_PROGRESS_NS) {

@@ -22,8 +22,8 @@
 typedef struct br_exec_fifo {
 	char dir[BR_EXEC_FIFO_PATH];
 	char path[BR_EXEC_FIFO_PATH + 16U];
-	int fd;                                 /* read end (held open read-write: never blocks) */
-	const char *args[BR_EXEC_QEMU_ARGS];    /* -singlestep -d exec,nochain -D PATH */
+	int fd;                              /* read end (held open read-write: never blocks) */
+	const char *args[BR_EXEC_QEMU_ARGS]; /* -singlestep -d exec,nochain -D PATH */
 } br_exec_fifo_t;
 
 /* Makes the FIFO in a temporary directory of its own and opens it; f->args

@@ -40,16 +40,28 @@ static void header(FILE *out, const br_profile_t *p)
 	fprintf(out, "profile %s: %s\n", p->elf_path, p->region);
 	fprintf(out, "  on %s\n", p->server);
 	if (p->mode == BR_PROFILE_EXACT) {
-		fprintf(out,
-		        "  exact: %" PRIu64 " instructions single-stepped in %.2f s (%.0f steps/s)",
-		        p->counted, p->seconds,
-		        p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
+		fprintf(out, "  exact: %" PRIu64 " instructions %s in %.2f s (%.0f/s)", p->counted,
+		        p->exec_log ? "counted from QEMU's execution log" : "single-stepped",
+		        p->seconds, p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
 		if (p->counter_known)
 			fprintf(out,
 			        "; counter %s across them: %" PRIu64 " (%" PRIu64
 			        " less the one step past the end)",
 			        p->counter, p->counter_delta, p->counter_delta - 1U);
 		fputc('\n', out);
+		return;
+	}
+	if (p->exec_log) {
+		fprintf(out,
+		        "  sampled from QEMU's execution log: %" PRIu64
+		        " samples in %.2f s, one per %" PRIu64
+		        " instructions on average (intervals drawn uniformly), all in the "
+		        "region; %" PRIu64 " passes of it\n",
+		        p->samples_taken, p->seconds, p->interval, p->region_passes);
+		fputs("  ±: the binomial standard error of each share in points; the samples "
+		      "are\n     uniform draws over the instructions run, chains the exact call "
+		      "stack\n",
+		      out);
 		return;
 	}
 	fprintf(out,
@@ -87,10 +99,15 @@ static void header(FILE *out, const br_profile_t *p)
 	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"
 	      "     of consecutive samples (never below the binomial sqrt(p(1-p)/n)); lines:\n"
 	      "     binomial\n"
-	      "  shares are of the time the target ran, not of instructions: on QEMU, of the\n"
-	      "     emulator's host time, in which a call or return outweighs an instruction, so\n"
-	      "     the code right after one is over-counted (--exact counts instructions)\n",
+	      "  shares are of the time the target ran, not of instructions\n",
 	      out);
+	if (!p->bias_known)
+		fputs("  warning: this sampler's bias on this server is not known: halting "
+		      "samples\n     on QEMU fall in the emulator's host time, where a call, a "
+		      "return or a\n     breakpoint outweighs an instruction (measured: tens of "
+		      "points off);\n     the ± above does not include it. On a QEMU benchrack "
+		      "launches, drop\n     --no-exec-log\n",
+		      out);
 }
 
 void br_profile_write_table(FILE *out, const br_profile_t *p)

@@ -97,6 +97,9 @@ typedef struct br_profile {
 	 * port; sampled: interval, instructions between samples on average. */
 	bool exec_log;
 	uint64_t interval;
+	/* Sampled by halting: whether the sampler's bias on this server is
+	 * known (a real core halted in real time); false on QEMU. */
+	bool bias_known;
 	/* Provenance for the outputs. */
 	char elf_path[BR_PROFILE_TEXT];
 	char server[BR_PROFILE_TEXT];

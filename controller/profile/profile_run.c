@@ -124,7 +124,8 @@ static br_status_t profile_exec_log(const br_profile_options_t *o, const br_elf_
 	        {
 	            .elf = elf,
 	            .span = region ? span : NULL,
-	            .max_steps = o->max_steps != 0 ? o->max_steps : BR_PROFILE_LOG_DEFAULT_MAX_STEPS,
+	            .max_steps =
+	                o->max_steps != 0 ? o->max_steps : BR_PROFILE_LOG_DEFAULT_MAX_STEPS,
 	            .sample_every = o->exact ? 0 : (o->interval > 0 ? o->interval : 1U),
 	            .seed = (uint64_t)br_clock_ns(),
 	        },
@@ -214,8 +215,13 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		st = br_runner_open(&ro, &r, err);
 		snprintf(out->server, sizeof(out->server), "%s", r.server);
 		if (st == BR_OK) {
-			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo, out,
-			                                err)
+			/* Halting a real core in real time draws samples uniformly
+			 * over time; QEMU's host time is not its instructions'
+			 * (README: measured). */
+			const br_flavour_t *fl = r.session.target.flavour;
+			out->bias_known = fl != NULL && strcmp(fl->name, "qemu") != 0;
+			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo,
+			                                out, err)
 			             : profile_target(o, elf, &span, &r.session.target, &r.counter,
 			                              out, err);
 			if (st != BR_OK)

@@ -47,8 +47,8 @@ typedef struct br_profile_options {
 	 * (exec_log.h) rather than stepping or halting it over the debug port. */
 	bool exec_log;
 	uint64_t interval; /* sampled from the log: about one sample per this many instructions */
-	double duration_s;  /* sampled: how long */
-	double rate_hz;     /* sampled: samples per second asked; 0: as fast as it goes */
+	double duration_s; /* sampled: how long */
+	double rate_hz;    /* sampled: samples per second asked; 0: as fast as it goes */
 	uint32_t stack_window;
 	br_unwind_method_t unwind;
 	const br_counter_t *counter; /* exact: the pre-pass and the cross-check */

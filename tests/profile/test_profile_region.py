@@ -6,19 +6,25 @@ region_stop, forever. The oracle is QEMU's own execution trace of one pass
 - the trace itself: heavy 5 x 3001 = 15005, light 5 x 1001 = 5005 (the
   fixture is what it says);
 - `profile --exact --from region_start --to region_stop` (the time from
-  reaching one to reaching the other): every function's self count, the
+  reaching one to reaching the other), from QEMU's execution log and
+  single-stepped (--no-exec-log): every function's self count, the
   instructions counted and every chain's count equal the trace's; the chains
   are the call stack at each instruction, rooted at the reset handler:
   Reset_Handler;step;heavy, never prefixed with the region's first function;
 - `--exact --function step`: one call, heavy 3001 and light 1001 by the trace,
   chains Reset_Handler;step;...;
-- a region longer than --max-steps: exit 2 after stepping --max-steps, the
-  message giving the trace's length, nothing written;
-- sampled, the same --from/--to: samples only inside the region (none
+- a region longer than --max-steps (both paths): exit 2, the message giving
+  the trace's length, nothing written;
+- sampled from the execution log (--interval 100): heavy's share of
+  heavy+light 75 % +- 2 points (the trace's 75.0 %), every sample in the
+  region, every chain rooted;
+- sampled by halting (--no-exec-log), the same --from/--to: samples only
+  inside the region (none
   outside), every chain rooted (Reset_Handler, no [unknown]), each leaf's
   chain Reset_Handler;step;leaf; taken = counted + lost, lost = its reasons;
 - the same image linked with its ELF entry elsewhere (-e fault): the reset
-  vector still names the root.
+  vector still names the root; both carry the warning that a halting
+  sampler's bias on QEMU is not known.
 
 usage: test_profile_region.py BENCHRACK QEMU NM ELF ELF_ENTRY_ELSEWHERE
 """
@@ -47,18 +53,22 @@ def chains(rec):
     return {";".join(ch["frames"]): ch["count"] for ch in rec["chains"]} if rec else {}
 
 
-rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
-                            "region_stop")
-c.show(out, err)
-c.check(rc == 0 and rec is not None, f"--exact --from/--to exits 0 (got {rc})")
-fn = functions(rec)
-c.check({n: f["self"] for n, f in fn.items() if f["self"]} == trace,
-        f"every function's self count is the trace's ({ {n: f['self'] for n, f in fn.items()} })")
-c.check(rec is not None and rec["counted"] == total,
-        f"instructions counted {rec and rec['counted']} == the trace's {total}")
-want = {CALLER[n]: k for n, k in trace.items()}
-c.check(chains(rec) == want, f"the chains are the call stacks, counted as the trace: "
-                             f"{chains(rec)} == {want}")
+for path, extra in (("from QEMU's execution log", []), ("single-stepped", ["--no-exec-log"])):
+    rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
+                                "region_stop", *extra)
+    c.show(out, err)
+    c.check(rc == 0 and rec is not None, f"{path}: --exact --from/--to exits 0 (got {rc})")
+    c.check(rec is not None and rec["source"] == ("debug_port" if extra else "qemu_exec_log"),
+            f"{path}: the record says its source ({rec and rec['source']})")
+    fn = functions(rec)
+    c.check({n: f["self"] for n, f in fn.items() if f["self"]} == trace,
+            f"{path}: every function's self count is the trace's "
+            f"({ {n: f['self'] for n, f in fn.items()} })")
+    c.check(rec is not None and rec["counted"] == total,
+            f"{path}: instructions counted {rec and rec['counted']} == the trace's {total}")
+    want = {CALLER[n]: k for n, k in trace.items()}
+    c.check(chains(rec) == want, f"{path}: the chains are the call stacks, counted as the "
+                                 f"trace: {chains(rec)} == {want}")
 
 step_trace, step_total = first_pass_counts(QEMU, NM, ELF, "step", "light")
 rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "step")
@@ -72,16 +82,39 @@ c.check(rec is not None and set(chains(rec)) == {"Reset_Handler;step", "Reset_Ha
                                                  "Reset_Handler;step;light"},
         f"--function step: chains rooted at the reset handler ({chains(rec)})")
 
-rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
-                            "region_stop", "--max-steps", "1000")
+for path, extra in (("from the log", []), ("single-stepped", ["--no-exec-log"])):
+    rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
+                                "region_stop", "--max-steps", "1000", *extra)
+    c.show(out, err)
+    c.check(rc == 2 and "--max-steps" in err and str(total) in err,
+            f"{path}: a region over --max-steps: exit {rc} == 2, its length {total} in the "
+            "message")
+    c.check(rec is None, f"{path}: and nothing is written")
+
+# Sampled from the execution log: uniform draws over the instructions run.
+heavy_truth = trace["heavy"] / (trace["heavy"] + trace["light"])
+rc, out, err, rec = profile(BENCHRACK, ELF, "--from", "region_start", "--to", "region_stop",
+                            "--interval", "100", "--duration", "4")
 c.show(out, err)
-c.check(rc == 2 and "--max-steps" in err and str(total) in err,
-        f"a region over --max-steps: exit {rc} == 2, its length {total} in the message")
-c.check(rec is None, "and nothing is written")
+c.check(rc == 0 and rec is not None and rec["source"] == "qemu_exec_log",
+        f"sampled from the log: exit {rc}, a record from QEMU's execution log")
+if rec is not None:
+    fn = functions(rec)
+    h, l_ = fn.get("heavy", {}).get("self", 0), fn.get("light", {}).get("self", 0)
+    share = h / (h + l_) if h + l_ else 0
+    c.check(abs(share - 0.75) <= 0.02 and abs(heavy_truth - 0.75) < 0.001,
+            f"sampled from the log: heavy's share of heavy+light {100 * share:.2f} % is "
+            f"75 % +- 2 points (the trace's {100 * heavy_truth:.3f} %; {h + l_} samples)")
+    c.check(rec["samples_taken"] == rec["counted"] and rec["samples_lost"] == 0 and
+            rec["outside_region"] == 0 and rec["bias_known"],
+            "sampled from the log: every sample in the region, none lost, bias known")
+    c.check(all(name in CALLER.values() for name in chains(rec)),
+            f"sampled from the log: every chain a rooted call stack ({chains(rec)})")
 
 for elf, what in ((ELF, "the image"), (ELF_ELSEWHERE, "the image with its entry elsewhere")):
     rc, out, err, rec = profile(BENCHRACK, elf, "--from", "region_start", "--to",
-                                "region_stop", "--rate", "500", "--duration", "3")
+                                "region_stop", "--rate", "500", "--duration", "3",
+                                "--no-exec-log")
     c.show(out, err)
     c.check(rc == 0 and rec is not None, f"{what}: sampled exits 0 (got {rc})")
     if rec is None:
@@ -99,4 +132,6 @@ for elf, what in ((ELF, "the image"), (ELF_ELSEWHERE, "the image with its entry 
             all(name in CALLER.values() for name in ch),
             f"{what}: every chain is a call stack rooted at Reset_Handler ({ch})")
     c.check(any(name.endswith(";heavy") for name in ch), f"{what}: heavy was sampled")
+    c.check(not rec["bias_known"] and "bias on this server is not known" in out,
+            f"{what}: halting samples on QEMU carry the warning that their bias is unknown")
 sys.exit(c.finish())
