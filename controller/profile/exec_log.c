@@ -8,6 +8,11 @@
 
 #define TRACE_PREFIX "Trace "
 #define UNDO_PREFIX "Stopped execution of TB chain"
+/* Under -icount, an I/O access re-runs its block: the line before is taken back. */
+#define REWOUND_PREFIX "cpu_io_recompile: rewound execution of TB"
+/* -d int (M-profile, QEMU 7.2): an exception taken, and one returned from. */
+#define EXC_ENTRY_PREFIX "...taking pending"
+#define EXC_RETURN_PREFIX "Exception return:"
 
 /* xorshift64*: the sampling intervals (no need for more). */
 static uint64_t next_random(br_exec_log_t *x)
@@ -103,13 +108,24 @@ static void instruction(br_exec_log_t *x, uint32_t pc)
 	uint32_t id = br_frame_names_of(&x->names, pc, &entry);
 	uint32_t ret = 0;
 	bool call = x->have_prev && is_call(x->o->elf, x->prev_pc, &ret);
-	if (!x->have_prev || (pc == x->reset && !call) || x->shadow.depth == 0) {
+	if (x->exception_entry && x->shadow.depth > 0 && x->shadow.depth < BR_SHADOW_MAX_DEPTH) {
+		/* An exception's handler, above the code it interrupted. */
+		br_shadow_frame_t *f = &x->shadow.f[x->shadow.depth++];
+		memset(f, 0, sizeof(*f));
+		f->id = id;
+		f->exception = true;
+	} else if (x->after_exception) {
+		if (x->shadow.f[x->shadow.depth - 1].id != id)
+			x->shadow.f[x->shadow.depth - 1].id = id;
+	} else if ((pc == x->reset && !call) || x->shadow.depth == 0) {
 		memset(&x->shadow.f[0], 0, sizeof(x->shadow.f[0]));
 		x->shadow.f[0].id = id;
 		x->shadow.depth = 1;
 	} else {
 		br_shadow_update(&x->shadow, pc, id, entry, call, ret, 0);
 	}
+	x->exception_entry = false;
+	x->after_exception = false;
 	x->have_prev = true;
 	x->prev_pc = pc;
 	if (x->inside && pass_ends(x, pc)) {
@@ -158,9 +174,43 @@ static bool trace_pc(const char *line, size_t len, uint32_t *pc)
 	return digits > 0;
 }
 
+static bool starts(const char *line, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(line, prefix, n) == 0;
+}
+
+/* The pending instruction ran (an exception comes after it). */
+static void flush_pending(br_exec_log_t *x)
+{
+	if (x->have_pending)
+		instruction(x, x->pending);
+	x->have_pending = false;
+}
+
 static void line_done(br_exec_log_t *x, const char *line, size_t len)
 {
 	uint32_t pc = 0;
+	if (starts(line, len, REWOUND_PREFIX)) {
+		x->have_pending = false;
+		return;
+	}
+	if (starts(line, len, EXC_ENTRY_PREFIX)) {
+		flush_pending(x);
+		x->exception_entry = true;
+		return;
+	}
+	if (starts(line, len, EXC_RETURN_PREFIX)) {
+		flush_pending(x);
+		for (size_t d = x->shadow.depth; d-- > 1;)
+			if (x->shadow.f[d].exception) {
+				x->shadow.depth = d;
+				break;
+			}
+		x->have_prev = false; /* the next PC follows no call */
+		x->after_exception = true;
+		return;
+	}
 	if (len >= sizeof(TRACE_PREFIX) - 1U && memcmp(line, TRACE_PREFIX, 6) == 0 &&
 	    trace_pc(line, len, &pc)) {
 		if (x->have_pending)

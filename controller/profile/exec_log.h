@@ -11,7 +11,11 @@
  * a BL or BLX (read from the ELF at the previous PC), returning to the
  * instruction after it; the log has no SP, so a return is the PC reaching
  * the innermost frame whose return address it is. A PC at the reset
- * handler's entry without a call (a reset) starts the stack again.
+ * handler's entry without a call (a reset) starts the stack again. With -d
+ * int, an exception taken ("...taking pending") puts its handler above the
+ * code it interrupted, and its return ("Exception return:") takes it off; a
+ * block re-run for an I/O access under -icount ("cpu_io_recompile: rewound")
+ * takes back the line before, as "Stopped execution" does.
  *
  * The region (profile/region.h's meaning): from the PC reaching from (not
  * counting the instruction at to), or a call of F from its entry to the
@@ -53,6 +57,8 @@ typedef struct br_exec_log {
 	uint32_t pending; /* the last PC, processed once the next line shows it ran */
 	bool have_prev;
 	uint32_t prev_pc;
+	bool exception_entry; /* the next PC is an exception handler's first */
+	bool after_exception; /* the next PC is where an exception returned to */
 	bool inside;           /* in a pass of the region */
 	size_t region_depth;   /* a function's pass: the depth of its frame */
 	uint64_t pass_count;   /* instructions of the pass under way */

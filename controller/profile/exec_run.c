@@ -44,7 +44,7 @@ br_status_t br_exec_fifo_open(br_exec_fifo_t *f, br_error_t *err)
 	(void)fcntl(f->fd, F_SETPIPE_SZ, EXEC_PIPE_BYTES);
 	f->args[0] = "-singlestep";
 	f->args[1] = "-d";
-	f->args[2] = "exec,nochain";
+	f->args[2] = "exec,nochain,int";
 	f->args[3] = "-D";
 	f->args[4] = f->path;
 	return BR_OK;

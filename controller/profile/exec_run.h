@@ -1,7 +1,7 @@
 /*
  * Running a launched QEMU while its execution log streams in (exec_log.h):
  * the log is a FIFO benchrack makes before QEMU starts (br_exec_fifo_open:
- * QEMU's -D writes to it, -singlestep -d exec,nochain), read as the core
+ * QEMU's -D writes to it, -singlestep -d exec,nochain,int), read as the core
  * runs and fed to the counting as it comes. Exact: until the region's first
  * pass ends (then the core is halted); sampled: for the duration. QEMU's
  * execution log exists only where benchrack launches QEMU: a remote server
@@ -23,7 +23,7 @@ typedef struct br_exec_fifo {
 	char dir[BR_EXEC_FIFO_PATH];
 	char path[BR_EXEC_FIFO_PATH + 16U];
 	int fd;                              /* read end (held open read-write: never blocks) */
-	const char *args[BR_EXEC_QEMU_ARGS]; /* -singlestep -d exec,nochain -D PATH */
+	const char *args[BR_EXEC_QEMU_ARGS]; /* -singlestep -d exec,nochain,int -D PATH */
 } br_exec_fifo_t;
 
 /* Makes the FIFO in a temporary directory of its own and opens it; f->args

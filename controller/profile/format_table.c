@@ -53,11 +53,12 @@ static void header(FILE *out, const br_profile_t *p)
 	}
 	if (p->exec_log) {
 		fprintf(out,
-		        "  sampled from QEMU's execution log: %" PRIu64
-		        " samples in %.2f s, one per %" PRIu64
-		        " instructions on average (intervals drawn uniformly), all in the "
-		        "region; %" PRIu64 " passes of it\n",
-		        p->samples_taken, p->seconds, p->interval, p->region_passes);
+		        "  sampled from QEMU's execution log: %" PRIu64 " samples in %.2f s, %" PRIu64
+		        " in the region, one per %" PRIu64
+		        " instructions on average (intervals drawn uniformly)\n",
+		        p->samples_taken, p->seconds, p->counted, p->interval);
+		if (p->region_passes > 0)
+			fprintf(out, "  the region: %" PRIu64 " passes ended\n", p->region_passes);
 		fputs("  ±: the binomial standard error of each share in points; the samples "
 		      "are\n     uniform draws over the instructions run, chains the exact call "
 		      "stack\n",

@@ -24,6 +24,7 @@ typedef struct br_shadow_frame {
 	uint32_t sp;    /* SP at the call (0: not known, any SP returns) */
 	bool ret_known; /* false for a root */
 	bool tail;      /* entered by a tail call: returns with the frame below */
+	bool exception; /* an exception handler's: ends at its exception return */
 } br_shadow_frame_t;
 
 typedef struct br_shadow {
