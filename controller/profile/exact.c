@@ -78,7 +78,7 @@ static br_status_t shadow_seed(br_shadow_t *s, br_target_t *t, const br_exact_op
 	}
 	for (size_t i = r.depth; i-- > 0 && s->depth < BR_SHADOW_MAX_DEPTH;) {
 		br_shadow_frame_t *f = &s->f[s->depth++];
-		f->id = br_frame_names_of(names, r.pcs[i], NULL);
+		f->id = br_frame_names_of(names, br_unwind_name_pc(&r, i), NULL);
 		f->ret_known = i + 1U < r.depth;
 		f->ret = f->ret_known ? r.pcs[i + 1U] : 0;
 		f->sp = 0; /* not known: any SP returns */

@@ -57,8 +57,8 @@ typedef struct br_exec_log {
 	uint32_t pending; /* the last PC, processed once the next line shows it ran */
 	bool have_prev;
 	uint32_t prev_pc;
-	bool exception_entry; /* the next PC is an exception handler's first */
-	bool after_exception; /* the next PC is where an exception returned to */
+	bool exception_entry;  /* the next PC is an exception handler's first */
+	bool after_exception;  /* the next PC is where an exception returned to */
 	bool inside;           /* in a pass of the region */
 	size_t region_depth;   /* a function's pass: the depth of its frame */
 	uint64_t pass_count;   /* instructions of the pass under way */

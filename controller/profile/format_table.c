@@ -53,8 +53,8 @@ static void header(FILE *out, const br_profile_t *p)
 	}
 	if (p->exec_log) {
 		fprintf(out,
-		        "  sampled from QEMU's execution log: %" PRIu64 " samples in %.2f s, %" PRIu64
-		        " in the region, one per %" PRIu64
+		        "  sampled from QEMU's execution log: %" PRIu64
+		        " samples in %.2f s, %" PRIu64 " in the region, one per %" PRIu64
 		        " instructions on average (intervals drawn uniformly)\n",
 		        p->samples_taken, p->seconds, p->counted, p->interval);
 		if (p->region_passes > 0)

@@ -97,7 +97,7 @@ static void count_sample(sampler_t *s, const br_unwind_result_t *u, br_profile_t
 	if (!u->complete)
 		chain[n++] = br_frame_names_unknown(&s->names);
 	for (size_t i = u->depth; i-- > 0;)
-		chain[n++] = br_frame_names_of(&s->names, u->pcs[i], NULL);
+		chain[n++] = br_frame_names_of(&s->names, br_unwind_name_pc(u, i), NULL);
 	br_profile_add_sequence(out, br_profile_add_chain(out, chain, n, 1));
 	if (u->depth > 0)
 		br_profile_add_pc(out, u->pcs[0], chain[n - 1], 1);

@@ -3,12 +3,14 @@
 void br_shadow_update(br_shadow_t *s, uint32_t pc, uint32_t id, uint32_t entry, bool call,
                       uint32_t ret, uint32_t sp)
 {
+	bool returned = false;
 	for (size_t d = s->depth; d-- > 1;) {
 		const br_shadow_frame_t *f = &s->f[d];
 		if (f->ret_known && f->ret == pc && (sp == 0 || sp >= f->sp)) {
 			while (d > 1 && s->f[d].tail)
 				d--;
 			s->depth = d;
+			returned = true;
 			break;
 		}
 	}
@@ -24,7 +26,7 @@ void br_shadow_update(br_shadow_t *s, uint32_t pc, uint32_t id, uint32_t entry, 
 		f->tail = false;
 	} else if (top->id == id) {
 		return;
-	} else if (pc == entry) {
+	} else if (pc == entry && !returned) {
 		br_shadow_frame_t *f = &s->f[s->depth++];
 		*f = *top;
 		f->id = id;

@@ -7,7 +7,8 @@
  * call (the previous instruction called: a PC at a function's entry) pushes a
  * frame; a PC at a function's entry without a call is a tail call, shown
  * above the function that jumped (it returns for it); a jump into another
- * function's body renames the top frame.
+ * function's body, or a return to the first instruction of a symbol (a
+ * call that was its function's last instruction), renames the top frame.
  */
 #ifndef BENCHRACK_PROFILE_SHADOW_H
 #define BENCHRACK_PROFILE_SHADOW_H

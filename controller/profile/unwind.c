@@ -140,7 +140,8 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 		}
 		pc &= ~1U;
 		br_elf_function_t fn;
-		bool in_function = br_elf_symbol_at(u->elf, pc, &fn);
+		bool in_function = br_elf_symbol_at(u->elf, innermost ? pc : pc - 1U, &fn);
+		out->returns[out->depth] = !innermost;
 		out->pcs[out->depth++] = pc;
 		if (!in_function) {
 			out->stop = "a PC in no function";
@@ -206,6 +207,11 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 		cur = caller;
 		innermost = false;
 	}
+}
+
+uint32_t br_unwind_name_pc(const br_unwind_result_t *r, size_t i)
+{
+	return r->returns[i] ? r->pcs[i] - 1U : r->pcs[i];
 }
 
 const char *br_unwind_method_name(br_unwind_method_t m)

@@ -60,6 +60,9 @@ typedef struct br_unwind_memory {
 
 typedef struct br_unwind_result {
 	uint32_t pcs[BR_UNWIND_MAX_FRAMES]; /* innermost first; byte addresses */
+	/* pcs[i] is a return address (its call is the instruction before it),
+	 * not the PC of a stop or of interrupted code: name it by pcs[i] - 1. */
+	bool returns[BR_UNWIND_MAX_FRAMES];
 	size_t depth;
 	bool complete;       /* false: the chain ends in [unknown] above pcs[depth - 1] */
 	unsigned exceptions; /* exception frames crossed */
@@ -85,6 +88,9 @@ void br_unwinder_close(br_unwinder_t *u);
 /* Unwinds the sample: r0..r15 as read, and the memory windows read with them. */
 void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_memory_t *mem,
                size_t nmem, br_unwind_result_t *out);
+
+/* The address that names frame i's function (a return address's call). */
+uint32_t br_unwind_name_pc(const br_unwind_result_t *r, size_t i);
 
 /* The function the reset vector names (word 1 of a vector table at the
  * image's lowest loadable address, where a Cortex-M image keeps it), or 0. */

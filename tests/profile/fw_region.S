@@ -4,7 +4,8 @@
  *   region_start, then ROUNDS calls of step, then region_stop;
  * step calls heavy, then light. heavy is a 1499-pass loop (3001
  * instructions a call, its return included), light a 499-pass one (1001):
- * heavy holds 3/4 of the two leaves' instructions. Every function carries
+ * heavy holds 3/4 of the two leaves' instructions. Then tail_caller, which
+ * tail-calls light (b light), and round again from tail_return. Every function carries
  * CFI (.debug_frame) and line numbers (-g). ROUNDS is 5 unless -DROUNDS=N
  * (the 10 M-instruction region: 2500). The counts the tests assert come
  * from QEMU's own execution trace, never from this comment.
@@ -39,10 +40,30 @@ Reset_Handler:
 	subs r4, r4, #1
 	bne 1b
 	bl region_stop
-	b Reset_Handler
+	bl tail_caller
 	.ltorg
 	.cfi_endproc
 	.size Reset_Handler, . - Reset_Handler
+
+	/* Where tail_caller's call returns: round again. */
+	.thumb_func
+	.global tail_return
+	.type tail_return, %function
+tail_return:
+	.cfi_startproc
+	b Reset_Handler
+	.cfi_endproc
+	.size tail_return, . - tail_return
+
+	/* A tail call: light runs for tail_caller and returns to its caller. */
+	.thumb_func
+	.global tail_caller
+	.type tail_caller, %function
+tail_caller:
+	.cfi_startproc
+	b light
+	.cfi_endproc
+	.size tail_caller, . - tail_caller
 
 	.thumb_func
 	.global region_start

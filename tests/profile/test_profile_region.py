@@ -13,6 +13,9 @@ region_stop, forever. The oracle is QEMU's own execution trace of one pass
   Reset_Handler;step;heavy, never prefixed with the region's first function;
 - `--exact --function step`: one call, heavy 3001 and light 1001 by the trace,
   chains Reset_Handler;step;...;
+- `--exact --function tail_caller` (which tail-calls light: b light), both
+  paths: the chains Reset_Handler;tail_caller and
+  Reset_Handler;tail_caller;light, counted as the trace;
 - a region longer than --max-steps (both paths): exit 2, the message giving
   the trace's length, nothing written;
 - sampled from the execution log (--interval 100): heavy's share of
@@ -81,6 +84,18 @@ c.check(fn.get("light", {}).get("self") == 1001,
 c.check(rec is not None and set(chains(rec)) == {"Reset_Handler;step", "Reset_Handler;step;heavy",
                                                  "Reset_Handler;step;light"},
         f"--function step: chains rooted at the reset handler ({chains(rec)})")
+
+tail_trace, _ = first_pass_counts(QEMU, NM, ELF, "tail_caller", "tail_return")
+c.check(tail_trace == {"tail_caller": 1, "light": 1001},
+        f"the trace: tail_caller jumps to light, which returns for it ({tail_trace})")
+for path, extra in (("from the log", []), ("single-stepped", ["--no-exec-log"])):
+    rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--function", "tail_caller", *extra)
+    c.show(out, err)
+    want = {"Reset_Handler;tail_caller": tail_trace.get("tail_caller"),
+            "Reset_Handler;tail_caller;light": tail_trace.get("light")}
+    c.check(rc == 0 and chains(rec) == want,
+            f"{path}: a tail call is shown as one, light above tail_caller, counted as the "
+            f"trace ({chains(rec)} == {want})")
 
 for path, extra in (("from the log", []), ("single-stepped", ["--no-exec-log"])):
     rc, out, err, rec = profile(BENCHRACK, ELF, "--exact", "--from", "region_start", "--to",
