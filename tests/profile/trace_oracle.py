@@ -1,7 +1,8 @@
 """QEMU's own execution trace as the profiler's oracle (issue 26): the image
 run under -icount shift=0 -singlestep -d exec,nochain (one line per
 instruction; a "Stopped execution of TB chain" line takes back the line
-before it, a block entered but not run), the log streamed through a FIFO and
+before it, a block entered but not run, as a "cpu_io_recompile: rewound"
+line does for a block re-run for an I/O access under -icount), the log streamed through a FIFO and
 counted as it comes, never stored. Never benchrack."""
 import os
 import re
@@ -48,9 +49,11 @@ def first_pass_counts(qemu, nm, elf, start_name, stop_name, machine="netduinoplu
                 for line in f:
                     m = TRACE_LINE.match(line)
                     if m is None:
-                        if line.startswith(b"Stopped execution of TB chain") and inside \
-                                and last is not None:
+                        undo = (line.startswith(b"Stopped execution of TB chain") or
+                                line.startswith(b"cpu_io_recompile: rewound"))
+                        if undo and inside and last is not None:
                             counts[last] -= 1
+                            last = None
                         continue
                     pc = int(m.group(1), 16)
                     if not inside and pc == start:
