@@ -98,33 +98,25 @@ step:
 	.cfi_endproc
 	.size step, . - step
 
+	/* A leaf of 2 x passes + 3 instructions a call (its return included). */
+	.macro leaf name, passes
 	.thumb_func
-	.global heavy
-	.type heavy, %function
-heavy:
+	.global \name
+	.type \name, %function
+\name:
 	.cfi_startproc
-	ldr r0, =1499
+	ldr r0, =\passes
 	nop
-2:	subs r0, r0, #1
-	bne 2b
+1:	subs r0, r0, #1
+	bne 1b
 	bx lr
 	.ltorg
 	.cfi_endproc
-	.size heavy, . - heavy
+	.size \name, . - \name
+	.endm
 
-	.thumb_func
-	.global light
-	.type light, %function
-light:
-	.cfi_startproc
-	ldr r0, =499
-	nop
-3:	subs r0, r0, #1
-	bne 3b
-	bx lr
-	.ltorg
-	.cfi_endproc
-	.size light, . - light
+	leaf heavy, 1499
+	leaf light, 499
 
 	.thumb_func
 	.global fault
