@@ -188,7 +188,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	memset(&fifo, 0, sizeof(fifo));
 	fifo.fd = -1;
 	const char *args[BR_SERVER_MAX_EXTRA_ARGS];
-	if (use_log) {
+	if (use_log && st == BR_OK) {
 		st = br_exec_fifo_open(&fifo, err);
 		size_t n = 0;
 		for (size_t i = 0; i < ep.qemu.extra_arg_count && n < BR_SERVER_MAX_EXTRA_ARGS; i++)
