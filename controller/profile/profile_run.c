@@ -179,11 +179,12 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		                                     : br_endpoint_kind_name(ep.kind));
 	bool use_log = st == BR_OK && ep.kind == BR_ENDPOINT_QEMU && o->exec_log && !o->pcsr;
 	if (use_log && !o->exact && o->rate_hz > 0)
-		st = br_error_set(err, BR_ERR_USAGE,
-		                  "--rate paces samples in host time; from QEMU's execution log (the "
-		                  "default on the QEMU benchrack launches) samples are taken at "
-		                  "instruction counts: give --interval N, or --no-exec-log to "
-		                  "halt the core at a --rate");
+		st = br_error_set(
+		    err, BR_ERR_USAGE,
+		    "--rate paces samples in host time; from QEMU's execution log (the "
+		    "default on the QEMU benchrack launches) samples are taken at "
+		    "instruction counts: give --interval N, or --no-exec-log to "
+		    "halt the core at a --rate");
 	br_exec_fifo_t fifo;
 	memset(&fifo, 0, sizeof(fifo));
 	fifo.fd = -1;
