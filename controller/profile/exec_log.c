@@ -6,7 +6,8 @@
 #include "profile/thumb_frame.h"
 #include "profile/unwind.h"
 
-#define TRACE_PREFIX "Trace "
+/* Core 0's lines only (a machine with two cores logs both). */
+#define TRACE_PREFIX "Trace 0: "
 #define UNDO_PREFIX "Stopped execution of TB chain"
 /* Under -icount, an I/O access re-runs its block: the line before is taken back. */
 #define REWOUND_PREFIX "cpu_io_recompile: rewound execution of TB"
@@ -211,8 +212,7 @@ static void line_done(br_exec_log_t *x, const char *line, size_t len)
 		x->after_exception = true;
 		return;
 	}
-	if (len >= sizeof(TRACE_PREFIX) - 1U && memcmp(line, TRACE_PREFIX, 6) == 0 &&
-	    trace_pc(line, len, &pc)) {
+	if (starts(line, len, TRACE_PREFIX) && trace_pc(line, len, &pc)) {
 		if (x->have_pending)
 			instruction(x, x->pending);
 		x->pending = pc;
