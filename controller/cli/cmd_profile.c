@@ -39,7 +39,7 @@ static void profile_usage(FILE *out)
 	      "                       call stack at each (from QEMU's execution log on the QEMU\n"
 	      "                       benchrack launches; single-stepped elsewhere)\n"
 	      "      --max-steps N    --exact refuses a region longer than N instructions\n"
-	      "                       (counted, or stepped: default 1000000000 from QEMU's\n"
+	      "                       (counted, or stepped: default 100000000 from QEMU's\n"
 	      "                       execution log, 1000000 stepped, one round trip each)\n"
 	      "      --no-exec-log    on a QEMU benchrack launches, step (--exact) or halt\n"
 	      "                       (sampling) over the debug port as on any other server,\n"

@@ -147,6 +147,10 @@ static void instruction(br_exec_log_t *x, uint32_t pc)
 	if (x->o->sample_every == 0 && x->pass_count >= x->o->max_steps) {
 		x->over = true; /* counted no more: the pass's length only */
 		x->pass_count++;
+		if (x->pass_count - x->o->max_steps >= BR_EXEC_LOG_LENGTH_MORE) {
+			x->length_unknown = true; /* a region that may never end */
+			x->done = true;
+		}
 		return;
 	}
 	count(x, pc);

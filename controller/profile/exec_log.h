@@ -38,6 +38,9 @@
 #include "profile/shadow.h"
 
 #define BR_EXEC_LOG_LINE 256U
+/* Past max_steps, how many more instructions are read for the pass's length
+ * before it is given up (a region that never ends). */
+#define BR_EXEC_LOG_LENGTH_MORE 10000000U
 
 typedef struct br_exec_log_options {
 	const br_elf_t *elf;
@@ -67,6 +70,7 @@ typedef struct br_exec_log {
 	uint64_t rng;
 	bool done; /* exact: the pass ended */
 	bool over; /* exact: max_steps counted and the pass went on (pass_count: its length) */
+	bool length_unknown; /* over, and not ended within BR_EXEC_LOG_LENGTH_MORE more */
 	char line[BR_EXEC_LOG_LINE];
 	size_t line_len;
 } br_exec_log_t;

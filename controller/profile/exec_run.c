@@ -142,7 +142,13 @@ br_status_t br_exec_run(br_target_t *t, br_exec_fifo_t *f, const br_exec_run_opt
 	br_status_t hst = halt_draining(t, f->fd, o->timeout_ms, err);
 	if (st == BR_OK)
 		st = hst;
-	if (st == BR_OK && exact && x.over)
+	if (st == BR_OK && exact && x.length_unknown)
+		st = br_error_set(err, BR_ERR_USAGE,
+		                  "the region runs more than %llu instructions (QEMU's execution "
+		                  "log: --max-steps and %u more, and it had not ended): raise "
+		                  "--max-steps, or check that the region ends",
+		                  (unsigned long long)o->log.max_steps, BR_EXEC_LOG_LENGTH_MORE);
+	else if (st == BR_OK && exact && x.over)
 		st = br_error_set(err, BR_ERR_USAGE,
 		                  "the region runs %llu instructions (QEMU's execution log), more "
 		                  "than --max-steps %llu: raise --max-steps",

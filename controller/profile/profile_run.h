@@ -28,8 +28,8 @@
 
 #define BR_PROFILE_DEFAULT_DURATION_S 2.0
 /* Exact from QEMU's execution log: the most instructions counted unless
- * --max-steps says (about half a million a second here). */
-#define BR_PROFILE_LOG_DEFAULT_MAX_STEPS 1000000000ULL
+ * --max-steps says (about half a million a second here: 3 to 5 minutes). */
+#define BR_PROFILE_LOG_DEFAULT_MAX_STEPS 100000000ULL
 /* Sampled from the log: instructions between two samples, on average. */
 #define BR_PROFILE_DEFAULT_INTERVAL 1000U
 /* Stack bytes read with each sample, below the stack's top (see sampler.h). */
