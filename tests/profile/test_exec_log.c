@@ -14,16 +14,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture_elf.h"
 #include "elf/elf_symbols.h"
 #include "profile/exec_log.h"
-
-static uint32_t sym(const br_elf_t *elf, const char *name)
-{
-	br_elf_symbol_t s;
-	br_error_t err;
-	CHECK(br_elf_symbol_find(elf, name, &s, &err) == BR_OK);
-	return s.address & ~1U;
-}
 
 static size_t line(char *buf, size_t cap, uint32_t pc)
 {
@@ -48,18 +41,13 @@ static uint64_t chain_count(const br_profile_t *p, const char *const *want, size
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_exec_log FW_PROFILE_REGION_ELF\n");
+	br_elf_t *elf = fixture_elf_open(argc, argv);
+	if (elf == NULL)
 		return 2;
-	}
-	br_elf_t *elf = NULL;
 	br_error_t err;
-	if (br_elf_open(argv[1], &elf, &err) != BR_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return 2;
-	}
-	uint32_t r = sym(elf, "Reset_Handler"), s = sym(elf, "step"), h = sym(elf, "heavy"),
-	         l = sym(elf, "light"), rs = sym(elf, "region_start"), f = sym(elf, "fault");
+	uint32_t r = fixture_sym(elf, "Reset_Handler"), s = fixture_sym(elf, "step"),
+	         h = fixture_sym(elf, "heavy"), l = fixture_sym(elf, "light"),
+	         rs = fixture_sym(elf, "region_start"), f = fixture_sym(elf, "fault");
 	br_span_t span;
 	CHECK(br_span_function(elf, "step", &span, &err) == BR_OK);
 	br_profile_t p;

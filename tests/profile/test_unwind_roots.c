@@ -15,18 +15,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture_elf.h"
 #include "elf/elf_symbols.h"
 #include "profile/unwind.h"
 
 #define STACK_AT 0x20001000U
-
-static uint32_t sym(const br_elf_t *elf, const char *name)
-{
-	br_elf_symbol_t s;
-	br_error_t err;
-	CHECK(br_elf_symbol_find(elf, name, &s, &err) == BR_OK);
-	return s.address & ~1U;
-}
 
 static void put32(uint8_t *b, uint32_t v)
 {
@@ -53,17 +46,11 @@ static void sample(const br_unwinder_t *u, uint32_t step, uint32_t saved_lr, br_
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_unwind_roots FW_PROFILE_REGION_ELF\n");
+	br_elf_t *elf = fixture_elf_open(argc, argv);
+	if (elf == NULL)
 		return 2;
-	}
-	br_elf_t *elf = NULL;
 	br_error_t err;
-	if (br_elf_open(argv[1], &elf, &err) != BR_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return 2;
-	}
-	uint32_t reset = sym(elf, "Reset_Handler"), step = sym(elf, "step");
+	uint32_t reset = fixture_sym(elf, "Reset_Handler"), step = fixture_sym(elf, "step");
 	CHECK(br_unwind_reset_function(elf) == reset);
 	br_unwinder_t u;
 	CHECK(br_unwinder_open(&u, elf, BR_UNWIND_CFI, &err) == BR_OK);
