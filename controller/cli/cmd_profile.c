@@ -4,9 +4,11 @@
  * error, 3 target, server or counter error.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
@@ -27,23 +29,32 @@ static void profile_usage(FILE *out)
 	      "Where the time goes in any firmware, with call chains, on QEMU's netduinoplus2\n"
 	      "unless --remote names a running gdbserver. WHAT (default: everything, sampled\n"
 	      "from reset for --duration):\n"
-	      "  --from X --to Y      a range (a function, 0x address or FILE:LINE each); when\n"
-	      "                       sampling, the code between the two addresses\n"
-	      "  --function NAME      each call of NAME (sampling: NAME on the call chain)\n"
+	      "  --from X --to Y      the time from reaching X to reaching Y (a function, 0x\n"
+	      "                       address or FILE:LINE each), as measure has it\n"
+	      "  --function NAME      each call of NAME, from its entry to its return\n"
 	      "\n"
 	      "options:\n"
-	      "      --exact          single-step one pass of the region: exact self and total\n"
-	      "                       instruction counts per function and source line\n"
-	      "      --max-steps N    --exact refuses a region longer than N instructions (by\n"
-	      "                       the counter, before stepping; default 1000000): each step\n"
-	      "                       is one round trip to the server\n"
+	      "      --exact          every instruction of the region's first pass: exact self\n"
+	      "                       and total counts per function and source line, with the\n"
+	      "                       call stack at each (from QEMU's execution log on the QEMU\n"
+	      "                       benchrack launches; single-stepped elsewhere)\n"
+	      "      --max-steps N    --exact refuses a region longer than N instructions\n"
+	      "                       (counted, or stepped: default 100000000 from QEMU's\n"
+	      "                       execution log, 1000000 stepped, one round trip each)\n"
+	      "      --no-exec-log    on a QEMU benchrack launches, step (--exact) or halt\n"
+	      "                       (sampling) over the debug port as on any other server,\n"
+	      "                       instead of reading QEMU's execution log (the default\n"
+	      "                       there: exact at about 0.5 M instructions/s, samples at\n"
+	      "                       instruction counts, unbiased)\n"
+	      "      --interval N     sampling from QEMU's execution log: one sample per N\n"
+	      "                       instructions on average (default 1000)\n"
 	      "      --pcsr           sample DWT_PCSR while the core runs, never halting it: a\n"
 	      "                       flat profile of everything (no call chains, no region);\n"
 	      "                       needs a real core with a DWT and a server that reads\n"
 	      "                       memory while it runs (OpenOCD); refused on QEMU\n"
 	      "      --duration S     sampling: how long, in seconds (default 2)\n"
-	      "      --rate HZ        sampling: samples per second (default: as fast as the\n"
-	      "                       server allows)\n"
+	      "      --rate HZ        halting samples per second (default: as fast as the\n"
+	      "                       server allows); not with QEMU's execution log\n"
 	      "      --stack-window B stack bytes read with each sample, below the stack's top\n"
 	      "                       (default 512): deeper frames end in [unknown]\n"
 	      "      --unwind M       auto (CFI, then frame records; default), cfi,\n"
@@ -117,6 +128,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 		OPT_TIMEOUT,
 		OPT_LOAD,
 		OPT_PCSR,
+		OPT_NO_EXEC_LOG,
+		OPT_INTERVAL,
 	};
 	static const struct option longopts[] = {
 	    {"from", required_argument, NULL, OPT_FROM},
@@ -124,6 +137,8 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 	    {"function", required_argument, NULL, OPT_FUNCTION},
 	    {"exact", no_argument, NULL, OPT_EXACT},
 	    {"pcsr", no_argument, NULL, OPT_PCSR},
+	    {"no-exec-log", no_argument, NULL, OPT_NO_EXEC_LOG},
+	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
 	    {"duration", required_argument, NULL, OPT_DURATION},
 	    {"rate", required_argument, NULL, OPT_RATE},
@@ -162,6 +177,16 @@ static int profile_parse(int argc, char **argv, profile_cli_t *c)
 			break;
 		case OPT_PCSR:
 			o->pcsr = true;
+			break;
+		case OPT_NO_EXEC_LOG:
+			o->exec_log = false;
+			break;
+		case OPT_INTERVAL:
+			if (parse_number("--interval", optarg, 1e9, &v) != 0)
+				return 2;
+			if (v < 1)
+				return profile_bad("--interval is at least 1 instruction");
+			o->interval = (uint64_t)v;
 			break;
 		case OPT_MAX_STEPS:
 			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT,
@@ -258,6 +283,21 @@ static void show_output(void *ctx, int fd, const char *text, size_t len)
 	fprintf(stderr, "firmware: %.*s", (int)len, text);
 }
 
+/* "profiling: N instructions counted" on stderr, rewritten in place; only
+ * on a terminal. */
+static void show_progress(void *ctx, uint64_t counted, uint64_t instructions)
+{
+	bool *showing = ctx;
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr,
+	        "\r\033[Kprofiling: %" PRIu64 " in the region counted, %" PRIu64
+	        " instructions run",
+	        counted, instructions);
+	fflush(stderr);
+	*showing = true;
+}
+
 static void write_format(FILE *out, const char *format, const br_profile_t *p)
 {
 	if (strcmp(format, "folded") == 0)
@@ -319,6 +359,9 @@ int br_cli_profile(int argc, char **argv)
 	br_profile_options_default(&c.o);
 	c.o.link.output = show_output;
 	c.o.link.load_progress = br_cli_load_progress; /* on a terminal only */
+	bool showing = false;
+	c.o.progress = show_progress;
+	c.o.progress_ctx = &showing;
 	c.format = "table";
 	int code = profile_parse(argc, argv, &c);
 	if (code >= 0)
@@ -327,6 +370,8 @@ int br_cli_profile(int argc, char **argv)
 	br_error_clear(&err);
 	br_profile_t p;
 	br_status_t st = profile_locked(&c, &p, &err);
+	if (showing)
+		fputs("\r\033[K", stderr);
 	if (st == BR_OK) {
 		FILE *out = stdout;
 		if (c.output != NULL) {

@@ -6,132 +6,91 @@
 #include "debug/target_sample.h"
 #include "measure/counter_target.h"
 #include "profile/frame_names.h"
+#include "profile/region.h"
+#include "profile/shadow.h"
+#include "profile/unwind.h"
 
-#define EXACT_MAX_DEPTH 256U
+/* Stack bytes read at the region's start to unwind the call stack there. */
+#define EXACT_STACK_READ 1024U
 
-typedef struct shadow_frame {
-	uint32_t id;    /* frame id of the function */
-	uint32_t ret;   /* return address (Thumb bit cleared) */
-	uint32_t sp;    /* SP at the call */
-	bool ret_known; /* false for the root of a range */
-} shadow_frame_t;
-
-typedef struct shadow {
-	shadow_frame_t f[EXACT_MAX_DEPTH];
-	size_t depth;
-	uint32_t chain[EXACT_MAX_DEPTH];
-} shadow_t;
-
-/* Runs to addr (a breakpoint there, removed again) and checks the stop is there. */
-static br_status_t run_to(br_target_t *t, uint32_t addr, int timeout_ms, br_error_t *err)
+/* From a halt inside the region (stepping stopped at --max-steps), runs to
+ * its end at breakpoints and reads the counter there: how long the region
+ * is. */
+static br_status_t rest_at_breakpoints(br_target_t *t, const br_exact_options_t *o,
+                                       const br_profile_region_end_t *end, uint64_t *c1,
+                                       br_error_t *err)
 {
-	br_status_t st = br_target_breakpoint_insert(t, addr, BR_BREAKPOINT_AUTO, err);
+	/* The step that stopped stepping may have reached the end already. */
+	br_status_t st = BR_OK;
+	for (;;) {
+		uint32_t sp = 0, pc = 0;
+		if (st == BR_OK)
+			st = br_target_reg_read(t, BR_TARGET_REG_SP, &sp, err);
+		if (st == BR_OK)
+			st = br_target_pc(t, &pc, err);
+		if (st != BR_OK || br_profile_region_ended(end, pc, sp))
+			break;
+		if ((pc & ~1U) == end->pc)
+			st = br_target_step(t, err); /* a recursive call's return */
+		if (st == BR_OK)
+			st = br_profile_run_to(t, end->pc, o->timeout_ms, err);
+	}
 	if (st == BR_OK)
-		st = br_target_resume(t, err);
-	if (st == BR_OK)
-		st = br_target_wait_stop(t, timeout_ms, NULL, err);
+		st = br_counter_read(t, o->counter, c1, err);
+	return st;
+}
+
+/* The call stack at the region's start, unwound from the registers and the
+ * stack (profile/unwind.h), as the shadow stack's first frames: the
+ * outermost first, each with the return address into it; a chain that does
+ * not reach a root starts with [unknown]. The innermost frame is the
+ * region's function, ending at end (a function's return, SP checked). */
+static br_status_t shadow_seed(br_shadow_t *s, br_target_t *t, const br_exact_options_t *o,
+                               br_frame_names_t *names, const br_profile_region_end_t *end,
+                               br_error_t *err)
+{
+	br_target_regs_t regs;
+	br_status_t st = br_target_regs_read(t, &regs, err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "running to 0x%08x", addr);
-	uint32_t pc = 0;
-	st = br_target_pc(t, &pc, err);
-	if (st == BR_OK && (pc & ~1U) != addr)
-		st = br_error_set(err, BR_ERR_TARGET,
-		                  "the core stopped at 0x%08x, not at the breakpoint at 0x%08x", pc,
-		                  addr);
-	if (st == BR_OK)
-		st = br_target_breakpoint_remove(t, addr, err);
-	return st;
-}
-
-/* Where the region ends from this halt at its start: the range's `to`, or
- * the function's return address with the SP of the call. */
-static br_status_t region_end(br_target_t *t, const br_span_t *span, uint32_t *end, uint32_t *sp,
-                              br_error_t *err)
-{
-	*sp = 0;
-	if (span->kind == BR_SPAN_RANGE) {
-		*end = span->to.address;
-		return BR_OK;
+		return st;
+	static uint8_t stack[EXACT_STACK_READ];
+	uint32_t sp = regs.r[BR_TARGET_REG_SP] & ~3U;
+	br_unwind_memory_t mem = {sp, EXACT_STACK_READ, stack};
+	br_error_t ignored;
+	while (mem.len >= 4U && br_target_mem_read(t, sp, stack, mem.len, &ignored) != BR_OK)
+		mem.len /= 2U; /* the stack's top is nearer than the read asked */
+	if (mem.len < 4U)
+		mem.bytes = NULL;
+	br_unwinder_t u;
+	br_unwind_result_t r;
+	memset(&r, 0, sizeof(r));
+	r.pcs[0] = regs.r[BR_TARGET_REG_PC] & ~1U;
+	r.depth = 1;
+	if (br_unwinder_open(&u, o->elf, BR_UNWIND_AUTO, &ignored) == BR_OK) {
+		br_unwind(&u, regs.r, &mem, 1, &r);
+		br_unwinder_close(&u);
 	}
-	uint32_t lr = 0;
-	br_status_t st = br_target_reg_read(t, BR_TARGET_REG_LR, &lr, err);
-	if (st == BR_OK)
-		st = br_target_reg_read(t, BR_TARGET_REG_SP, sp, err);
-	*end = lr & ~1U;
-	return st;
-}
-
-/* One pass at breakpoints: the region's count on the counter. Leaves the core
- * halted at the region's start again. */
-static br_status_t pre_pass(br_target_t *t, const br_exact_options_t *o, uint64_t *count,
-                            br_error_t *err)
-{
-	uint32_t end = 0, sp = 0;
-	uint64_t c0 = 0, c1 = 0;
-	br_status_t st = region_end(t, o->span, &end, &sp, err);
-	if (st == BR_OK)
-		st = br_counter_read(t, o->counter, &c0, err);
-	bool loop_pass = end == o->span->from.address;
-	if (st == BR_OK && !loop_pass)
-		st = run_to(t, end, o->timeout_ms, err);
-	for (uint32_t now_sp = sp;
-	     st == BR_OK && !loop_pass && o->span->kind == BR_SPAN_FUNCTION;) {
-		st = br_target_reg_read(t, BR_TARGET_REG_SP, &now_sp, err);
-		if (st != BR_OK || now_sp >= sp)
-			break;
-		st = run_to(t, end, o->timeout_ms, err); /* a recursive call's return */
+	s->depth = 0;
+	if (!r.complete) {
+		br_shadow_frame_t *f = &s->f[s->depth++];
+		f->id = br_frame_names_unknown(names);
+		f->ret_known = false;
 	}
-	if (st == BR_OK && loop_pass)
-		st = run_to(t, end, o->timeout_ms, err);
-	if (st == BR_OK)
-		st = br_counter_read(t, o->counter, &c1, err);
-	*count = br_counter_state_delta64(o->counter, c0, c1);
-	if (st == BR_OK && !loop_pass)
-		st = run_to(t, o->span->from.address, o->timeout_ms, err);
-	return st;
-}
-
-static bool is_end(const br_span_t *span, uint32_t pc, uint32_t sp, uint32_t end, uint32_t end_sp,
-                   uint64_t steps)
-{
-	if (pc != end || steps == 0)
-		return false;
-	return span->kind == BR_SPAN_RANGE || sp >= end_sp;
-}
-
-/* Follows calls, tail calls and returns (see exact.h); the top frame is
- * always the function of pc. */
-static void shadow_update(shadow_t *s, br_frame_names_t *names, uint32_t prev_pc,
-                          const br_target_regs_t *r)
-{
-	uint32_t pc = r->r[BR_TARGET_REG_PC] & ~1U;
-	uint32_t sp = r->r[BR_TARGET_REG_SP];
-	uint32_t lr = r->r[BR_TARGET_REG_LR] & ~1U;
-	uint32_t entry = 0;
-	uint32_t id = br_frame_names_of(names, pc, &entry);
-	for (size_t d = s->depth; d-- > 1;) {
-		if (s->f[d].ret_known && s->f[d].ret == pc && sp >= s->f[d].sp) {
-			s->depth = d;
-			break;
-		}
+	for (size_t i = r.depth; i-- > 0 && s->depth < BR_SHADOW_MAX_DEPTH;) {
+		br_shadow_frame_t *f = &s->f[s->depth++];
+		f->id = br_frame_names_of(names, br_unwind_name_pc(&r, i), NULL);
+		f->ret_known = i + 1U < r.depth;
+		f->ret = f->ret_known ? r.pcs[i + 1U] : 0;
+		f->sp = 0; /* not known: any SP returns */
+		f->tail = false;
 	}
-	shadow_frame_t *top = &s->f[s->depth - 1];
-	if (pc == entry && (lr - prev_pc == 2U || lr - prev_pc == 4U) &&
-	    s->depth < EXACT_MAX_DEPTH) {
-		shadow_frame_t *f = &s->f[s->depth++];
-		f->id = id;
-		f->ret = lr;
-		f->sp = sp;
-		f->ret_known = true;
-	} else if (top->id != id && s->depth == 1 && s->depth < EXACT_MAX_DEPTH) {
-		/* The region's function jumped (a tail call): it stays the root, as
-		 * the region goes on until its return. */
-		shadow_frame_t *f = &s->f[s->depth++];
-		*f = *top;
-		f->id = id;
-	} else if (top->id != id) {
-		top->id = id; /* a tail call, or a jump into another function */
+	br_shadow_frame_t *top = &s->f[s->depth - 1];
+	top->ret_known = end->check_sp || top->ret_known;
+	if (end->check_sp) {
+		top->ret = end->pc;
+		top->sp = end->sp;
 	}
+	return BR_OK;
 }
 
 br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile_t *out,
@@ -139,25 +98,12 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 {
 	const br_span_t *span = o->span;
 	out->step_limit = o->max_steps;
-	br_status_t st = run_to(t, span->from.address, o->timeout_ms, err);
+	br_status_t st = br_profile_run_to(t, span->from.address, o->timeout_ms, err);
 	if (st != BR_OK)
 		return st;
-	if (o->counter != NULL) {
-		uint64_t count = 0;
-		st = pre_pass(t, o, &count, err);
-		if (st != BR_OK)
-			return br_error_prefix(err, "the pass at breakpoints before stepping");
-		if (count > o->max_steps)
-			return br_error_set(
-			    err, BR_ERR_USAGE,
-			    "the region runs %llu instructions by the counter, more than "
-			    "the %llu --exact steps at most (one round trip each): raise "
-			    "--max-steps, or profile it by sampling",
-			    (unsigned long long)count, (unsigned long long)o->max_steps);
-	}
-	uint32_t end = 0, end_sp = 0;
+	br_profile_region_end_t end;
 	uint64_t c0 = 0, c1 = 0;
-	st = region_end(t, span, &end, &end_sp, err);
+	st = br_profile_region_end(t, span, &end, err);
 	if (st == BR_OK && o->counter != NULL)
 		st = br_counter_read(t, o->counter, &c0, err);
 	if (st != BR_OK)
@@ -165,17 +111,14 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 
 	br_frame_names_t names;
 	br_frame_names_init(&names, o->elf, out);
-	static shadow_t s;
+	static br_shadow_t s;
 	memset(&s, 0, sizeof(s));
-	s.depth = 1;
-	s.f[0].id = br_frame_names_of(&names, span->from.address, NULL);
-	s.f[0].ret_known = span->kind == BR_SPAN_FUNCTION;
-	s.f[0].ret = end;
-	s.f[0].sp = end_sp;
+	st = shadow_seed(&s, t, o, &names, &end, err);
 	uint64_t steps = 0;
 	uint32_t prev_pc = 0;
+	bool over = false;
 	int64_t start = br_clock_ns();
-	for (;;) {
+	while (st == BR_OK) {
 		br_target_sample_t smp;
 		memset(&smp, 0, sizeof(smp));
 		smp.resume = BR_TARGET_SAMPLE_STEP;
@@ -183,28 +126,49 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 		if (st != BR_OK)
 			break;
 		uint32_t pc = smp.regs.r[BR_TARGET_REG_PC] & ~1U;
-		bool done = is_end(span, pc, smp.regs.r[BR_TARGET_REG_SP], end, end_sp, steps);
+		bool done =
+		    steps > 0 && br_profile_region_ended(&end, pc, smp.regs.r[BR_TARGET_REG_SP]);
 		if (!done && steps == o->max_steps) {
-			st = br_error_set(
-			    err, BR_ERR_TARGET,
-			    "stepped %llu instructions (--max-steps) and the region has "
-			    "not ended: raise --max-steps",
-			    (unsigned long long)steps);
+			over = true;
 		} else if (!done) {
-			if (steps > 0)
-				shadow_update(&s, &names, prev_pc, &smp.regs);
-			for (size_t d = 0; d < s.depth; d++)
-				s.chain[d] = s.f[d].id;
-			br_profile_add_chain(out, s.chain, s.depth, 1);
-			br_profile_add_pc(out, pc, s.f[s.depth - 1].id, 1);
+			if (steps > 0) {
+				uint32_t entry = 0;
+				uint32_t id = br_frame_names_of(&names, pc, &entry);
+				uint32_t lr = smp.regs.r[BR_TARGET_REG_LR] & ~1U;
+				bool call = lr - prev_pc == 2U || lr - prev_pc == 4U;
+				br_shadow_update(&s, pc, id, entry, call, lr,
+				                 smp.regs.r[BR_TARGET_REG_SP]);
+			}
+			size_t depth = br_shadow_chain(&s);
+			br_profile_add_chain(out, s.chain, depth, 1);
+			br_profile_add_pc(out, pc, s.f[depth - 1].id, 1);
 			steps++;
 			prev_pc = pc;
 		}
 		br_status_t wst = br_target_wait_stop(t, o->timeout_ms, NULL, err);
 		if (st == BR_OK)
 			st = wst;
-		if (st != BR_OK || done)
+		if (st != BR_OK || done || over)
 			break;
+	}
+	if (st == BR_OK && over) {
+		uint64_t count = 0;
+		if (o->counter != NULL)
+			st = rest_at_breakpoints(t, o, &end, &c1, err);
+		if (st == BR_OK && o->counter != NULL)
+			count = br_counter_state_delta64(o->counter, c0, c1);
+		if (st == BR_OK && o->counter == NULL)
+			st = br_error_set(err, BR_ERR_USAGE,
+			                  "the region did not end within the %llu --max-steps "
+			                  "stepped: raise --max-steps, or profile it by sampling",
+			                  (unsigned long long)o->max_steps);
+		else if (st == BR_OK)
+			st = br_error_set(
+			    err, BR_ERR_USAGE,
+			    "the region runs %llu instructions by the counter, more "
+			    "than the %llu --max-steps stepped: raise --max-steps, or "
+			    "profile it by sampling",
+			    (unsigned long long)count, (unsigned long long)o->max_steps);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / 1e9;
 	out->counted = steps;

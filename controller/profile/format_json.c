@@ -39,6 +39,8 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 	figure(&j, "counted", p->counted);
 	br_json_key(&j, "seconds");
 	br_json_double(&j, p->seconds);
+	br_json_key(&j, "source");
+	br_json_string(&j, p->pcsr ? "dwt_pcsr" : p->exec_log ? "qemu_exec_log" : "debug_port");
 	if (p->mode == BR_PROFILE_EXACT) {
 		br_json_key(&j, "counter");
 		br_json_string(&j, p->counter);
@@ -58,6 +60,19 @@ void br_profile_write_json(FILE *out, const br_profile_t *p, const char *version
 			br_json_null(&j);
 		figure(&j, "samples_taken", p->samples_taken);
 		figure(&j, "samples_lost", p->samples_lost);
+		br_json_key(&j, "samples_lost_reasons");
+		br_json_object_begin(&j);
+		figure(&j, "stack_not_read", p->lost_stack_not_read);
+		figure(&j, "at_region_end", p->lost_at_region_end);
+		br_json_object_end(&j);
+		figure(&j, "region_passes", p->region_passes);
+		br_json_key(&j, "interval_instructions");
+		if (p->exec_log)
+			br_json_uint(&j, p->interval);
+		else
+			br_json_null(&j);
+		br_json_key(&j, "bias_known");
+		br_json_bool(&j, p->exec_log || p->bias_known);
 		figure(&j, "outside_region", p->outside_region);
 		figure(&j, "server_writes", p->server_writes);
 		br_json_key(&j, "sample_cost_seconds");

@@ -40,10 +40,9 @@ static void header(FILE *out, const br_profile_t *p)
 	fprintf(out, "profile %s: %s\n", p->elf_path, p->region);
 	fprintf(out, "  on %s\n", p->server);
 	if (p->mode == BR_PROFILE_EXACT) {
-		fprintf(out,
-		        "  exact: %" PRIu64 " instructions single-stepped in %.2f s (%.0f steps/s)",
-		        p->counted, p->seconds,
-		        p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
+		fprintf(out, "  exact: %" PRIu64 " instructions %s in %.2f s (%.0f/s)", p->counted,
+		        p->exec_log ? "counted from QEMU's execution log" : "single-stepped",
+		        p->seconds, p->seconds > 0 ? (double)p->counted / p->seconds : 0.0);
 		if (p->counter_known)
 			fprintf(out,
 			        "; counter %s across them: %" PRIu64 " (%" PRIu64
@@ -52,13 +51,31 @@ static void header(FILE *out, const br_profile_t *p)
 		fputc('\n', out);
 		return;
 	}
+	if (p->exec_log) {
+		fprintf(out,
+		        "  sampled from QEMU's execution log: %" PRIu64
+		        " samples in %.2f s, %" PRIu64 " in the region, one per %" PRIu64
+		        " instructions on average (intervals drawn uniformly)\n",
+		        p->samples_taken, p->seconds, p->counted, p->interval);
+		if (p->region_passes > 0)
+			fprintf(out, "  the region: %" PRIu64 " passes ended\n", p->region_passes);
+		fputs("  ±: the binomial standard error of each share in points; the samples "
+		      "are\n     uniform draws over the instructions run, chains the exact call "
+		      "stack\n",
+		      out);
+		return;
+	}
 	fprintf(out,
 	        "  sampled: %" PRIu64 " samples in %.2f s (%.0f/s; asked %s), %" PRIu64
-	        " in the region, %" PRIu64 " outside it, %" PRIu64 " lost\n",
+	        " in the region, %" PRIu64 " outside it, %" PRIu64 " lost (%" PRIu64
+	        " below the stack read, %" PRIu64 " stops at the region's end)\n",
 	        p->samples_taken, p->seconds,
 	        p->seconds > 0 ? (double)p->samples_taken / p->seconds : 0.0,
 	        p->rate_hz > 0 ? "a rate" : "as fast as the server allows", p->counted,
-	        p->outside_region, p->samples_lost);
+	        p->outside_region, p->samples_lost, p->lost_stack_not_read, p->lost_at_region_end);
+	if (p->region_passes > 0)
+		fprintf(out, "  the region: %" PRIu64 " passes sampled (only inside them)\n",
+		        p->region_passes);
 	if (p->sample_cost_known)
 		fprintf(
 		    out,
@@ -83,10 +100,15 @@ static void header(FILE *out, const br_profile_t *p)
 	fputs("  ±: the standard error of each share in points, from the spread across 20 batches\n"
 	      "     of consecutive samples (never below the binomial sqrt(p(1-p)/n)); lines:\n"
 	      "     binomial\n"
-	      "  shares are of the time the target ran, not of instructions: on QEMU, of the\n"
-	      "     emulator's host time, in which a call or return outweighs an instruction, so\n"
-	      "     the code right after one is over-counted (--exact counts instructions)\n",
+	      "  shares are of the time the target ran, not of instructions\n",
 	      out);
+	if (!p->bias_known)
+		fputs("  warning: this sampler's bias on this server is not known: halting "
+		      "samples\n     on QEMU fall in the emulator's host time, where a call, a "
+		      "return or a\n     breakpoint outweighs an instruction (measured: tens of "
+		      "points off);\n     the ± above does not include it. On a QEMU benchrack "
+		      "launches, drop\n     --no-exec-log\n",
+		      out);
 }
 
 void br_profile_write_table(FILE *out, const br_profile_t *p)

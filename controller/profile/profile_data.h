@@ -72,9 +72,12 @@ typedef struct br_profile {
 	size_t nlines;
 	uint64_t counted; /* in-region instructions (exact) or samples (sampled) */
 	/* Sampled mode. */
-	uint64_t samples_taken;  /* stops read, in or out of the region */
-	uint64_t outside_region; /* samples whose chain is not in the region */
-	uint64_t samples_lost;   /* stops whose reads failed */
+	uint64_t samples_taken;       /* stops read, in or out of the region */
+	uint64_t outside_region;      /* samples whose chain is not in the region */
+	uint64_t samples_lost;        /* stops not counted: the two reasons below */
+	uint64_t lost_stack_not_read; /* SP below the stack window read (the next reach further) */
+	uint64_t lost_at_region_end;  /* stops at the region's end breakpoint, not draws */
+	uint64_t region_passes;       /* passes of a time region sampled (0: no region) */
 	br_profile_unwind_counts_t unwind;
 	bool pcsr;      /* from DWT_PCSR, never halting: flat (each chain one frame) */
 	double rate_hz; /* asked for; 0: as fast as the server allows */
@@ -90,6 +93,13 @@ typedef struct br_profile {
 	uint64_t counter_delta; /* the counter across the stepped region (+1: see exact.h) */
 	bool counter_known;
 	uint64_t step_limit;
+	/* From QEMU's execution log (exec_log.h) rather than over the debug
+	 * port; sampled: interval, instructions between samples on average. */
+	bool exec_log;
+	uint64_t interval;
+	/* Sampled by halting: whether the sampler's bias on this server is
+	 * known (a real core halted in real time); false on QEMU. */
+	bool bias_known;
 	/* Provenance for the outputs. */
 	char elf_path[BR_PROFILE_TEXT];
 	char server[BR_PROFILE_TEXT];

@@ -3,11 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/clock.h"
+
 #include "elf/elf_file.h"
 #include "run/runner.h"
 #include "measure/span.h"
 #include "measure/stack_region.h"
 #include "profile/exact.h"
+#include "profile/exec_run.h"
 #include "profile/lines.h"
 #include "profile/pcsr_sampler.h"
 #include "profile/sampler.h"
@@ -15,7 +18,9 @@
 void br_profile_options_default(br_profile_options_t *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->max_steps = BR_EXACT_DEFAULT_MAX_STEPS;
+	o->max_steps = 0;
+	o->exec_log = true;
+	o->interval = BR_PROFILE_DEFAULT_INTERVAL;
 	o->duration_s = BR_PROFILE_DEFAULT_DURATION_S;
 	o->stack_window = BR_PROFILE_DEFAULT_STACK_WINDOW;
 	o->unwind = BR_UNWIND_AUTO;
@@ -30,7 +35,8 @@ static br_status_t check_options(const br_profile_options_t *o, br_error_t *err)
 		return br_error_set(err, BR_ERR_USAGE, "--from and --to go together");
 	if (o->from != NULL && o->function != NULL)
 		return br_error_set(err, BR_ERR_USAGE,
-		                    "--function profiles calls, --from/--to a range: give one");
+		                    "--function profiles each call, --from/--to the time from "
+		                    "reaching one to reaching the other: give one");
 	if (o->exact && o->from == NULL && o->function == NULL)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "--exact steps one pass of a region: give --from X --to Y or "
@@ -59,7 +65,7 @@ static br_status_t resolve_region(const br_profile_options_t *o, const br_elf_t 
 		snprintf(out->region, sizeof(out->region), "function %s", o->function);
 	} else if (o->from != NULL) {
 		st = br_span_range(elf, o->from, o->to, span, err);
-		snprintf(out->region, sizeof(out->region), "range %s .. %s", o->from, o->to);
+		snprintf(out->region, sizeof(out->region), "from %s to %s", o->from, o->to);
 	} else {
 		snprintf(out->region, sizeof(out->region), "%s",
 		         o->pcsr ? "everything from reset (DWT_PCSR: flat, no call chains)"
@@ -79,7 +85,7 @@ static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t 
 		    .elf = elf,
 		    .span = span,
 		    .counter = counter,
-		    .max_steps = o->max_steps,
+		    .max_steps = o->max_steps != 0 ? o->max_steps : BR_EXACT_DEFAULT_MAX_STEPS,
 		    .timeout_ms = o->timeout_ms,
 		};
 		return br_exact_run(t, &eo, out, err);
@@ -105,6 +111,33 @@ static br_status_t profile_target(const br_profile_options_t *o, const br_elf_t 
 		so.stack_low = region.low;
 	}
 	return br_sampler_run(t, &so, out, err);
+}
+
+/* The profile from QEMU's execution log (exec_run.h). */
+static br_status_t profile_exec_log(const br_profile_options_t *o, const br_elf_t *elf,
+                                    const br_span_t *span, br_target_t *t, br_exec_fifo_t *f,
+                                    br_profile_t *out, br_error_t *err)
+{
+	bool region = o->from != NULL || o->function != NULL;
+	br_exec_run_options_t xo = {
+	    .log =
+	        {
+	            .elf = elf,
+	            .span = region ? span : NULL,
+	            .max_steps =
+	                o->max_steps != 0 ? o->max_steps : BR_PROFILE_LOG_DEFAULT_MAX_STEPS,
+	            .sample_every = o->exact ? 0 : (o->interval > 0 ? o->interval : 1U),
+	            .seed = (uint64_t)br_clock_ns(),
+	        },
+	    .duration_s = o->duration_s,
+	    .timeout_ms = o->timeout_ms,
+	    .progress = o->progress,
+	    .progress_ctx = o->progress_ctx,
+	};
+	out->step_limit = xo.log.max_steps;
+	out->exec_log = true;
+	out->interval = xo.log.sample_every;
+	return br_exec_run(t, f, &xo, out, err);
 }
 
 br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
@@ -144,6 +177,36 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		snprintf(out->board, sizeof(out->board), "%s",
 		         ep.kind == BR_ENDPOINT_QEMU ? ep.qemu.machine
 		                                     : br_endpoint_kind_name(ep.kind));
+	bool use_log = st == BR_OK && ep.kind == BR_ENDPOINT_QEMU && o->exec_log && !o->pcsr;
+	if (use_log && !o->exact && o->rate_hz > 0)
+		st = br_error_set(
+		    err, BR_ERR_USAGE,
+		    "--rate paces samples in host time; from QEMU's execution log (the "
+		    "default on the QEMU benchrack launches) samples are taken at "
+		    "instruction counts: give --interval N, or --no-exec-log to "
+		    "halt the core at a --rate");
+	br_exec_fifo_t fifo;
+	memset(&fifo, 0, sizeof(fifo));
+	fifo.fd = -1;
+	const char *args[BR_SERVER_MAX_EXTRA_ARGS];
+	if (use_log && st == BR_OK) {
+		st = br_exec_fifo_open(&fifo, err);
+		size_t n = 0;
+		for (size_t i = 0; i < ep.qemu.extra_arg_count && n < BR_SERVER_MAX_EXTRA_ARGS; i++)
+			args[n++] = ep.qemu.extra_args[i];
+		if (st == BR_OK && n + BR_EXEC_QEMU_ARGS > BR_SERVER_MAX_EXTRA_ARGS)
+			st = br_error_set(err, BR_ERR_USAGE,
+			                  "the board's %zu QEMU arguments leave no room for the "
+			                  "execution log's %u: give --no-exec-log",
+			                  n, BR_EXEC_QEMU_ARGS);
+		for (size_t i = 0; st == BR_OK && i < BR_EXEC_QEMU_ARGS; i++)
+			args[n++] = fifo.args[i];
+		ep.qemu.extra_args = args;
+		ep.qemu.extra_arg_count = n;
+		snprintf(out->unit, sizeof(out->unit), "%s",
+		         o->exact ? "instructions (QEMU's execution log)"
+		                  : "samples (QEMU's execution log, at instruction counts)");
+	}
 	if (st == BR_OK) {
 		br_runner_options_t ro = {
 		    .endpoint = &ep,
@@ -159,12 +222,21 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		st = br_runner_open(&ro, &r, err);
 		snprintf(out->server, sizeof(out->server), "%s", r.server);
 		if (st == BR_OK) {
-			st = profile_target(o, elf, &span, &r.session.target, &r.counter, out, err);
+			/* Halting a real core in real time draws samples uniformly
+			 * over time; QEMU's host time is not its instructions'
+			 * (README: measured). */
+			const br_flavour_t *fl = r.session.target.flavour;
+			out->bias_known = fl != NULL && strcmp(fl->name, "qemu") != 0;
+			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo,
+			                                out, err)
+			             : profile_target(o, elf, &span, &r.session.target, &r.counter,
+			                              out, err);
 			if (st != BR_OK)
 				br_runner_explain(&r, err);
 			br_runner_close(&r);
 		}
 	}
+	br_exec_fifo_close(&fifo);
 	br_profile_resolve_lines(out, elf);
 	br_elf_close(elf);
 	return st;

@@ -10,9 +10,9 @@
  * source lines resolved. Libraries never print: the CLI writes the formats.
  *
  * The region: --from X --to Y, --function F, or neither (everything from
- * reset, sampled for duration seconds). In sampled mode a sample counts when
- * its call chain is in the region: F on the chain, or a frame whose PC lies
- * in [X, Y) (an address range: the code between the two, not a time window).
+ * reset, sampled for duration seconds). The region is one of time in both
+ * modes (profile/region.h): from reaching X to reaching Y, or each call of F
+ * from its entry to its return; sampled, the core is sampled only inside it.
  */
 #ifndef BENCHRACK_PROFILE_PROFILE_RUN_H
 #define BENCHRACK_PROFILE_PROFILE_RUN_H
@@ -27,6 +27,11 @@
 #include "profile/unwind.h"
 
 #define BR_PROFILE_DEFAULT_DURATION_S 2.0
+/* Exact from QEMU's execution log: the most instructions counted unless
+ * --max-steps says (about half a million a second here: 3 to 5 minutes). */
+#define BR_PROFILE_LOG_DEFAULT_MAX_STEPS 100000000ULL
+/* Sampled from the log: instructions between two samples, on average. */
+#define BR_PROFILE_DEFAULT_INTERVAL 1000U
 /* Stack bytes read with each sample, below the stack's top (see sampler.h). */
 #define BR_PROFILE_DEFAULT_STACK_WINDOW 512U
 
@@ -37,9 +42,13 @@ typedef struct br_profile_options {
 	const char *function;
 	bool exact;
 	bool pcsr;          /* sampled from DWT_PCSR without halting: flat (pcsr_sampler.h) */
-	uint64_t max_steps; /* exact: the most instructions stepped */
-	double duration_s;  /* sampled: how long */
-	double rate_hz;     /* sampled: samples per second asked; 0: as fast as it goes */
+	uint64_t max_steps; /* exact: the most instructions counted; 0: the path's default */
+	/* On a QEMU benchrack launches: count from QEMU's execution log
+	 * (exec_log.h) rather than stepping or halting it over the debug port. */
+	bool exec_log;
+	uint64_t interval; /* sampled from the log: about one sample per this many instructions */
+	double duration_s; /* sampled: how long */
+	double rate_hz;    /* sampled: samples per second asked; 0: as fast as it goes */
 	uint32_t stack_window;
 	br_unwind_method_t unwind;
 	const br_counter_t *counter; /* exact: the pre-pass and the cross-check */
@@ -47,6 +56,10 @@ typedef struct br_profile_options {
 	br_link_options_t link;
 	const br_endpoint_t *endpoint; /* as in br_measure_options_t */
 	br_board_load_t load;          /* the image's load policy (run/runner.h) */
+	/* Exact from the execution log: the instructions counted so far, about
+	 * twice a second (may be NULL). */
+	void (*progress)(void *ctx, uint64_t counted, uint64_t instructions);
+	void *progress_ctx;
 } br_profile_options_t;
 
 /* Defaults: QEMU's TIM2, 2 s, as fast as the server allows, the default limits. */

@@ -9,6 +9,7 @@
 #include "elf/elf_symbols.h"
 #include "profile/frame_names.h"
 #include "profile/pacing.h"
+#include "profile/region.h"
 #include "stats/summary.h"
 
 #define NS_PER_S 1000000000LL
@@ -21,7 +22,10 @@ typedef struct sampler {
 	const br_sampler_options_t *o;
 	br_unwinder_t unwinder;
 	br_frame_names_t names;
-	uint32_t region_lo, region_hi; /* PCs of the region: [lo, hi) */
+	bool region;                 /* a time region: sampled only between its start and end */
+	br_profile_region_end_t end; /* the pass under way's end, a breakpoint there */
+	uint64_t passes;             /* passes of the region started */
+	bool ended; /* the pass reached its end: halted there, breakpoint removed */
 	uint32_t last_sp;
 	uint32_t deepest_sp; /* the lowest SP seen (0: none yet) */
 	uint8_t *stack;
@@ -71,7 +75,10 @@ static void plan_windows(sampler_t *s, br_target_sample_t *smp)
 			len = s->o->stack_top - low;
 		}
 	} else {
-		low = s->last_sp & ~3U;
+		/* From the deepest SP seen less a margin (the first: the SP at
+		 * the start), stack_window bytes up. */
+		uint32_t sp = s->deepest_sp != 0 ? s->deepest_sp : s->last_sp;
+		low = (sp & ~3U) >= SAMPLER_WINDOW_MARGIN ? (sp & ~3U) - SAMPLER_WINDOW_MARGIN : 0;
 	}
 	smp->nwindows = 0;
 	for (uint32_t done = 0; done < len && smp->nwindows < BR_TARGET_SAMPLE_WINDOWS;) {
@@ -83,16 +90,6 @@ static void plan_windows(sampler_t *s, br_target_sample_t *smp)
 	}
 }
 
-static bool in_region(const sampler_t *s, const br_unwind_result_t *u)
-{
-	if (s->o->span == NULL)
-		return true;
-	for (size_t i = 0; i < u->depth; i++)
-		if (u->pcs[i] >= s->region_lo && u->pcs[i] < s->region_hi)
-			return true;
-	return false;
-}
-
 static void count_sample(sampler_t *s, const br_unwind_result_t *u, br_profile_t *out)
 {
 	uint32_t chain[BR_UNWIND_MAX_FRAMES + 1U];
@@ -100,7 +97,7 @@ static void count_sample(sampler_t *s, const br_unwind_result_t *u, br_profile_t
 	if (!u->complete)
 		chain[n++] = br_frame_names_unknown(&s->names);
 	for (size_t i = u->depth; i-- > 0;)
-		chain[n++] = br_frame_names_of(&s->names, u->pcs[i], NULL);
+		chain[n++] = br_frame_names_of(&s->names, br_unwind_name_pc(u, i), NULL);
 	br_profile_add_sequence(out, br_profile_add_chain(out, chain, n, 1));
 	if (u->depth > 0)
 		br_profile_add_pc(out, u->pcs[0], chain[n - 1], 1);
@@ -113,43 +110,125 @@ static void count_sample(sampler_t *s, const br_unwind_result_t *u, br_profile_t
 		out->unwind.failed_chains++;
 }
 
-/* One sample of the running target: stop, read, resume, unwind, count. */
+/* A sample that found the core at the pass's end breakpoint (a stop there,
+ * not a draw): lost. At the end (SP back, for a function), the core is left
+ * halted there with the breakpoint removed; a recursive call's return is
+ * stepped over and the core resumed. */
+static br_status_t at_end(sampler_t *s, br_target_t *t, uint32_t sp, br_profile_t *out,
+                          br_error_t *err)
+{
+	out->samples_lost++;
+	out->lost_at_region_end++;
+	br_status_t st = br_target_halt(t, s->o->timeout_ms, err);
+	if (st == BR_OK)
+		st = br_target_breakpoint_remove(t, s->end.pc, err);
+	if (st != BR_OK || br_profile_region_ended(&s->end, s->end.pc, sp)) {
+		s->ended = true;
+		return st;
+	}
+	st = br_target_step(t, err);
+	if (st == BR_OK)
+		st = br_target_breakpoint_insert(t, s->end.pc, BR_BREAKPOINT_AUTO, err);
+	if (st == BR_OK)
+		st = br_target_resume(t, err);
+	return st;
+}
+
+/* One sample of the running target: stop, read, resume, unwind, count. In a
+ * time region, on a server that cannot take packets after the interrupt, the
+ * core stays halted until the PC says it is not at the end breakpoint. */
 static br_status_t take_sample(sampler_t *s, br_target_t *t, br_profile_t *out, br_error_t *err)
 {
 	br_target_sample_t smp;
 	memset(&smp, 0, sizeof(smp));
-	smp.resume = BR_TARGET_SAMPLE_CONTINUE;
+	bool stay = s->region && !t->flavour->packets_follow_interrupt;
+	smp.resume = stay ? BR_TARGET_SAMPLE_STAY : BR_TARGET_SAMPLE_CONTINUE;
 	plan_windows(s, &smp);
 	br_status_t st = br_target_sample_running(t, &smp, s->o->timeout_ms, err);
 	if (st != BR_OK)
 		return st;
 	out->samples_taken++;
+	uint32_t sp = smp.regs.r[BR_TARGET_REG_SP];
+	if (s->region && (smp.regs.r[BR_TARGET_REG_PC] & ~1U) == s->end.pc)
+		return at_end(s, t, sp, out, err);
+	if (stay) {
+		st = br_target_resume(t, err);
+		if (st != BR_OK)
+			return st;
+	}
 	br_unwind_memory_t mem[BR_TARGET_SAMPLE_WINDOWS];
 	for (size_t i = 0; i < smp.nwindows; i++) {
 		mem[i].address = smp.windows[i].address;
 		mem[i].len = (uint32_t)smp.windows[i].len;
 		mem[i].bytes = smp.windows[i].ok ? smp.windows[i].buf : NULL;
 	}
-	uint32_t sp = smp.regs.r[BR_TARGET_REG_SP];
 	s->last_sp = sp;
-	bool below = s->o->stack_top != 0 && smp.nwindows > 0 && sp < smp.windows[0].address &&
-	             sp >= s->o->stack_top - (s->o->stack_window & ~3U);
+	bool below = smp.nwindows > 0 && sp < smp.windows[0].address &&
+	             (s->o->stack_top == 0 || sp >= s->o->stack_top - (s->o->stack_window & ~3U));
 	if (s->deepest_sp == 0 || sp < s->deepest_sp)
 		s->deepest_sp = sp;
 	if (below) {
 		/* Deeper than ever: the window read did not reach SP. Not an
 		 * unwinding failure: lost, and the next windows reach further. */
 		out->samples_lost++;
+		out->lost_stack_not_read++;
 		return BR_OK;
 	}
 	br_unwind_result_t u;
 	br_unwind(&s->unwinder, smp.regs.r, mem, smp.nwindows, &u);
-	if (!in_region(s, &u)) {
-		out->outside_region++;
-		return BR_OK;
-	}
 	count_sample(s, &u, out);
 	return BR_OK;
+}
+
+/* Starts a pass of the region: the halted core run to its start (within
+ * wait_ms; poll: a wait that runs out is *none, not an error, the core
+ * halted again), its end found and a breakpoint put there, the core
+ * resumed. A pass that ended at its own start (a loop's) starts there. */
+static br_status_t start_pass(sampler_t *s, br_target_t *t, int wait_ms, bool poll, bool *none,
+                              br_error_t *err)
+{
+	const br_span_t *span = s->o->span;
+	uint32_t from = span->from.address;
+	uint32_t pc = 0;
+	*none = false;
+	br_status_t st = br_target_pc(t, &pc, err);
+	if (st == BR_OK && (pc & ~1U) != from) {
+		if (!poll) {
+			st = br_profile_run_to(t, from, wait_ms, err);
+		} else {
+			st = br_target_breakpoint_insert(t, from, BR_BREAKPOINT_AUTO, err);
+			if (st == BR_OK)
+				st = br_target_resume(t, err);
+			if (st == BR_OK)
+				st = br_target_poll_stop(t, wait_ms, NULL, err);
+			if (st == BR_ERR_TIMEOUT) {
+				*none = true;
+				st = br_target_halt(t, s->o->timeout_ms, err);
+			}
+			if (st == BR_OK)
+				st = br_target_breakpoint_remove(t, from, err);
+			if (st == BR_OK && !*none)
+				st = br_target_pc(t, &pc, err);
+			if (st == BR_OK && !*none && (pc & ~1U) != from)
+				st = br_error_set(err, BR_ERR_TARGET,
+				                  "the core stopped at 0x%08x, not at the region's "
+				                  "start 0x%08x",
+				                  pc, from);
+		}
+	}
+	if (st != BR_OK || *none)
+		return st;
+	st = br_profile_region_end(t, span, &s->end, err);
+	if (st == BR_OK && s->end.pc == from)
+		st = br_target_step(t, err); /* a loop's pass: off the breakpoint's address */
+	if (st == BR_OK)
+		st = br_target_breakpoint_insert(t, s->end.pc, BR_BREAKPOINT_AUTO, err);
+	if (st == BR_OK)
+		st = br_target_resume(t, err);
+	s->ended = false;
+	if (st == BR_OK)
+		s->passes++;
+	return st;
 }
 
 br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_profile_t *out,
@@ -166,19 +245,7 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 		                    "a stack window of %u bytes: give 4 to %u (%u reads of %u)",
 		                    o->stack_window, s.chunk * BR_TARGET_SAMPLE_WINDOWS,
 		                    BR_TARGET_SAMPLE_WINDOWS, s.chunk);
-	if (o->span != NULL) {
-		s.region_lo = o->span->from.address;
-		s.region_hi = o->span->to.address;
-		br_elf_function_t fn;
-		if (o->span->kind == BR_SPAN_FUNCTION && br_elf_symbol_at(o->elf, s.region_lo, &fn))
-			s.region_hi = fn.address + (fn.size > 0 ? fn.size : 1U);
-		if (s.region_hi <= s.region_lo)
-			return br_error_set(
-			    err, BR_ERR_USAGE,
-			    "sampling a range needs --to above --from in memory (the "
-			    "code between them): 0x%08x .. 0x%08x",
-			    s.region_lo, s.region_hi);
-	}
+	s.region = o->span != NULL;
 	br_status_t st = br_unwinder_open(&s.unwinder, o->elf, o->unwind, err);
 	if (st != BR_OK)
 		return st;
@@ -186,26 +253,37 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 	s.stack = xcalloc(1, (size_t)s.chunk * BR_TARGET_SAMPLE_WINDOWS);
 	if (o->stack_top == 0)
 		st = br_target_reg_read(t, BR_TARGET_REG_SP, &s.last_sp, err);
-	if (st == BR_OK)
+	if (st == BR_OK && !s.region)
 		st = br_target_resume(t, err);
 	unsigned long writes_before = t->rsp.counters.write_calls;
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
+	bool none = false;
+	if (st == BR_OK && s.region)
+		st = start_pass(&s, t, o->timeout_ms, false, &none, err);
 	br_pacing_t pacing;
 	br_pacing_start(&pacing, o->rate_hz, start);
-	while (st == BR_OK && br_clock_ns() < end) {
+	while (st == BR_OK && !none && br_clock_ns() < end) {
 		br_pacing_wait(&pacing);
 		int64_t taken = br_clock_ns();
 		st = take_sample(&s, t, out, err);
 		if (st == BR_OK)
 			note_cost(&s, (double)(br_clock_ns() - taken) / (double)NS_PER_S);
+		int64_t left_ms = (end - br_clock_ns()) / 1000000LL;
+		if (st == BR_OK && s.ended && left_ms > 0)
+			st = start_pass(&s, t, (int)left_ms, true, &none, err);
+		else if (s.ended)
+			none = true;
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
 	out->server_writes = t->rsp.counters.write_calls - writes_before;
 	summarize_costs(&s, out);
 	free(s.costs);
+	out->region_passes = s.passes;
 	if (st == BR_OK)
 		st = br_target_halt(t, o->timeout_ms, err);
+	if (st == BR_OK && s.region && !s.ended && !none)
+		st = br_target_breakpoint_remove(t, s.end.pc, err);
 	free(s.stack);
 	br_frame_names_free(&s.names);
 	br_unwinder_close(&s.unwinder);

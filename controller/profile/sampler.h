@@ -14,15 +14,21 @@
  * sample whose SP lies below the window read (deeper than ever before, yet
  * within stack_window) is counted lost and widens the next windows; a chain
  * that needs a word beyond stack_window ends in [unknown] (raise it). Without
- * a known stack region, the window is the stack_window bytes above the SP of
- * the previous sample.
+ * a known stack region, the window is the stack_window bytes from 64 below
+ * the deepest SP seen (the first: the SP at the start), and a sample below
+ * it is lost the same way.
+ *
+ * With a region (o->span: a time region, profile/region.h), the core is run
+ * to its start, a breakpoint put at its end, and sampled until it stops
+ * there; then run to the start again for the next pass, while the duration
+ * lasts (a region that runs once gives one pass). A sample that finds the
+ * core stopped at the end breakpoint is not a draw: lost (at_region_end).
  *
  * rate_hz 0 samples as fast as the server allows (each resume is followed at
  * once by the next interrupt); otherwise the interrupts are paced on the
  * host's monotonic clock at intervals drawn uniformly from [T/2, 3T/2) for
- * T = 1/rate_hz, so that no fixed stride aliases with the firmware's loops. A chain that is not
- * complete can still be in the region (the function was found before unwinding failed); one that is
- * not found in it counts as outside.
+ * T = 1/rate_hz, so that no fixed stride aliases with the firmware's loops.
+ * Every sample taken is counted in the region, or lost with its reason.
  */
 #ifndef BENCHRACK_PROFILE_SAMPLER_H
 #define BENCHRACK_PROFILE_SAMPLER_H
@@ -38,7 +44,7 @@
 
 typedef struct br_sampler_options {
 	const br_elf_t *elf;
-	const br_span_t *span; /* NULL: every sample counts */
+	const br_span_t *span; /* the time region; NULL: everything, every sample counts */
 	double duration_s;
 	double rate_hz;
 	uint32_t stack_window; /* bytes read below stack_top with each sample */

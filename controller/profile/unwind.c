@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "elf/elf_image.h"
 #include "elf/elf_symbols.h"
 #include "profile/thumb_frame.h"
 
@@ -37,6 +38,29 @@ static bool read_word(void *ctx, uint32_t address, uint32_t *value)
 	return false;
 }
 
+uint32_t br_unwind_reset_function(const br_elf_t *elf)
+{
+	br_elf_segment_iter_t it;
+	br_elf_segment_t seg;
+	bool any = false;
+	uint32_t low = 0;
+	br_elf_segments_begin(elf, &it);
+	while (br_elf_segments_next(&it, &seg))
+		if (seg.filesz >= 8U && (!any || seg.vaddr < low)) {
+			low = seg.vaddr;
+			any = true;
+		}
+	uint8_t b[8];
+	br_error_t ignored;
+	br_elf_function_t fn;
+	if (!any || br_elf_read_initial(elf, low, b, sizeof(b), &ignored) != BR_OK)
+		return 0;
+	uint32_t reset =
+	    ((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24) &
+	    ~1U;
+	return reset != 0 && br_elf_symbol_at(elf, reset, &fn) && fn.address == reset ? reset : 0;
+}
+
 br_status_t br_unwinder_open(br_unwinder_t *u, const br_elf_t *elf, br_unwind_method_t method,
                              br_error_t *err)
 {
@@ -47,6 +71,7 @@ br_status_t br_unwinder_open(br_unwinder_t *u, const br_elf_t *elf, br_unwind_me
 	br_elf_function_t fn;
 	if (br_elf_symbol_at(elf, u->entry, &fn))
 		u->entry = fn.address;
+	u->reset = br_unwind_reset_function(elf);
 	if (method == BR_UNWIND_FRAME_RECORDS)
 		return BR_OK;
 	return br_elf_cfi_open(elf, &u->cfi, err);
@@ -115,13 +140,14 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 		}
 		pc &= ~1U;
 		br_elf_function_t fn;
-		bool in_function = br_elf_symbol_at(u->elf, pc, &fn);
+		bool in_function = br_elf_symbol_at(u->elf, innermost ? pc : pc - 1U, &fn);
+		out->returns[out->depth] = !innermost;
 		out->pcs[out->depth++] = pc;
 		if (!in_function) {
 			out->stop = "a PC in no function";
 			return;
 		}
-		if (fn.address == u->entry) {
+		if (fn.address == u->entry || (u->reset != 0 && fn.address == u->reset)) {
 			out->complete = true;
 			out->stop = "reset handler";
 			return;
@@ -157,6 +183,13 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 			    tr == BR_THUMB_FRAME_LR ? BR_UNWIND_HOW_LR : BR_UNWIND_HOW_FRAME_RECORD;
 		}
 		uint32_t ra = caller.value[BR_CFI_REG_PC];
+		if (ra == BR_UNWIND_RESET_LR) {
+			/* The LR the core resets with: this frame is the reset
+			 * handler's, whatever the ELF calls its entry. */
+			out->complete = true;
+			out->stop = "reset handler (LR 0xFFFFFFFF)";
+			return;
+		}
 		if (!is_exc_return(ra) && !br_thumb_is_after_call(u->elf, ra)) {
 			out->stop = "a return address not after a call";
 			return;
@@ -174,6 +207,11 @@ void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_
 		cur = caller;
 		innermost = false;
 	}
+}
+
+uint32_t br_unwind_name_pc(const br_unwind_result_t *r, size_t i)
+{
+	return r->returns[i] ? r->pcs[i] - 1U : r->pcs[i];
 }
 
 const char *br_unwind_method_name(br_unwind_method_t m)

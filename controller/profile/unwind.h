@@ -14,9 +14,14 @@
  *
  * Every caller must be believable: its return address just after a call
  * instruction (or an EXC_RETURN), its SP not below the callee's. A chain
- * ends complete at the reset handler (the ELF's entry) or where the CFI says
- * the return address is undefined; anywhere else it ends in [unknown] —
- * never a guess.
+ * ends complete at a root: the reset handler (the ELF's entry, the function
+ * the reset vector names (word 1 of the vector table at the image's lowest
+ * loadable address), or a frame
+ * whose return address is 0xFFFFFFFF, the LR a Cortex-M core resets with:
+ * ARMv7-M ARM B1.5.5, TakeReset), or where the CFI says the return address is undefined
+ * (a thread's entry, as RTOSes mark it); an exception's frame is crossed into
+ * the interrupted code (EXC_RETURN, above). Anywhere else it ends in
+ * [unknown] — never a guess.
  */
 #ifndef BENCHRACK_PROFILE_UNWIND_H
 #define BENCHRACK_PROFILE_UNWIND_H
@@ -31,6 +36,8 @@
 
 #define BR_UNWIND_MAX_FRAMES 64U
 #define BR_UNWIND_MAX_WINDOWS 4U
+/* LR after reset (ARMv7-M: 0xFFFFFFFF; not a valid EXC_RETURN). */
+#define BR_UNWIND_RESET_LR 0xFFFFFFFFU
 
 typedef enum br_unwind_method {
 	BR_UNWIND_AUTO,          /* CFI where it covers the code, frame records elsewhere */
@@ -53,6 +60,9 @@ typedef struct br_unwind_memory {
 
 typedef struct br_unwind_result {
 	uint32_t pcs[BR_UNWIND_MAX_FRAMES]; /* innermost first; byte addresses */
+	/* pcs[i] is a return address (its call is the instruction before it),
+	 * not the PC of a stop or of interrupted code: name it by pcs[i] - 1. */
+	bool returns[BR_UNWIND_MAX_FRAMES];
 	size_t depth;
 	bool complete;       /* false: the chain ends in [unknown] above pcs[depth - 1] */
 	unsigned exceptions; /* exception frames crossed */
@@ -64,7 +74,8 @@ typedef struct br_unwinder {
 	const br_elf_t *elf;
 	br_elf_cfi_t *cfi; /* NULL: none in the file (or not used) */
 	br_unwind_method_t method;
-	uint32_t entry; /* the reset handler's entry */
+	uint32_t entry; /* the ELF's entry function */
+	uint32_t reset; /* the function the reset vector names (0: none found) */
 } br_unwinder_t;
 
 /* Prepares u for elf (kept open by the caller); opens the CFI unless the
@@ -77,6 +88,13 @@ void br_unwinder_close(br_unwinder_t *u);
 /* Unwinds the sample: r0..r15 as read, and the memory windows read with them. */
 void br_unwind(const br_unwinder_t *u, const uint32_t regs[16], const br_unwind_memory_t *mem,
                size_t nmem, br_unwind_result_t *out);
+
+/* The address that names frame i's function (a return address's call). */
+uint32_t br_unwind_name_pc(const br_unwind_result_t *r, size_t i);
+
+/* The function the reset vector names (word 1 of a vector table at the
+ * image's lowest loadable address, where a Cortex-M image keeps it), or 0. */
+uint32_t br_unwind_reset_function(const br_elf_t *elf);
 
 /* "auto", "cfi", "frame-records"; parse returns false for another word. */
 const char *br_unwind_method_name(br_unwind_method_t m);

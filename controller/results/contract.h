@@ -12,9 +12,11 @@
 /* `benchrack measure --json`. */
 #define BR_CONTRACT_MEASUREMENT "measurement"
 #define BR_CONTRACT_MEASUREMENT_VERSION 1U
-/* `benchrack profile --format json` (version 1 was marked benchrack_profile: 1). */
+/* `benchrack profile --format json` (version 1 was marked benchrack_profile: 1;
+ * 3 added source, samples_lost_reasons, region_passes, interval_instructions,
+ * bias_known, and made --from/--to a time region). */
 #define BR_CONTRACT_PROFILE "profile"
-#define BR_CONTRACT_PROFILE_VERSION 2U
+#define BR_CONTRACT_PROFILE_VERSION 3U
 /* The rack document, results/racks/<rack>-<time>.json (a document without a
  * version is from before versioning: version 1). */
 #define BR_CONTRACT_RACK "rack"

@@ -56,7 +56,10 @@ def sampling(window):
     """benchrack's json record of DURATION s of sampling as fast as possible."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "p.json")
-        subprocess.run([BENCHRACK, "profile", ELF, "--function", "profile_caller",
+        # Halting samples over the debug port (--no-exec-log: on the QEMU it
+        # launches, benchrack reads the execution log by default), everything
+        # from reset: the sampler's own cost, no region's breakpoints.
+        subprocess.run([BENCHRACK, "profile", ELF, "--no-exec-log",
                         "--duration", DURATION, "--stack-window", str(window),
                         "--format", "json", "--output", path],
                        capture_output=True, text=True, timeout=120, check=True)

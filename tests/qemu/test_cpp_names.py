@@ -44,7 +44,8 @@ def main(argv):
             c.check(s2["median"] == summary["median"],
                     f"same count by either name: {summary['median']} == {s2['median']}")
         # An independent count: the profiler single-steps one call.
-        p = subprocess.run([benchrack, "profile", elf, "--function", "dsp::Fir::step", "--exact"],
+        p = subprocess.run([benchrack, "profile", elf, "--function", "dsp::Fir::step", "--exact",
+                            "--no-exec-log"],
                            capture_output=True, text=True, timeout=60)
         m = re.search(r"exact: (\d+) instructions single-stepped", p.stdout)
         c.check(p.returncode == 0 and m is not None and int(m.group(1)) == summary["median"]

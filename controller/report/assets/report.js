@@ -749,11 +749,19 @@
 	}
 
 	/* -------------------------------------------------------------- profiles */
+	/* A flame graph: d3's partition, root at the bottom. Colour by self
+	 * share (pale: none of its own, deep: the most self in the profile);
+	 * a search box marks the frames whose name holds the text and says
+	 * their share; a click on a frame zooms to it (its callers span the
+	 * width), a click on the root zooms out. */
 	function flame(p) {
 		var f = el('figure', { cls: 'chart', 'data-kind': 'flame', 'data-profile': p.name });
+		var search = el('input', { type: 'search', cls: 'flame-search', placeholder: 'search frames', 'aria-label': 'search the frames of ' + p.name });
+		var found = el('span', { cls: 'flame-found note' });
+		f.appendChild(el('div', { cls: 'flame-tools' }, search, found));
 		var box = el('div', { cls: 'flame' });
 		f.appendChild(box);
-		f.appendChild(el('figcaption', { text: 'Flame graph of ' + p.name + ': width is ' + p.unit + ' (total ' + fmt(p.total) + '), depth is the call stack, root at the bottom. Hover for a frame\'s figures.' }));
+		f.appendChild(el('figcaption', { text: 'Flame graph of ' + p.name + ': width is ' + p.unit + ' (total ' + fmt(p.total) + '), depth is the call stack, root at the bottom; colour deepens with a frame\'s self share. Hover for a frame\'s figures, click to zoom to it (the root zooms out), search to mark frames.' }));
 		var width = Math.max(320, Math.min(1360, main.clientWidth - 40));
 		var rowH = 18;
 		/* The tree comes as columns (parent, frame, self): node 0 is the root. */
@@ -765,25 +773,55 @@
 		var depth = root.height + 1;
 		var height = depth * rowH + 30;
 		d3.partition().size([width, depth * rowH]).padding(0)(root);
-		var palette = [OI.orange, OI.yellow, OI.sky, OI.green, OI.purple];
+		var maxSelf = d3.max(root.descendants(), function (d) { return d.data.self; }) || 1;
+		var heat = d3.interpolateRgb('#FCE9B8', OI.vermillion);
 		var svg = d3.select(box).append('svg').attr('viewBox', '0 0 ' + width + ' ' + height)
 			.attr('width', '100%').attr('preserveAspectRatio', 'xMinYMin meet')
 			.attr('role', 'img').attr('aria-label', 'flame graph of ' + p.name);
 		var g = svg.selectAll('g').data(root.descendants()).enter().append('g')
-			.attr('transform', function (d) { return 'translate(' + d.x0 + ',' + (depth * rowH - d.y1) + ')'; });
-		g.append('rect')
-			.attr('width', function (d) { return Math.max(0, d.x1 - d.x0); })
+			.attr('data-name', function (d) { return d.data.name; })
+			.style('cursor', 'pointer');
+		var rect = g.append('rect')
 			.attr('height', rowH - 1)
-			.attr('fill', function (d) { return palette[(d.data.name.length + d.depth) % palette.length]; });
+			.attr('fill', function (d) { return heat(Math.sqrt(d.data.self / maxSelf)); });
 		g.append('title').text(function (d) {
 			return d.data.name + ': ' + fmt(d.value) + ' ' + p.unit + ' (' + (100 * d.value / root.value).toFixed(1) + ' %), self ' + fmt(d.data.self);
 		});
-		g.append('text').attr('x', 3).attr('y', rowH - 5)
-			.text(function (d) {
-				var w = d.x1 - d.x0;
-				var n = Math.floor((w - 6) / 6.6);
+		var label = g.append('text').attr('x', 3).attr('y', rowH - 5);
+		function layout(focus) {
+			var k = width / Math.max(1e-9, focus.x1 - focus.x0);
+			var on = function (d) { return focus.ancestors().indexOf(d) >= 0 || d.ancestors().indexOf(focus) >= 0; };
+			g.each(function (d) {
+				var under = d.ancestors().indexOf(focus) >= 0;
+				d.zx0 = under ? (d.x0 - focus.x0) * k : 0;
+				d.zx1 = under ? (d.x1 - focus.x0) * k : (on(d) ? width : 0);
+			});
+			g.attr('transform', function (d) { return 'translate(' + d.zx0 + ',' + (depth * rowH - d.y1) + ')'; })
+				.style('display', function (d) { return on(d) ? null : 'none'; });
+			rect.attr('width', function (d) { return Math.max(0, d.zx1 - d.zx0); });
+			label.text(function (d) {
+				var n = Math.floor((d.zx1 - d.zx0 - 6) / 6.6);
 				return n < 3 ? '' : d.data.name.length > n ? d.data.name.slice(0, n - 1) + '…' : d.data.name;
 			});
+			f.dataset.zoom = focus.data.name;
+		}
+		g.on("click", function (d) { layout(d.parent ? d : root); });
+		search.addEventListener('input', function () {
+			var q = search.value;
+			var marked = 0;
+			g.classed('flame-match', function (d) { return q !== '' && d.data.name.indexOf(q) >= 0; });
+			g.classed('flame-dim', function (d) { return q !== '' && d.data.name.indexOf(q) < 0; });
+			/* The share under marked frames, each counted once (not again under a marked caller). */
+			root.each(function (d) {
+				if (q === '' || d.data.name.indexOf(q) < 0) return;
+				if (d.ancestors().slice(1).some(function (a) { return a.data.name.indexOf(q) >= 0; })) return;
+				marked += d.value;
+			});
+			var share = root.value ? marked / root.value : 0;
+			f.dataset.matched = q === '' ? '' : String(share);
+			found.textContent = q === '' ? '' : (100 * share).toFixed(1) + ' % of ' + p.unit + ' in frames matching "' + q + '"';
+		});
+		layout(root);
 		svg.append('text').attr('x', 0).attr('y', height - 6).attr('class', 'axis')
 			.text('0 … ' + fmt(root.value) + ' ' + p.unit + ' (x) · call depth (y)');
 		return f;
