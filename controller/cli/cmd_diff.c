@@ -30,11 +30,16 @@ static void diff_usage(FILE *out)
 	      "Given two firmware ELFs, it shows what changed in size, as bloaty does: the\n"
 	      "totals, then by symbol (aliases folded), by section and by compile unit\n"
 	      "(DWARF), each in flash (text + data) and RAM (data + bss) bytes, old, new and\n"
-	      "change, largest change first; -f json or markdown for the same figures.\n"
+	      "change, largest change first; -f with a format of a size diff for the same\n"
+	      "figures.\n"
 	      "\n"
-	      "options:\n"
-	      "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
-	      "  -o, --output FILE  where --format goes\n"
+	      "options:\n",
+	      out);
+	fprintf(out,
+	        "  -f, --format F     instead of the table: for records one of %s, %s;\n"
+	        "                     for ELFs one of %s\n",
+	        br_format_names(), BR_REPORT_PAGE_FORMAT, br_size_diff_format_names());
+	fputs("  -o, --output FILE  where --format goes\n"
 	      "  -h, --help         this text\n",
 	      out);
 }
@@ -46,9 +51,8 @@ static int diff_elfs(const char *old_path, const char *new_path, const char *for
 	br_size_diff_format_t fmt = BR_SIZE_DIFF_TABLE;
 	if (format != NULL && !br_size_diff_format_parse(format, &fmt)) {
 		fprintf(stderr,
-		        "benchrack diff: --format %s: a size diff is written as table, json "
-		        "or markdown\n",
-		        format);
+		        "benchrack diff: --format %s: a size diff is written as one of %s\n",
+		        format, br_size_diff_format_names());
 		return 2;
 	}
 	br_error_t err;

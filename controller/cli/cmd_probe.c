@@ -43,7 +43,8 @@ typedef struct probe_options {
 
 static void probe_usage(FILE *out)
 {
-	fputs(
+	fprintf(
+	    out,
 	    "usage: benchrack probe [where] [options]\n"
 	    "\n"
 	    "Connects to a board and reports the server, its features, the core (CPUID),\n"
@@ -60,8 +61,7 @@ static void probe_usage(FILE *out)
 	    "      --remote HOST:PORT       a gdbserver already running there\n"
 	    "      --device PATH            a probe speaking RSP on a serial port (Black Magic\n"
 	    "                               Probe; --baud N)\n"
-	    "      --flavour NAME           which server answers (qemu, openocd, jlink, pyocd,\n"
-	    "                               bmp, generic)\n"
+	    "      --flavour NAME           which server answers: one of %s\n"
 	    "options:\n"
 	    "      --hw-breakpoints N       the board's FPB comparator count\n"
 	    "      --dump ADDR:LEN          print LEN bytes of memory at ADDR (hex; repeatable)\n"
@@ -70,7 +70,7 @@ static void probe_usage(FILE *out)
 	    "      --quiet                  no report (with --dump or --run)\n"
 	    "      --timeout SEC            per-request timeout (default 5)\n"
 	    "  -h, --help                   this text\n",
-	    out);
+	    br_flavour_name_joined());
 }
 
 static int probe_bad(const char *what, const char *arg)
@@ -301,7 +301,7 @@ static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 	br_endpoint_t given = o->ep;
 	br_status_t st = br_board_open(o->board, br_configs_dir(), given.qemu.kernel,
 	                               &o->board_file, &o->ep, err);
-	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
+	if (given.qemu.program != NULL && strcmp(given.qemu.program, BR_QEMU_PROGRAM) != 0)
 		o->ep.qemu.program = given.qemu.program;
 	o->ep.timeout_ms = given.timeout_ms;
 	return st;

@@ -73,41 +73,42 @@ typedef struct rack_run {
 
 static void rack_usage(FILE *out)
 {
-	fputs("usage: benchrack rack RACK.yaml [options]\n"
-	      "\n"
-	      "Runs the suites of a rack file (configs/racks/*.yaml) on all its boards at once,\n"
-	      "a worker process per board, each with its own server, port and results. Every\n"
-	      "board is locked while in use, probed first (an unhealthy board is skipped with\n"
-	      "its reason) and its infrastructure errors are retried (never a regression).\n"
-	      "\n"
-	      "options:\n"
-	      "      --only TAG        only the boards with this tag (or name); repeatable\n"
-	      "  -j, --parallel N      emulated boards at once (default: the rack's, else the\n"
-	      "                        number of CPUs); boards behind a probe or a remote\n"
-	      "                        server are not limited\n"
-	      "      --results-dir D   where runs go: D/racks/<board>/runs (default: results,\n"
-	      "                        or $BENCHRACK_RESULTS_DIR); baselines: D/baselines\n"
-	      "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
-	      "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
-	      "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
-	      "  -f, --format F        json, csv, junit, markdown, bmf, lava or html, of every "
-	      "board\n"
-	      "                        and suite together: to stdout, or to --output\n"
-	      "  -o, --output FILE     where --format goes\n"
-	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
-	      "                        D/racks/<rack>.json\n"
-	      "      --qemu PROGRAM    the QEMU to launch\n"
-	      "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
-	      "                        suite's)\n"
-	      "      --timeout SEC     how long one bench may run (default: the suite's)\n"
-	      "      --board-timeout SEC  stop a board's worker after this long (default: none)\n"
-	      "      --no-probe        skip the health check\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "exit: 1 any board regressed (or exceeded a budget), else 3 any infrastructure\n"
-	      "error or board not run, else 0; 2 a rack, board or suite file that does not\n"
-	      "validate.\n",
-	      out);
+	fprintf(
+	    out,
+	    "usage: benchrack rack RACK.yaml [options]\n"
+	    "\n"
+	    "Runs the suites of a rack file (configs/racks/*.yaml) on all its boards at once,\n"
+	    "a worker process per board, each with its own server, port and results. Every\n"
+	    "board is locked while in use, probed first (an unhealthy board is skipped with\n"
+	    "its reason) and its infrastructure errors are retried (never a regression).\n"
+	    "\n"
+	    "options:\n"
+	    "      --only TAG        only the boards with this tag (or name); repeatable\n"
+	    "  -j, --parallel N      emulated boards at once (default: the rack's, else the\n"
+	    "                        number of CPUs); boards behind a probe or a remote\n"
+	    "                        server are not limited\n"
+	    "      --results-dir D   where runs go: D/racks/<board>/runs (default: results,\n"
+	    "                        or $BENCHRACK_RESULTS_DIR); baselines: D/baselines\n"
+	    "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
+	    "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
+	    "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
+	    "  -f, --format F        one of %s, %s: every board and\n"
+	    "                        suite together, to stdout or to --output\n"
+	    "  -o, --output FILE     where --format goes\n"
+	    "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
+	    "                        D/racks/<rack>.json\n"
+	    "      --qemu PROGRAM    the QEMU to launch\n"
+	    "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
+	    "                        suite's)\n"
+	    "      --timeout SEC     how long one bench may run (default: the suite's)\n"
+	    "      --board-timeout SEC  stop a board's worker after this long (default: none)\n"
+	    "      --no-probe        skip the health check\n"
+	    "  -h, --help            this text\n"
+	    "\n"
+	    "exit: 1 any board regressed (or exceeded a budget), else 3 any infrastructure\n"
+	    "error or board not run, else 0; 2 a rack, board or suite file that does not\n"
+	    "validate.\n",
+	    br_format_names(), BR_REPORT_PAGE_FORMAT);
 }
 
 enum rack_option {
@@ -424,7 +425,7 @@ int br_cli_rack(int argc, char **argv)
 	else
 		fprintf(stderr, "rack: document written to %s\n", doc);
 	/* The HTML page shows the rack's document too, even when no board ran. */
-	bool page = fmt != NULL && strcmp(fmt->name, "html") == 0;
+	bool page = fmt != NULL && br_report_output_is_page(fmt);
 	if ((n > 0 || (page && doc_written)) &&
 	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL, stdout,
 	                           br_cli_colour(stdout), &err) != BR_OK)

@@ -15,6 +15,13 @@
 #include "results/format.h"
 #include "results/report.h"
 
+/* The one format this layer adds to results/format.h's: one HTML page
+ * (report_page.h). */
+#define BR_REPORT_PAGE_FORMAT "html"
+
+/* True when fmt is the page (BR_REPORT_PAGE_FORMAT). */
+bool br_report_output_is_page(const br_format_t *fmt);
+
 /*
  * The format to write: format by name, or inferred from output's extension
  * (.json json, .csv csv, .xml junit, .md markdown, .html html) when format
