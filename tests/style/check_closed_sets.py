@@ -15,7 +15,8 @@ comments, and fails naming file:line for:
     text or an error message written out instead of made from the set).
 
 Not counted: getopt rows (`{"qemu", required_argument, ...}`: the name of an
-option, a different set, declared by the command's option table), keys of a
+option, a different set, declared by the command's option table; so is the
+first member of a cli/option_table.h row, `{.name = "json", ...`), keys of a
 config schema (`.key = "serial"`: a key, declared by its table), and the
 EXCEPTIONS below, each a (file, literal) pair that means something else.
 
@@ -57,6 +58,7 @@ COMMENT_OR_LITERAL = re.compile(
     r'//[^\n]*|/\*.*?\*/|"((?:[^"\\\n]|\\.)*)"|\'(?:[^\'\\\n]|\\.)*\'', re.S)
 GETOPT_ROW = re.compile(r'\s*,\s*(?:required|no|optional)_argument\b')
 SCHEMA_KEY = re.compile(r'\.key\s*=\s*$')
+OPTION_ROW = re.compile(r'\{\s*\.name\s*=\s*$')
 
 
 def members_of(header, pattern):
@@ -71,13 +73,15 @@ def members_of(header, pattern):
     return names
 
 
-def literals(text):
+def literals(text, rel):
     """(line, literal text, is a getopt row) for each string literal outside comments."""
     for m in COMMENT_OR_LITERAL.finditer(text):
         if m.group(1) is None:
             continue
         line = text.count("\n", 0, m.start()) + 1
-        other_set = GETOPT_ROW.match(text, m.end()) or SCHEMA_KEY.search(text[max(0, m.start() - 24):m.start()])
+        before = text[max(0, m.start() - 24):m.start()]
+        other_set = GETOPT_ROW.match(text, m.end()) or SCHEMA_KEY.search(before) \
+            or (rel.startswith("controller/cli/") and OPTION_ROW.search(before))
         yield line, m.group(1), bool(other_set)
 
 
@@ -100,7 +104,7 @@ def main():
                 continue
             checked += 1
             text = open(path, encoding="utf-8").read()
-            for line, lit, getopt_row in literals(text):
+            for line, lit, getopt_row in literals(text, rel):
                 if getopt_row:
                     continue
                 if lit in declared_in and rel not in declared_in[lit] \
