@@ -31,10 +31,13 @@ static int opts_store(const br_cli_opts_t *t, const br_cli_opt_t *row, const cha
 		break;
 	case BR_CLI_OPT_U32:
 	case BR_CLI_OPT_U64:
+	case BR_CLI_OPT_INT:
 		if (br_cli_option_whole(t->command, flag, arg, row->min, row->max, &v) != 0)
 			return 2;
 		if (row->kind == BR_CLI_OPT_U32)
 			*(uint32_t *)field(opts, row) = (uint32_t)v;
+		else if (row->kind == BR_CLI_OPT_INT)
+			*(int *)field(opts, row) = (int)v;
 		else
 			*(uint64_t *)field(opts, row) = v;
 		break;

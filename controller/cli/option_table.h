@@ -19,6 +19,7 @@ typedef enum br_cli_opt_kind {
 	BR_CLI_OPT_FLAG,   /* bool at offset: set true; no argument */
 	BR_CLI_OPT_U32,    /* uint32_t at offset: a whole number from min to max */
 	BR_CLI_OPT_U64,    /* uint64_t at offset: a whole number from min to max */
+	BR_CLI_OPT_INT,    /* int at offset: a whole number from min to max (<= INT_MAX) */
 	BR_CLI_OPT_CALL,   /* set(opts, arg): anything else */
 	BR_CLI_OPT_HELP,   /* --help: prints the usage to stdout, exit 0 */
 	BR_CLI_OPT_NOTE,   /* no option: a term and its words in the listing only */
@@ -29,9 +30,9 @@ typedef struct br_cli_opt {
 	char letter;      /* the short name, or 0 */
 	const char *arg;  /* the argument's name in the help ("N"); NULL: none */
 	br_cli_opt_kind_t kind;
-	size_t offset;     /* STRING, FLAG, U32, U64: of the field in the options */
+	size_t offset;     /* STRING, FLAG, U32, U64, INT: of the field in the options */
 	uint64_t min, max; /* U32, U64: the inclusive range */
-	/* CALL (and after a STRING, FLAG, U32 or U64 is stored, when not NULL):
+	/* CALL (and after a STRING, FLAG, U32, U64 or INT is stored, when not NULL):
 	 * returns 0, or the exit code after printing why (cli/ prints). */
 	int (*set)(void *opts, const char *arg);
 	const char *help; /* one paragraph, wrapped to the terminal's 80 columns */

@@ -19,6 +19,10 @@
  * (report_page.h). */
 #define BR_REPORT_PAGE_FORMAT "html"
 
+/* "json, ..., lava, html": every format this layer writes, for help texts
+ * and messages. */
+const char *br_report_output_format_names(void);
+
 /* True when fmt is the page (BR_REPORT_PAGE_FORMAT). */
 bool br_report_output_is_page(const br_format_t *fmt);
 

@@ -16,6 +16,7 @@ typedef struct demo {
 	bool quiet;
 	uint32_t count;
 	uint64_t big;
+	int secs;
 	int called;
 	const char *called_with;
 } demo_t;
@@ -68,6 +69,12 @@ static const br_cli_opt_t rows[] = {
              "be wrapped at the eightieth column of the terminal, twice "
              "or more, each line continued at the column",
      .group = 1},
+    {.name = "secs",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = offsetof(demo_t, secs),
+     .max = 60,
+     .help = "seconds"},
     {.name = "call", .arg = "X", .kind = BR_CLI_OPT_CALL, .set = demo_set, .help = "calls"},
     {.name = "a-very-long-option-name",
      .kind = BR_CLI_OPT_FLAG,
@@ -113,6 +120,8 @@ static void test_parse(void)
 	CHECK(strcmp(d.name, "y") == 0 && d.called == 1 && strcmp(d.called_with, "z") == 0);
 	/* Out of range, not a number, a set that refuses, an unknown option, a
 	 * missing argument: exit 2; --help: 0 after the usage. */
+	CHECK(parse(&d, (const char *[]){"demo", "--secs", "60", NULL}) == -1 && d.secs == 60);
+	CHECK(parse(&d, (const char *[]){"demo", "--secs", "61", NULL}) == 2 && d.secs == 0);
 	CHECK(parse(&d, (const char *[]){"demo", "-n", "11", NULL}) == 2 && d.count == 0);
 	CHECK(parse(&d, (const char *[]){"demo", "--count", "0", NULL}) == 2);
 	CHECK(parse(&d, (const char *[]){"demo", "--count", "x", NULL}) == 2);
