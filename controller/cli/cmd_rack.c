@@ -313,6 +313,46 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 	}
 }
 
+/* After the boards ran: their reports collected, the rack document written,
+ * the format asked for, the summary and the uploads; the rack's exit code. */
+static int rack_report(const rack_options_t *op, const br_rack_t *rack,
+                       br_rack_board_result_t *results, const br_suite_t *const *suite_ptrs,
+                       const br_format_t *fmt)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	size_t reports_room = rack->entry_count * BR_RACK_MAX_SUITES;
+	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
+	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
+	size_t n =
+	    br_rack_reports_collect(op->results_dir, rack, results, runs, reports, on_warn, NULL);
+	int code = br_rack_exit_code(results, rack->entry_count);
+	bool format_on_stdout = fmt != NULL && op->output == NULL;
+	char doc[RACK_PATH_BYTES];
+	if (op->document != NULL)
+		snprintf(doc, sizeof(doc), "%s", op->document);
+	else
+		snprintf(doc, sizeof(doc), "%s/racks/%s.json", op->results_dir, rack->name);
+	bool doc_written = br_rack_document_save(doc, rack, results, &err) == BR_OK;
+	if (!doc_written)
+		br_cli_report(&err);
+	else
+		fprintf(stderr, "rack: document written to %s\n", doc);
+	/* The HTML page shows the rack's document too, even when no board ran. */
+	bool page = fmt != NULL && br_report_output_is_page(fmt);
+	if ((n > 0 || (page && doc_written)) &&
+	    br_report_output_write(reports, n, op->format, op->output, doc_written ? doc : NULL,
+	                           stdout, br_cli_colour(stdout), &err) != BR_OK)
+		br_cli_report(&err);
+	br_rack_summary_write(rack, results, code, format_on_stdout ? stderr : stdout);
+	rack_upload(rack, results, suite_ptrs, op->results_dir);
+	for (size_t i = 0; i < n; i++)
+		br_board_run_free(&runs[i]);
+	free(runs);
+	free(reports);
+	return code;
+}
+
 int br_cli_rack(int argc, char **argv)
 {
 	rack_options_t o;
@@ -394,35 +434,7 @@ int br_cli_rack(int argc, char **argv)
 	if (st != BR_OK)
 		br_cli_report(&err);
 
-	size_t reports_room = rack.entry_count * BR_RACK_MAX_SUITES;
-	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
-	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
-	size_t n =
-	    br_rack_reports_collect(o.results_dir, &rack, results, runs, reports, on_warn, NULL);
-	code = br_rack_exit_code(results, rack.entry_count);
-	bool format_on_stdout = fmt != NULL && o.output == NULL;
-	char doc[RACK_PATH_BYTES];
-	if (o.document != NULL)
-		snprintf(doc, sizeof(doc), "%s", o.document);
-	else
-		snprintf(doc, sizeof(doc), "%s/racks/%s.json", o.results_dir, rack.name);
-	bool doc_written = br_rack_document_save(doc, &rack, results, &err) == BR_OK;
-	if (!doc_written)
-		br_cli_report(&err);
-	else
-		fprintf(stderr, "rack: document written to %s\n", doc);
-	/* The HTML page shows the rack's document too, even when no board ran. */
-	bool page = fmt != NULL && br_report_output_is_page(fmt);
-	if ((n > 0 || (page && doc_written)) &&
-	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL, stdout,
-	                           br_cli_colour(stdout), &err) != BR_OK)
-		br_cli_report(&err);
-	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
-	rack_upload(&rack, results, rs.suite_ptrs, o.results_dir);
-	for (size_t i = 0; i < n; i++)
-		br_board_run_free(&runs[i]);
-	free(runs);
-	free(reports);
+	code = rack_report(&o, &rack, results, rs.suite_ptrs, fmt);
 out:
 	free(views);
 	br_rack_session_free(&rs);
