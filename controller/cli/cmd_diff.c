@@ -36,9 +36,10 @@ static void diff_usage(FILE *out)
 	      "options:\n",
 	      out);
 	fprintf(out,
-	        "  -f, --format F     instead of the table: for records one of %s, %s;\n"
+	        "  -f, --format F     instead of the table, for records one of\n"
+	        "                     %s;\n"
 	        "                     for ELFs one of %s\n",
-	        br_format_names(), BR_REPORT_PAGE_FORMAT, br_size_diff_format_names());
+	        br_report_output_format_names(), br_size_diff_format_names());
 	fputs("  -o, --output FILE  where --format goes\n"
 	      "  -h, --help         this text\n",
 	      out);

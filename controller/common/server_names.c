@@ -16,11 +16,3 @@ const char *br_flavour_name_joined(void)
 
 #define KIND_NAME_ROW(id, name) name,
 const char *const br_server_kind_names[] = {BR_SERVER_KIND_LIST(KIND_NAME_ROW) NULL};
-
-#define KIND_JOIN_ROW(id, name) ", " name
-static const char kinds_joined[] = BR_SERVER_KIND_LIST(KIND_JOIN_ROW);
-
-const char *br_server_kind_joined(void)
-{
-	return kinds_joined + 2;
-}

@@ -33,9 +33,8 @@ const char *br_flavour_name_joined(void);
 	X(REMOTE, "remote")                                                                        \
 	X(SERIAL, "serial")
 
-/* The kind names in list order, NULL-terminated, and joined by ", ". */
+/* The kind names in list order, NULL-terminated. */
 extern const char *const br_server_kind_names[];
-const char *br_server_kind_joined(void);
 
 /* The programs launched for a qemu and an openocd server when the board or
  * the command line names none (found on PATH). */

@@ -5,10 +5,6 @@
 #define FORMAT_ROW(id, name, writer) [BR_FORMAT_##id] = {name, br_format_##writer##_write},
 static const br_format_t formats[BR_FORMAT_COUNT] = {BR_FORMAT_LIST(FORMAT_ROW)};
 
-/* ", json, csv, ...": the list starts after the first ", ". */
-#define JOIN_ROW(id, name, writer) ", " name
-static const char joined[] = BR_FORMAT_LIST(JOIN_ROW);
-
 const br_format_t *br_format_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -21,9 +17,4 @@ const br_format_t *br_format_find(const char *name)
 const br_format_t *br_format_get(br_format_id_t id)
 {
 	return &formats[id];
-}
-
-const char *br_format_names(void)
-{
-	return joined + 2;
 }

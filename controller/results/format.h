@@ -21,7 +21,8 @@ typedef struct br_format {
 
 /* The formats, each declared once, here, as X(ID, name, writer): --format
  * NAME picks one, its writer is br_format_WRITER_write, and every list of
- * them in a message is br_format_names() (tests/style/check_closed_sets.py
+ * them in a message is made from this list (report/report_output.h's
+ * br_report_output_format_names, with its page; tests/style/check_closed_sets.py
  * fails on a name written elsewhere). */
 #define BR_FORMAT_LIST(X)                                                                          \
 	X(JSON, "json", json)                                                                      \
@@ -40,9 +41,6 @@ const br_format_t *br_format_find(const char *name);
 
 /* The format id names. */
 const br_format_t *br_format_get(br_format_id_t id);
-
-/* "json, csv, ...": the names joined by ", ", for help texts and messages. */
-const char *br_format_names(void);
 
 /* {"schema_version", "kind": "report", "verdict", "runs": [record + comparison + gate]},
  * valid against results/schema/benchrack.schema.json. */
