@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/output.h"
 #include "elf/elf_file.h"
 #include "report/report_output.h"
 #include "results/diff.h"
 #include "run/size_diff_report.h"
+
+static const br_cli_opts_t diff_options;
 
 static void diff_usage(FILE *out)
 {
@@ -30,13 +33,12 @@ static void diff_usage(FILE *out)
 	      "Given two firmware ELFs, it shows what changed in size, as bloaty does: the\n"
 	      "totals, then by symbol (aliases folded), by section and by compile unit\n"
 	      "(DWARF), each in flash (text + data) and RAM (data + bss) bytes, old, new and\n"
-	      "change, largest change first; -f json or markdown for the same figures.\n"
+	      "change, largest change first; -f with a format of a size diff for the same\n"
+	      "figures.\n"
 	      "\n"
-	      "options:\n"
-	      "  -f, --format F     json, csv, junit, markdown or bmf instead of the table\n"
-	      "  -o, --output FILE  where --format goes\n"
-	      "  -h, --help         this text\n",
+	      "options:\n",
 	      out);
+	br_cli_opts_usage(out, &diff_options, 0);
 }
 
 /* Two ELFs: their size diff, as a table on stdout or in the format asked. */
@@ -46,9 +48,8 @@ static int diff_elfs(const char *old_path, const char *new_path, const char *for
 	br_size_diff_format_t fmt = BR_SIZE_DIFF_TABLE;
 	if (format != NULL && !br_size_diff_format_parse(format, &fmt)) {
 		fprintf(stderr,
-		        "benchrack diff: --format %s: a size diff is written as table, json "
-		        "or markdown\n",
-		        format);
+		        "benchrack diff: --format %s: a size diff is written as one of %s\n",
+		        format, br_size_diff_format_names());
 		return 2;
 	}
 	br_error_t err;
@@ -65,33 +66,51 @@ static int diff_elfs(const char *old_path, const char *new_path, const char *for
 	return code;
 }
 
+/* The command line of diff. */
+typedef struct diff_cli {
+	const char *format;
+	const char *output;
+} diff_cli_t;
+
+/* Both lists a --format of diff can take: records', and ELFs'. */
+static const char *diff_format_choices(void)
+{
+	static char text[256];
+	snprintf(text, sizeof(text), "%s for records; %s for ELFs", br_report_output_format_names(),
+	         br_size_diff_format_names());
+	return text;
+}
+
+static const br_cli_opt_t diff_rows[] = {
+    {.name = "format",
+     .letter = 'f',
+     .arg = "F",
+     .offset = offsetof(diff_cli_t, format),
+     .choices = diff_format_choices,
+     .help = "instead of the table"},
+    {.name = "output",
+     .letter = 'o',
+     .arg = "FILE",
+     .offset = offsetof(diff_cli_t, output),
+     .help = "where --format goes"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static const br_cli_opts_t diff_options = {
+    .command = "diff",
+    .rows = diff_rows,
+    .count = BR_CLI_OPTS_COUNT(diff_rows),
+    .column = 21,
+    .usage = diff_usage,
+};
+
 int br_cli_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *format = NULL, *output = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			diff_usage(stdout);
-			return 0;
-		default:
-			diff_usage(stderr);
-			return 2;
-		}
-	}
+	diff_cli_t o = {NULL, NULL};
+	int parsed = br_cli_opts_parse(&diff_options, argc, argv, &o);
+	if (parsed != -1)
+		return parsed;
+	const char *format = o.format, *output = o.output;
 	if (argc - optind != 2) {
 		fprintf(stderr, "benchrack diff: two records, OLD and NEW; try 'benchrack diff "
 		                "--help'\n");

@@ -7,11 +7,13 @@
  * stops when gdb exits; the exit code is gdb's.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/output.h"
 #include "run/install_paths.h"
 #include "config/board.h"
@@ -21,6 +23,8 @@
 
 #define GDB_DEFAULT_PROGRAM "gdb-multiarch"
 #define GDB_DEFAULT_BOARD "qemu-netduinoplus2"
+
+static const br_cli_opts_t gdb_options;
 
 static void gdb_usage(FILE *out)
 {
@@ -32,18 +36,10 @@ static void gdb_usage(FILE *out)
 	      "With --from/--to or --function the breakpoints are set before gdb takes\n"
 	      "over. The server stops when gdb exits; the exit code is gdb's.\n"
 	      "\n"
-	      "options:\n"
-	      "  -b, --board B        the board (a name in configs/boards or a board file;\n"
-	      "                       default qemu-netduinoplus2)\n"
-	      "      --from X         a breakpoint at X: a function (C++ and Rust names as\n"
-	      "                       written), an address (0x...) or FILE:LINE\n"
-	      "      --to Y           a breakpoint at Y (with --from)\n"
-	      "      --function F     a breakpoint at F's entry\n"
-	      "      --gdb PROGRAM    the debugger to start (default: the board's gdb:, else\n"
-	      "                       gdb-multiarch)\n"
-	      "      --qemu PROGRAM   the QEMU to launch (default: the board's)\n"
-	      "  -h, --help           this text\n"
-	      "  -- GDB-ARGS          passed to the debugger after benchrack's own\n"
+	      "options:\n",
+	      out);
+	br_cli_opts_usage(out, &gdb_options, 0);
+	fputs("  -- GDB-ARGS          passed to the debugger after benchrack's own\n"
 	      "                       (e.g. -batch -ex continue)\n"
 	      "\n"
 	      "exit codes: gdb's own; 2 usage or input error, 3 the board or server could\n"
@@ -61,7 +57,39 @@ typedef struct gdb_cli {
 	int gdb_argc;
 } gdb_cli_t;
 
-enum { OPT_FROM = 256, OPT_TO, OPT_FUNCTION, OPT_GDB, OPT_QEMU };
+#define G(field) offsetof(gdb_cli_t, field)
+
+static const br_cli_opt_t gdb_rows[] = {
+    {.name = "board",
+     .letter = 'b',
+     .arg = "B",
+     .offset = G(board),
+     .help = "the board (a name in configs/boards or a board file; default " GDB_DEFAULT_BOARD ")"},
+    {.name = "from",
+     .arg = "X",
+     .offset = G(from),
+     .help = "a breakpoint at X: a function (C++ and Rust names as written), an address "
+             "(0x...) or FILE:LINE"},
+    {.name = "to", .arg = "Y", .offset = G(to), .help = "a breakpoint at Y (with --from)"},
+    {.name = "function", .arg = "F", .offset = G(function), .help = "a breakpoint at F's entry"},
+    {.name = "gdb",
+     .arg = "PROGRAM",
+     .offset = G(gdb),
+     .help = "the debugger to start (default: the board's gdb:, else " GDB_DEFAULT_PROGRAM ")"},
+    {.name = "qemu",
+     .arg = "PROGRAM",
+     .offset = G(qemu),
+     .help = "the QEMU to launch (default: the board's)"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static const br_cli_opts_t gdb_options = {
+    .command = "gdb",
+    .rows = gdb_rows,
+    .count = BR_CLI_OPTS_COUNT(gdb_rows),
+    .column = 23,
+    .usage = gdb_usage,
+};
 
 static int gdb_bad(const char *message)
 {
@@ -72,45 +100,9 @@ static int gdb_bad(const char *message)
 /* -1 when parsed, else the exit code. */
 static int gdb_parse(int argc, char **argv, gdb_cli_t *g)
 {
-	static const struct option longopts[] = {
-	    {"board", required_argument, NULL, 'b'},
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"to", required_argument, NULL, OPT_TO},
-	    {"function", required_argument, NULL, OPT_FUNCTION},
-	    {"gdb", required_argument, NULL, OPT_GDB},
-	    {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			g->board = optarg;
-			break;
-		case OPT_FROM:
-			g->from = optarg;
-			break;
-		case OPT_TO:
-			g->to = optarg;
-			break;
-		case OPT_FUNCTION:
-			g->function = optarg;
-			break;
-		case OPT_GDB:
-			g->gdb = optarg;
-			break;
-		case OPT_QEMU:
-			g->qemu = optarg;
-			break;
-		case 'h':
-			gdb_usage(stdout);
-			return 0;
-		default:
-			return gdb_bad("unknown option");
-		}
-	}
+	int code = br_cli_opts_parse(&gdb_options, argc, argv, g);
+	if (code != -1)
+		return code;
 	if (optind >= argc)
 		return gdb_bad("give the firmware ELF");
 	g->elf = argv[optind];

@@ -15,13 +15,15 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/output.h"
 #include "cli/option_number.h"
-#include "cli/output.h"
 #include "run/measure_report.h"
 #include "run/install_paths.h"
 #include "config/board.h"
+#include "common/counter_kind.h"
 #include "common/interrupt.h"
+#include "common/server_names.h"
 #include "common/xalloc.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
@@ -33,56 +35,22 @@
 #define MEASURE_MAX_TIMEOUT_S 86400ULL
 #define MEASURE_MS_PER_S 1000
 
+/* The usage's two listings: what to measure, and the options. */
+enum { MEASURE_GROUP_WHAT, MEASURE_GROUP_OPTIONS };
+
+static const br_cli_opts_t measure_options;
+
 static void measure_usage(FILE *out)
 {
 	fputs("usage: benchrack measure ELF WHAT [options]\n"
 	      "\n"
 	      "Measures any firmware through the debug port, on QEMU's netduinoplus2 unless\n"
-	      "--board names a board file or --remote a running gdbserver. WHAT is one of:\n"
-	      "  --from X --to Y      each pass from X to Y, each a function, an address\n"
-	      "                       (0x...) or FILE:LINE; X equal to Y: one pass of a loop\n"
-	      "  --function NAME      each call of NAME, from its entry to its return\n"
-	      "  --bench NAME         a bench of a firmware built with benchrack's stub, in\n"
-	      "                       batch mode; with --from/--to or --function, the stub\n"
-	      "                       runs NAME while the breakpoints measure inside it\n"
-	      "  (none, with --sizes) sizes only: nothing runs\n"
-	      "\n"
-	      "options:\n"
-	      "  -n, --iterations N   measured samples (default 100; batch mode: 1..1024); a\n"
-	      "                       region reached fewer times: without -n its samples are\n"
-	      "                       the result, with -n they are kept and it is exit 3\n"
-	      "  -w, --warmup N       samples taken first and discarded (default: 2 in batch\n"
-	      "                       mode, 0 at breakpoints)\n"
-	      "      --arg N          the bench's argument (e.g. recursion's depth)\n"
-	      "      --counter SPEC   tim2 (default: QEMU's instruction count), dwt, systick,\n"
-	      "                       or mmio:ADDRESS[:WIDTH[:down]]\n"
-	      "      --clock-hz HZ    the counter's clock: times, and the wrap check\n"
-	      "      --core CORE      m0, m0+, m3, m4 (default), m7, m33 (the DWT's lock)\n"
-	      "      --stack          paint the stack region the ELF's linker symbols define\n"
-	      "                       and report how deep each sample went (breakpoints)\n"
-	      "      --stack-region LOW:SIZE  paint this region instead (implies --stack)\n"
-	      "      --breakpoints K  auto (by memory region, the default), hardware, software\n"
-	      "      --sizes          break the code down by function (against the empty\n"
-	      "                       bench's image when there is one); for a stub image,\n"
-	      "                       the flash and RAM of the stub and of each bench on top\n"
-	      "      --bench-elf FILE, --empty-elf FILE\n"
-	      "                       the images a bench's size is the difference of (found\n"
-	      "                       next to a suite-O<L>.elf as bench-<NAME>-O<L>.elf and\n"
-	      "                       bench-empty-O<L>.elf when not given)\n"
-	      "      --json FILE      also write the result as JSON\n"
-	      "      --qemu PROGRAM   the QEMU to launch (default qemu-system-arm)\n"
-	      "      --machine NAME   its machine (default netduinoplus2)\n"
-	      "  -b, --board B        the board (a name in configs/boards or a board file):\n"
-	      "                       its server, counter and memory; the ELF is loaded over\n"
-	      "                       the debug port as its load: key says\n"
-	      "      --remote HOST:PORT  a running gdbserver (the ELF loaded there when it\n"
-	      "                       differs, see --load)\n"
-	      "      --flavour NAME   that server's kind (qemu, openocd, ...; default generic)\n"
-	      "      --load POLICY    always, if-different (default for a board benchrack did\n"
-	      "                       not launch) or never\n"
-	      "      --timeout SEC    the longest wait for one breakpoint (default 10)\n"
-	      "  -h, --help           this text\n"
-	      "\n"
+	      "--board names a board file or --remote a running gdbserver. WHAT is one of:\n",
+	      out);
+	br_cli_opts_usage(out, &measure_options, MEASURE_GROUP_WHAT);
+	fputs("\noptions:\n", out);
+	br_cli_opts_usage(out, &measure_options, MEASURE_GROUP_OPTIONS);
+	fputs("\n"
 	      "exit codes: 0 every sample measured, 2 usage or input error, 3 target, server\n"
 	      "            or counter error (a breakpoint that never hit, a counter that does\n"
 	      "            not count, a sample whose host time could hide a counter wrap)\n",
@@ -109,9 +77,10 @@ typedef struct measure_cli {
 	br_counter_t counter;
 	const char *counter_spec;
 	const char *core;
-	unsigned long long clock_hz;
+	uint64_t clock_hz;
 	br_stack_region_t stack_region;
 	bool sizes;
+	bool warmup_given;
 	const char *bench_elf;
 	const char *empty_elf;
 	const char *json_path;
@@ -121,176 +90,243 @@ typedef struct measure_cli {
 	br_board_t board_file;       /* loaded from --board: the counter's texts point into it */
 } measure_cli_t;
 
+static int measure_set_iterations(void *opts, const char *arg)
+{
+	(void)arg;
+	((measure_cli_t *)opts)->opts.fewer_ok = false;
+	return 0;
+}
+
+static int measure_set_warmup(void *opts, const char *arg)
+{
+	(void)arg;
+	((measure_cli_t *)opts)->warmup_given = true;
+	return 0;
+}
+
+static int measure_set_stack_region(void *opts, const char *arg)
+{
+	measure_cli_t *m = opts;
+	br_error_t err;
+	br_error_clear(&err);
+	if (br_stack_region_parse(arg, &m->stack_region, &err) != BR_OK)
+		return br_cli_report(&err);
+	m->opts.stack = true;
+	m->opts.stack_region = &m->stack_region;
+	return 0;
+}
+
+static int measure_set_breakpoints(void *opts, const char *arg)
+{
+	static const struct {
+		const char *name;
+		br_breakpoint_kind_t kind;
+	} kinds[] = {
+	    {"auto", BR_BREAKPOINT_AUTO},
+	    {"hardware", BR_BREAKPOINT_HARDWARE},
+	    {"software", BR_BREAKPOINT_SOFTWARE},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(arg, kinds[i].name) == 0) {
+			((measure_cli_t *)opts)->opts.breakpoint_kind = kinds[i].kind;
+			return 0;
+		}
+	}
+	return measure_bad("--breakpoints takes auto, hardware or software");
+}
+
+static int measure_set_timeout(void *opts, const char *arg)
+{
+	unsigned long long v = 0;
+	if (br_cli_option_whole("measure", "--timeout", arg, 1, MEASURE_MAX_TIMEOUT_S, &v) != 0)
+		return 2;
+	((measure_cli_t *)opts)->opts.timeout_ms = (int)v * MEASURE_MS_PER_S;
+	return 0;
+}
+
+#define M(field) offsetof(measure_cli_t, field)
+#define O(field) offsetof(measure_cli_t, opts.field)
+
+static const br_cli_opt_t measure_rows[] = {
+    {.name = "from",
+     .arg = "X",
+     .offset = O(from),
+     .group = MEASURE_GROUP_WHAT,
+     .help = "each pass from X to --to Y, each a function, an address (0x...) or FILE:LINE; "
+             "X equal to Y: one pass of a loop"},
+    {.name = "to",
+     .arg = "Y",
+     .offset = O(to),
+     .group = MEASURE_GROUP_WHAT,
+     .help = "where each pass from --from X ends"},
+    {.name = "function",
+     .arg = "NAME",
+     .offset = O(function),
+     .group = MEASURE_GROUP_WHAT,
+     .help = "each call of NAME, from its entry to its return"},
+    {.name = "bench",
+     .arg = "NAME",
+     .offset = O(bench),
+     .group = MEASURE_GROUP_WHAT,
+     .help = "a bench of a firmware built with benchrack's stub, in batch mode; with "
+             "--from/--to or --function, the stub runs NAME while the breakpoints measure "
+             "inside it"},
+    {.name = "(none, with --sizes)",
+     .kind = BR_CLI_OPT_NOTE,
+     .group = MEASURE_GROUP_WHAT,
+     .help = "sizes only: nothing runs"},
+    {.name = "iterations",
+     .letter = 'n',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = O(iterations),
+     .min = 1,
+     .max = MEASURE_MAX_COUNT,
+     .set = measure_set_iterations,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "measured samples (default 100; batch mode: 1..1024); a region reached fewer "
+             "times: without -n its samples are the result, with -n they are kept and it is "
+             "exit 3"},
+    {.name = "warmup",
+     .letter = 'w',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = O(warmup),
+     .max = MEASURE_MAX_COUNT,
+     .set = measure_set_warmup,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "samples taken first and discarded (default: 2 in batch mode, 0 at "
+             "breakpoints)"},
+    {.name = "arg",
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = O(bench_argument),
+     .max = UINT32_MAX,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the bench's argument (e.g. recursion's depth)"},
+    {.name = "counter",
+     .arg = "SPEC",
+     .offset = M(counter_spec),
+     .group = MEASURE_GROUP_OPTIONS,
+     .choices = br_counter_kind_list,
+     .help = "the counter, by default QEMU's instruction count; an mmio counter is "
+             "mmio:ADDRESS[:WIDTH[:down]]"},
+    {.name = "clock-hz",
+     .arg = "HZ",
+     .kind = BR_CLI_OPT_U64,
+     .offset = M(clock_hz),
+     .min = 1,
+     .max = UINT64_MAX,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the counter's clock: times, and the wrap check"},
+    {.name = "core",
+     .arg = "CORE",
+     .offset = M(core),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "m0, m0+, m3, m4 (default), m7, m33 (the DWT's lock)"},
+    {.name = "stack",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = O(stack),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "paint the stack region the ELF's linker symbols define and report how deep each "
+             "sample went (breakpoints)"},
+    {.name = "stack-region",
+     .arg = "LOW:SIZE",
+     .kind = BR_CLI_OPT_CALL,
+     .set = measure_set_stack_region,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "paint this region instead (implies --stack)"},
+    {.name = "breakpoints",
+     .arg = "K",
+     .kind = BR_CLI_OPT_CALL,
+     .set = measure_set_breakpoints,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "auto (by memory region, the default), hardware, software"},
+    {.name = "sizes",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = M(sizes),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "break the code down by function (against the empty bench's image when there is "
+             "one); for a stub image, the flash and RAM of the stub and of each bench on top"},
+    {.name = "bench-elf",
+     .arg = "FILE",
+     .offset = M(bench_elf),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the image a bench's size is measured in (found next to a suite-O<L>.elf as "
+             "bench-<NAME>-O<L>.elf when not given)"},
+    {.name = "empty-elf",
+     .arg = "FILE",
+     .offset = M(empty_elf),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the image a bench's size is measured against (bench-empty-O<L>.elf next to a "
+             "suite-O<L>.elf when not given)"},
+    {.name = "json",
+     .arg = "FILE",
+     .offset = M(json_path),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "also write the result as JSON"},
+    {.name = "qemu",
+     .arg = "PROGRAM",
+     .offset = O(link.qemu_program),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the QEMU to launch (default " BR_QEMU_PROGRAM ")"},
+    {.name = "machine",
+     .arg = "NAME",
+     .offset = O(link.machine),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "its machine (default netduinoplus2)"},
+    {.name = "board",
+     .letter = 'b',
+     .arg = "B",
+     .offset = M(board),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the board (a name in configs/boards or a board file): its server, counter and "
+             "memory; the ELF is loaded over the debug port as its load: key says"},
+    {.name = "remote",
+     .arg = "HOST:PORT",
+     .offset = O(link.remote),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "a running gdbserver (the ELF loaded there when it differs, see --load)"},
+    {.name = "flavour",
+     .arg = "NAME",
+     .offset = O(link.flavour),
+     .group = MEASURE_GROUP_OPTIONS,
+     .choices = br_flavour_name_joined,
+     .help = "that server's kind, by default " BR_FLAVOUR_GENERIC_NAME},
+    {.name = "load",
+     .arg = "POLICY",
+     .offset = M(load),
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "always, if-different (default for a board benchrack did not launch) or never"},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_CALL,
+     .set = measure_set_timeout,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "the longest wait for one breakpoint (default 10)"},
+    {.name = "help",
+     .letter = 'h',
+     .kind = BR_CLI_OPT_HELP,
+     .group = MEASURE_GROUP_OPTIONS,
+     .help = "this text"},
+};
+
+static const br_cli_opts_t measure_options = {
+    .command = "measure",
+    .rows = measure_rows,
+    .count = BR_CLI_OPTS_COUNT(measure_rows),
+    .column = 23,
+    .usage = measure_usage,
+};
+
 /* Parses argv into m; returns -1 to go on, or an exit code. */
 static int measure_parse(int argc, char **argv, measure_cli_t *m)
 {
-	enum {
-		OPT_FROM = 256,
-		OPT_TO,
-		OPT_FUNCTION,
-		OPT_BENCH,
-		OPT_ARG,
-		OPT_COUNTER,
-		OPT_CLOCK,
-		OPT_CORE,
-		OPT_STACK,
-		OPT_STACK_REGION,
-		OPT_BREAKPOINTS,
-		OPT_SIZES,
-		OPT_BENCH_ELF,
-		OPT_EMPTY_ELF,
-		OPT_JSON,
-		OPT_QEMU,
-		OPT_MACHINE,
-		OPT_REMOTE,
-		OPT_FLAVOUR,
-		OPT_TIMEOUT,
-		OPT_LOAD,
-	};
-	static const struct option longopts[] = {
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"to", required_argument, NULL, OPT_TO},
-	    {"function", required_argument, NULL, OPT_FUNCTION},
-	    {"bench", required_argument, NULL, OPT_BENCH},
-	    {"arg", required_argument, NULL, OPT_ARG},
-	    {"iterations", required_argument, NULL, 'n'},
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"counter", required_argument, NULL, OPT_COUNTER},
-	    {"clock-hz", required_argument, NULL, OPT_CLOCK},
-	    {"core", required_argument, NULL, OPT_CORE},
-	    {"stack", no_argument, NULL, OPT_STACK},
-	    {"stack-region", required_argument, NULL, OPT_STACK_REGION},
-	    {"breakpoints", required_argument, NULL, OPT_BREAKPOINTS},
-	    {"sizes", no_argument, NULL, OPT_SIZES},
-	    {"bench-elf", required_argument, NULL, OPT_BENCH_ELF},
-	    {"empty-elf", required_argument, NULL, OPT_EMPTY_ELF},
-	    {"json", required_argument, NULL, OPT_JSON},
-	    {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"machine", required_argument, NULL, OPT_MACHINE},
-	    {"remote", required_argument, NULL, OPT_REMOTE},
-	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"board", required_argument, NULL, 'b'},
-	    {"load", required_argument, NULL, OPT_LOAD},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	br_measure_options_t *o = &m->opts;
-	unsigned long long v = 0;
-	br_error_t err;
-	int c;
-	bool warmup_given = false;
 	o->fewer_ok = true;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:b:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FROM:
-			o->from = optarg;
-			break;
-		case OPT_TO:
-			o->to = optarg;
-			break;
-		case OPT_FUNCTION:
-			o->function = optarg;
-			break;
-		case OPT_BENCH:
-			o->bench = optarg;
-			break;
-		case OPT_ARG:
-			if (br_cli_option_whole("measure", "--arg", optarg, 0, UINT32_MAX, &v) != 0)
-				return 2;
-			o->bench_argument = (uint32_t)v;
-			break;
-		case 'n':
-			if (br_cli_option_whole("measure", "--iterations", optarg, 1,
-			                        MEASURE_MAX_COUNT, &v) != 0)
-				return 2;
-			o->iterations = (uint32_t)v;
-			o->fewer_ok = false;
-			break;
-		case 'w':
-			if (br_cli_option_whole("measure", "--warmup", optarg, 0, MEASURE_MAX_COUNT,
-			                        &v) != 0)
-				return 2;
-			o->warmup = (uint32_t)v;
-			warmup_given = true;
-			break;
-		case OPT_COUNTER:
-			m->counter_spec = optarg;
-			break;
-		case OPT_CLOCK:
-			if (br_cli_option_whole("measure", "--clock-hz", optarg, 1, UINT64_MAX,
-			                        &m->clock_hz) != 0)
-				return 2;
-			break;
-		case OPT_CORE:
-			m->core = optarg;
-			break;
-		case OPT_STACK:
-			o->stack = true;
-			break;
-		case OPT_STACK_REGION:
-			br_error_clear(&err);
-			if (br_stack_region_parse(optarg, &m->stack_region, &err) != BR_OK)
-				return br_cli_report(&err);
-			o->stack = true;
-			o->stack_region = &m->stack_region;
-			break;
-		case OPT_BREAKPOINTS:
-			if (strcmp(optarg, "auto") == 0)
-				o->breakpoint_kind = BR_BREAKPOINT_AUTO;
-			else if (strcmp(optarg, "hardware") == 0)
-				o->breakpoint_kind = BR_BREAKPOINT_HARDWARE;
-			else if (strcmp(optarg, "software") == 0)
-				o->breakpoint_kind = BR_BREAKPOINT_SOFTWARE;
-			else
-				return measure_bad(
-				    "--breakpoints takes auto, hardware or software");
-			break;
-		case OPT_SIZES:
-			m->sizes = true;
-			break;
-		case OPT_BENCH_ELF:
-			m->bench_elf = optarg;
-			break;
-		case OPT_EMPTY_ELF:
-			m->empty_elf = optarg;
-			break;
-		case OPT_JSON:
-			m->json_path = optarg;
-			break;
-		case OPT_QEMU:
-			o->link.qemu_program = optarg;
-			break;
-		case OPT_MACHINE:
-			o->link.machine = optarg;
-			break;
-		case OPT_REMOTE:
-			o->link.remote = optarg;
-			break;
-		case OPT_FLAVOUR:
-			o->link.flavour = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (br_cli_option_whole("measure", "--timeout", optarg, 1,
-			                        MEASURE_MAX_TIMEOUT_S, &v) != 0)
-				return 2;
-			o->timeout_ms = (int)v * MEASURE_MS_PER_S;
-			break;
-		case 'b':
-			m->board = optarg;
-			break;
-		case OPT_LOAD:
-			m->load = optarg;
-			break;
-		case 'h':
-			measure_usage(stdout);
-			return 0;
-		default:
-			measure_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&measure_options, argc, argv, m);
+	if (code != -1)
+		return code;
 	if (argc - optind != 1)
 		return measure_bad("give exactly one firmware ELF");
 	if (m->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
@@ -300,11 +336,14 @@ static int measure_parse(int argc, char **argv, measure_cli_t *m)
 		return measure_bad("--load takes always, if-different or never");
 	o->elf_path = argv[optind];
 	/* A region that runs once (most firmware's main) is measured as it is. */
-	if (!warmup_given && (o->from != NULL || o->function != NULL))
+	if (!m->warmup_given && (o->from != NULL || o->function != NULL))
 		o->warmup = 0;
 	if (m->counter_spec != NULL || m->clock_hz != 0) {
+		br_error_t err;
 		br_error_clear(&err);
-		if (br_counter_spec_parse(m->counter_spec != NULL ? m->counter_spec : "tim2",
+		if (br_counter_spec_parse(m->counter_spec != NULL
+		                              ? m->counter_spec
+		                              : br_counter_kind_names[BR_COUNTER_KIND_TIM2],
 		                          m->clock_hz, m->core, &m->counter, &err) != BR_OK)
 			return br_cli_report(&err);
 		o->counter = &m->counter;

@@ -13,6 +13,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "run/install_paths.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
@@ -23,6 +24,9 @@
 #define PROBE_MAX_DUMPS 16
 #define PROBE_MAX_DUMP_BYTES (16U * 1024U * 1024U)
 #define PROBE_HOSTPORT_MAX 256
+
+/* The usage's two listings: where the board is, and the options. */
+enum { PROBE_GROUP_WHERE, PROBE_GROUP_OPTIONS };
 
 typedef struct probe_dump {
 	uint32_t address;
@@ -41,36 +45,21 @@ typedef struct probe_options {
 	br_board_t board_file;
 } probe_options_t;
 
+static const br_cli_opts_t probe_options;
+
 static void probe_usage(FILE *out)
 {
-	fputs(
-	    "usage: benchrack probe [where] [options]\n"
-	    "\n"
-	    "Connects to a board and reports the server, its features, the core (CPUID),\n"
-	    "whether DWT_CYCCNT exists and counts, the FPB comparators and the memory map.\n"
-	    "Exit 0: healthy; 3: not (no server, no core, unreadable memory).\n"
-	    "\n"
-	    "where (default: QEMU netduinoplus2, launched):\n"
-	    "  -B, --board B                a board file (a name in configs/boards or a path):\n"
-	    "                               its server, memory map and comparator count\n"
-	    "      --qemu-machine M         launch QEMU -M M (with --kernel ELF, --qemu PROG,\n"
-	    "                               --semihosting)\n"
-	    "      --openocd-interface CFG  launch OpenOCD with -f CFG (and --openocd-target CFG,\n"
-	    "                               --serial SN, --openocd PROG)\n"
-	    "      --remote HOST:PORT       a gdbserver already running there\n"
-	    "      --device PATH            a probe speaking RSP on a serial port (Black Magic\n"
-	    "                               Probe; --baud N)\n"
-	    "      --flavour NAME           which server answers (qemu, openocd, jlink, pyocd,\n"
-	    "                               bmp, generic)\n"
-	    "options:\n"
-	    "      --hw-breakpoints N       the board's FPB comparator count\n"
-	    "      --dump ADDR:LEN          print LEN bytes of memory at ADDR (hex; repeatable)\n"
-	    "      --run MS                 then resume for up to MS milliseconds, showing what\n"
-	    "                               the firmware prints (console, semihosting)\n"
-	    "      --quiet                  no report (with --dump or --run)\n"
-	    "      --timeout SEC            per-request timeout (default 5)\n"
-	    "  -h, --help                   this text\n",
-	    out);
+	fputs("usage: benchrack probe [where] [options]\n"
+	      "\n"
+	      "Connects to a board and reports the server, its features, the core (CPUID),\n"
+	      "whether DWT_CYCCNT exists and counts, the FPB comparators and the memory map.\n"
+	      "Exit 0: healthy; 3: not (no server, no core, unreadable memory).\n"
+	      "\n"
+	      "where (default: QEMU netduinoplus2, launched):\n",
+	      out);
+	br_cli_opts_usage(out, &probe_options, PROBE_GROUP_WHERE);
+	fputs("options:\n", out);
+	br_cli_opts_usage(out, &probe_options, PROBE_GROUP_OPTIONS);
 }
 
 static int probe_bad(const char *what, const char *arg)
@@ -113,122 +102,230 @@ static void set_kind(probe_options_t *o, br_endpoint_kind_t kind)
 	o->kind_given = true;
 }
 
+static int probe_set_machine(void *opts, const char *arg)
+{
+	probe_options_t *o = opts;
+	set_kind(o, BR_ENDPOINT_QEMU);
+	o->ep.qemu.machine = arg;
+	return 0;
+}
+
+static int probe_set_interface(void *opts, const char *arg)
+{
+	probe_options_t *o = opts;
+	set_kind(o, BR_ENDPOINT_OPENOCD);
+	o->ep.openocd.interface_cfg = arg;
+	return 0;
+}
+
+static int probe_set_target(void *opts, const char *arg)
+{
+	probe_options_t *o = opts;
+	set_kind(o, BR_ENDPOINT_OPENOCD);
+	o->ep.openocd.target_cfg = arg;
+	return 0;
+}
+
+static int probe_set_remote(void *opts, const char *arg)
+{
+	probe_options_t *o = opts;
+	br_error_t err;
+	set_kind(o, BR_ENDPOINT_REMOTE);
+	if (rsp_transport_parse_hostport(arg, o->host, sizeof(o->host), &o->ep.port, &err) != BR_OK)
+		return probe_bad("--remote takes HOST:PORT, not", arg);
+	o->ep.host = o->host;
+	return 0;
+}
+
+static int probe_set_device(void *opts, const char *arg)
+{
+	probe_options_t *o = opts;
+	set_kind(o, BR_ENDPOINT_SERIAL);
+	o->ep.device = arg;
+	return 0;
+}
+
+static int probe_set_baud(void *opts, const char *arg)
+{
+	uint32_t v = 0;
+	if (!parse_u32(arg, &v))
+		return probe_bad("--baud takes a number, not", arg);
+	((probe_options_t *)opts)->ep.baud = v;
+	return 0;
+}
+
+static int probe_set_flavour(void *opts, const char *arg)
+{
+	if (br_flavour_find(arg) == NULL) {
+		fprintf(stderr, "benchrack probe: unknown flavour '%s' (one of: %s)\n", arg,
+		        br_flavour_names());
+		return 2;
+	}
+	((probe_options_t *)opts)->ep.flavour = arg;
+	return 0;
+}
+
+static int probe_set_breakpoints(void *opts, const char *arg)
+{
+	uint32_t v = 0;
+	if (!parse_u32(arg, &v) || v > 127U)
+		return probe_bad("--hw-breakpoints takes 0..127, not", arg);
+	((probe_options_t *)opts)->ep.hw_breakpoints = v;
+	return 0;
+}
+
+static int probe_set_dump(void *opts, const char *arg)
+{
+	return parse_dump(opts, arg) != 0 ? 2 : 0;
+}
+
+static int probe_set_run(void *opts, const char *arg)
+{
+	uint32_t v = 0;
+	if (!parse_u32(arg, &v) || v == 0U || v > 86400000U)
+		return probe_bad("--run takes milliseconds (1..86400000), not", arg);
+	((probe_options_t *)opts)->run_ms = (long)v;
+	return 0;
+}
+
+static int probe_set_timeout(void *opts, const char *arg)
+{
+	uint32_t v = 0;
+	if (!parse_u32(arg, &v) || v == 0U || v > 3600U)
+		return probe_bad("--timeout takes seconds (1..3600), not", arg);
+	((probe_options_t *)opts)->ep.timeout_ms = (int)v * 1000;
+	return 0;
+}
+
+#define P(field) offsetof(probe_options_t, field)
+
+static const br_cli_opt_t probe_rows[] = {
+    {.name = "board",
+     .letter = 'B',
+     .arg = "B",
+     .offset = P(board),
+     .group = PROBE_GROUP_WHERE,
+     .help = "a board file (a name in configs/boards or a path): its server, memory map and "
+             "comparator count"},
+    {.name = "qemu-machine",
+     .arg = "M",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_machine,
+     .group = PROBE_GROUP_WHERE,
+     .help = "launch QEMU -M M"},
+    {.name = "kernel",
+     .arg = "ELF",
+     .offset = P(ep.qemu.kernel),
+     .group = PROBE_GROUP_WHERE,
+     .help = "the ELF QEMU loads"},
+    {.name = "qemu",
+     .arg = "PROG",
+     .offset = P(ep.qemu.program),
+     .group = PROBE_GROUP_WHERE,
+     .help = "the QEMU to launch (default " BR_QEMU_PROGRAM ")"},
+    {.name = "semihosting",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = P(ep.qemu.semihosting),
+     .group = PROBE_GROUP_WHERE,
+     .help = "QEMU with semihosting"},
+    {.name = "openocd-interface",
+     .arg = "CFG",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_interface,
+     .group = PROBE_GROUP_WHERE,
+     .help = "launch OpenOCD with -f CFG"},
+    {.name = "openocd-target",
+     .arg = "CFG",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_target,
+     .group = PROBE_GROUP_WHERE,
+     .help = "and -f CFG for the target"},
+    {.name = "serial",
+     .arg = "SN",
+     .offset = P(ep.openocd.serial),
+     .group = PROBE_GROUP_WHERE,
+     .help = "the probe's serial number (OpenOCD's adapter serial)"},
+    {.name = "openocd",
+     .arg = "PROG",
+     .offset = P(ep.openocd.program),
+     .group = PROBE_GROUP_WHERE,
+     .help = "the OpenOCD to launch (default " BR_OPENOCD_PROGRAM ")"},
+    {.name = "remote",
+     .arg = "HOST:PORT",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_remote,
+     .group = PROBE_GROUP_WHERE,
+     .help = "a gdbserver already running there"},
+    {.name = "device",
+     .arg = "PATH",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_device,
+     .group = PROBE_GROUP_WHERE,
+     .help = "a probe speaking RSP on a serial port (Black Magic Probe)"},
+    {.name = "baud",
+     .arg = "N",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_baud,
+     .group = PROBE_GROUP_WHERE,
+     .help = "the serial port's speed"},
+    {.name = "flavour",
+     .arg = "NAME",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_flavour,
+     .group = PROBE_GROUP_WHERE,
+     .choices = br_flavour_name_joined,
+     .help = "which server answers"},
+    {.name = "hw-breakpoints",
+     .arg = "N",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_breakpoints,
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "the board's FPB comparator count"},
+    {.name = "dump",
+     .arg = "ADDR:LEN",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_dump,
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "print LEN bytes of memory at ADDR (hex; repeatable)"},
+    {.name = "run",
+     .arg = "MS",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_run,
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "then resume for up to MS milliseconds, showing what the firmware prints "
+             "(console, semihosting)"},
+    {.name = "quiet",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = P(quiet),
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "no report (with --dump or --run)"},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_CALL,
+     .set = probe_set_timeout,
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "per-request timeout (default 5)"},
+    {.name = "help",
+     .letter = 'h',
+     .kind = BR_CLI_OPT_HELP,
+     .group = PROBE_GROUP_OPTIONS,
+     .help = "this text"},
+};
+
+static const br_cli_opts_t probe_options = {
+    .command = "probe",
+    .rows = probe_rows,
+    .count = BR_CLI_OPTS_COUNT(probe_rows),
+    .column = 31,
+    .usage = probe_usage,
+};
+
+/* Parses argv into o: 0 to go on, -1 after --help, else the exit code. */
 static int probe_parse(int argc, char **argv, probe_options_t *o)
 {
-	static const struct option longopts[] = {
-	    {"board", required_argument, NULL, 'W'},
-	    {"qemu-machine", required_argument, NULL, 'M'},
-	    {"kernel", required_argument, NULL, 'k'},
-	    {"qemu", required_argument, NULL, 'q'},
-	    {"semihosting", no_argument, NULL, 'S'},
-	    {"openocd-interface", required_argument, NULL, 'i'},
-	    {"openocd-target", required_argument, NULL, 'T'},
-	    {"serial", required_argument, NULL, 's'},
-	    {"openocd", required_argument, NULL, 'o'},
-	    {"remote", required_argument, NULL, 'r'},
-	    {"device", required_argument, NULL, 'd'},
-	    {"baud", required_argument, NULL, 'b'},
-	    {"flavour", required_argument, NULL, 'f'},
-	    {"hw-breakpoints", required_argument, NULL, 'B'},
-	    {"dump", required_argument, NULL, 'D'},
-	    {"run", required_argument, NULL, 'R'},
-	    {"quiet", no_argument, NULL, 'Q'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	br_error_t err;
-	uint32_t v = 0;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'M':
-			set_kind(o, BR_ENDPOINT_QEMU);
-			o->ep.qemu.machine = optarg;
-			break;
-		case 'k':
-			o->ep.qemu.kernel = optarg;
-			break;
-		case 'q':
-			o->ep.qemu.program = optarg;
-			break;
-		case 'S':
-			o->ep.qemu.semihosting = true;
-			break;
-		case 'i':
-			set_kind(o, BR_ENDPOINT_OPENOCD);
-			o->ep.openocd.interface_cfg = optarg;
-			break;
-		case 'T':
-			set_kind(o, BR_ENDPOINT_OPENOCD);
-			o->ep.openocd.target_cfg = optarg;
-			break;
-		case 's':
-			o->ep.openocd.serial = optarg;
-			break;
-		case 'o':
-			o->ep.openocd.program = optarg;
-			break;
-		case 'r':
-			set_kind(o, BR_ENDPOINT_REMOTE);
-			if (rsp_transport_parse_hostport(optarg, o->host, sizeof(o->host),
-			                                 &o->ep.port, &err) != BR_OK)
-				return probe_bad("--remote takes HOST:PORT, not", optarg);
-			o->ep.host = o->host;
-			break;
-		case 'W':
-			o->board = optarg;
-			break;
-		case 'd':
-			set_kind(o, BR_ENDPOINT_SERIAL);
-			o->ep.device = optarg;
-			break;
-		case 'b':
-			if (!parse_u32(optarg, &v))
-				return probe_bad("--baud takes a number, not", optarg);
-			o->ep.baud = v;
-			break;
-		case 'f':
-			if (br_flavour_find(optarg) == NULL) {
-				fprintf(stderr,
-				        "benchrack probe: unknown flavour '%s' (one of: %s)\n",
-				        optarg, br_flavour_names());
-				return 2;
-			}
-			o->ep.flavour = optarg;
-			break;
-		case 'B':
-			if (!parse_u32(optarg, &v) || v > 127U)
-				return probe_bad("--hw-breakpoints takes 0..127, not", optarg);
-			o->ep.hw_breakpoints = v;
-			break;
-		case 'D':
-			if (parse_dump(o, optarg) != 0)
-				return 2;
-			break;
-		case 'R':
-			if (!parse_u32(optarg, &v) || v == 0U || v > 86400000U)
-				return probe_bad("--run takes milliseconds (1..86400000), not",
-				                 optarg);
-			o->run_ms = (long)v;
-			break;
-		case 'Q':
-			o->quiet = true;
-			break;
-		case 't':
-			if (!parse_u32(optarg, &v) || v == 0U || v > 3600U)
-				return probe_bad("--timeout takes seconds (1..3600), not", optarg);
-			o->ep.timeout_ms = (int)v * 1000;
-			break;
-		case 'h':
-			probe_usage(stdout);
-			return -1;
-		default:
-			probe_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&probe_options, argc, argv, o);
+	if (code != -1)
+		return code == 0 ? -1 : code;
 	if (optind < argc)
 		return probe_bad("unexpected argument", argv[optind]);
 	if (o->board != NULL && o->kind_given)
@@ -301,7 +398,7 @@ static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 	br_endpoint_t given = o->ep;
 	br_status_t st = br_board_open(o->board, br_configs_dir(), given.qemu.kernel,
 	                               &o->board_file, &o->ep, err);
-	if (given.qemu.program != NULL && strcmp(given.qemu.program, "qemu-system-arm") != 0)
+	if (given.qemu.program != NULL && strcmp(given.qemu.program, BR_QEMU_PROGRAM) != 0)
 		o->ep.qemu.program = given.qemu.program;
 	o->ep.timeout_ms = given.timeout_ms;
 	return st;

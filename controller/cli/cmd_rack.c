@@ -16,6 +16,7 @@
 
 #include "run/board_run.h"
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/config_ref.h"
 #include "cli/option_number.h"
 #include "run/install_paths.h"
@@ -71,6 +72,8 @@ typedef struct rack_run {
 	size_t drawn; /* lines of the block on screen */
 } rack_run_t;
 
+static const br_cli_opts_t rack_options;
+
 static void rack_usage(FILE *out)
 {
 	fputs("usage: benchrack rack RACK.yaml [options]\n"
@@ -80,140 +83,125 @@ static void rack_usage(FILE *out)
 	      "board is locked while in use, probed first (an unhealthy board is skipped with\n"
 	      "its reason) and its infrastructure errors are retried (never a regression).\n"
 	      "\n"
-	      "options:\n"
-	      "      --only TAG        only the boards with this tag (or name); repeatable\n"
-	      "  -j, --parallel N      emulated boards at once (default: the rack's, else the\n"
-	      "                        number of CPUs); boards behind a probe or a remote\n"
-	      "                        server are not limited\n"
-	      "      --results-dir D   where runs go: D/racks/<board>/runs (default: results,\n"
-	      "                        or $BENCHRACK_RESULTS_DIR); baselines: D/baselines\n"
-	      "      --lock-dir D      where board locks are kept (default: $BENCHRACK_LOCK_DIR,\n"
-	      "                        else " BR_RACK_LOCK_DEFAULT_DIR ")\n"
-	      "      --lock-wait SEC   wait this long for a board in use (default 0: not run)\n"
-	      "  -f, --format F        json, csv, junit, markdown, bmf, lava or html, of every "
-	      "board\n"
-	      "                        and suite together: to stdout, or to --output\n"
-	      "  -o, --output FILE     where --format goes\n"
-	      "      --document FILE   the rack document (outcomes, attempts, locks), default\n"
-	      "                        D/racks/<rack>.json\n"
-	      "      --qemu PROGRAM    the QEMU to launch\n"
-	      "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
-	      "                        suite's)\n"
-	      "      --timeout SEC     how long one bench may run (default: the suite's)\n"
-	      "      --board-timeout SEC  stop a board's worker after this long (default: none)\n"
-	      "      --no-probe        skip the health check\n"
-	      "  -h, --help            this text\n"
-	      "\n"
+	      "options:\n",
+	      out);
+	br_cli_opts_usage(out, &rack_options, 0);
+	fputs("\n"
 	      "exit: 1 any board regressed (or exceeded a budget), else 3 any infrastructure\n"
 	      "error or board not run, else 0; 2 a rack, board or suite file that does not\n"
 	      "validate.\n",
 	      out);
 }
 
-enum rack_option {
-	OPT_ONLY = 256,
-	OPT_RESULTS_DIR,
-	OPT_LOCK_DIR,
-	OPT_LOCK_WAIT,
-	OPT_DOCUMENT,
-	OPT_QEMU,
-	OPT_TIMEOUT,
-	OPT_BOARD_TIMEOUT,
-	OPT_NO_PROBE,
+static int rack_set_only(void *opts, const char *arg)
+{
+	rack_options_t *o = opts;
+	if (o->only_count == RACK_MAX_ONLY) {
+		fprintf(stderr, "benchrack rack: at most %u --only\n", RACK_MAX_ONLY);
+		return 2;
+	}
+	o->only[o->only_count++] = arg;
+	return 0;
+}
+
+static int rack_set_no_probe(void *opts, const char *arg)
+{
+	(void)arg;
+	((rack_options_t *)opts)->probe = false;
+	return 0;
+}
+
+#define R(field) offsetof(rack_options_t, field)
+
+static const br_cli_opt_t rack_rows[] = {
+    {.name = "only",
+     .arg = "TAG",
+     .kind = BR_CLI_OPT_CALL,
+     .set = rack_set_only,
+     .help = "only the boards with this tag (or name); repeatable"},
+    {.name = "parallel",
+     .letter = 'j',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = R(parallel),
+     .min = 1,
+     .max = RACK_MAX_PARALLEL,
+     .help = "emulated boards at once (default: the rack's, else the number of CPUs); boards "
+             "behind a probe or a remote server are not limited"},
+    {.name = "results-dir",
+     .arg = "D",
+     .offset = R(results_dir),
+     .help = "where runs go: D/racks/<board>/runs (default: results, or "
+             "$BENCHRACK_RESULTS_DIR); baselines: D/baselines"},
+    {.name = "lock-dir",
+     .arg = "D",
+     .offset = R(lock_dir),
+     .help = "where board locks are kept (default: $BENCHRACK_LOCK_DIR, "
+             "else " BR_RACK_LOCK_DEFAULT_DIR ")"},
+    {.name = "lock-wait",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = R(lock_wait_s),
+     .max = RACK_MAX_SECONDS,
+     .help = "wait this long for a board in use (default 0: not run)"},
+    {.name = "format",
+     .letter = 'f',
+     .arg = "F",
+     .offset = R(format),
+     .choices = br_report_output_format_names,
+     .help = "every board and suite together, to stdout or to --output"},
+    {.name = "output",
+     .letter = 'o',
+     .arg = "FILE",
+     .offset = R(output),
+     .help = "where --format goes"},
+    {.name = "document",
+     .arg = "FILE",
+     .offset = R(document),
+     .help = "the rack document (outcomes, attempts, locks), default D/racks/<rack>.json"},
+    {.name = "qemu", .arg = "PROGRAM", .offset = R(qemu_program), .help = "the QEMU to launch"},
+    {.name = "iterations",
+     .letter = 'n',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = R(iterations),
+     .min = 1,
+     .max = RACK_MAX_ITERATIONS,
+     .help = "measured iterations per bench (1 to 1024; default: the suite's)"},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = R(timeout_s),
+     .min = 1,
+     .max = RACK_MAX_SECONDS,
+     .help = "how long one bench may run (default: the suite's)"},
+    {.name = "board-timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = R(board_timeout_s),
+     .max = RACK_MAX_SECONDS,
+     .help = "stop a board's worker after this long (default: none)"},
+    {.name = "no-probe",
+     .kind = BR_CLI_OPT_CALL,
+     .set = rack_set_no_probe,
+     .help = "skip the health check"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
 };
 
-/* 0 to go on, 1 done (help), 2 a usage error. */
+static const br_cli_opts_t rack_options = {
+    .command = "rack",
+    .rows = rack_rows,
+    .count = BR_CLI_OPTS_COUNT(rack_rows),
+    .column = 24,
+    .usage = rack_usage,
+};
+
+/* Parses argv into o: 0 to go on, 1 after --help, else the exit code. */
 static int rack_parse(int argc, char **argv, rack_options_t *o)
 {
-	static const struct option longopts[] = {
-	    {"only", required_argument, NULL, OPT_ONLY},
-	    {"parallel", required_argument, NULL, 'j'},
-	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-	    {"lock-dir", required_argument, NULL, OPT_LOCK_DIR},
-	    {"lock-wait", required_argument, NULL, OPT_LOCK_WAIT},
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"document", required_argument, NULL, OPT_DOCUMENT},
-	    {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"iterations", required_argument, NULL, 'n'},
-	    {"board-timeout", required_argument, NULL, OPT_BOARD_TIMEOUT},
-	    {"no-probe", no_argument, NULL, OPT_NO_PROBE},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	unsigned long long v = 0;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:f:o:n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_ONLY:
-			if (o->only_count == RACK_MAX_ONLY) {
-				fprintf(stderr, "benchrack rack: at most %u --only\n",
-				        RACK_MAX_ONLY);
-				return 2;
-			}
-			o->only[o->only_count++] = optarg;
-			break;
-		case 'j':
-			if (br_cli_option_whole("rack", "--parallel", optarg, 1, RACK_MAX_PARALLEL,
-			                        &v) != 0)
-				return 2;
-			o->parallel = (unsigned)v;
-			break;
-		case OPT_RESULTS_DIR:
-			o->results_dir = optarg;
-			break;
-		case OPT_LOCK_DIR:
-			o->lock_dir = optarg;
-			break;
-		case OPT_LOCK_WAIT:
-			if (br_cli_option_whole("rack", "--lock-wait", optarg, 0, RACK_MAX_SECONDS,
-			                        &v) != 0)
-				return 2;
-			o->lock_wait_s = (int)v;
-			break;
-		case 'f':
-			o->format = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_DOCUMENT:
-			o->document = optarg;
-			break;
-		case OPT_QEMU:
-			o->qemu_program = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (br_cli_option_whole("rack", "--timeout", optarg, 1, RACK_MAX_SECONDS,
-			                        &v) != 0)
-				return 2;
-			o->timeout_s = (int)v;
-			break;
-		case 'n':
-			if (br_cli_option_whole("rack", "--iterations", optarg, 1,
-			                        RACK_MAX_ITERATIONS, &v) != 0)
-				return 2;
-			o->iterations = (uint32_t)v;
-			break;
-		case OPT_BOARD_TIMEOUT:
-			if (br_cli_option_whole("rack", "--board-timeout", optarg, 0,
-			                        RACK_MAX_SECONDS, &v) != 0)
-				return 2;
-			o->board_timeout_s = (int)v;
-			break;
-		case OPT_NO_PROBE:
-			o->probe = false;
-			break;
-		case 'h':
-			rack_usage(stdout);
-			return 1;
-		default:
-			rack_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&rack_options, argc, argv, o);
+	if (code != -1)
+		return code == 0 ? 1 : code;
 	if (argc - optind != 1) {
 		fprintf(stderr, "benchrack rack: which rack? try 'benchrack rack "
 		                "configs/racks/qemu-lab.yaml'\n");
@@ -325,6 +313,46 @@ static void rack_upload(const br_rack_t *rack, const br_rack_board_result_t *res
 	}
 }
 
+/* After the boards ran: their reports collected, the rack document written,
+ * the format asked for, the summary and the uploads; the rack's exit code. */
+static int rack_report(const rack_options_t *op, const br_rack_t *rack,
+                       br_rack_board_result_t *results, const br_suite_t *const *suite_ptrs,
+                       const br_format_t *fmt)
+{
+	br_error_t err;
+	br_error_clear(&err);
+	size_t reports_room = rack->entry_count * BR_RACK_MAX_SUITES;
+	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
+	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
+	size_t n =
+	    br_rack_reports_collect(op->results_dir, rack, results, runs, reports, on_warn, NULL);
+	int code = br_rack_exit_code(results, rack->entry_count);
+	bool format_on_stdout = fmt != NULL && op->output == NULL;
+	char doc[RACK_PATH_BYTES];
+	if (op->document != NULL)
+		snprintf(doc, sizeof(doc), "%s", op->document);
+	else
+		snprintf(doc, sizeof(doc), "%s/racks/%s.json", op->results_dir, rack->name);
+	bool doc_written = br_rack_document_save(doc, rack, results, &err) == BR_OK;
+	if (!doc_written)
+		br_cli_report(&err);
+	else
+		fprintf(stderr, "rack: document written to %s\n", doc);
+	/* The HTML page shows the rack's document too, even when no board ran. */
+	bool page = fmt != NULL && br_report_output_is_page(fmt);
+	if ((n > 0 || (page && doc_written)) &&
+	    br_report_output_write(reports, n, op->format, op->output, doc_written ? doc : NULL,
+	                           stdout, br_cli_colour(stdout), &err) != BR_OK)
+		br_cli_report(&err);
+	br_rack_summary_write(rack, results, code, format_on_stdout ? stderr : stdout);
+	rack_upload(rack, results, suite_ptrs, op->results_dir);
+	for (size_t i = 0; i < n; i++)
+		br_board_run_free(&runs[i]);
+	free(runs);
+	free(reports);
+	return code;
+}
+
 int br_cli_rack(int argc, char **argv)
 {
 	rack_options_t o;
@@ -406,35 +434,7 @@ int br_cli_rack(int argc, char **argv)
 	if (st != BR_OK)
 		br_cli_report(&err);
 
-	size_t reports_room = rack.entry_count * BR_RACK_MAX_SUITES;
-	br_board_run_t *runs = xcalloc(reports_room, sizeof(*runs));
-	br_report_t *reports = xcalloc(reports_room, sizeof(*reports));
-	size_t n =
-	    br_rack_reports_collect(o.results_dir, &rack, results, runs, reports, on_warn, NULL);
-	code = br_rack_exit_code(results, rack.entry_count);
-	bool format_on_stdout = fmt != NULL && o.output == NULL;
-	char doc[RACK_PATH_BYTES];
-	if (o.document != NULL)
-		snprintf(doc, sizeof(doc), "%s", o.document);
-	else
-		snprintf(doc, sizeof(doc), "%s/racks/%s.json", o.results_dir, rack.name);
-	bool doc_written = br_rack_document_save(doc, &rack, results, &err) == BR_OK;
-	if (!doc_written)
-		br_cli_report(&err);
-	else
-		fprintf(stderr, "rack: document written to %s\n", doc);
-	/* The HTML page shows the rack's document too, even when no board ran. */
-	bool page = fmt != NULL && strcmp(fmt->name, "html") == 0;
-	if ((n > 0 || (page && doc_written)) &&
-	    br_report_output_write(reports, n, o.format, o.output, doc_written ? doc : NULL, stdout,
-	                           br_cli_colour(stdout), &err) != BR_OK)
-		br_cli_report(&err);
-	br_rack_summary_write(&rack, results, code, format_on_stdout ? stderr : stdout);
-	rack_upload(&rack, results, rs.suite_ptrs, o.results_dir);
-	for (size_t i = 0; i < n; i++)
-		br_board_run_free(&runs[i]);
-	free(runs);
-	free(reports);
+	code = rack_report(&o, &rack, results, rs.suite_ptrs, fmt);
 out:
 	free(views);
 	br_rack_session_free(&rs);

@@ -3,11 +3,13 @@
  * run records, baselines and rack documents found (controller/report/).
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "common/escape.h"
 #include "report/report_html.h"
 #include "report/report_page.h"
@@ -15,6 +17,8 @@
 
 #define REPORT_DEFAULT_RESULTS "results"
 #define REPORT_MAX_LISTED 64U
+
+static const br_cli_opts_t report_options;
 
 static void report_usage(FILE *out)
 {
@@ -28,19 +32,10 @@ static void report_usage(FILE *out)
 	      "budgets, and per rack a board x bench matrix against the rack's median.\n"
 	      "The data behind every chart is in the page as JSON.\n"
 	      "\n"
-	      "options:\n"
-	      "  -o, --output FILE        the page to write (required)\n"
-	      "      --results-dir D      runs from D/runs, baselines from D/baselines\n"
-	      "                           (default $BENCHRACK_RESULTS_DIR, else results)\n"
-	      "      --runs GLOB          these run records instead of D/runs/*.json\n"
-	      "                           (repeatable; quote the pattern)\n"
-	      "      --baseline-dir B     baselines from B instead of D/baselines\n"
-	      "      --rack DOC           a rack document (D/racks/<rack>.json), with its\n"
-	      "                           boards' runs (repeatable)\n"
-	      "      --profile FILE       a flame graph of each profile in FILE: folded stacks\n"
-	      "                           (`a;b;c COUNT` lines) or speedscope JSON (repeatable)\n"
-	      "  -h, --help               this text\n"
-	      "\n"
+	      "options:\n",
+	      out);
+	br_cli_opts_usage(out, &report_options, 0);
+	fputs("\n"
 	      "exit codes: 0 written; 2 usage error, nothing to report, or a rack document\n"
 	      "that does not read; 3 the page could not be written\n",
 	      out);
@@ -58,65 +53,89 @@ typedef struct report_args {
 	size_t profile_count;
 } report_args_t;
 
-enum { OPT_RESULTS_DIR = 256, OPT_RUNS, OPT_BASELINE_DIR, OPT_RACK, OPT_PROFILE };
+/* Adds arg to one of the repeatable lists (--runs, --rack, --profile). */
+static int report_list_add(const char **list, size_t *n, const char *option, const char *arg)
+{
+	if (*n == REPORT_MAX_LISTED) {
+		fprintf(stderr, "benchrack report: at most %u --%s options\n", REPORT_MAX_LISTED,
+		        option);
+		return 2;
+	}
+	list[(*n)++] = arg;
+	return 0;
+}
+
+static int report_set_runs(void *opts, const char *arg)
+{
+	report_args_t *a = opts;
+	return report_list_add(a->runs, &a->run_count, "runs", arg);
+}
+
+static int report_set_rack(void *opts, const char *arg)
+{
+	report_args_t *a = opts;
+	return report_list_add(a->racks, &a->rack_count, "rack", arg);
+}
+
+static int report_set_profile(void *opts, const char *arg)
+{
+	report_args_t *a = opts;
+	return report_list_add(a->profiles, &a->profile_count, "profile", arg);
+}
+
+#define A(field) offsetof(report_args_t, field)
+
+static const br_cli_opt_t report_rows[] = {
+    {.name = "output",
+     .letter = 'o',
+     .arg = "FILE",
+     .offset = A(output),
+     .help = "the page to write (required)"},
+    {.name = "results-dir",
+     .arg = "D",
+     .offset = A(results_dir),
+     .help = "runs from D/runs, baselines from D/baselines (default $BENCHRACK_RESULTS_DIR, "
+             "else " REPORT_DEFAULT_RESULTS ")"},
+    {.name = "runs",
+     .arg = "GLOB",
+     .kind = BR_CLI_OPT_CALL,
+     .set = report_set_runs,
+     .help = "these run records instead of D/runs/*.json (repeatable; quote the pattern)"},
+    {.name = "baseline-dir",
+     .arg = "B",
+     .offset = A(baseline_dir),
+     .help = "baselines from B instead of D/baselines"},
+    {.name = "rack",
+     .arg = "DOC",
+     .kind = BR_CLI_OPT_CALL,
+     .set = report_set_rack,
+     .help = "a rack document (D/racks/<rack>.json), with its boards' runs (repeatable)"},
+    {.name = "profile",
+     .arg = "FILE",
+     .kind = BR_CLI_OPT_CALL,
+     .set = report_set_profile,
+     .help = "a flame graph of each profile in FILE: folded stacks (`a;b;c COUNT` lines) or "
+             "speedscope JSON (repeatable)"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static const br_cli_opts_t report_options = {
+    .command = "report",
+    .rows = report_rows,
+    .count = BR_CLI_OPTS_COUNT(report_rows),
+    .column = 27,
+    .usage = report_usage,
+};
 
 static int args_parse(int argc, char **argv, report_args_t *a)
 {
-	static const struct option longopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-	    {"runs", required_argument, NULL, OPT_RUNS},
-	    {"baseline-dir", required_argument, NULL, OPT_BASELINE_DIR},
-	    {"rack", required_argument, NULL, OPT_RACK},
-	    {"profile", required_argument, NULL, OPT_PROFILE},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	memset(a, 0, sizeof(*a));
 	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
 	a->results_dir =
 	    env_results != NULL && env_results[0] != '\0' ? env_results : REPORT_DEFAULT_RESULTS;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = optarg;
-			break;
-		case OPT_RESULTS_DIR:
-			a->results_dir = optarg;
-			break;
-		case OPT_BASELINE_DIR:
-			a->baseline_dir = optarg;
-			break;
-		case OPT_RUNS:
-		case OPT_RACK:
-		case OPT_PROFILE: {
-			const char **list = c == OPT_RUNS   ? a->runs
-			                    : c == OPT_RACK ? a->racks
-			                                    : a->profiles;
-			size_t *n = c == OPT_RUNS   ? &a->run_count
-			            : c == OPT_RACK ? &a->rack_count
-			                            : &a->profile_count;
-			if (*n == REPORT_MAX_LISTED) {
-				fprintf(stderr, "benchrack report: at most %u --%s options\n",
-				        REPORT_MAX_LISTED,
-				        c == OPT_RUNS   ? "runs"
-				        : c == OPT_RACK ? "rack"
-				                        : "profile");
-				return 2;
-			}
-			list[(*n)++] = optarg;
-			break;
-		}
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		default:
-			report_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&report_options, argc, argv, a);
+	if (code != -1)
+		return code;
 	if (optind != argc) {
 		fprintf(stderr,
 		        "benchrack report: unexpected argument '%s'; try 'benchrack report "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/config_ref.h"
 #include "common/interrupt.h"
 #include "cli/option_number.h"
@@ -25,6 +26,8 @@
 #define RUN_MAX_ITERATIONS 1024UL
 #define RUN_DEFAULT_RESULTS "results"
 #define RUN_HOST_BYTES 256U
+
+static const br_cli_opts_t run_options;
 
 static void run_usage(FILE *out, bool check)
 {
@@ -55,50 +58,10 @@ static void run_usage(FILE *out, bool check)
 	      "Every run is written first to RESULTS/runs/<time>-<board>.json and rewritten\n"
 	      "after each bench, so that an interrupted run keeps what it finished.\n"
 	      "\n"
-	      "options:\n"
-	      "  -n, --iterations N    measured iterations per bench (1 to 1024; default: the\n"
-	      "                        suite's, else 100)\n"
-	      "  -w, --warmup N        iterations run first and discarded (default 2)\n"
-	      "  -b, --board B         run on board B (a name in configs/boards or a file)\n"
-	      "                        instead of the suite's boards\n"
-	      "      --remote HOST:PORT  reach the one board (--board, or the suite's only one)\n"
-	      "                        through the gdbserver running there (a farm's probe or\n"
-	      "                        QEMU); the firmware is loaded as the board's load: says\n"
-	      "      --flavour NAME    that server's kind (qemu, openocd, jlink, pyocd, bmp,\n"
-	      "                        generic; default: the board file's)\n"
-	      "      --firmware ELF    measure this suite firmware instead of the suite's\n"
-	      "                        (with --board host: a host bench program, benches/host/)\n"
-	      "      --results-dir D   where runs/ and baselines/ are (default: results, or\n"
-	      "                        $BENCHRACK_RESULTS_DIR)\n"
-	      "      --write-baseline  record this run as RESULTS/baselines/<suite>/<board>.json\n"
-	      "                        (with check: only when the check passes)\n"
-	      "      --baseline FILE   compare with FILE instead of the board's baseline\n"
-	      "  -f, --format F        also write the results as json, csv, junit, markdown,\n"
-	      "                        bmf (Bencher Metric Format), lava (lava-test-case lines)\n"
-	      "                        or html (one page with charts): to stdout instead of\n"
-	      "                        the table, or to --output\n"
-	      "  -o, --output FILE     where --format goes (format from the extension when\n"
-	      "                        --format is not given)\n"
-	      "      --json FILE       also write the run record (results/SCHEMA.md) to FILE\n"
-	      "      --qemu PROGRAM    the QEMU to launch (default: the board's)\n"
-	      "      --timeout SEC     how long one bench may run (default: the suite's, 30)\n"
-	      "      --commit SHA      the firmware's git commit, when git cannot tell\n"
-	      "      --upload-config FILE  post the results to these dashboards instead of the\n"
-	      "                        suite's upload: section (never changes the exit code;\n"
-	      "                        what a server did not take waits in RESULTS/spool)\n"
-	      "      --min-detectable P%  enough iterations per bench (up to 1024) for a noisy\n"
-	      "                        figure's test to resolve a change of P % of it, sized\n"
-	      "                        from the baseline's samples\n"
-	      "      --against REF     measure the firmware built at git REF (the suite's\n"
-	      "                        build: section, in a worktree kept under\n"
-	      "                        RESULTS/worktrees and reused) and this one on the same\n"
-	      "                        board in one run, interleaved per bench (elf: entries on\n"
-	      "                        their ELF as built at REF in the worktree, where it is);\n"
-	      "                        check gates on the difference\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Colour only on a terminal, never with NO_COLOR set.\n",
+	      "options:\n",
 	      out);
+	br_cli_opts_usage(out, &run_options, 0);
+	fputs("\nColour only on a terminal, never with NO_COLOR set.\n", out);
 }
 
 static bool is_suite_file(const char *path)
@@ -137,22 +100,6 @@ static int remote_settings(const char *cmd, const char *remote, char *host, size
 	return 0;
 }
 
-enum run_option {
-	OPT_FIRMWARE = 256,
-	OPT_RESULTS_DIR,
-	OPT_WRITE_BASELINE,
-	OPT_BASELINE,
-	OPT_JSON,
-	OPT_QEMU,
-	OPT_TIMEOUT,
-	OPT_COMMIT,
-	OPT_UPLOAD_CONFIG,
-	OPT_AGAINST,
-	OPT_MIN_DETECTABLE,
-	OPT_REMOTE,
-	OPT_FLAVOUR,
-};
-
 /* "1%" or "1": a percentage above 0 and at most 100. */
 static int min_detectable_of(const char *cmd, const char *arg, double *out)
 {
@@ -172,119 +119,181 @@ static int min_detectable_of(const char *cmd, const char *arg, double *out)
 	return 0;
 }
 
-static int run_or_check(int argc, char **argv, bool check)
-{
-	static const struct option longopts[] = {
-	    {"iterations", required_argument, NULL, 'n'},
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"board", required_argument, NULL, 'b'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"firmware", required_argument, NULL, OPT_FIRMWARE},
-	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-	    {"write-baseline", no_argument, NULL, OPT_WRITE_BASELINE},
-	    {"baseline", required_argument, NULL, OPT_BASELINE},
-	    {"json", required_argument, NULL, OPT_JSON},
-	    {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"commit", required_argument, NULL, OPT_COMMIT},
-	    {"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
-	    {"against", required_argument, NULL, OPT_AGAINST},
-	    {"min-detectable", required_argument, NULL, OPT_MIN_DETECTABLE},
-	    {"remote", required_argument, NULL, OPT_REMOTE},
-	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *cmd = check ? "check" : "run";
+/* The command line of run and check: the settings and what becomes them. */
+typedef struct run_cli {
 	br_cli_settings_t s;
-	memset(&s, 0, sizeof(s));
-	s.check = check;
-	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
-	s.results_dir =
-	    env_results != NULL && env_results[0] != '\0' ? env_results : RUN_DEFAULT_RESULTS;
-	const char *firmware = NULL;
-	const char *upload_path = NULL;
-	const char *remote = NULL;
+	const char *firmware;
+	const char *upload_path;
+	const char *remote;
+} run_cli_t;
+
+static int run_set_iterations(void *opts, const char *arg)
+{
+	(void)arg;
+	((run_cli_t *)opts)->s.iterations_set = true;
+	return 0;
+}
+
+static int run_set_warmup(void *opts, const char *arg)
+{
+	(void)arg;
+	((run_cli_t *)opts)->s.warmup_set = true;
+	return 0;
+}
+
+static int run_set_min_detectable(void *opts, const char *arg)
+{
+	run_cli_t *r = opts;
+	return min_detectable_of(r->s.check ? "check" : "run", arg, &r->s.min_detectable_percent) !=
+	               0
+	           ? 2
+	           : 0;
+}
+
+#define S(field) offsetof(run_cli_t, s.field)
+#define C(field) offsetof(run_cli_t, field)
+
+static const br_cli_opt_t run_rows[] = {
+    {.name = "iterations",
+     .letter = 'n',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = S(iterations),
+     .min = 1,
+     .max = RUN_MAX_ITERATIONS,
+     .set = run_set_iterations,
+     .help = "measured iterations per bench (1 to 1024; default: the suite's, else 100)"},
+    {.name = "warmup",
+     .letter = 'w',
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = S(warmup),
+     .max = RUN_MAX_COUNT,
+     .set = run_set_warmup,
+     .help = "iterations run first and discarded (default 2)"},
+    {.name = "board",
+     .letter = 'b',
+     .arg = "B",
+     .offset = S(board),
+     .help = "run on board B (a name in configs/boards or a file) instead of the suite's "
+             "boards"},
+    {.name = "remote",
+     .arg = "HOST:PORT",
+     .offset = C(remote),
+     .help = "reach the one board (--board, or the suite's only one) through the gdbserver "
+             "running there (a farm's probe or QEMU); the firmware is loaded as the board's "
+             "load: says"},
+    {.name = "flavour",
+     .arg = "NAME",
+     .offset = S(remote_flavour),
+     .choices = br_flavour_name_joined,
+     .help = "that server's kind, by default the board file's"},
+    {.name = "firmware",
+     .arg = "ELF",
+     .offset = C(firmware),
+     .help = "measure this suite firmware instead of the suite's (with --board host: a host "
+             "bench program, benches/host/)"},
+    {.name = "results-dir",
+     .arg = "D",
+     .offset = S(results_dir),
+     .help = "where runs/ and baselines/ are (default: results, or $BENCHRACK_RESULTS_DIR)"},
+    {.name = "write-baseline",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = S(write_baseline),
+     .help = "record this run as RESULTS/baselines/<suite>/<board>.json (with check: only "
+             "when the check passes)"},
+    {.name = "baseline",
+     .arg = "FILE",
+     .offset = S(baseline_path),
+     .help = "compare with FILE instead of the board's baseline"},
+    {.name = "format",
+     .letter = 'f',
+     .arg = "F",
+     .offset = S(format),
+     .choices = br_report_output_format_names,
+     .help = "also write the results in this format: to stdout instead of the table, or to "
+             "--output"},
+    {.name = "output",
+     .letter = 'o',
+     .arg = "FILE",
+     .offset = S(output),
+     .help = "where --format goes (format from the extension when --format is not given)"},
+    {.name = "json",
+     .arg = "FILE",
+     .offset = S(json_path),
+     .help = "also write the run record (results/SCHEMA.md) to FILE"},
+    {.name = "qemu",
+     .arg = "PROGRAM",
+     .offset = S(qemu_program),
+     .help = "the QEMU to launch (default: the board's)"},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = S(timeout_s),
+     .min = 1,
+     .max = RUN_MAX_TIMEOUT_S,
+     .help = "how long one bench may run (default: the suite's, 30)"},
+    {.name = "commit",
+     .arg = "SHA",
+     .offset = S(commit),
+     .help = "the firmware's git commit, when git cannot tell"},
+    {.name = "upload-config",
+     .arg = "FILE",
+     .offset = C(upload_path),
+     .help = "post the results to these dashboards instead of the suite's upload: section "
+             "(never changes the exit code; what a server did not take waits in "
+             "RESULTS/spool)"},
+    {.name = "min-detectable",
+     .arg = "P%",
+     .kind = BR_CLI_OPT_CALL,
+     .set = run_set_min_detectable,
+     .help = "enough iterations per bench (up to 1024) for a noisy figure's test to resolve a "
+             "change of P % of it, sized from the baseline's samples"},
+    {.name = "against",
+     .arg = "REF",
+     .offset = S(against),
+     .help = "measure the firmware built at git REF (the suite's build: section, in a "
+             "worktree kept under RESULTS/worktrees and reused) and this one on the same board "
+             "in one run, interleaved per bench (elf: entries on their ELF as built at REF in "
+             "the worktree, where it is); check gates on the difference"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static void run_usage_run(FILE *out)
+{
+	run_usage(out, false);
+}
+
+static void run_usage_check(FILE *out)
+{
+	run_usage(out, true);
+}
+
+static const br_cli_opts_t run_options = {
+    .command = "run",
+    .rows = run_rows,
+    .count = BR_CLI_OPTS_COUNT(run_rows),
+    .column = 24,
+    .usage = run_usage_run,
+};
+
+static const br_cli_opts_t check_options = {
+    .command = "check",
+    .rows = run_rows,
+    .count = BR_CLI_OPTS_COUNT(run_rows),
+    .column = 24,
+    .usage = run_usage_check,
+};
+
+/* run and check after their options: the operand, then the settings. */
+static int run_or_check_go(int argc, char **argv, const char *cmd, run_cli_t *r)
+{
+	br_cli_settings_t *s = &r->s;
+	bool check = s->check;
+	const char *firmware = r->firmware;
+	const char *upload_path = r->upload_path;
+	const char *remote = r->remote;
 	char remote_host[RUN_HOST_BYTES];
-	unsigned long long v = 0;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:b:f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (br_cli_option_whole(cmd, "--iterations", optarg, 1, RUN_MAX_ITERATIONS,
-			                        &v) != 0)
-				return 2;
-			s.iterations = (uint32_t)v;
-			s.iterations_set = true;
-			break;
-		case 'w':
-			if (br_cli_option_whole(cmd, "--warmup", optarg, 0, RUN_MAX_COUNT, &v) != 0)
-				return 2;
-			s.warmup = (uint32_t)v;
-			s.warmup_set = true;
-			break;
-		case 'b':
-			s.board = optarg;
-			break;
-		case 'f':
-			s.format = optarg;
-			break;
-		case 'o':
-			s.output = optarg;
-			break;
-		case OPT_FIRMWARE:
-			firmware = optarg;
-			break;
-		case OPT_RESULTS_DIR:
-			s.results_dir = optarg;
-			break;
-		case OPT_WRITE_BASELINE:
-			s.write_baseline = true;
-			break;
-		case OPT_BASELINE:
-			s.baseline_path = optarg;
-			break;
-		case OPT_JSON:
-			s.json_path = optarg;
-			break;
-		case OPT_QEMU:
-			s.qemu_program = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (br_cli_option_whole(cmd, "--timeout", optarg, 1, RUN_MAX_TIMEOUT_S,
-			                        &v) != 0)
-				return 2;
-			s.timeout_s = (int)v;
-			break;
-		case OPT_COMMIT:
-			s.commit = optarg;
-			break;
-		case OPT_UPLOAD_CONFIG:
-			upload_path = optarg;
-			break;
-		case OPT_AGAINST:
-			s.against = optarg;
-			break;
-		case OPT_MIN_DETECTABLE:
-			if (min_detectable_of(cmd, optarg, &s.min_detectable_percent) != 0)
-				return 2;
-			break;
-		case OPT_REMOTE:
-			remote = optarg;
-			break;
-		case OPT_FLAVOUR:
-			s.remote_flavour = optarg;
-			break;
-		case 'h':
-			run_usage(stdout, check);
-			return 0;
-		default:
-			run_usage(stderr, check);
-			return 2;
-		}
-	}
 	if (argc - optind > 1) {
 		fprintf(stderr,
 		        "benchrack %s: one suite file or firmware ELF at most; try "
@@ -297,7 +306,7 @@ static int run_or_check(int argc, char **argv, bool check)
 		                "configs/suites/default.yaml'\n");
 		return 2;
 	}
-	if (s.baseline_path != NULL && !check) {
+	if (s->baseline_path != NULL && !check) {
 		fprintf(stderr, "benchrack run: --baseline only means something to check\n");
 		return 2;
 	}
@@ -308,46 +317,62 @@ static int run_or_check(int argc, char **argv, bool check)
 		br_error_clear(&ferr);
 		if (br_cli_config_find("suite", arg, named, sizeof(named), &ferr) != BR_OK)
 			return br_cli_report(&ferr);
-		s.suite_path = named;
+		s->suite_path = named;
 	} else if (arg != NULL && is_suite_file(arg)) {
-		s.suite_path = arg;
+		s->suite_path = arg;
 	} else {
-		s.elf_path = arg;
+		s->elf_path = arg;
 	}
 	if (firmware != NULL) {
-		if (s.elf_path != NULL) {
+		if (s->elf_path != NULL) {
 			fprintf(stderr,
 			        "benchrack %s: give the firmware once (as ELF or --firmware)\n",
 			        cmd);
 			return 2;
 		}
-		s.elf_path = firmware;
+		s->elf_path = firmware;
 	}
 	/* --board host: the firmware is a host bench program (benches/host/) */
-	if (s.board != NULL && strcmp(s.board, BR_HOST_BOARD_NAME) == 0 && s.elf_path != NULL) {
-		s.host_program = s.elf_path;
-		s.elf_path = NULL;
+	if (s->board != NULL && strcmp(s->board, BR_HOST_BOARD_NAME) == 0 && s->elf_path != NULL) {
+		s->host_program = s->elf_path;
+		s->elf_path = NULL;
 	}
 	br_error_t err;
 	br_error_clear(&err);
-	if (remote_settings(cmd, remote, remote_host, sizeof(remote_host), &s, &err) != 0)
+	if (remote_settings(cmd, remote, remote_host, sizeof(remote_host), s, &err) != 0)
 		return err.status != BR_OK ? br_cli_report(&err) : 2;
 	const br_format_t *fmt = NULL;
-	if (br_report_output_format(s.format, s.output, &fmt, &err) != BR_OK)
+	if (br_report_output_format(s->format, s->output, &fmt, &err) != BR_OK)
 		return br_cli_report(&err);
 	br_upload_config_t upload;
 	if (upload_path != NULL && br_upload_config_load(upload_path, &upload, &err) != BR_OK)
 		return br_cli_report(&err);
-	s.upload_config = upload_path != NULL ? &upload : NULL;
+	s->upload_config = upload_path != NULL ? &upload : NULL;
 	/* SIGINT/SIGTERM end the run: its record closed "interrupted", the
 	 * server it launched stopped, then exit 128 + the signal (issue 31). */
 	br_interrupt_install();
-	int code = br_cli_execute(&s);
+	int code = br_cli_execute(s);
 	if (upload_path != NULL)
 		br_upload_config_free(&upload);
 	if (br_interrupt_signal() != 0)
 		return 128 + br_interrupt_signal();
 	return code;
+}
+
+static int run_or_check(int argc, char **argv, bool check)
+{
+	const char *cmd = check ? "check" : "run";
+	run_cli_t r;
+	memset(&r, 0, sizeof(r));
+	br_cli_settings_t *sp = &r.s;
+	sp->check = check;
+	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
+	sp->results_dir =
+	    env_results != NULL && env_results[0] != '\0' ? env_results : RUN_DEFAULT_RESULTS;
+	int parsed = br_cli_opts_parse(check ? &check_options : &run_options, argc, argv, &r);
+	if (parsed != -1)
+		return parsed;
+	return run_or_check_go(argc, argv, cmd, &r);
 }
 
 int br_cli_run(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "upload/upload_run.h"
 #include "config/suite.h"
 #include "config/upload_config.h"
@@ -16,6 +17,8 @@
 #define UPLOAD_DEFAULT_RESULTS "results"
 #define UPLOAD_MAX_TIME_S 86400UL
 #define UPLOAD_MS_PER_S 1000U
+
+static const br_cli_opts_t upload_options;
 
 static void upload_usage(FILE *out)
 {
@@ -34,35 +37,14 @@ static void upload_usage(FILE *out)
 	      "422, ...) moves it to RESULTS/rejected with the server's message, never\n"
 	      "retried by itself (move it back into the spool once fixed).\n"
 	      "\n"
-	      "options:\n"
-	      "      --upload-config FILE  the sinks (a file whose top level is an upload\n"
-	      "                            section, as in a suite's upload: key)\n"
-	      "      --suite FILE          the sinks of this suite's upload: section\n"
-	      "      --results-dir D       where spool/ and rejected/ are (default: results, or\n"
-	      "                            $BENCHRACK_RESULTS_DIR)\n"
-	      "      --max-time SEC        the most this may take, retries included (default:\n"
-	      "                            the config's max_total_seconds, else 30)\n"
-	      "      --force               also send uploads a server asked to wait for\n"
-	      "      --list                show what is spooled and rejected; send nothing\n"
-	      "  -h, --help                this text\n"
-	      "\n"
+	      "options:\n",
+	      out);
+	br_cli_opts_usage(out, &upload_options, 0);
+	fputs("\n"
 	      "exit codes: 0 nothing left to deliver, 2 a configuration error, an upload\n"
 	      "            the server refused or one the configuration does not name,\n"
 	      "            3 uploads left in the spool (server down)\n",
 	      out);
-}
-
-static int parse_seconds(const char *arg, unsigned *out)
-{
-	char *end = NULL;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || v == 0 || v > UPLOAD_MAX_TIME_S) {
-		fprintf(stderr, "benchrack upload: --max-time takes 1 to %lu seconds, not '%s'\n",
-		        UPLOAD_MAX_TIME_S, arg);
-		return -1;
-	}
-	*out = (unsigned)v;
-	return 0;
 }
 
 /* The exit code of a pass: configuration first, then what is still pending. */
@@ -76,68 +58,64 @@ static int pass_exit(const br_upload_report_t *report, bool spool_failed)
 	return 0;
 }
 
-enum upload_option {
-	OPT_UPLOAD_CONFIG = 256,
-	OPT_SUITE,
-	OPT_RESULTS_DIR,
-	OPT_MAX_TIME,
-	OPT_FORCE,
-	OPT_LIST,
-};
-
 /* What the options say. */
 typedef struct upload_args {
 	const char *config_path, *suite_path, *results_dir;
-	unsigned max_time_s;
+	uint32_t max_time_s;
 	bool force, list;
 } upload_args_t;
 
+#define U(field) offsetof(upload_args_t, field)
+
+static const br_cli_opt_t upload_rows[] = {
+    {.name = "upload-config",
+     .arg = "FILE",
+     .offset = U(config_path),
+     .help = "the sinks (a file whose top level is an upload section, as in a suite's upload: "
+             "key)"},
+    {.name = "suite",
+     .arg = "FILE",
+     .offset = U(suite_path),
+     .help = "the sinks of this suite's upload: section"},
+    {.name = "results-dir",
+     .arg = "D",
+     .offset = U(results_dir),
+     .help = "where spool/ and rejected/ are (default: results, or $BENCHRACK_RESULTS_DIR)"},
+    {.name = "max-time",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_U32,
+     .offset = U(max_time_s),
+     .min = 1,
+     .max = UPLOAD_MAX_TIME_S,
+     .help = "the most this may take, retries included (default: the config's "
+             "max_total_seconds, else 30)"},
+    {.name = "force",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = U(force),
+     .help = "also send uploads a server asked to wait for"},
+    {.name = "list",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = U(list),
+     .help = "show what is spooled and rejected; send nothing"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static const br_cli_opts_t upload_options = {
+    .command = "upload",
+    .rows = upload_rows,
+    .count = BR_CLI_OPTS_COUNT(upload_rows),
+    .column = 28,
+    .usage = upload_usage,
+};
+
 static int parse_args(int argc, char **argv, upload_args_t *a)
 {
-	static const struct option longopts[] = {
-	    {"upload-config", required_argument, NULL, OPT_UPLOAD_CONFIG},
-	    {"suite", required_argument, NULL, OPT_SUITE},
-	    {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
-	    {"max-time", required_argument, NULL, OPT_MAX_TIME},
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"list", no_argument, NULL, OPT_LIST},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *env_results = getenv("BENCHRACK_RESULTS_DIR");
 	a->results_dir =
 	    env_results != NULL && env_results[0] != '\0' ? env_results : UPLOAD_DEFAULT_RESULTS;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_UPLOAD_CONFIG:
-			a->config_path = optarg;
-			break;
-		case OPT_SUITE:
-			a->suite_path = optarg;
-			break;
-		case OPT_RESULTS_DIR:
-			a->results_dir = optarg;
-			break;
-		case OPT_MAX_TIME:
-			if (parse_seconds(optarg, &a->max_time_s) != 0)
-				return 2;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case OPT_LIST:
-			a->list = true;
-			break;
-		case 'h':
-			upload_usage(stdout);
-			return 0;
-		default:
-			upload_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&upload_options, argc, argv, a);
+	if (code != -1)
+		return code;
 	if (a->config_path != NULL && a->suite_path != NULL) {
 		fprintf(stderr, "benchrack upload: --upload-config or --suite, not both\n");
 		return 2;

@@ -12,12 +12,9 @@
 #define BOARD_ADDRESS_SPACE 0x100000000ULL
 #define BOARD_PORT_MAX 65535U
 
-static const char *const server_kinds[] = {"qemu", "openocd", "remote", "serial", NULL};
-static const char *const flavours[] = {"openocd", "qemu", "pyocd", "jlink", "bmp", NULL};
 static const char *const cores[] = {"cortex-m0",  "cortex-m0plus", "cortex-m3",
                                     "cortex-m4",  "cortex-m7",     "cortex-m33",
                                     "cortex-m55", "cortex-m85",    NULL};
-static const char *const counter_kinds[] = {"dwt", "systick", "tim2", "mmio", "icount", NULL};
 static const char *const directions[] = {"up", "down", NULL};
 static const char *const region_kinds[] = {"flash", "ram", NULL};
 static const char *const load_names[] = {"always", "if-different", "never", NULL};
@@ -33,8 +30,7 @@ static const br_cfg_field_t server_common[] = {
      .type = BR_CFG_ENUM,
      .offset = S(kind),
      .required = true,
-     .names = server_kinds,
-     .form = "one of qemu, openocd, remote, serial"},
+     .names = br_server_kind_names},
 };
 
 static const br_cfg_field_t server_qemu[] = {
@@ -99,8 +95,7 @@ static const br_cfg_field_t server_remote[] = {
      .type = BR_CFG_ENUM,
      .offset = S(flavour),
      .required = true,
-     .names = flavours,
-     .form = "one of openocd, qemu, pyocd, jlink, bmp"},
+     .names = br_flavour_name_list},
 };
 
 static const br_cfg_field_t server_serial[] = {
@@ -112,16 +107,20 @@ static const br_cfg_field_t server_serial[] = {
     {.key = "flavour",
      .type = BR_CFG_ENUM,
      .offset = S(flavour),
-     .names = flavours,
-     .form = "one of openocd, qemu, pyocd, jlink, bmp (default bmp)"},
+     .names = br_flavour_name_list,
+     .note = "(default " BR_FLAVOUR_BMP_NAME ")"},
 };
 
+/* Indexed by kind: each variant is for the kind's name. */
 static const br_cfg_variant_t server_variants[] = {
-    {"qemu", server_qemu, BR_CFG_COUNT(server_qemu)},
-    {"openocd", server_openocd, BR_CFG_COUNT(server_openocd)},
-    {"remote", server_remote, BR_CFG_COUNT(server_remote)},
-    {"serial", server_serial, BR_CFG_COUNT(server_serial)},
+    [BR_BOARD_SERVER_QEMU] = {NULL, server_qemu, BR_CFG_COUNT(server_qemu)},
+    [BR_BOARD_SERVER_OPENOCD] = {NULL, server_openocd, BR_CFG_COUNT(server_openocd)},
+    [BR_BOARD_SERVER_REMOTE] = {NULL, server_remote, BR_CFG_COUNT(server_remote)},
+    [BR_BOARD_SERVER_SERIAL] = {NULL, server_serial, BR_CFG_COUNT(server_serial)},
 };
+
+_Static_assert(BR_CFG_COUNT(server_variants) == BR_BOARD_SERVER_SERIAL + 1,
+               "a variant for each server kind");
 
 static const br_cfg_map_t server_map = {
     .what = "server",
@@ -140,8 +139,7 @@ static const br_cfg_field_t counter_common[] = {
      .type = BR_CFG_ENUM,
      .offset = C(kind),
      .required = true,
-     .names = counter_kinds,
-     .form = "one of icount, dwt, systick, tim2, mmio"},
+     .names = br_counter_kind_names},
 };
 
 static const br_cfg_field_t counter_mmio[] = {
@@ -149,7 +147,7 @@ static const br_cfg_field_t counter_mmio[] = {
      .type = BR_CFG_STRING,
      .offset = C(name),
      .required = true,
-     .form = "a short name for the counter, e.g. tim2"},
+     .form = "a short name for the counter, e.g. tim3"},
     {.key = "address",
      .type = BR_CFG_UINT,
      .offset = C(address),
@@ -173,11 +171,14 @@ static const br_cfg_field_t counter_mmio[] = {
      .form = "what one tick is, e.g. \"instructions (QEMU icount)\" (default ticks)"},
 };
 
+/* Indexed by kind: only mmio has keys of its own. */
 static const br_cfg_variant_t counter_variants[] = {
-    {"dwt", NULL, 0},    {"systick", NULL, 0},
-    {"tim2", NULL, 0},   {"mmio", counter_mmio, BR_CFG_COUNT(counter_mmio)},
-    {"icount", NULL, 0},
+    [BR_BOARD_COUNTER_MMIO] = {NULL, counter_mmio, BR_CFG_COUNT(counter_mmio)},
+    [BR_BOARD_COUNTER_ICOUNT] = {NULL, NULL, 0},
 };
+
+_Static_assert(BR_CFG_COUNT(counter_variants) == BR_COUNTER_KIND_COUNT,
+               "a variant for each counter kind");
 
 static const br_cfg_map_t counter_map = {
     .what = "counter",
@@ -273,14 +274,9 @@ static const br_cfg_field_t board_fields[] = {
      .type = BR_CFG_MAP,
      .offset = B(server),
      .required = true,
-     .map = &server_map,
-     .form = "a mapping with kind: qemu|openocd|remote|serial and its keys"},
+     .map = &server_map},
     /* Not required by the schema: check_counter names the kinds this board can have. */
-    {.key = "counter",
-     .type = BR_CFG_MAP,
-     .offset = B(counter),
-     .map = &counter_map,
-     .form = "a mapping with kind: icount|dwt|systick|tim2|mmio"},
+    {.key = "counter", .type = BR_CFG_MAP, .offset = B(counter), .map = &counter_map},
     {.key = "clock_hz",
      .type = BR_CFG_UINT,
      .offset = B(clock_hz),
@@ -333,7 +329,7 @@ const br_cfg_map_t *br_board_schema(void)
 
 const char *br_board_server_kind_name(br_board_server_kind_t kind)
 {
-	return server_kinds[kind];
+	return br_server_kind_names[kind];
 }
 
 /* The file name of path without directories and without ".yaml"/".yml". */
@@ -425,26 +421,30 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 static bool board_is_qemu(const br_board_t *b)
 {
 	return b->server_kind == BR_BOARD_SERVER_QEMU ||
-	       strcmp(br_board_flavour_name(b), "qemu") == 0;
+	       strcmp(br_board_flavour_name(b), BR_FLAVOUR_QEMU_NAME) == 0;
 }
 
 /* The counter kinds this board can have, for the hint of a missing one. */
 static void counter_choices(const br_board_t *b, char *out, size_t cap)
 {
 	bool armv6m = b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS;
+	const char *const *k = br_counter_kind_names;
 	if (board_is_qemu(b))
 		snprintf(out, cap,
-		         "{kind: icount} (QEMU's own instruction count: exact, 64 bits, on every "
-		         "single-core machine; tim2 on an STM32 machine counts instructions too)");
+		         "{kind: %s} (QEMU's own instruction count: exact, 64 bits, on every "
+		         "single-core machine; %s on an STM32 machine counts instructions too)",
+		         k[BR_COUNTER_KIND_ICOUNT], k[BR_COUNTER_KIND_TIM2]);
 	else if (armv6m)
 		snprintf(out, cap,
-		         "{kind: systick} with clock_hz, or {kind: mmio, ...} for a timer of "
+		         "{kind: %s} with clock_hz, or {kind: %s, ...} for a timer of "
 		         "the chip (a %s has no DWT)",
-		         cores[b->core]);
+		         k[BR_COUNTER_KIND_SYSTICK], k[BR_COUNTER_KIND_MMIO], cores[b->core]);
 	else
 		snprintf(out, cap,
-		         "{kind: dwt} or {kind: systick} with clock_hz, or {kind: mmio, ...} "
-		         "for a timer of the chip (tim2 on an STM32)");
+		         "{kind: %s} or {kind: %s} with clock_hz, or {kind: %s, ...} "
+		         "for a timer of the chip (%s on an STM32)",
+		         k[BR_COUNTER_KIND_DWT], k[BR_COUNTER_KIND_SYSTICK],
+		         k[BR_COUNTER_KIND_MMIO], k[BR_COUNTER_KIND_TIM2]);
 }
 
 /* The checks a board's counter can fail (run/board_target.h builds it). */
@@ -471,15 +471,17 @@ static br_status_t check_counter(const char *file, br_board_t *b, br_error_t *er
 	if (kind == BR_BOARD_COUNTER_DWT &&
 	    (b->core == BR_BOARD_CORE_M0 || b->core == BR_BOARD_CORE_M0PLUS))
 		return br_cfg_error(err, file, c->kind.mark,
-		                    "%s has no DWT cycle counter; expected counter kind systick, "
-		                    "tim2 or mmio",
-		                    cores[b->core]);
+		                    "%s has no DWT cycle counter; expected counter kind %s, "
+		                    "%s or %s",
+		                    cores[b->core], br_counter_kind_names[BR_COUNTER_KIND_SYSTICK],
+		                    br_counter_kind_names[BR_COUNTER_KIND_TIM2],
+		                    br_counter_kind_names[BR_COUNTER_KIND_MMIO]);
 	if (needs_clock && !f->clock_hz.set)
 		return br_cfg_error(
 		    err, file, f->head.mark,
 		    "board lacks required key 'clock_hz' for a %s counter; expected "
 		    "clock_hz: the core clock in Hz, e.g. 180000000",
-		    counter_kinds[kind]);
+		    br_counter_kind_names[kind]);
 	b->counter_kind = kind;
 	b->clock_hz = f->clock_hz.set ? f->clock_hz.value : 0U;
 	/* Narrow counters: the command line's rule (common/counter_period.h). */
@@ -595,7 +597,7 @@ const char *br_board_counter_name(const br_board_t *board)
 	const br_board_counter_t *c = &board->file.counter;
 	if (board->counter_kind == BR_BOARD_COUNTER_MMIO)
 		return c->name.value;
-	return counter_kinds[board->counter_kind];
+	return br_counter_kind_names[board->counter_kind];
 }
 
 const br_board_region_t *br_board_region(const br_board_t *board, size_t i)
@@ -607,10 +609,10 @@ const char *br_board_flavour_name(const br_board_t *board)
 {
 	const br_board_server_t *s = &board->file.server;
 	if (s->flavour.set)
-		return flavours[s->flavour.value];
+		return br_flavour_name_list[s->flavour.value];
 	if (board->server_kind == BR_BOARD_SERVER_SERIAL)
-		return "bmp";
-	return server_kinds[board->server_kind];
+		return BR_FLAVOUR_BMP_NAME;
+	return br_server_kind_names[board->server_kind];
 }
 
 void br_board_describe_server(const br_board_t *board, char *buf, size_t cap)
@@ -618,12 +620,13 @@ void br_board_describe_server(const br_board_t *board, char *buf, size_t cap)
 	const br_board_server_t *s = &board->file.server;
 	switch (board->server_kind) {
 	case BR_BOARD_SERVER_QEMU:
-		snprintf(buf, cap, "%s -M %s",
-		         s->program.set ? s->program.value : "qemu-system-arm", s->machine.value);
+		snprintf(buf, cap, "%s -M %s", s->program.set ? s->program.value : BR_QEMU_PROGRAM,
+		         s->machine.value);
 		return;
 	case BR_BOARD_SERVER_OPENOCD:
-		snprintf(buf, cap, "%s -f %s -f %s", s->program.set ? s->program.value : "openocd",
-		         s->interface.value, s->target.value);
+		snprintf(buf, cap, "%s -f %s -f %s",
+		         s->program.set ? s->program.value : BR_OPENOCD_PROGRAM, s->interface.value,
+		         s->target.value);
 		return;
 	case BR_BOARD_SERVER_REMOTE:
 		snprintf(buf, cap, "%s at %s:%llu", br_board_flavour_name(board), s->host.value,

@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/counter_kind.h"
 #include "common/error.h"
+#include "common/server_names.h"
 #include "config/schema.h"
 
 /* A board's name: what a record's name field holds (results/record.h,
@@ -23,12 +25,15 @@
 /* The most extra arguments a board adds to a launched server's command line. */
 #define BR_BOARD_MAX_SERVER_ARGS 16U
 
+/* In the order of BR_SERVER_KIND_LIST (common/server_names.h): launched
+ * qemu-system-arm -M machine; launched openocd with an interface and a target
+ * cfg; already running at host:port; a probe speaking RSP on a serial device
+ * (Black Magic Probe). */
+#define BR_BOARD_SERVER_ROW(id, name) BR_BOARD_SERVER_##id,
 typedef enum br_board_server_kind {
-	BR_BOARD_SERVER_QEMU,    /* launched: qemu-system-arm -M machine */
-	BR_BOARD_SERVER_OPENOCD, /* launched: openocd with an interface and a target cfg */
-	BR_BOARD_SERVER_REMOTE,  /* already running at host:port */
-	BR_BOARD_SERVER_SERIAL,  /* a probe speaking RSP on a serial device (Black Magic Probe) */
+	BR_SERVER_KIND_LIST(BR_BOARD_SERVER_ROW)
 } br_board_server_kind_t;
+#undef BR_BOARD_SERVER_ROW
 
 typedef enum br_board_core {
 	BR_BOARD_CORE_M0,
@@ -41,13 +46,12 @@ typedef enum br_board_core {
 	BR_BOARD_CORE_M85,
 } br_board_core_t;
 
+/* In the order of BR_COUNTER_KIND_LIST (common/counter_kind.h). */
+#define BR_BOARD_COUNTER_ROW(id, name) BR_BOARD_COUNTER_##id,
 typedef enum br_board_counter_kind {
-	BR_BOARD_COUNTER_DWT,     /* DWT_CYCCNT at clock_hz */
-	BR_BOARD_COUNTER_SYSTICK, /* SysTick at clock_hz */
-	BR_BOARD_COUNTER_TIM2,    /* STM32 TIM2 (on QEMU: one tick per instruction) */
-	BR_BOARD_COUNTER_MMIO,    /* any memory-mapped counter register */
-	BR_BOARD_COUNTER_ICOUNT,  /* QEMU's own instruction count (record mode): exact */
+	BR_COUNTER_KIND_LIST(BR_BOARD_COUNTER_ROW)
 } br_board_counter_kind_t;
+#undef BR_BOARD_COUNTER_ROW
 
 typedef enum br_board_region_kind {
 	BR_BOARD_REGION_FLASH, /* hardware breakpoints only */
@@ -81,7 +85,7 @@ typedef struct br_board_server {
 typedef struct br_board_counter {
 	br_cfg_section_t head;
 	br_cfg_enum_t kind;      /* br_board_counter_kind_t */
-	br_cfg_string_t name;    /* mmio: "tim2" */
+	br_cfg_string_t name;    /* mmio: a short name, e.g. tim3 */
 	br_cfg_uint_t address;   /* mmio: the count register */
 	br_cfg_uint_t width;     /* mmio: bits, 1..32 */
 	br_cfg_enum_t direction; /* mmio: up, down */
@@ -155,12 +159,12 @@ br_status_t br_board_parse(const char *name, const unsigned char *data, size_t s
 /* Frees what br_board_load allocated. */
 void br_board_free(br_board_t *board);
 
-/* "qemu", "openocd", "remote", "serial". */
+/* The kind's name in BR_SERVER_KIND_LIST. */
 const char *br_board_server_kind_name(br_board_server_kind_t kind);
 
 /* The gdbserver flavour (target/flavour.h name) answering a remote or serial
- * board: its flavour key, "bmp" for a serial board without one, else the
- * server kind's own ("qemu", "openocd"). */
+ * board: its flavour key, bmp for a serial board without one, else the
+ * server kind's own (qemu, openocd). */
 const char *br_board_flavour_name(const br_board_t *board);
 
 /*

@@ -98,12 +98,62 @@ static const char *where(const char *path, const br_cfg_map_t *map)
 static br_status_t decode_map(const decoder_t *d, const br_cfg_map_t *map, const char *form,
                               const br_yaml_node_t *node, void *obj, const char *path);
 
+static void join_names(const char *const *names, char *buf, size_t cap)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; names[i] != NULL && n < cap; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i > 0 ? ", " : "", names[i]);
+}
+
+/* The expected form a message names: the field's own words, or for an enum
+ * without them "one of" its names (each closed set is listed once, where it
+ * is declared) and its note. */
+typedef struct form_text {
+	char text[SCHEMA_LIST_BYTES + SCHEMA_PATH_BYTES];
+} form_text_t;
+
+static const br_cfg_field_t *find_field(const br_cfg_field_t *fields, size_t count,
+                                        const char *key);
+
+/* A map picked by its selector: "a mapping with kind: a|b|c and its keys". */
+static const char *selected_map_form(const br_cfg_map_t *map, form_text_t *buf)
+{
+	const br_cfg_field_t *sel = find_field(map->fields, map->field_count, map->selector);
+	if (sel == NULL || sel->names == NULL)
+		return "";
+	size_t n = (size_t)snprintf(buf->text, sizeof(buf->text), "a mapping with %s: ", sel->key);
+	for (size_t i = 0; sel->names[i] != NULL && n < sizeof(buf->text); i++)
+		n += (size_t)snprintf(buf->text + n, sizeof(buf->text) - n, "%s%s",
+		                      i > 0 ? "|" : "", sel->names[i]);
+	if (n < sizeof(buf->text))
+		snprintf(buf->text + n, sizeof(buf->text) - n, " and its keys");
+	return buf->text;
+}
+
+static const char *form_of(const br_cfg_field_t *f, form_text_t *buf)
+{
+	if (f->form != NULL)
+		return f->form;
+	if (f->type == BR_CFG_MAP && f->map != NULL && f->map->selector != NULL)
+		return selected_map_form(f->map, buf);
+	if (f->type != BR_CFG_ENUM || f->names == NULL)
+		return "";
+	char names[SCHEMA_LIST_BYTES];
+	join_names(f->names, names, sizeof(names));
+	snprintf(buf->text, sizeof(buf->text), "one of %s%s%s", names, f->note != NULL ? " " : "",
+	         f->note != NULL ? f->note : "");
+	return buf->text;
+}
+
+#define FORM(f) form_of((f), &(form_text_t){{0}})
+
 /* How a node that should have been one value shows in a message. */
 static br_status_t not_a_value(const decoder_t *d, const br_cfg_field_t *f,
                                const br_yaml_node_t *node, const char *path)
 {
 	return br_cfg_error(d->err, d->file, node->mark, "%s is %s; expected %s", path,
-	                    br_yaml_kind_name(node->kind), f->form);
+	                    br_yaml_kind_name(node->kind), FORM(f));
 }
 
 static br_status_t decode_uint(const decoder_t *d, const br_cfg_field_t *f,
@@ -113,16 +163,16 @@ static br_status_t decode_uint(const decoder_t *d, const br_cfg_field_t *f,
 	if (!node->plain)
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: \"%s\" is quoted text; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	if (!br_scalar_uint(node->text, f->size_suffix, &v))
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: '%s' is not a whole number; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	bool ranged = f->min != 0 || f->max != 0;
 	if (ranged && (v < f->min || v > f->max))
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: %s is out of range; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	slot->value = v;
 	return BR_OK;
 }
@@ -135,26 +185,18 @@ static br_status_t decode_number(const decoder_t *d, const br_cfg_field_t *f,
 	if (!node->plain)
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: \"%s\" is quoted text; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	if (!br_scalar_number(node->text, &v))
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: '%s' is not a number; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	bool ranged = f->min_number != 0.0 || f->max_number != 0.0;
 	if (ranged && (v < f->min_number || v > f->max_number))
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s: %s is out of range; expected %s", path, node->text,
-		                    f->form);
+		                    FORM(f));
 	slot->value = v;
 	return BR_OK;
-}
-
-static void join_names(const char *const *names, char *buf, size_t cap)
-{
-	size_t n = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; names[i] != NULL && n < cap; i++)
-		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i > 0 ? ", " : "", names[i]);
 }
 
 static br_status_t decode_enum(const decoder_t *d, const br_cfg_field_t *f,
@@ -183,7 +225,7 @@ static br_status_t decode_list(const decoder_t *d, const br_cfg_field_t *f,
 		return not_a_value(d, f, node, path);
 	if (node->count < f->min_items || (f->max_items != 0 && node->count > f->max_items))
 		return br_cfg_error(d->err, d->file, node->mark, "%s has %zu items; expected %s",
-		                    path, node->count, f->form);
+		                    path, node->count, FORM(f));
 	size_t size = slot_size(f->element, f->map);
 	list->items = xcalloc(node->count == 0 ? 1U : node->count, size);
 	list->count = node->count;
@@ -193,7 +235,7 @@ static br_status_t decode_list(const decoder_t *d, const br_cfg_field_t *f,
 		const br_yaml_node_t *item = node->children[i];
 		if (br_scalar_is_null(item))
 			return br_cfg_error(d->err, d->file, item->mark, "%s is empty; expected %s",
-			                    item_path, f->form);
+			                    item_path, FORM(f));
 		br_status_t st =
 		    decode_value(d, f, f->element, item, (char *)list->items + i * size, item_path);
 		if (st != BR_OK)
@@ -207,7 +249,7 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f, br_
                                 const br_yaml_node_t *node, void *slot, const char *path)
 {
 	if (type == BR_CFG_MAP)
-		return decode_map(d, f->map, f->form, node, slot, path);
+		return decode_map(d, f->map, FORM(f), node, slot, path);
 	mark_set(slot, node);
 	if (type == BR_CFG_LIST)
 		return decode_list(d, f, node, slot, path);
@@ -217,7 +259,7 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f, br_
 	case BR_CFG_STRING: {
 		if (node->text[0] == '\0')
 			return br_cfg_error(d->err, d->file, node->mark, "%s is empty; expected %s",
-			                    path, f->form);
+			                    path, FORM(f));
 		br_cfg_string_t *s = slot;
 		s->value = xstrdup(node->text);
 		return BR_OK;
@@ -231,7 +273,7 @@ static br_status_t decode_value(const decoder_t *d, const br_cfg_field_t *f, br_
 		if (!node->plain || !br_scalar_bool(node->text, &b->value))
 			return br_cfg_error(d->err, d->file, node->mark,
 			                    "%s: '%s' is not true or false; expected %s", path,
-			                    node->text, f->form);
+			                    node->text, FORM(f));
 		return BR_OK;
 	}
 	case BR_CFG_ENUM:
@@ -269,6 +311,16 @@ static void list_keys(const br_cfg_field_t *fields, size_t count, const char *ke
 	}
 }
 
+/* The selector's value a variant is for: its own, or (NULL) the selector's
+ * name at the variant's index. */
+static const char *variant_value(const br_cfg_map_t *map, const br_cfg_variant_t *variant)
+{
+	if (variant->value != NULL)
+		return variant->value;
+	const br_cfg_field_t *f = find_field(map->fields, map->field_count, map->selector);
+	return f != NULL ? f->names[variant - map->variants] : "";
+}
+
 static br_status_t unknown_key(const decoder_t *d, const br_cfg_map_t *map,
                                const br_cfg_variant_t *variant, const br_yaml_node_t *key,
                                const char *path)
@@ -281,7 +333,8 @@ static br_status_t unknown_key(const decoder_t *d, const br_cfg_map_t *map,
 	if (variant != NULL) {
 		list_keys(variant->fields, variant->field_count, key->text, keys, sizeof(keys),
 		          &closest, &best);
-		snprintf(qualifier, sizeof(qualifier), " (%s %s)", map->selector, variant->value);
+		snprintf(qualifier, sizeof(qualifier), " (%s %s)", map->selector,
+		         variant_value(map, variant));
 	}
 	char hint[SCHEMA_PATH_BYTES] = "";
 	if (closest != NULL)
@@ -301,7 +354,7 @@ static br_status_t check_required(const decoder_t *d, const br_cfg_map_t *map,
 			return br_cfg_error(d->err, d->file, node->mark,
 			                    "%s lacks required key '%s'; expected %s: %s",
 			                    where(path, map), fields[i].key, fields[i].key,
-			                    fields[i].form);
+			                    FORM(&fields[i]));
 	}
 	return BR_OK;
 }
@@ -315,7 +368,7 @@ static br_status_t decode_key(const decoder_t *d, const br_cfg_field_t *f,
 	if (br_scalar_is_null(value)) {
 		if (f->required)
 			return br_cfg_error(d->err, d->file, value->mark,
-			                    "%s is empty; expected %s", child, f->form);
+			                    "%s is empty; expected %s", child, FORM(f));
 		return BR_OK;
 	}
 	return decode_value(d, f, f->type, value, (char *)obj + f->offset, child);
@@ -337,7 +390,7 @@ static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
 	if (value == NULL && f->required) /* before any key it would have allowed */
 		return br_cfg_error(d->err, d->file, node->mark,
 		                    "%s lacks required key '%s'; expected %s: %s", where(path, map),
-		                    f->key, f->key, f->form);
+		                    f->key, f->key, FORM(f));
 	if (value == NULL)
 		return BR_OK;
 	br_status_t st = decode_key(d, f, value, obj, path);
@@ -347,7 +400,7 @@ static br_status_t pick_variant(const decoder_t *d, const br_cfg_map_t *map,
 	if (!sel->set)
 		return BR_OK;
 	for (size_t v = 0; v < map->variant_count; v++) {
-		if (strcmp(map->variants[v].value, f->names[sel->value]) == 0)
+		if (strcmp(variant_value(map, &map->variants[v]), f->names[sel->value]) == 0)
 			*out = &map->variants[v];
 	}
 	return BR_OK;

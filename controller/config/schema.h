@@ -84,7 +84,11 @@ typedef struct br_cfg_field {
 	br_cfg_type_t type;
 	size_t offset; /* of the br_cfg_* field (or embedded struct) in the parent */
 	bool required;
-	const char *form;              /* the expected form, in words, for messages */
+	const char *form;              /* the expected form, in words, for messages;
+	                                  ENUM: NULL for "one of" its names and note;
+	                                  MAP with a selector: NULL for "a mapping
+	                                  with KEY: a|b|c and its keys" */
+	const char *note;              /* ENUM without form: words after the names */
 	uint64_t min, max;             /* UINT: inclusive range (both 0: any) */
 	bool size_suffix;              /* UINT: K, M, G accepted */
 	double min_number, max_number; /* NUMBER: inclusive range (both 0: any) */
@@ -96,7 +100,7 @@ typedef struct br_cfg_field {
 
 /* Keys allowed only when the map's selector key has a given value. */
 typedef struct br_cfg_variant {
-	const char *value;
+	const char *value; /* NULL: the selector's names[i] for variants[i] */
 	const br_cfg_field_t *fields;
 	size_t field_count;
 } br_cfg_variant_t;

@@ -18,8 +18,8 @@
 #define UPLOAD_MS_PER_S 1000U
 #define UPLOAD_ENV_NAME_MAX 128U
 
-static const char *const sink_kinds[] = {"influxdb1", "influxdb2", "pushgateway",
-                                         "bencher",   "webhook",   NULL};
+#define SINK_NAME_ROW(id, name, member, renderer) name,
+static const char *const sink_kinds[] = {BR_UPLOAD_SINK_LIST(SINK_NAME_ROW) NULL};
 static const char *const grouping_keys[] = {"board", "suite", "host", "counter", NULL};
 /* Labels beyond the bounded default: each a new series per value (a commit,
  * a build), so a sink takes them only when asked (upload/metrics.h). */
@@ -45,12 +45,7 @@ static const br_cfg_field_t sink_fields[] = {
      .offset = K(name),
      .required = true,
      .form = "a name for the sink: letters, digits, '.', '-', '_'"},
-    {.key = "kind",
-     .type = BR_CFG_ENUM,
-     .offset = K(kind),
-     .required = true,
-     .names = sink_kinds,
-     .form = "influxdb1, influxdb2, pushgateway, bencher or webhook"},
+    {.key = "kind", .type = BR_CFG_ENUM, .offset = K(kind), .required = true, .names = sink_kinds},
     {.key = "url",
      .type = BR_CFG_STRING,
      .offset = K(url),
@@ -175,13 +170,10 @@ static const br_cfg_field_t webhook_fields[] = {
      .form = "the header that carries the token (default Authorization: Bearer TOKEN)"},
 };
 
-static const br_cfg_variant_t sink_variants[] = {
-    {"influxdb1", influxdb1_fields, BR_CFG_COUNT(influxdb1_fields)},
-    {"influxdb2", influxdb2_fields, BR_CFG_COUNT(influxdb2_fields)},
-    {"pushgateway", pushgateway_fields, BR_CFG_COUNT(pushgateway_fields)},
-    {"bencher", bencher_fields, BR_CFG_COUNT(bencher_fields)},
-    {"webhook", webhook_fields, BR_CFG_COUNT(webhook_fields)},
-};
+/* Each kind's own keys, in kind order (a variant is for the kind's name). */
+#define SINK_VARIANT_ROW(id, name, member, renderer)                                               \
+	[BR_UPLOAD_SINK_##id] = {NULL, member##_fields, BR_CFG_COUNT(member##_fields)},
+static const br_cfg_variant_t sink_variants[] = {BR_UPLOAD_SINK_LIST(SINK_VARIANT_ROW)};
 
 static const br_cfg_map_t sink_map = {
     .what = "sink",

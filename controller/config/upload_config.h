@@ -27,14 +27,32 @@
 #include "common/error.h"
 #include "config/schema.h"
 
-/* In the order of their names in the config (the kind: key). */
+/* The kinds of sink (a sink's kind: key), each declared once, here, as
+ * X(ID, name, member, renderer): its name in the config, the member of
+ * br_upload_sink_t (and table of keys) of its own settings, and the
+ * upload/render_RENDERER.c that makes its request. Parsing, the "expected
+ * one of", the keys of each kind and the renderer of each are made from this
+ * list (tests/style/check_closed_sets.py fails on a name written elsewhere):
+ *   InfluxDB 1.x: POST /write, line protocol
+ *   InfluxDB 2.x: POST /api/v2/write, line protocol
+ *   Prometheus Pushgateway: PUT of the text format
+ *   Bencher: POST /v0/projects/P/reports with BMF
+ *   any URL: POST of the result record (JSON) */
+#define BR_UPLOAD_SINK_LIST(X)                                                                     \
+	X(INFLUXDB1, "influxdb1", influxdb1, influxdb)                                             \
+	X(INFLUXDB2, "influxdb2", influxdb2, influxdb)                                             \
+	X(PUSHGATEWAY, "pushgateway", pushgateway, pushgateway)                                    \
+	X(BENCHER, "bencher", bencher, bencher)                                                    \
+	X(WEBHOOK, "webhook", webhook, webhook)
+
+#define BR_UPLOAD_SINK_ENUM_ROW(id, name, member, renderer) BR_UPLOAD_SINK_##id,
 typedef enum br_upload_sink_kind {
-	BR_UPLOAD_SINK_INFLUXDB1,   /* InfluxDB 1.x: POST /write, line protocol */
-	BR_UPLOAD_SINK_INFLUXDB2,   /* InfluxDB 2.x: POST /api/v2/write, line protocol */
-	BR_UPLOAD_SINK_PUSHGATEWAY, /* Prometheus Pushgateway: PUT of the text format */
-	BR_UPLOAD_SINK_BENCHER,     /* Bencher: POST /v0/projects/P/reports with BMF */
-	BR_UPLOAD_SINK_WEBHOOK,     /* any URL: POST of the result record (JSON) */
+	BR_UPLOAD_SINK_LIST(BR_UPLOAD_SINK_ENUM_ROW)
 } br_upload_sink_kind_t;
+#undef BR_UPLOAD_SINK_ENUM_ROW
+#define BR_UPLOAD_SINK_COUNT_ROW(id, name, member, renderer) +1
+enum { BR_UPLOAD_SINK_KIND_COUNT = 0 BR_UPLOAD_SINK_LIST(BR_UPLOAD_SINK_COUNT_ROW) };
+#undef BR_UPLOAD_SINK_COUNT_ROW
 
 /* The record keys a Pushgateway group can be keyed by (grouping:), in order. */
 typedef enum br_upload_grouping {
@@ -138,7 +156,7 @@ unsigned br_upload_sink_connect_timeout_ms(const br_upload_section_t *section,
 unsigned br_upload_sink_timeout_ms(const br_upload_section_t *section,
                                    const br_upload_sink_t *sink);
 
-/* "influxdb1", "influxdb2", "pushgateway", "bencher", "webhook". */
+/* The kind's name in BR_UPLOAD_SINK_LIST. */
 const char *br_upload_sink_kind_name(br_upload_sink_kind_t kind);
 
 /* "board", "suite", "host", "counter". */

@@ -16,24 +16,14 @@ void br_endpoint_init(br_endpoint_t *ep)
 {
 	memset(ep, 0, sizeof(*ep));
 	ep->kind = BR_ENDPOINT_QEMU;
-	ep->qemu.program = "qemu-system-arm";
+	ep->qemu.program = BR_QEMU_PROGRAM;
 	ep->qemu.machine = "netduinoplus2";
-	ep->openocd.program = "openocd";
+	ep->openocd.program = BR_OPENOCD_PROGRAM;
 }
 
 const char *br_endpoint_kind_name(br_endpoint_kind_t kind)
 {
-	switch (kind) {
-	case BR_ENDPOINT_OPENOCD:
-		return "openocd";
-	case BR_ENDPOINT_REMOTE:
-		return "remote";
-	case BR_ENDPOINT_SERIAL:
-		return "serial";
-	case BR_ENDPOINT_QEMU:
-		break;
-	}
-	return "qemu";
+	return (unsigned)kind <= BR_ENDPOINT_SERIAL ? br_server_kind_names[kind] : "?";
 }
 
 const br_flavour_t *br_endpoint_flavour(const br_endpoint_t *ep)
@@ -46,7 +36,7 @@ const br_flavour_t *br_endpoint_flavour(const br_endpoint_t *ep)
 	case BR_ENDPOINT_OPENOCD:
 		return br_flavour_openocd();
 	case BR_ENDPOINT_SERIAL:
-		return br_flavour_find("bmp");
+		return br_flavour_get(BR_FLAVOUR_BMP);
 	case BR_ENDPOINT_REMOTE:
 		break;
 	}

@@ -12,21 +12,23 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/server_names.h"
 #include "debug/memory_map.h"
 #include "debug/server.h"
 #include "debug/target.h"
 
-typedef enum br_endpoint_kind {
-	BR_ENDPOINT_QEMU,    /* launch qemu-system-arm -M machine */
-	BR_ENDPOINT_OPENOCD, /* launch openocd with an interface and a target cfg */
-	BR_ENDPOINT_REMOTE,  /* a server already running at host:port */
-	BR_ENDPOINT_SERIAL,  /* a probe speaking RSP on a serial device (Black Magic Probe) */
-} br_endpoint_kind_t;
+/* In the order of BR_SERVER_KIND_LIST (common/server_names.h): launch
+ * qemu-system-arm -M machine; launch openocd with an interface and a target
+ * cfg; a server already running at host:port; a probe speaking RSP on a
+ * serial device (Black Magic Probe). */
+#define BR_ENDPOINT_KIND_ROW(id, name) BR_ENDPOINT_##id,
+typedef enum br_endpoint_kind { BR_SERVER_KIND_LIST(BR_ENDPOINT_KIND_ROW) } br_endpoint_kind_t;
+#undef BR_ENDPOINT_KIND_ROW
 
 typedef struct br_endpoint {
 	br_endpoint_kind_t kind;
-	/* Which server answers: a br_flavour_t name. NULL: "qemu" for QEMU,
-	 * "openocd" for OPENOCD, "bmp" for SERIAL, "generic" for REMOTE. */
+	/* Which server answers: a br_flavour_t name. NULL: the qemu flavour for
+	 * QEMU, openocd for OPENOCD, bmp for SERIAL, generic for REMOTE. */
 	const char *flavour;
 	br_qemu_options_t qemu;       /* QEMU */
 	br_openocd_options_t openocd; /* OPENOCD */
@@ -53,7 +55,7 @@ typedef struct br_session {
 /* Sets every field to its default (kind QEMU, programs by name). */
 void br_endpoint_init(br_endpoint_t *ep);
 
-/* "qemu", "openocd", "remote", "serial". */
+/* The kind's name in BR_SERVER_KIND_LIST. */
 const char *br_endpoint_kind_name(br_endpoint_kind_t kind);
 
 /* The flavour ep names or implies; NULL when the name is unknown. */

@@ -12,12 +12,10 @@
 #define QEMU_XPSR_REGNUM 25U
 #define OPENOCD_XPSR_REGNUM 16U
 
-enum { FLAVOUR_QEMU, FLAVOUR_OPENOCD, FLAVOUR_JLINK, FLAVOUR_PYOCD, FLAVOUR_BMP, FLAVOUR_GENERIC };
-
 static const br_flavour_t flavours[] = {
-    [FLAVOUR_QEMU] =
+    [BR_FLAVOUR_QEMU] =
         {
-            .name = "qemu",
+            .name = BR_FLAVOUR_QEMU_NAME,
             .description = "QEMU gdbstub",
             .reset_command = "system_reset",
             .reset_halt_command = "system_reset",
@@ -36,9 +34,9 @@ static const br_flavour_t flavours[] = {
             .retranslates_on_breakpoint_change = true,
             .xpsr_regnum = QEMU_XPSR_REGNUM,
         },
-    [FLAVOUR_OPENOCD] =
+    [BR_FLAVOUR_OPENOCD] =
         {
-            .name = "openocd",
+            .name = BR_FLAVOUR_OPENOCD_NAME,
             .description = "OpenOCD gdb server",
             .reset_command = "reset halt",
             .reset_halt_command = "reset halt",
@@ -53,9 +51,9 @@ static const br_flavour_t flavours[] = {
             .writes_peripherals = true,
             .xpsr_regnum = OPENOCD_XPSR_REGNUM,
         },
-    [FLAVOUR_JLINK] =
+    [BR_FLAVOUR_JLINK] =
         {
-            .name = "jlink",
+            .name = BR_FLAVOUR_JLINK_NAME,
             .description = "SEGGER J-Link GDB server",
             .reset_command = "reset",
             /* J-Link GDB Server manual (UM08001), "monitor reset": resets and
@@ -66,9 +64,9 @@ static const br_flavour_t flavours[] = {
             .writes_peripherals = true,
             .xpsr_regnum = OPENOCD_XPSR_REGNUM,
         },
-    [FLAVOUR_PYOCD] =
+    [BR_FLAVOUR_PYOCD] =
         {
-            .name = "pyocd",
+            .name = BR_FLAVOUR_PYOCD_NAME,
             .description = "pyOCD gdb server",
             .reset_command = "reset halt",
             /* pyOCD's gdbserver monitor commands: "reset halt". */
@@ -78,9 +76,9 @@ static const br_flavour_t flavours[] = {
             .writes_peripherals = true,
             .xpsr_regnum = OPENOCD_XPSR_REGNUM,
         },
-    [FLAVOUR_BMP] =
+    [BR_FLAVOUR_BMP] =
         {
-            .name = "bmp",
+            .name = BR_FLAVOUR_BMP_NAME,
             .description = "Black Magic Probe",
             .reset_command = "reset",
             .scan_command = "swdp_scan",
@@ -89,9 +87,9 @@ static const br_flavour_t flavours[] = {
             .writes_peripherals = true,
             .xpsr_regnum = OPENOCD_XPSR_REGNUM,
         },
-    [FLAVOUR_GENERIC] =
+    [BR_FLAVOUR_GENERIC] =
         {
-            .name = "generic",
+            .name = BR_FLAVOUR_GENERIC_NAME,
             .description = "gdbserver (generic)",
             .reset_command = NULL,
             .steps_over_breakpoints = false,
@@ -104,6 +102,8 @@ static const br_flavour_t flavours[] = {
 };
 
 #define FLAVOUR_COUNT (sizeof(flavours) / sizeof(flavours[0]))
+_Static_assert(FLAVOUR_COUNT == BR_FLAVOUR_COUNT,
+               "a row in flavours[] for each BR_FLAVOUR_LIST id");
 
 const br_flavour_t *br_flavour_find(const char *name)
 {
@@ -114,19 +114,24 @@ const br_flavour_t *br_flavour_find(const char *name)
 	return NULL;
 }
 
+const br_flavour_t *br_flavour_get(br_flavour_id_t id)
+{
+	return &flavours[id];
+}
+
 const br_flavour_t *br_flavour_qemu(void)
 {
-	return &flavours[FLAVOUR_QEMU];
+	return &flavours[BR_FLAVOUR_QEMU];
 }
 
 const br_flavour_t *br_flavour_openocd(void)
 {
-	return &flavours[FLAVOUR_OPENOCD];
+	return &flavours[BR_FLAVOUR_OPENOCD];
 }
 
 const br_flavour_t *br_flavour_generic(void)
 {
-	return &flavours[FLAVOUR_GENERIC];
+	return &flavours[BR_FLAVOUR_GENERIC];
 }
 
 size_t br_flavour_count(void)
@@ -141,5 +146,5 @@ const br_flavour_t *br_flavour_at(size_t i)
 
 const char *br_flavour_names(void)
 {
-	return "qemu, openocd, jlink, pyocd, bmp, generic";
+	return br_flavour_name_joined();
 }

@@ -14,8 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/server_names.h"
+
+/* The flavours in the order of their rows (common/server_names.h). */
+#define BR_FLAVOUR_ENUM_ROW(id) BR_FLAVOUR_##id,
+typedef enum br_flavour_id {
+	BR_FLAVOUR_LIST(BR_FLAVOUR_ENUM_ROW) BR_FLAVOUR_COUNT
+} br_flavour_id_t;
+#undef BR_FLAVOUR_ENUM_ROW
+
 typedef struct br_flavour {
-	const char *name;        /* "qemu", "openocd", ... as boards name it */
+	const char *name;        /* BR_FLAVOUR_..._NAME, as boards name it */
 	const char *description; /* "QEMU gdbstub", for reports */
 	/* Monitor command (qRcmd) that resets the core and leaves it halted; NULL
 	 * when the server has none (reset is then refused, not guessed). */
@@ -94,6 +103,9 @@ typedef struct br_flavour {
 /* The flavour named name, or NULL when there is none. */
 const br_flavour_t *br_flavour_find(const char *name);
 
+/* The flavour id names. */
+const br_flavour_t *br_flavour_get(br_flavour_id_t id);
+
 /* The flavour for QEMU's gdbstub. */
 const br_flavour_t *br_flavour_qemu(void);
 
@@ -107,7 +119,7 @@ const br_flavour_t *br_flavour_generic(void);
 size_t br_flavour_count(void);
 const br_flavour_t *br_flavour_at(size_t i);
 
-/* "qemu, openocd, jlink, pyocd, bmp, generic": for usage messages. */
+/* The flavours' names joined by ", ": for usage and error messages. */
 const char *br_flavour_names(void);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/counter_kind.h"
+
 #define COUNTER_FULL_WIDTH 32U
 #define COUNTER_SYSTICK_WIDTH 24U
 #define COUNTER_PERIOD_FULL 0x100000000ULL
@@ -129,7 +131,7 @@ void br_counter_icount(br_counter_t *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->kind = BR_COUNTER_ICOUNT;
-	out->name = "icount";
+	out->name = br_counter_kind_names[BR_COUNTER_KIND_ICOUNT];
 	out->width_bits = COUNTER_ICOUNT_WIDTH;
 	out->unit = "instructions (QEMU icount)";
 	out->max_rate_hz = BR_COUNTER_QEMU_MAX_IPS;
@@ -160,7 +162,8 @@ void br_counter_mmio(br_counter_t *out, const char *name, uint32_t address, unsi
 
 void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 {
-	br_counter_mmio(out, "tim2", STM32F4_TIM2_CNT, COUNTER_FULL_WIDTH, false, clock_hz);
+	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_TIM2], STM32F4_TIM2_CNT,
+	                COUNTER_FULL_WIDTH, false, clock_hz);
 	if (clock_hz == 0) {
 		out->unit = "instructions (QEMU icount)";
 		out->max_rate_hz = BR_COUNTER_QEMU_MAX_IPS;
@@ -174,7 +177,8 @@ void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 
 void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 {
-	br_counter_mmio(out, "dwt", ARM_DWT_CYCCNT, COUNTER_FULL_WIDTH, false, clock_hz);
+	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_DWT], ARM_DWT_CYCCNT,
+	                COUNTER_FULL_WIDTH, false, clock_hz);
 	out->kind = BR_COUNTER_DWT;
 	out->unit = "cycles";
 	counter_enable_add(out, ARM_DEMCR, ARM_DEMCR_TRCENA, ARM_DEMCR_TRCENA);
@@ -191,7 +195,8 @@ void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 
 void br_counter_systick(br_counter_t *out, uint64_t clock_hz)
 {
-	br_counter_mmio(out, "systick", ARM_SYST_CVR, COUNTER_SYSTICK_WIDTH, true, clock_hz);
+	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_SYSTICK], ARM_SYST_CVR,
+	                COUNTER_SYSTICK_WIDTH, true, clock_hz);
 	out->kind = BR_COUNTER_SYSTICK;
 	out->unit = "cycles";
 	counter_enable_add(out, ARM_SYST_RVR, ARM_SYST_MAX, ARM_SYST_MAX);

@@ -7,9 +7,6 @@
 #include "results/atomic_file.h"
 #include "results/table.h"
 
-/* The formats results/ writes, and the HTML page this layer writes. */
-#define OUTPUT_FORMAT_NAMES BR_FORMAT_NAMES ", html"
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -19,7 +16,21 @@ static bool ends_with(const char *s, const char *suffix)
 /* --format html: one report page (controller/report) of the reports, and of
  * a rack's document when there is one. Written by page_write, not through
  * the table of results/format.h, since it can fail. */
-static const br_format_t html_format = {"html", NULL};
+static const br_format_t html_format = {BR_REPORT_PAGE_FORMAT, NULL};
+
+/* results/format.h's names, then the page's. */
+#define NAME_ROW(id, name, writer) name ", "
+static const char format_names[] = BR_FORMAT_LIST(NAME_ROW) BR_REPORT_PAGE_FORMAT;
+
+const char *br_report_output_format_names(void)
+{
+	return format_names;
+}
+
+bool br_report_output_is_page(const br_format_t *fmt)
+{
+	return fmt == &html_format;
+}
 
 static br_status_t page_write(const br_report_t *reports, size_t count, const char *rack_document,
                               FILE *out, br_error_t *err)
@@ -53,23 +64,32 @@ br_status_t br_report_output_format(const char *format, const char *output, cons
 {
 	*out = NULL;
 	if (format == NULL && output != NULL) {
+		/* PAGE: the page, else a format of results/format.h. */
+		enum { PAGE = BR_FORMAT_COUNT };
 		static const struct {
 			const char *extension;
-			const char *format;
+			unsigned format;
 		} by_extension[] = {
-		    {".json", "json"},   {".csv", "csv"},           {".xml", "junit"},
-		    {".md", "markdown"}, {".markdown", "markdown"}, {".html", "html"},
-		    {".htm", "html"},
+		    {".json", BR_FORMAT_JSON},
+		    {".csv", BR_FORMAT_CSV},
+		    {".xml", BR_FORMAT_JUNIT},
+		    {".md", BR_FORMAT_MARKDOWN},
+		    {".markdown", BR_FORMAT_MARKDOWN},
+		    {".html", PAGE},
+		    {".htm", PAGE},
 		};
 		for (size_t i = 0; i < sizeof(by_extension) / sizeof(by_extension[0]); i++) {
 			if (ends_with(output, by_extension[i].extension))
-				format = by_extension[i].format;
+				format = by_extension[i].format == PAGE
+				             ? html_format.name
+				             : br_format_get((br_format_id_t)by_extension[i].format)
+				                   ->name;
 		}
 		if (format == NULL)
 			return br_error_set(err, BR_ERR_USAGE,
 			                    "--output %s: say which format with --format (one of "
 			                    "%s)",
-			                    output, OUTPUT_FORMAT_NAMES);
+			                    output, format_names);
 	}
 	if (format == NULL)
 		return BR_OK;
@@ -77,7 +97,7 @@ br_status_t br_report_output_format(const char *format, const char *output, cons
 	if (*out == NULL)
 		return br_error_set(err, BR_ERR_USAGE,
 		                    "--format %s: unknown format; expected one of %s", format,
-		                    OUTPUT_FORMAT_NAMES);
+		                    format_names);
 	return BR_OK;
 }
 

@@ -15,6 +15,17 @@
 #include "results/format.h"
 #include "results/report.h"
 
+/* The one format this layer adds to results/format.h's: one HTML page
+ * (report_page.h). */
+#define BR_REPORT_PAGE_FORMAT "html"
+
+/* "json, ..., lava, html": every format this layer writes, for help texts
+ * and messages. */
+const char *br_report_output_format_names(void);
+
+/* True when fmt is the page (BR_REPORT_PAGE_FORMAT). */
+bool br_report_output_is_page(const br_format_t *fmt);
+
 /*
  * The format to write: format by name, or inferred from output's extension
  * (.json json, .csv csv, .xml junit, .md markdown, .html html) when format

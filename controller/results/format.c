@@ -2,11 +2,8 @@
 
 #include <string.h>
 
-static const br_format_t formats[] = {
-    {"json", br_format_json_write},   {"csv", br_format_csv_write},
-    {"junit", br_format_junit_write}, {"markdown", br_format_markdown_write},
-    {"bmf", br_format_bmf_write},     {"lava", br_format_lava_write},
-};
+#define FORMAT_ROW(id, name, writer) [BR_FORMAT_##id] = {name, br_format_##writer##_write},
+static const br_format_t formats[BR_FORMAT_COUNT] = {BR_FORMAT_LIST(FORMAT_ROW)};
 
 const br_format_t *br_format_find(const char *name)
 {
@@ -15,4 +12,9 @@ const br_format_t *br_format_find(const char *name)
 			return &formats[i];
 	}
 	return NULL;
+}
+
+const br_format_t *br_format_get(br_format_id_t id)
+{
+	return &formats[id];
 }

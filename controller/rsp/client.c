@@ -212,6 +212,103 @@ static void client_wait_init(const rsp_client_t *c, client_wait_t *w, int timeou
 	w->ack_reply = true;
 }
 
+/* A NAK while waiting: resends the one packet it can mean. Returns true to
+ * end the wait with *st. */
+static bool client_nak(rsp_client_t *c, const client_wait_t *w, br_error_t *err, br_status_t *st)
+{
+	/* Only the one packet in tx can be meant; a pipeline cannot be
+	 * repaired (the server has run what followed). */
+	if (w->sync)
+		return false;
+	if (w->in_step_lost) {
+		c->out_of_step = true;
+		*st =
+		    br_error_set(err, BR_ERR_PROTOCOL,
+		                 "%s: the server refused a packet (NAK) inside a pipeline of reads",
+		                 c->transport.peer);
+		return true;
+	}
+	if (c->unacked != 1 || c->tx_len == 0 || c->nak_resends >= RSP_CLIENT_RESEND_LIMIT) {
+		br_error_set(err, BR_ERR_PROTOCOL, "%s: the server refused a packet (NAK) %s",
+		             c->transport.peer,
+		             c->unacked != 1 ? "inside a pipeline" : "too many times");
+		*st = client_fail(c, err);
+		return true;
+	}
+	c->nak_resends++;
+	c->counters.resends++;
+	c->unacked = 0;
+	if (client_write_tx(c, false, err) != BR_OK) {
+		*st = status_of(err);
+		return true;
+	}
+	return false;
+}
+
+/* A whole packet while waiting: acked as the mode asks; a keepalive moves
+ * the deadline and the wait goes on (false), a reply is kept (true, *st
+ * BR_OK). */
+static bool client_packet(rsp_client_t *c, client_wait_t *w, br_error_t *err, br_status_t *st)
+{
+	size_t len = 0;
+	const char *p = rsp_decoder_payload(&c->decoder, &len);
+	if (c->unacked > 0) {
+		/* The '+' was lost, but the reply proves the request arrived. */
+		c->counters.implicit_acks++;
+		c->unacked = 0;
+	}
+	bool keepalive = len == 1U && p[0] == RSP_KEEPALIVE[0];
+	if (!c->no_ack && w->ack_reply && client_ack(c, err) != BR_OK) {
+		*st = status_of(err);
+		return true;
+	}
+	if (keepalive) {
+		c->counters.keepalives++;
+		client_busy(w);
+		return false;
+	}
+	client_keep_reply(c);
+	*st = BR_OK;
+	return true;
+}
+
+/* A damaged frame (the damaged-th of this wait): NAKed for a resend where
+ * that can work. Returns true to end the wait with *st. */
+static bool client_damaged(rsp_client_t *c, client_wait_t *w, int damaged, br_error_t *err,
+                           br_status_t *st)
+{
+	if (w->sync)
+		return false;
+	if (w->in_step_lost) {
+		/* A NAK would have the server resend its last reply, not this one. */
+		c->out_of_step = true;
+		*st =
+		    br_error_set(err, BR_ERR_PROTOCOL,
+		                 "%s: damaged reply inside a pipeline of reads", c->transport.peer);
+		return true;
+	}
+	if (c->no_ack) {
+		w->damaged = true;
+		*st =
+		    br_error_set(err, BR_ERR_PROTOCOL,
+		                 "%s: damaged reply (bad checksum or framing)", c->transport.peer);
+		return true;
+	}
+	if (!w->ack_reply || damaged > RSP_CLIENT_RESEND_LIMIT) {
+		br_error_set(
+		    err, BR_ERR_PROTOCOL, "%s: reply damaged %d times (bad checksum or framing)%s",
+		    c->transport.peer, damaged, w->ack_reply ? "" : " while the target ran");
+		*st = client_fail(c, err);
+		return true;
+	}
+	c->counters.naks_sent++;
+	if (client_write_byte(c, RSP_NAK, err) != BR_OK) {
+		*st = status_of(err);
+		return true;
+	}
+	return false;
+}
+
 /*
  * Feeds buffered and fresh bytes to the decoder until a packet completes.
  * Handles acks, NAKs (resending tx), notifications and keepalives. Returns
@@ -224,6 +321,7 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 {
 	int damaged = 0;
 	bool heard = false;
+	br_status_t end = BR_OK; /* how the wait ends, when a helper says it does */
 	for (;;) {
 		while (c->rx_pos < c->rx_len) {
 			c->rx_pos += rsp_decoder_feed_plain(&c->decoder, c->rx + c->rx_pos,
@@ -242,93 +340,24 @@ static br_status_t client_wait_packet(rsp_client_t *c, client_wait_t *w, br_erro
 					c->unacked--;
 				continue;
 			case RSP_EVENT_NAK:
-				/* Only the one packet in tx can be meant; a pipeline cannot be
-				 * repaired (the server has run what followed). */
-				if (w->sync)
-					continue;
-				if (w->in_step_lost) {
-					c->out_of_step = true;
-					return br_error_set(err, BR_ERR_PROTOCOL,
-					                    "%s: the server refused a packet (NAK) "
-					                    "inside a pipeline of reads",
-					                    c->transport.peer);
-				}
-				if (c->unacked != 1 || c->tx_len == 0 ||
-				    c->nak_resends >= RSP_CLIENT_RESEND_LIMIT) {
-					br_error_set(err, BR_ERR_PROTOCOL,
-					             "%s: the server refused a packet (NAK) %s",
-					             c->transport.peer,
-					             c->unacked != 1 ? "inside a pipeline"
-					                             : "too many times");
-					return client_fail(c, err);
-				}
-				c->nak_resends++;
-				c->counters.resends++;
-				c->unacked = 0;
-				if (client_write_tx(c, false, err) != BR_OK)
-					return status_of(err);
+				if (client_nak(c, w, err, &end))
+					return end;
 				continue;
 			case RSP_EVENT_NOTIFICATION:
 				c->counters.notifications++;
 				client_busy(w);
 				continue;
-			case RSP_EVENT_PACKET: {
-				size_t len = 0;
-				const char *p = rsp_decoder_payload(&c->decoder, &len);
-				if (c->unacked > 0) {
-					/* The '+' was lost, but the reply proves the request
-					 * arrived. */
-					c->counters.implicit_acks++;
-					c->unacked = 0;
-				}
-				bool keepalive = len == 1U && p[0] == RSP_KEEPALIVE[0];
-				if (!c->no_ack && w->ack_reply) {
-					if (client_ack(c, err) != BR_OK)
-						return status_of(err);
-				}
-				if (keepalive) {
-					c->counters.keepalives++;
-					client_busy(w);
-					continue;
-				}
-				client_keep_reply(c);
-				return BR_OK;
-			}
+			case RSP_EVENT_PACKET:
+				if (client_packet(c, w, err, &end))
+					return end;
+				continue;
 			case RSP_EVENT_BAD_CHECKSUM:
 			case RSP_EVENT_OVERSIZE:
 			case RSP_EVENT_BAD_RUNLENGTH:
 			case RSP_EVENT_BAD_ESCAPE:
 				damaged++;
-				if (w->sync)
-					continue;
-				if (w->in_step_lost) {
-					/* A NAK would have the server resend its last
-					 * reply, not this one. */
-					c->out_of_step = true;
-					return br_error_set(
-					    err, BR_ERR_PROTOCOL,
-					    "%s: damaged reply inside a pipeline of "
-					    "reads",
-					    c->transport.peer);
-				}
-				if (c->no_ack) {
-					w->damaged = true;
-					return br_error_set(
-					    err, BR_ERR_PROTOCOL,
-					    "%s: damaged reply (bad checksum or framing)",
-					    c->transport.peer);
-				}
-				if (!w->ack_reply || damaged > RSP_CLIENT_RESEND_LIMIT) {
-					br_error_set(err, BR_ERR_PROTOCOL,
-					             "%s: reply damaged %d times (bad checksum or "
-					             "framing)%s",
-					             c->transport.peer, damaged,
-					             w->ack_reply ? "" : " while the target ran");
-					return client_fail(c, err);
-				}
-				c->counters.naks_sent++;
-				if (client_write_byte(c, RSP_NAK, err) != BR_OK)
-					return status_of(err);
+				if (client_damaged(c, w, damaged, err, &end))
+					return end;
 				continue;
 			case RSP_EVENT_INTERRUPT:
 				continue; /* a server never sends this; nothing to answer */

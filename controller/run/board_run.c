@@ -290,6 +290,29 @@ static void mark_unfinished(keeper_t *k, const br_suite_bench_request_t *reqs, s
 	keep(k);
 }
 
+/* The options of one pass of the stub benches on runner, reporting to k. */
+static void stub_suite_options(const br_run_settings_t *s, const br_suite_t *suite,
+                               const br_stub_layout_t *layout, br_runner_t *runner, keeper_t *k,
+                               br_suite_options_t *opts)
+{
+	br_suite_options_default(opts);
+	opts->elf_path = k->run->record.elf_path;
+	opts->layout = layout;
+	opts->counter = &runner->counter;
+	if (s->iterations_set)
+		opts->default_iterations = s->iterations;
+	if (s->warmup_set)
+		opts->default_warmup = s->warmup;
+	if (suite != NULL)
+		opts->bench_timeout_ms = (int)suite->timeout_seconds * BOARD_RUN_MS_PER_S;
+	if (s->timeout_s > 0)
+		opts->bench_timeout_ms = s->timeout_s * BOARD_RUN_MS_PER_S;
+	opts->progress = on_progress;
+	opts->progress_ctx = k;
+	opts->bench_done = on_bench_done;
+	opts->bench_done_ctx = k;
+}
+
 /* The stub benches of the suite in order (every bench of the firmware
  * without a suite), on one runner: the firmware loaded once, and started
  * again after a bench that did not finish, for the benches after it. */
@@ -346,24 +369,9 @@ static br_status_t measure_stub_benches(const br_run_settings_t *s, const br_sui
 		k.counter = &runner.counter;
 		k.server = &runner.session.server;
 		br_suite_options_t opts;
-		br_suite_options_default(&opts);
-		opts.elf_path = run->record.elf_path;
-		opts.layout = &layout;
-		opts.counter = &runner.counter;
+		stub_suite_options(s, suite, &layout, &runner, &k, &opts);
 		opts.benches = suite != NULL ? reqs + k.offset : NULL;
 		opts.bench_count = count - k.offset;
-		if (s->iterations_set)
-			opts.default_iterations = s->iterations;
-		if (s->warmup_set)
-			opts.default_warmup = s->warmup;
-		if (suite != NULL)
-			opts.bench_timeout_ms = (int)suite->timeout_seconds * BOARD_RUN_MS_PER_S;
-		if (s->timeout_s > 0)
-			opts.bench_timeout_ms = s->timeout_s * BOARD_RUN_MS_PER_S;
-		opts.progress = on_progress;
-		opts.progress_ctx = &k;
-		opts.bench_done = on_bench_done;
-		opts.bench_done_ctx = &k;
 		k.current = NULL;
 		st = br_suite_measure(&opts, br_runner_target(&runner), err);
 		bool answered = false;

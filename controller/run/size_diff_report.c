@@ -13,23 +13,27 @@ static const char *const view_titles[BR_SIZE_VIEWS] = {
     [BR_SIZE_BY_UNIT] = "by compile unit (DWARF; the symbols of each)",
 };
 
+#define FORMAT_NAME_ROW(id, name) [BR_SIZE_DIFF_##id] = name,
+static const char *const format_names[] = {BR_SIZE_DIFF_FORMAT_LIST(FORMAT_NAME_ROW)};
+
+/* ", table, json, ...": the list starts after the first ", ". */
+#define FORMAT_JOIN_ROW(id, name) ", " name
+static const char formats_joined[] = BR_SIZE_DIFF_FORMAT_LIST(FORMAT_JOIN_ROW);
+
 bool br_size_diff_format_parse(const char *name, br_size_diff_format_t *out)
 {
-	static const struct {
-		const char *name;
-		br_size_diff_format_t fmt;
-	} formats[] = {
-	    {"table", BR_SIZE_DIFF_TABLE},
-	    {"json", BR_SIZE_DIFF_JSON},
-	    {"markdown", BR_SIZE_DIFF_MARKDOWN},
-	};
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		if (strcmp(name, formats[i].name) == 0) {
-			*out = formats[i].fmt;
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+		if (strcmp(name, format_names[i]) == 0) {
+			*out = (br_size_diff_format_t)i;
 			return true;
 		}
 	}
 	return false;
+}
+
+const char *br_size_diff_format_names(void)
+{
+	return formats_joined + 2;
 }
 
 /* "added", "removed" or "changed". */

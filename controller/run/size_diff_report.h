@@ -14,14 +14,24 @@
 #include "common/error.h"
 #include "measure/size_diff.h"
 
-typedef enum br_size_diff_format {
-	BR_SIZE_DIFF_TABLE = 0,
-	BR_SIZE_DIFF_JSON,
-	BR_SIZE_DIFF_MARKDOWN,
-} br_size_diff_format_t;
+/* The formats of a size diff (`diff OLD.elf NEW.elf --format`), declared
+ * once, here, as X(ID, name). */
+#define BR_SIZE_DIFF_FORMAT_LIST(X)                                                                \
+	X(TABLE, "table")                                                                          \
+	X(JSON, "json")                                                                            \
+	X(MARKDOWN, "markdown")
 
-/* The format named name ("table", "json", "markdown"); false when none is. */
+#define BR_SIZE_DIFF_ENUM_ROW(id, name) BR_SIZE_DIFF_##id,
+typedef enum br_size_diff_format {
+	BR_SIZE_DIFF_FORMAT_LIST(BR_SIZE_DIFF_ENUM_ROW)
+} br_size_diff_format_t;
+#undef BR_SIZE_DIFF_ENUM_ROW
+
+/* The format named name in BR_SIZE_DIFF_FORMAT_LIST; false when none is. */
 bool br_size_diff_format_parse(const char *name, br_size_diff_format_t *out);
+
+/* "table, json, markdown": for help texts and messages. */
+const char *br_size_diff_format_names(void);
 
 /* Writes d in format fmt to out. */
 void br_size_diff_write(const br_size_diff_t *d, br_size_diff_format_t fmt, FILE *out);

@@ -15,11 +15,11 @@
 #define RENDER_ID_BYTES 256U
 #define RENDER_TIME_BYTES 32U
 
-/* In the order of br_upload_sink_kind_t. */
-static const br_upload_render_fn renderers[] = {
-    br_upload_render_influxdb, br_upload_render_influxdb, br_upload_render_pushgateway,
-    br_upload_render_bencher,  br_upload_render_webhook,
-};
+/* Each kind's renderer, as BR_UPLOAD_SINK_LIST names it. */
+#define RENDERER_ROW(id, name, member, renderer)                                                   \
+	[BR_UPLOAD_SINK_##id] = br_upload_render_##renderer,
+static const br_upload_render_fn renderers[BR_UPLOAD_SINK_KIND_COUNT] = {
+    BR_UPLOAD_SINK_LIST(RENDERER_ROW)};
 
 FILE *br_upload_memstream(char **data, size_t *len)
 {

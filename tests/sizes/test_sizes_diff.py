@@ -171,7 +171,7 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run("diff", OLD, rec)
     check(rc == 2 and OLD in err and "two ELFs" in err, f"ELF against a record: exit 2 ({err!r})")
     rc, out, err = run("diff", OLD, NEW, "-f", "csv")
-    check(rc == 2 and "table, json or markdown" in err, f"-f csv: exit 2 ({err!r})")
+    check(rc == 2 and "written as one of table, json, markdown" in err, f"-f csv: exit 2 ({err!r})")
     rc, out, err = run("diff", OLD, os.path.join(d, "missing.elf"))
     check(rc == 2 and "missing.elf" in err and "is not" not in err,
           f"a missing NEW: exit 2, naming the file ({err!r})")
