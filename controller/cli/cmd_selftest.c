@@ -3,12 +3,14 @@
  * (run/selftest.h does it; this parses, prints and picks the exit code).
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/option_number.h"
+#include "cli/option_table.h"
+#include "common/counter_kind.h"
 #include "config/board.h"
 #include "debug/endpoint.h"
 #include "measure/counter_spec.h"
@@ -18,19 +20,21 @@
 #include "run/selftest.h"
 
 #define SELFTEST_DEFAULT_BOARD "qemu-netduinoplus2"
-#define SELFTEST_TIMEOUT_MS 10000
+#define SELFTEST_TIMEOUT_S 10
 
 typedef struct selftest_options {
 	const char *board;
 	const char *qemu;
-	int timeout_ms;
+	int timeout_s;
 	uint32_t loops;
 	const char *counter; /* --counter: instead of the board file's */
-	unsigned long long clock_hz;
+	uint64_t clock_hz;
 } selftest_options_t;
 
 /* The core names counter_spec.h takes, in br_board_core_t's order. */
 static const char *const spec_cores[] = {"m0", "m0+", "m3", "m4", "m7", "m33", "m55", "m85"};
+
+static const br_cli_opts_t selftest_options;
 
 static void selftest_usage(FILE *out)
 {
@@ -46,82 +50,82 @@ static void selftest_usage(FILE *out)
 	      "The board's RAM is overwritten and the core is left in the image: reset the\n"
 	      "board afterwards.\n"
 	      "\n"
-	      "options:\n"
-	      "  -B, --board B       a board file (a name in configs/boards or a path;\n"
-	      "                      default " SELFTEST_DEFAULT_BOARD ")\n"
-	      "      --counter SPEC  prove this counter instead of the board file's: icount,\n"
-	      "                      tim2, dwt, systick or mmio:ADDRESS[:WIDTH[:down]]\n"
-	      "      --clock-hz HZ   its clock (default: the board file's clock_hz)\n"
-	      "      --qemu PROG     the qemu-system-arm to launch (QEMU boards)\n"
-	      "      --timeout SEC   the longest one window may take (default 10)\n"
-	      "      --loops N       the long loop window's iterations (default: 2,000,000\n"
-	      "                      on QEMU, 20,000,000 on a QEMU clock; on a board, a\n"
-	      "                      quarter second at clock_hz or a quarter of the\n"
-	      "                      counter's period)\n"
-	      "  -h, --help          this text\n"
-	      "\n"
+	      "options:\n",
+	      out);
+	br_cli_opts_usage(out, &selftest_options, 0);
+	fputs("\n"
 	      "exit codes: 0 every check passed (or does not apply), 1 a check failed,\n"
 	      "            2 usage or board file error, 3 infrastructure error\n",
 	      out);
 }
 
-static int selftest_bad(const char *what, const char *arg)
-{
-	fprintf(stderr, "benchrack selftest: %s '%s'; try 'benchrack selftest --help'\n", what,
-	        arg);
-	return 2;
-}
+#define S(field) offsetof(selftest_options_t, field)
 
+static const br_cli_opt_t selftest_rows[] = {
+    {.name = "board",
+     .letter = 'B',
+     .arg = "B",
+     .offset = S(board),
+     .help =
+         "a board file (a name in configs/boards or a path; default " SELFTEST_DEFAULT_BOARD ")"},
+    {.name = "counter",
+     .arg = "SPEC",
+     .offset = S(counter),
+     .choices = br_counter_kind_list,
+     .help = "prove this counter instead of the board file's; an mmio counter is "
+             "mmio:ADDRESS[:WIDTH[:down]]"},
+    {.name = "clock-hz",
+     .arg = "HZ",
+     .kind = BR_CLI_OPT_U64,
+     .offset = S(clock_hz),
+     .min = 1,
+     .max = 10000000000ULL,
+     .help = "its clock (default: the board file's clock_hz)"},
+    {.name = "qemu",
+     .arg = "PROG",
+     .offset = S(qemu),
+     .help = "the qemu-system-arm to launch (QEMU boards)"},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_INT,
+     .offset = S(timeout_s),
+     .min = 1,
+     .max = 3600,
+     .help = "the longest one window may take (default 10)"},
+    {.name = "loops",
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = S(loops),
+     .min = 2000,
+     .max = 0x7FFFFFFFULL,
+     .help = "the long loop window's iterations (default: 2,000,000 on QEMU, 20,000,000 on "
+             "a QEMU clock; on a board, a quarter second at clock_hz or a quarter of the "
+             "counter's period)"},
+    {.name = "help", .letter = 'h', .kind = BR_CLI_OPT_HELP, .help = "this text"},
+};
+
+static const br_cli_opts_t selftest_options = {
+    .command = "selftest",
+    .rows = selftest_rows,
+    .count = BR_CLI_OPTS_COUNT(selftest_rows),
+    .column = 22,
+    .usage = selftest_usage,
+};
+
+/* -1 when parsed, else the exit code (0 after --help). */
 static int selftest_parse(int argc, char **argv, selftest_options_t *o)
 {
-	static const struct option longopts[] = {
-	    {"board", required_argument, NULL, 'B'},   {"qemu", required_argument, NULL, 'q'},
-	    {"timeout", required_argument, NULL, 't'}, {"loops", required_argument, NULL, 'l'},
-	    {"counter", required_argument, NULL, 'c'}, {"clock-hz", required_argument, NULL, 'z'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-	};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:h", longopts, NULL)) != -1) {
-		unsigned long long v = 0;
-		switch (c) {
-		case 'B':
-			o->board = optarg;
-			break;
-		case 'q':
-			o->qemu = optarg;
-			break;
-		case 't':
-			if (br_cli_option_whole("selftest", "--timeout", optarg, 1, 3600, &v) != 0)
-				return 2;
-			o->timeout_ms = (int)v * 1000;
-			break;
-		case 'l':
-			if (br_cli_option_whole("selftest", "--loops", optarg, 2000, 0x7FFFFFFFULL,
-			                        &v) != 0)
-				return 2;
-			o->loops = (uint32_t)v;
-			break;
-		case 'c':
-			o->counter = optarg;
-			break;
-		case 'z':
-			if (br_cli_option_whole("selftest", "--clock-hz", optarg, 1, 10000000000ULL,
-			                        &v) != 0)
-				return 2;
-			o->clock_hz = v;
-			break;
-		case 'h':
-			selftest_usage(stdout);
-			return -1;
-		default:
-			selftest_usage(stderr);
-			return 2;
-		}
+	int code = br_cli_opts_parse(&selftest_options, argc, argv, o);
+	if (code != -1)
+		return code;
+	if (optind < argc) {
+		fprintf(stderr,
+		        "benchrack selftest: unexpected argument '%s'; try 'benchrack selftest "
+		        "--help'\n",
+		        argv[optind]);
+		return 2;
 	}
-	if (optind < argc)
-		return selftest_bad("unexpected argument", argv[optind]);
-	return 0;
+	return -1;
 }
 
 static const char *verdict_word(br_selftest_verdict_t v)
@@ -201,7 +205,7 @@ static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_coun
 	    .ram_length = ram->length,
 	    .emulated = board->server_kind == BR_BOARD_SERVER_QEMU,
 	    .dual_issue = board->core == BR_BOARD_CORE_M7 || board->core == BR_BOARD_CORE_M85,
-	    .timeout_ms = o->timeout_ms,
+	    .timeout_ms = o->timeout_s * 1000,
 	    .long_loops = o->loops,
 	};
 	static br_selftest_figures_t f;
@@ -220,10 +224,10 @@ static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_coun
 
 int br_cli_selftest(int argc, char **argv)
 {
-	selftest_options_t o = {.board = SELFTEST_DEFAULT_BOARD, .timeout_ms = SELFTEST_TIMEOUT_MS};
+	selftest_options_t o = {.board = SELFTEST_DEFAULT_BOARD, .timeout_s = SELFTEST_TIMEOUT_S};
 	int rc = selftest_parse(argc, argv, &o);
-	if (rc != 0)
-		return rc < 0 ? 0 : rc;
+	if (rc >= 0)
+		return rc;
 	br_error_t err;
 	br_error_clear(&err);
 	static br_board_t board;
@@ -235,7 +239,7 @@ int br_cli_selftest(int argc, char **argv)
 		br_board_free(&board);
 		return br_cli_report(&err);
 	}
-	ep.timeout_ms = o.timeout_ms;
+	ep.timeout_ms = o.timeout_s * 1000;
 	if (o.counter != NULL) {
 		uint64_t clock = o.clock_hz != 0 ? o.clock_hz : board.clock_hz;
 		if (br_counter_spec_parse(o.counter, clock, spec_cores[board.core], &counter,

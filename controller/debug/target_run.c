@@ -20,6 +20,8 @@
 #define FILEIO_ENOSYS 88U
 /* Bytes read per memory request while copying a semihosting write. */
 #define FILEIO_COPY_CHUNK 1024U
+/* One request of a batch (a p, m, M of a word, P, Z or z packet). */
+#define BATCH_PACKET_BYTES 48U
 
 static br_status_t send_resume(br_target_t *t, const char *packet, br_error_t *err)
 {
@@ -551,14 +553,12 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	return st;
 }
 
-/* br_target_resume_batch's one write, laid out as l says. */
-static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_layout_t *l,
-                                   br_error_t *err)
+/* Writes the batch's reads (the PC when not known, registers, words,
+ * monitor commands, bulk spans and the marker after them) into packets from
+ * slot 0, noting in l where each kind starts; returns how many. */
+static size_t batch_read_packets(br_target_t *t, br_target_batch_t *b, batch_layout_t *l,
+                                 char (*packets)[BATCH_PACKET_BYTES])
 {
-	br_status_t st = BR_OK;
-	char packets[BR_TARGET_BATCH_MAX][48];
-	const char *requests[BR_TARGET_BATCH_MAX];
-	br_breakpoint_kind_t kinds[BR_TARGET_BATCH_MAX];
 	size_t n = 0;
 	/* The PC of this halt: cached (stop reply, earlier read, inference) or asked. */
 	l->ask_pc = b->read_pc && !t->pc_known;
@@ -566,33 +566,45 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 		b->pc = t->pc;
 	if (l->ask_pc) {
 		const uint64_t regnum = br_target_regnum(t, BR_TARGET_REG_PC);
-		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
+		rsp_hex_request('p', &regnum, 1, packets[n++], BATCH_PACKET_BYTES);
 	}
 	for (size_t i = 0; i < b->nregs; i++) {
 		const uint64_t regnum = br_target_regnum(t, b->regs[i]);
-		rsp_hex_request('p', &regnum, 1, packets[n++], sizeof(packets[0]));
+		rsp_hex_request('p', &regnum, 1, packets[n++], BATCH_PACKET_BYTES);
 	}
 	l->reads_first = n;
 	for (size_t i = 0; i < b->nreads; i++) {
 		const br_target_batch_read_t *rd = &b->reads[i];
 		if (rd->monitor != NULL) {
-			int h = snprintf(packets[n], sizeof(packets[0]), "qRcmd,");
+			int h = snprintf(packets[n], BATCH_PACKET_BYTES, "qRcmd,");
 			rsp_hex_encode(rd->monitor, strlen(rd->monitor), packets[n] + h,
-			               sizeof(packets[0]) - (size_t)h);
+			               BATCH_PACKET_BYTES - (size_t)h);
 			rd->buf[0] = '\0';
 			n++;
 		} else {
-			br_target_read_packet(packets[n++], sizeof(packets[0]), rd->address,
+			br_target_read_packet(packets[n++], BATCH_PACKET_BYTES, rd->address,
 			                      rd->len);
 		}
 	}
 	l->bulk.first = n;
 	for (size_t k = 0; k < l->bulk.count; k++)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), l->bulk.at[k],
+		br_target_read_packet(packets[n++], BATCH_PACKET_BYTES, l->bulk.at[k],
 		                      l->bulk.n[k]);
 	if (l->bulk.count > 0)
-		br_target_read_packet(packets[n++], sizeof(packets[0]), t->marker_address,
+		br_target_read_packet(packets[n++], BATCH_PACKET_BYTES, t->marker_address,
 		                      BR_TARGET_MARKER_WORD);
+	return n;
+}
+
+/* br_target_resume_batch's one write, laid out as l says. */
+static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_layout_t *l,
+                                   br_error_t *err)
+{
+	br_status_t st = BR_OK;
+	char packets[BR_TARGET_BATCH_MAX][BATCH_PACKET_BYTES];
+	const char *requests[BR_TARGET_BATCH_MAX];
+	br_breakpoint_kind_t kinds[BR_TARGET_BATCH_MAX];
+	size_t n = batch_read_packets(t, b, l, packets);
 	l->fill.first = n;
 	n += l->fill.count;
 	/* The host-executed instruction's writes: memory, then registers. */
