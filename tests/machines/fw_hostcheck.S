@@ -7,20 +7,8 @@
  * with fw_machine.ld, no stub.
  *   check_from .. check_to   push, pop, nop: 3 instructions a pass
  */
-	.syntax unified
-	.cpu cortex-m0
-	.thumb
+#include "machine_vectors.inc"
 
-	.section .vectors, "a"
-	.global vectors
-vectors:
-	.word __stack_top
-	.word reset
-	.rept 14
-	.word fault
-	.endr
-
-	.text
 	.thumb_func
 	.global reset
 reset:

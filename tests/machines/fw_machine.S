@@ -13,20 +13,8 @@
  * its own (the layout of bench_user_path.py's floor: no code that runs
  * between the region's two halts shares a page with their breakpoints).
  */
-	.syntax unified
-	.cpu cortex-m0
-	.thumb
+#include "machine_vectors.inc"
 
-	.section .vectors, "a"
-	.global vectors
-vectors:
-	.word __stack_top
-	.word reset
-	.rept 14
-	.word fault
-	.endr
-
-	.text
 	.thumb_func
 	.global reset
 reset:
