@@ -7,6 +7,7 @@
 
 #include "common/xalloc.h"
 #include "config/scalar.h"
+#include "results/contract.h"
 #include "results/format.h"
 #include "results/json_writer.h"
 #include "report/report_steps.h"
@@ -275,10 +276,10 @@ void br_report_data_write(const br_page_t *page, const char *generated, const ch
 	br_json_t j;
 	br_json_init(&j, out);
 	br_json_object_begin(&j);
-	br_json_key(&j, "format");
-	br_json_string(&j, BR_REPORT_DATA_FORMAT);
-	br_json_key(&j, "version");
-	br_json_uint(&j, BR_REPORT_DATA_VERSION);
+	br_json_key(&j, "kind");
+	br_json_string(&j, BR_CONTRACT_REPORT_PAGE);
+	br_json_key(&j, "schema_version");
+	br_json_uint(&j, BR_CONTRACT_REPORT_PAGE_VERSION);
 	br_json_key(&j, "generated");
 	br_json_string(&j, generated);
 	br_json_key(&j, "benchrack_version");

@@ -29,5 +29,9 @@
  * upload/item_json.h reads both). */
 #define BR_CONTRACT_UPLOAD_ITEM "upload_item"
 #define BR_CONTRACT_UPLOAD_ITEM_VERSION 2U
+/* The data embedded in `benchrack report`'s page, script#benchrack-data
+ * (version 1 was marked "format": "benchrack-report", "version": 1). */
+#define BR_CONTRACT_REPORT_PAGE "report_page"
+#define BR_CONTRACT_REPORT_PAGE_VERSION 2U
 
 #endif

@@ -10,6 +10,7 @@ python3-jsonschema, on documents the CLI writes for real (QEMU):
 - size_diff: `diff OLD.elf NEW.elf -f json`;
 - run, baseline and report: `run --json`, `--write-baseline`, `--format json`
   (benchrack.schema.json);
+- report_page: the data `report` embeds in its HTML page;
 - upload_item: the spool files `upload` leaves for a webhook that is not
   there (results/spool/) and one a server refused with 400 (results/rejected/,
   with its `rejected` object), and a version 1 spool file (spooled before
@@ -25,6 +26,7 @@ import copy
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -57,7 +59,8 @@ def validator(name):
 
 
 VALIDATORS = {kind: validator(kind + ".schema.json")
-              for kind in ["measurement", "profile", "rack", "size_diff", "upload_item"]}
+              for kind in ["measurement", "profile", "rack", "size_diff", "upload_item",
+                           "report_page"]}
 RESULTS = validator("benchrack.schema.json")
 for kind in ["run", "baseline", "report"]:
     VALIDATORS[kind] = RESULTS
@@ -141,6 +144,26 @@ with tempfile.TemporaryDirectory() as tmp:
                        report)
     check(rc == 0, f"check --format json: exit {rc} ({err[-200:]!r})")
     validate(report, "report", "report")
+
+    # report_page: the data `report` embeds in its page, over those records
+    page = os.path.join(tmp, "page.html")
+    rc, out, err = run("report", "--results-dir", res, "-o", page)
+    check(rc == 0, f"report page: exit {rc} ({err[-200:]!r})")
+    data = None
+    if os.path.exists(page):
+        with open(page, encoding="utf-8") as f:
+            m = re.search(r'<script[^>]*id="benchrack-data"[^>]*>(.*?)</script>', f.read(), re.S)
+        check(m is not None, "report page: script#benchrack-data is there")
+        data = m.group(1) if m else None
+    if data is not None:
+        path = os.path.join(tmp, "page-data.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(data)
+        doc = validate(path, "report_page", "report page data")
+        if doc is not None:
+            check(len(doc.get("runs", [])) == 2 and len(doc.get("baselines", [])) == 1,
+                  f"report page data: the run, the check and the baseline "
+                  f"({len(doc.get('runs', []))} runs, {len(doc.get('baselines', []))} baselines)")
 
     # upload_item: a webhook nobody listens on (spooled), one answering 400
     # (rejected/), one answering 204 that a version 1 spool file goes to
