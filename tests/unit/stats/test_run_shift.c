@@ -133,7 +133,7 @@ static void test_hand_worked(void)
 	CHECK(near(r.centre, 0.0, 1e-12) && near(r.spread, 1.0, 1e-12));
 	/* refused */
 	CHECK(br_stats_run_shift(runs, one, 0, 1, 0.99, 0, &r, &err) == BR_ERR_INPUT);
-	CHECK(br_stats_run_shift(runs, one, 5, NAN, 0.99, 0, &r, &err) == BR_ERR_INPUT);
+	CHECK(br_stats_run_shift(runs, one, 5, (double)NAN, 0.99, 0, &r, &err) == BR_ERR_INPUT);
 	CHECK(br_stats_run_shift(runs, one, 5, 1, 1.5, 0, &r, &err) == BR_ERR_INPUT);
 }
 
