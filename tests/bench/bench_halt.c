@@ -89,15 +89,9 @@ int main(int argc, char **argv)
 	const char *elf = argv[1];
 	const uint32_t a = sym(elf, "br_loop_marker_a"), b = sym(elf, "br_loop_marker_b");
 	const uint32_t count = sym(elf, "br_loop_count");
-	br_endpoint_t ep;
-	br_endpoint_init(&ep);
-	ep.kind = BR_ENDPOINT_REMOTE;
-	ep.flavour = "qemu";
-	ep.host = argv[2];
-	ep.port = (uint16_t)strtoul(argv[3], NULL, 10);
 	br_session_t s;
+	bench_attach_qemu(argv[2], argv[3], &s);
 	br_error_t err;
-	must(br_session_open(&ep, &s, &err), &err, "attaching to QEMU");
 	br_target_t *t = &s.target;
 	/* Bulk reads proven by the image's marker, as every benchrack path reads. */
 	must(br_halt_proof_arm(t, elf, NULL, &err), &err, "marker");

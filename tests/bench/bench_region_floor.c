@@ -34,15 +34,9 @@ int main(int argc, char **argv)
 	}
 	const uint32_t from = test_elf_sym_address(argv[1], argv[2], 2);
 	const uint32_t to = test_elf_sym_address(argv[1], argv[3], 2);
-	br_endpoint_t ep;
-	br_endpoint_init(&ep);
-	ep.kind = BR_ENDPOINT_REMOTE;
-	ep.flavour = "qemu";
-	ep.host = argv[4];
-	ep.port = (uint16_t)strtoul(argv[5], NULL, 10);
 	br_session_t s;
+	bench_attach_qemu(argv[4], argv[5], &s);
 	br_error_t err;
-	must(br_session_open(&ep, &s, &err), &err, "attaching to QEMU");
 	br_target_t *t = &s.target;
 	must(br_target_breakpoint_insert(t, from, BR_BREAKPOINT_SOFTWARE, &err), &err, "insert");
 	must(br_target_resume(t, &err), &err, "resume");
