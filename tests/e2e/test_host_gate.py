@@ -40,6 +40,9 @@ from gate_lib import Checker, load, run  # noqa: E402
 BENCHRACK, GATE, SLOWER = sys.argv[1:4]
 RUNS = bench_mode.rounds(20, 3)
 c = Checker()
+# a percentage as results/diff.c writes it: one decimal, or two significant
+# digits below 0.05 (-0.04, 3e-05)
+PCT = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
 
 
 def goal(ok, what, detail=""):
@@ -90,7 +93,7 @@ with tempfile.TemporaryDirectory() as tmp:
          f"({len(failed)})")
     c.check(all(v.startswith("can't tell (") for _, v, _ in one),
             "one baseline run: every verdict can't tell", str(set(v for _, v, _ in one)))
-    c.check(all(re.match(r"can't tell \([+-]\d+\.\d % within this run, p [<=] [0-9.]+; drift "
+    c.check(all(re.match(r"can't tell \([+-]" + PCT + r" % within this run, p [<=] [0-9.]+; drift "
                          r"between runs not known: the baseline holds 1 run of this build; add "
                          r"runs with --write-baseline, or check --against REF\)$", v)
                 for v in told), "the drift's can't tell says what would decide it", str(told))
@@ -117,7 +120,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"verdicts: {set(v for _, v, _ in unchanged)}")
     goal(unchanged_failures == 0, f"the unchanged program: 0 failures in {RUNS} checks at the "
          f"default 5 % limit ({unchanged_failures})")
-    c.check(all(re.match(r"(can't tell \([+-]\d+\.\d % \u00b1\d+\.\d % from run to run, \d+ "
+    c.check(all(re.match(r"(can't tell \([+-]" + PCT + r" % \u00b1" + PCT + r" % from run to run, \d+ "
                          r"baseline runs; check --against REF interleaves\)|equal|(better|worse) "
                          r"by .*; \d+ baseline runs\))$", v) for _, v, _ in unchanged),
             "each verdict rests on the baseline's runs", str(set(v for _, v, _ in unchanged)))
@@ -128,7 +131,7 @@ with tempfile.TemporaryDirectory() as tmp:
         add_run()
         slower_failures += rc == 1
         said = re.search(r"FAIL regression: work: ns \d+(\.\d)? vs baseline \d+(\.\d)?: worse by "
-                         r"\d+\.\d % \(\d+\.\d\.\.\d+\.\d %, p [<=] [0-9.]+; \d+ baseline runs\), "
+                         + PCT + r" % \(" + PCT + r"\.\." + PCT + r" %, p [<=] [0-9.]+; \d+ baseline runs\), "
                          r"beyond the 5% regression limit", out) is not None
         worded += said
         if rc == 1 and not said:
