@@ -43,7 +43,7 @@ truth = long_calls / (short_calls + long_calls or 1)
 rounds = (caller_call - 1) // (short_calls + long_calls or 1)  # the leaves' calls per call
 caller_truth = (caller_call - rounds * (short_calls + long_calls)) / caller_call
 
-rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--interval", "100",
+rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--interval", "25",
                             "--duration", "4")
 c.show(out, err)
 c.check(rc == 0 and rec is not None and rec["source"] == "qemu_exec_log",
