@@ -4,10 +4,9 @@
  * HOST:PORT, alternating the breakpoints FROM and TO of a region with one
  * pipelined write per halt (read the counter, remove the breakpoint it is
  * halted on, insert the other, continue) and the wait for the stop: the
- * least a correct session must do per halt. Run on the region laid out so
- * that no code it runs between halts shares a page with a breakpoint
- * (tests/machines/fw_machine.S built with -DFAR_WORK), it is the floor the
- * same work allows on QEMU 7.2.
+ * least a correct session must do per halt. Run on each layout of a region
+ * (its work on the breakpoints' page, or 8 KiB away: -DFAR_WORK), it is the
+ * floor that layout allows on QEMU 7.2.
  *
  * Prints: REGION_FLOOR_US <mean> <median> <halts>
  *

@@ -18,3 +18,37 @@ def core_pcs(log, core="0"):
             elif line.startswith("Stopped execution of TB chain") and pcs:
                 pcs.pop()
     return pcs
+
+
+def run_trace(qemu, machine, elf, min_bytes, wait_s):
+    """The PCs core 0 ran, in order: QEMU (machine, -icount shift=0,
+    -singlestep -d exec,nochain) runs elf from reset until its log holds
+    min_bytes or wait_s seconds have passed, then is stopped."""
+    import os
+    import signal
+    import subprocess
+    import tempfile
+    import time
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "exec.log")
+        p = subprocess.Popen([qemu, "-M", machine, "-display", "none", "-monitor", "none",
+                              "-serial", "null", "-icount", "shift=0", "-singlestep",
+                              "-d", "exec,nochain", "-D", log, "-kernel", elf],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline and p.poll() is None:
+            if os.path.exists(log) and os.path.getsize(log) > min_bytes:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=10)
+        return core_pcs(log)
+
+
+def region_count(pcs, start, end):
+    """The instructions from the first run of start to the next of end
+    (start counted, end not), or 0 when the trace holds no such pass."""
+    if start not in pcs:
+        return 0
+    f = pcs.index(start)
+    return pcs.index(end, f) - f if end in pcs[f:] else 0

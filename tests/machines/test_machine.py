@@ -20,15 +20,12 @@ usage: test_machine.py BENCHRACK QEMU NM ELF MACHINE BOARD_FILE
 """
 import os
 import re
-import signal
 import subprocess
 import sys
-import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from measure_cli import Checks, measure  # noqa: E402
-from qemu_trace import core_pcs  # noqa: E402
+from qemu_trace import region_count, run_trace  # noqa: E402
 
 BENCHRACK, QEMU, NM, ELF, MACHINE, BOARD = sys.argv[1:7]
 DUAL_CORE = {"mps2-an521", "mps3-an524", "musca-a", "musca-b1"}
@@ -41,24 +38,6 @@ def symbols():
     out = subprocess.run([NM, ELF], check=True, capture_output=True, text=True).stdout
     return {f[2]: int(f[0], 16) & ~1 for f in (l.split() for l in out.splitlines())
             if len(f) == 3}
-
-
-def trace_pcs():
-    """The PCs core 0 ran, in order, from QEMU's execution log."""
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "exec.log")
-        p = subprocess.Popen([QEMU, "-M", MACHINE, "-display", "none", "-monitor", "none",
-                              "-serial", "null", "-icount", "shift=0", "-singlestep",
-                              "-d", "exec,nochain", "-D", log, "-kernel", ELF],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + TRACE_WAIT_S
-        while time.monotonic() < deadline and p.poll() is None:
-            if os.path.exists(log) and os.path.getsize(log) > TRACE_BYTES:
-                break
-            time.sleep(0.05)
-        p.send_signal(signal.SIGTERM)
-        p.wait(timeout=10)
-        return core_pcs(log)
 
 
 def board_flash_origin():
@@ -75,25 +54,23 @@ c.check(sym["vectors"] == origin,
         f"the image's vector table 0x{sym['vectors']:08x} is at the board file's flash origin "
         f"0x{origin:08x}")
 
-pcs = trace_pcs()
+pcs = run_trace(QEMU, MACHINE, ELF, TRACE_BYTES, TRACE_WAIT_S)
 work, work_end = sym["work"], sym["fault"]
 start = pcs.index(work) if work in pcs else -1
 n = 0
 while start >= 0 and start + n < len(pcs) and work <= pcs[start + n] < work_end:
     n += 1
 work_count = n
-f = pcs.index(sym["region_from"]) if sym["region_from"] in pcs else -1
-t = pcs.index(sym["region_to"], f) if f >= 0 and sym["region_to"] in pcs[f:] else -1
-region_count = t - f if t > f >= 0 else 0
+region = region_count(pcs, sym["region_from"], sym["region_to"])
 print(f"{MACHINE}: the trace ran {len(pcs)} instructions on core 0; work {work_count}, "
-      f"region_from..region_to {region_count}")
+      f"region_from..region_to {region}")
 c.check(work_count == 1001, f"the trace's work is 1000 nops and a return: {work_count}")
-c.check(region_count == 2 * work_count + 2, f"the trace's region is two calls: {region_count}")
+c.check(region == 2 * work_count + 2, f"the trace's region is two calls: {region}")
 
 counter = [] if board_counter == "icount" else ["--counter", "icount"]
 for what, args, expected in (
         ("--function work", ["--function", "work"], work_count),
-        ("--from/--to", ["--from", "region_from", "--to", "region_to"], region_count)):
+        ("--from/--to", ["--from", "region_from", "--to", "region_to"], region)):
     # --from/--to: 20 samples, so most halts run the instruction under the
     # breakpoint in the host (after the 5 calibration steps; issue 27).
     n = "20" if what == "--from/--to" else "5"
