@@ -81,20 +81,32 @@ static void test_student(void)
 	CHECK(isnan(br_stats_student_two_sided(1.0, 4)));
 }
 
+/* Five runs of one build, the hand-worked cases' baseline. */
+static const double five_runs[] = {100, 104, 98, 102, 96};
+
+/* Their logs' mean *m and standard deviation *s (df 4). */
+static void five_runs_logs(double *m, double *s)
+{
+	double ss = 0.0;
+	*m = 0.0;
+	for (size_t i = 0; i < 5; i++)
+		*m += log(five_runs[i]) / 5.0;
+	for (size_t i = 0; i < 5; i++)
+		ss += (log(five_runs[i]) - *m) * (log(five_runs[i]) - *m);
+	*s = sqrt(ss / 4.0);
+}
+
 static void test_hand_worked(void)
 {
 	br_error_t err;
 	br_run_shift_t r;
 	/* five runs of one build; logs' mean m, sd s (df 4), centre e^m;
 	 * the interval ln(new) - m +- 4.6041 s sqrt(1.2) */
-	const double runs[] = {100, 104, 98, 102, 96};
+	const double *runs = five_runs;
 	const size_t one[] = {0, 0, 0, 0, 0};
-	double m = 0.0, ss = 0.0;
-	for (size_t i = 0; i < 5; i++)
-		m += log(runs[i]) / 5.0;
-	for (size_t i = 0; i < 5; i++)
-		ss += (log(runs[i]) - m) * (log(runs[i]) - m);
-	double s = sqrt(ss / 4.0), h = 4.604095 * s * sqrt(1.2);
+	double m, s;
+	five_runs_logs(&m, &s);
+	double h = 4.604095 * s * sqrt(1.2);
 	CHECK(br_stats_run_shift(runs, one, 5, 120, 0.99, 0, &r, &err) == BR_OK);
 	CHECK(r.runs == 5 && r.centre_runs == 5 && r.df == 4);
 	CHECK_MSG(near(r.centre, exp(m), 1e-9) && near(r.spread, s, 1e-12), "%g %g", r.centre,
@@ -286,14 +298,11 @@ static void test_many(void)
 	br_run_shift_t r;
 	/* five baseline runs; three new ones, median 120: the interval
 	 * ln 120 - m +- 4.6041 s sqrt(pi/6 + 1/5) */
-	const double runs[] = {100, 104, 98, 102, 96}, fresh[] = {125, 118, 120};
+	const double *runs = five_runs, fresh[] = {125, 118, 120};
 	const size_t one[] = {0, 0, 0, 0, 0};
-	double m = 0.0, ss = 0.0;
-	for (size_t i = 0; i < 5; i++)
-		m += log(runs[i]) / 5.0;
-	for (size_t i = 0; i < 5; i++)
-		ss += (log(runs[i]) - m) * (log(runs[i]) - m);
-	double h = 4.604095 * sqrt(ss / 4.0) * sqrt(acos(-1.0) / 6.0 + 0.2);
+	double m, sd;
+	five_runs_logs(&m, &sd);
+	double h = 4.604095 * sd * sqrt(acos(-1.0) / 6.0 + 0.2);
 	CHECK(br_stats_run_shift_many(runs, one, 5, fresh, 3, 0.99, 0, &r, &err) == BR_OK);
 	CHECK(r.new_runs == 3 && near(r.figure, 120.0, 1e-9) && r.shift.n_second == 3);
 	CHECK_MSG(near(r.shift.low, exp(m) * (exp(log(120) - m - h) - 1), 1e-6) &&
