@@ -249,6 +249,15 @@ static const br_cli_opt_t run_rows[] = {
      .set = run_set_min_detectable,
      .help = "enough iterations per bench (up to 1024) for a noisy figure's test to resolve a "
              "change of P % of it, sized from the baseline's samples"},
+    {.name = "runs",
+     .arg = "N",
+     .kind = BR_CLI_OPT_U32,
+     .offset = S(check_runs),
+     .min = 1,
+     .max = BR_RUN_CHECK_RUNS_MAX,
+     .help = "check --board host: the runs (launches) taken of each noisy bench whose "
+             "baseline holds 2 or more runs, judged by their median against the baseline's "
+             "runs (1 to 30; default 5; 1: one run)"},
     {.name = "against",
      .arg = "REF",
      .offset = S(against),

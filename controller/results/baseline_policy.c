@@ -49,7 +49,10 @@ static void entry_runs(br_bench_record_t *e, const br_run_record_t *run,
 	br_baseline_run_t *all = xcalloc(BR_STATS_RUNS_MAX + 1U, sizeof(all[0]));
 	size_t n = old_runs(old, prev, all);
 	if (measured != NULL && measured->status == BR_BENCH_MEASURED) {
-		all[n].median = measured->summary.median;
+		/* one run is one launch: of a check that took several, the first */
+		all[n].median = measured->run_count > 0 && run->kind != BR_RECORD_BASELINE
+		                    ? measured->runs[0].median
+		                    : measured->summary.median;
 		br_run_record_bench_build(run, measured, all[n].build, sizeof(all[n].build));
 		n++;
 	}

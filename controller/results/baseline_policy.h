@@ -7,7 +7,9 @@
  * The runs of a noisy figure (results/metric_rule.h) accumulate: a measured
  * bench's entry keeps the old entry's runs (its median and build each; an
  * old entry without runs counts as its own one run) and adds this run's, at
- * most BR_STATS_RUNS_MAX, the oldest dropped. Runs of another build stay:
+ * most BR_STATS_RUNS_MAX, the oldest dropped; of a check that took several
+ * runs (launches) of the bench, its first one's median, so that every run
+ * a baseline keeps is one launch, as stats/run_shift.h assumes. Runs of another build stay:
  * the drift between runs is the board's, and stats/run_shift.h pools it over
  * builds while it centres on the latest build's runs.
  */

@@ -202,13 +202,16 @@ static br_change_t change_of(br_shift_outcome_t outcome)
  * baseline's runs (an entry without runs is its own one run), the run as the
  * unit. With the drift known (df > 0) a change needs both tests; else a
  * change the samples tell apart is can't tell, the drift being unknown. */
-static void decide_by_runs(br_diff_row_t *r, const br_bench_record_t *o, const br_bench_record_t *n,
+static void decide_by_runs(br_diff_row_t *r, const br_run_record_t *old_rec,
+                           const br_bench_record_t *o, const br_bench_record_t *n,
                            const br_run_record_t *new_rec)
 {
-	size_t k = o->run_count > 0 ? o->run_count : 1U;
+	/* a baseline's runs are moments apart; a run's launches are of one */
+	size_t own = old_rec->kind == BR_RECORD_BASELINE ? o->run_count : 0U;
+	size_t k = own > 0 ? own : 1U;
 	double *medians = xcalloc(k, sizeof(*medians));
 	size_t *build = xcalloc(k, sizeof(*build));
-	if (o->run_count == 0) {
+	if (own == 0) {
 		medians[0] = o->summary.median;
 	} else {
 		/* runs of one named build share a number; an unnamed one is alone */
@@ -223,11 +226,25 @@ static void decide_by_runs(br_diff_row_t *r, const br_bench_record_t *o, const b
 			}
 		}
 	}
+	/* a run that took several runs of the bench (check, run/board_run.h)
+	 * keeps each one's median; a baseline's runs are its history */
+	size_t fresh_count = 1;
+	const double *fresh = &n->summary.median;
+	double *launches = NULL;
+	if (n->run_count > 0 && new_rec->kind != BR_RECORD_BASELINE) {
+		launches = xcalloc(n->run_count, sizeof(*launches));
+		for (size_t i = 0; i < n->run_count; i++)
+			launches[i] = n->runs[i].median;
+		fresh = launches;
+		fresh_count = n->run_count;
+	}
 	br_error_t err;
-	bool ok = br_stats_run_shift(medians, build, k, n->summary.median, BR_STATS_CONFIDENCE,
-	                             new_rec->resolution, &r->runs, &err) == BR_OK;
+	bool ok =
+	    br_stats_run_shift_many(medians, build, k, fresh, fresh_count, BR_STATS_CONFIDENCE,
+	                            new_rec->resolution, &r->runs, &err) == BR_OK;
 	free(medians);
 	free(build);
+	free(launches);
 	if (!ok)
 		return;
 	r->by_runs = true;
@@ -241,8 +258,9 @@ static void decide_by_runs(br_diff_row_t *r, const br_bench_record_t *o, const b
 	br_change_t runs = change_of(r->runs.shift.outcome);
 	r->change = runs == samples ? runs : BR_CHANGE_NOT_DISTINGUISHABLE;
 	r->old_value = r->runs.centre;
+	r->new_value = r->runs.figure;
 	r->delta = r->runs.shift.estimate;
-	r->percent_defined = br_stats_percent_change(r->old_value, n->summary.median, &r->percent);
+	r->percent_defined = br_stats_percent_change(r->old_value, r->new_value, &r->percent);
 }
 
 /* Interleaved, each side's launches known (as many on each side, two or
@@ -299,7 +317,7 @@ static bool decide_tested(br_diff_row_t *r, const br_run_record_t *old_rec,
 	r->change = change_of(r->shift.outcome);
 	bool samples_cant_tell = r->change == BR_CHANGE_NOT_DISTINGUISHABLE;
 	if (!br_diff_interleaved(old_rec, new_rec))
-		decide_by_runs(r, o, n, new_rec);
+		decide_by_runs(r, old_rec, o, n, new_rec);
 	else
 		decide_by_pairs(r, o, n, new_rec);
 	/* more samples settle only what the samples' own test could not tell */
@@ -518,6 +536,15 @@ static const char *diff_runs_word(size_t k)
 	return k == 1 ? "baseline run" : "baseline runs";
 }
 
+/* "median of 5 runs against " when the new figure is several runs', else "". */
+static void diff_fresh_runs(const br_diff_row_t *r, char *buf, size_t cap)
+{
+	if (r->runs.new_runs > 1U)
+		snprintf(buf, cap, "median of %zu runs against ", r->runs.new_runs);
+	else if (cap > 0)
+		buf[0] = '\0';
+}
+
 /* A tested change: the estimate and its interval, in percent of the old
  * figure (in the metric's unit when that is 0), from the test that decided
  * (br_diff_row_evidence). */
@@ -555,11 +582,13 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 			return;
 		}
 		if (runs) {
+			char fresh[48];
+			diff_fresh_runs(r, fresh, sizeof(fresh));
 			diff_pct(t->estimate * scale, true, lo, sizeof(lo));
 			snprintf(buf, cap,
-			         "can't tell (%s%s \u00b1%s%s from run to run, %zu %s; check "
+			         "can't tell (%s%s \u00b1%s%s from run to run, %s%zu %s; check "
 			         "--against REF interleaves)",
-			         lo, u, a, u, r->runs.runs, diff_runs_word(r->runs.runs));
+			         lo, u, a, u, fresh, r->runs.runs, diff_runs_word(r->runs.runs));
 			return;
 		}
 		n = diff_append(buf, cap, n, "can't tell (\u00b1%s%s", a, u);
@@ -580,9 +609,12 @@ static void diff_describe_tested(const br_diff_row_t *r, char *buf, size_t cap)
 	                r->change == BR_CHANGE_WORSE ? "worse" : "better", a, u, lo, hi, u, p);
 	if (r->by_pairs)
 		n = diff_append(buf, cap, n, "; %zu interleaved pairs", t->n_first);
-	else if (runs)
-		n = diff_append(buf, cap, n, "; %zu %s", r->runs.runs,
+	else if (runs) {
+		char fresh[48];
+		diff_fresh_runs(r, fresh, sizeof(fresh));
+		n = diff_append(buf, cap, n, "; %s%zu %s", fresh, r->runs.runs,
 		                diff_runs_word(r->runs.runs));
+	}
 	diff_append(buf, cap, n, ")");
 }
 

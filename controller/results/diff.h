@@ -120,7 +120,9 @@ void br_diff_format_percent(const br_diff_row_t *row, char *buf, size_t cap);
  * HTML, upload): "worse by 5.0 % (4.6..5.4 %, p < 0.001)", "can't tell
  * (±3.0 %)", against a stored baseline's runs "worse by 20.1 % (12.0..28.9
  * %, p = 0.002; 10 baseline runs)" or "can't tell (+2.8 % ±7.9 % from run to
- * run, 10 baseline runs; check --against REF interleaves)", with one run a
+ * run, 10 baseline runs; check --against REF interleaves)" (the new figure
+ * the median of several runs of this check: "...; median of 5 runs against
+ * 10 baseline runs)"), with one run a
  * build "can't tell (+2.8 % within this run, p < 0.001; drift between runs
  * not known: ...)", "better by 1.2 %", "+4 B", "+1 instructions (+0.01 %)",
  * "equal", "not distinguishable (bands overlap)", "new", "gone", "not

@@ -76,6 +76,11 @@ void br_format_json_comparison(br_json_t *j, const br_report_t *r)
 			br_json_uint(j, row->runs.runs);
 		else
 			br_json_null(j);
+		br_json_key(j, "new_runs");
+		if (row->by_runs)
+			br_json_uint(j, row->runs.new_runs);
+		else
+			br_json_null(j);
 		br_json_key(j, "drift_known");
 		if (row->by_runs)
 			br_json_bool(j, row->runs.df > 0);

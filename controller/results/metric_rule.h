@@ -16,7 +16,8 @@
  *
  * A noisy count against a STORED baseline (not base and head of one
  * interleaved run, results/diff.h br_diff_interleaved) is judged with the run
- * as the unit: the new run's median against the runs the baseline keeps
+ * as the unit: the new run's median (of a check on the host, the median of
+ * the runs it took, run/board_run.h) against the runs the baseline keeps
  * (stats/run_shift.h; an entry without runs is its own one run), the
  * samples' test having to agree; with no degree of freedom (one run a
  * build) a change the samples alone tell apart is can't tell (drift not

@@ -240,8 +240,9 @@ static void write_bench(br_json_t *j, const br_bench_record_t *b, bool baseline,
 	if ((!baseline || noisy) && b->status == BR_BENCH_MEASURED && b->samples != NULL)
 		write_samples(j, b->samples, b->n);
 	/* and the runs it keeps of it: the unit of a stored baseline's test
-	 * (stats/run_shift.h) */
-	if (baseline && noisy && b->status == BR_BENCH_MEASURED && b->run_count > 0) {
+	 * (stats/run_shift.h); of a run, the launches it took (check's further
+	 * runs, an interleaved run's rounds) */
+	if (noisy && b->status == BR_BENCH_MEASURED && b->run_count > 0) {
 		br_json_key(j, "runs");
 		br_json_array_begin(j);
 		for (size_t i = 0; i < b->run_count; i++) {

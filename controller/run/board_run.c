@@ -970,6 +970,91 @@ static br_status_t open_run_file(const br_run_settings_t *s, br_board_run_t *run
 	return st;
 }
 
+/* Frees the last bench record of rec and drops it. */
+static void bench_drop_last(br_run_record_t *rec)
+{
+	br_bench_record_t *b = &rec->benches[rec->bench_count - 1U];
+	free(b->samples);
+	free(b->runs);
+	for (size_t c = 0; c < b->counter_count; c++)
+		free(b->counters[c].samples);
+	rec->bench_count--;
+}
+
+/* Adds a run (launch) of median m to b's runs, named by the run's build. */
+static void check_run_add(const br_run_record_t *rec, br_bench_record_t *b, double m)
+{
+	b->runs = xrealloc(b->runs, (b->run_count + 1U) * sizeof(b->runs[0]));
+	br_baseline_run_t *r = &b->runs[b->run_count++];
+	memset(r, 0, sizeof(*r));
+	r->median = m;
+	br_run_record_bench_build(rec, b, r->build, sizeof(r->build));
+}
+
+/*
+ * check on the host against a stored baseline: each noisy bench whose
+ * baseline entry holds two or more runs (so that the drift between runs can
+ * be known) is run again, s->check_runs launches in all (BR_RUN_CHECK_RUNS
+ * when 0), one after another, and each launch's median kept in its runs:
+ * the diff judges their median against the baseline's runs
+ * (stats/run_shift.h, the interval for a median of k). The bench's samples
+ * and figures stay the first launch's. One launch's figure moves with the
+ * host by as much as a baseline's runs show (3-14 % here), which leaves one
+ * run too little room against a 5 % limit; the median of five has about a
+ * third of that variance. A launch that fails fails the run, as the first
+ * would have.
+ */
+static br_status_t check_further_runs(const br_run_settings_t *s, const br_suite_t *suite,
+                                      br_board_run_t *run, br_error_t *err)
+{
+	uint32_t want = s->check_runs > 0 ? s->check_runs : BR_RUN_CHECK_RUNS;
+	if (!s->check || !run->host || suite == NULL || want < 2U ||
+	    br_metric_class_of(&run->record, BR_METRIC_COUNT) != BR_METRIC_NOISY)
+		return BR_OK;
+	bool exists = false;
+	br_error_t ignored;
+	br_run_record_t base;
+	/* a baseline that is not there or cannot be read is the gate's to say */
+	if (baseline_path_of(s, run, &exists, &ignored) != BR_OK || !exists ||
+	    br_record_read(run->baseline_path, &base, &ignored) != BR_OK)
+		return BR_OK;
+	br_run_settings_t quiet = *s;
+	quiet.progress = NULL;
+	quiet.progress_done = NULL;
+	br_status_t st = BR_OK;
+	for (size_t i = 0; st == BR_OK && i < run->record.bench_count; i++) {
+		br_bench_record_t *b = &run->record.benches[i];
+		const br_bench_record_t *o = br_run_record_find(&base, b->name);
+		const br_suite_bench_t *sb = suite_bench(suite, b->name);
+		if (b->status != BR_BENCH_MEASURED || o == NULL || o->run_count < 2U ||
+		    sb == NULL || sb->kind != BR_SUITE_ENTRY_STUB)
+			continue;
+		br_suite_t one = *suite;
+		one.benches = &suite->benches[sb - suite->benches];
+		one.bench_count = 1U;
+		check_run_add(&run->record, b, b->summary.median);
+		for (uint32_t k = 1; st == BR_OK && k < want; k++) {
+			size_t before = run->record.bench_count;
+			st = measure_host_benches(&quiet, &one, run, err);
+			if (run->record.bench_count == before)
+				continue;
+			b = &run->record.benches[i]; /* the array may have moved */
+			const br_bench_record_t *l =
+			    &run->record.benches[run->record.bench_count - 1U];
+			if (st == BR_OK && l->status == BR_BENCH_MEASURED) {
+				check_run_add(&run->record, b, l->summary.median);
+				b->wall_seconds += l->wall_seconds;
+			} else if (st == BR_OK) {
+				st = br_error_set(err, BR_ERR_INFRA, "%s: run %u of %u: %s",
+				                  l->name, k + 1U, want, l->reason);
+			}
+			bench_drop_last(&run->record);
+		}
+	}
+	br_run_record_free(&base);
+	return st;
+}
+
 void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suite, const char *elf,
                           br_board_run_t *run)
 {
@@ -1005,6 +1090,8 @@ void br_board_run_execute(const br_run_settings_t *given, const br_suite_t *suit
 		return;
 	}
 	st = measure_board(s, suite, run, &err);
+	if (st == BR_OK)
+		st = check_further_runs(s, suite, run, &err);
 	order_like_suite(&run->record, suite);
 	run_finish(run, st, &err);
 	br_error_t save_err;
@@ -1066,11 +1153,7 @@ static void host_round_merge(br_run_record_t *rec, size_t first)
 		*a = *b;
 		*b = keep; /* the round that failed says why; the other is freed */
 	}
-	free(b->samples);
-	free(b->runs);
-	for (size_t c = 0; c < b->counter_count; c++)
-		free(b->counters[c].samples);
-	rec->bench_count--;
+	bench_drop_last(rec);
 }
 
 /* The launch just measured (the last bench of rec) adds its median to the

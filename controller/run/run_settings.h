@@ -22,6 +22,11 @@
 typedef br_status_t (*br_run_lock_fn)(void *ctx, const br_endpoint_t *ep, bool take,
                                       br_error_t *err);
 
+/* The runs check takes of a noisy bench by default, and the most it takes
+ * (a baseline's runs are read back 30 at most). */
+#define BR_RUN_CHECK_RUNS 5U
+#define BR_RUN_CHECK_RUNS_MAX 30U
+
 typedef struct br_run_settings {
 	bool check;                /* enforce budgets and regressions through the exit code */
 	const char *suite_path;    /* NULL: every bench of one firmware, no suite */
@@ -42,6 +47,10 @@ typedef struct br_run_settings {
 	/* --min-detectable P: iterations enough for the shift test to resolve P %
 	 * of each noisy figure, sized from the baseline's spread (0: not asked) */
 	double min_detectable_percent;
+	/* --runs N: the runs (launches) check takes of a noisy bench on the host
+	 * whose stored baseline holds two or more runs, judged by their median
+	 * (stats/run_shift.h); 0: BR_RUN_CHECK_RUNS, 1: one run */
+	uint32_t check_runs;
 	int timeout_s;                           /* 0: the suite's */
 	const br_upload_config_t *upload_config; /* --upload-config: sinks instead of the suite's */
 	/* A gdbserver at host:port that serves this board instead of what its

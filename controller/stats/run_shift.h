@@ -29,6 +29,25 @@
  * (or normal) about its centre, the same spread for every build; a baseline
  * recorded in one calm moment understates a drift that comes with the hour,
  * which is why runs are kept as they accumulate over time.
+ *
+ * Several new runs (check takes them of a noisy bench, run/board_run.h):
+ * the new figure is the median of the k new runs' medians, y the median of
+ * their logs, and the interval ln(new) - centre ± t(df) s sqrt(f(k) + 1/m)
+ * with f(1) = 1 and f(k) = pi / (2k) for k >= 2: the variance of the median
+ * of k normal draws, in units of one draw's, is below pi / (2k) for every k
+ * (it rises towards that, its large-k limit: 0.5, 0.449, 0.298, 0.287 for k
+ * = 2..5, against 0.785, 0.524, 0.393, 0.314), so the interval is at least as
+ * wide as the exact one, and the false-alarm rate stays within the bound of
+ * the confidence. The median, not the mean, so that one launch that the
+ * machine starved (measured here: 1 in about 60 launches near twice as
+ * slow) moves the figure by one rank, not by a fifth of its excess. The k
+ * runs are assumed to be independent draws like the baseline's: launches a
+ * moment apart, each its own process (measured on this host: the spread of
+ * 10 launches taken back to back is as wide as that of launches minutes
+ * apart; the levels a launch lands on are discrete, 607/623/655/673 ns,
+ * picked per launch). Where consecutive runs share a board's state for
+ * longer (a board that warms up), they are not, and the interval is too
+ * narrow by the shared part: take --runs 1 there.
  */
 #ifndef BENCHRACK_STATS_RUN_SHIFT_H
 #define BENCHRACK_STATS_RUN_SHIFT_H
@@ -47,8 +66,10 @@ typedef struct br_run_shift {
 	size_t df;          /* degrees of freedom of the spread; 0: drift not known */
 	double centre;      /* the centre, in the metric's unit (geometric mean) */
 	double spread;      /* s: relative on the log scale, else in the unit */
+	size_t new_runs;    /* the new runs the figure is the median of */
+	double figure;      /* that median, in the metric's unit */
 	br_shift_t shift;   /* new against the centre: estimate, interval, p, outcome
-	                       (n_first = runs, n_second = 1) */
+	                       (n_first = runs, n_second = new_runs) */
 } br_run_shift_t;
 
 /*
@@ -63,5 +84,18 @@ typedef struct br_run_shift {
 br_status_t br_stats_run_shift(const double *medians, const size_t *build, size_t k,
                                double new_median, double confidence, double resolution,
                                br_run_shift_t *out, br_error_t *err);
+
+/*
+ * As br_stats_run_shift, for the median of new_count new runs' medians
+ * (fresh, each at least 1; the interval for a median of that many, above).
+ * BR_ERR_INPUT also for new_count 0.
+ */
+br_status_t br_stats_run_shift_many(const double *medians, const size_t *build, size_t k,
+                                    const double *fresh, size_t new_count, double confidence,
+                                    double resolution, br_run_shift_t *out, br_error_t *err);
+
+/* f(k) above: the variance of the median of k runs, in units of one run's,
+ * at most (1 for k <= 1). */
+double br_stats_run_median_variance(size_t k);
 
 #endif

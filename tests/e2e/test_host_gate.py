@@ -17,7 +17,11 @@ test), end to end with the real host clock, at the DEFAULT limit
   the unchanged program: no failure; 20 checks of
   benchrack-host-gate-slower (`work` with 20 % more rounds, nothing else):
   fails in at least 19, each failure worded "worse by N % (lo..hi %, p ...;
-  K baseline runs)" beyond the 5% limit;
+  median of 5 runs against K baseline runs)" beyond the 5% limit: check
+  takes 5 runs of a noisy bench whose baseline shows its drift (--runs, run/
+  board_run.c) and judges their median (stats/run_shift.h), each run's
+  median kept in the check's record; with --runs 1 the one run decides
+  ("...; K baseline runs)", no median of several);
 - `check --board host --against HEAD` in a scratch git repository whose
   build: command yields the same program (an unchanged ref): base and head
   interleaved per bench in one run, 20 times: every verdict "can't tell" or
@@ -43,6 +47,8 @@ c = Checker()
 # a percentage as results/diff.c writes it: one decimal, or two significant
 # digits below 0.05 (-0.04, 3e-05)
 PCT = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
+# the new figure as the median of check's 5 runs (the default --runs)
+FIVE = r"median of 5 runs against "
 
 
 def goal(ok, what, detail=""):
@@ -120,10 +126,26 @@ with tempfile.TemporaryDirectory() as tmp:
           f"verdicts: {set(v for _, v, _ in unchanged)}")
     goal(unchanged_failures == 0, f"the unchanged program: 0 failures in {RUNS} checks at the "
          f"default 5 % limit ({unchanged_failures})")
-    c.check(all(re.match(r"(can't tell \([+-]" + PCT + r" % \u00b1" + PCT + r" % from run to run, \d+ "
-                         r"baseline runs; check --against REF interleaves\)|equal|(better|worse) "
-                         r"by .*; \d+ baseline runs\))$", v) for _, v, _ in unchanged),
-            "each verdict rests on the baseline's runs", str(set(v for _, v, _ in unchanged)))
+    c.check(all(re.match(r"(can't tell \([+-]" + PCT + r" % \u00b1" + PCT + r" % from run to run, "
+                         + FIVE + r"\d+ baseline runs; check --against REF interleaves\)|equal|"
+                         r"(better|worse) by .*; " + FIVE + r"\d+ baseline runs\))$", v)
+                for _, v, _ in unchanged),
+            "each verdict rests on the median of 5 runs against the baseline's runs",
+            str(set(v for _, v, _ in unchanged)))
+    rc, out, err = run(BENCHRACK, ["check"] + common + ["--firmware", GATE, "--runs", "1",
+                                                        "--json", os.path.join(tmp, "one.json")])
+    m = re.search(r"^work\s+ns\s+\S+\s+\S+\s+\S+\s+(.*)$", out, re.M)
+    one_verdict = m.group(1) if m else out + err
+    c.check("median of" not in one_verdict and re.search(r"\d+ baseline runs", one_verdict),
+            "--runs 1: the one run decides", one_verdict)
+    c.check(len(load(os.path.join(tmp, "one.json"))["benches"][0].get("runs", [])) <= 1,
+            "--runs 1: the check's record keeps no further run")
+    rc, out, err = run(BENCHRACK, ["check"] + common + ["--firmware", GATE,
+                                                        "--json", os.path.join(tmp, "five.json")])
+    five = load(os.path.join(tmp, "five.json"))["benches"][0]
+    c.check(len(five.get("runs", [])) == 5 and five["runs"][0]["median"] == five["median"],
+            "check keeps the median of each of its 5 runs, the first the bench's own",
+            str(five.get("runs")))
 
     slower_failures, worded = 0, 0
     for _ in range(RUNS):
@@ -131,7 +153,8 @@ with tempfile.TemporaryDirectory() as tmp:
         add_run()
         slower_failures += rc == 1
         said = re.search(r"FAIL regression: work: ns \d+(\.\d)? vs baseline \d+(\.\d)?: worse by "
-                         + PCT + r" % \(" + PCT + r"\.\." + PCT + r" %, p [<=] [0-9.]+; \d+ baseline runs\), "
+                         + PCT + r" % \(" + PCT + r"\.\." + PCT + r" %, p [<=] [0-9.]+; " + FIVE
+                         + r"\d+ baseline runs\), "
                          r"beyond the 5% regression limit", out) is not None
         worded += said
         if rc == 1 and not said:

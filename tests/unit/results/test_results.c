@@ -26,7 +26,7 @@
 static const uint64_t samples_a[] = {100, 100, 100, 4400000007ULL};
 
 static br_bench_record_t *add(br_run_record_t *r, const char *name, double median, double p10,
-			      double p90)
+                              double p90)
 {
 	br_bench_record_t *b = br_run_record_add_bench(r);
 	snprintf(b->name, sizeof(b->name), "%s", name);
@@ -107,7 +107,8 @@ static void test_round_trip(void)
 			CHECK(strcmp(back.host, r.host) == 0 && strcmp(back.unit, r.unit) == 0);
 			CHECK(strcmp(back.build_id, "0b00") == 0 && back.git_commit[0] == '\0');
 			CHECK(back.sizes_known && back.text_bytes == 3000 && back.clock_hz == 0);
-			CHECK(back.budgets.max_text_bytes.set && back.budgets.max_text_bytes.value == 4096);
+			CHECK(back.budgets.max_text_bytes.set &&
+			      back.budgets.max_text_bytes.value == 4096);
 			CHECK(back.bench_count == 3);
 			CHECK(back.benches[1].summary.median == 655.5 &&
 			      back.benches[1].summary.p90 == 660.25);
@@ -116,7 +117,8 @@ static void test_round_trip(void)
 			CHECK(back.benches[2].status == BR_BENCH_NOT_RUN &&
 			      strcmp(back.benches[2].mode, "function") == 0);
 			if (kind == 0)
-				CHECK(back.benches[0].samples != NULL && back.benches[0].samples[2] == 100 &&
+				CHECK(back.benches[0].samples != NULL &&
+				      back.benches[0].samples[2] == 100 &&
 				      back.benches[0].samples[3] == 4400000007ULL);
 			else
 				CHECK(back.benches[0].samples == NULL);
@@ -132,8 +134,8 @@ static void test_round_trip(void)
  * ones, and names holding control characters and bytes that are not UTF-8. */
 static void test_exact_numbers(void)
 {
-	static const double figures[] = {1e40, 1e308, 1.7976931348623157e308, 1e-300,
-					 0.1, 655.25, 9007199254740993.0};
+	static const double figures[] = {1e40, 1e308,  1.7976931348623157e308, 1e-300,
+	                                 0.1,  655.25, 9007199254740993.0};
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
 		br_run_record_t r, back;
 		record_init(&r, "b");
@@ -149,10 +151,11 @@ static void test_exact_numbers(void)
 		CHECK_MSG(st == BR_OK, "figure %zu: %s", i, err.message);
 		if (st == BR_OK) {
 			CHECK_MSG(back.clock_hz == 9007199254740993ULL, "clock %llu",
-				  (unsigned long long)back.clock_hz);
+			          (unsigned long long)back.clock_hz);
 			CHECK(back.text_bytes == (uint64_t)INT64_MAX);
-			CHECK_MSG(back.benches[0].summary.median == figures[i], "median %.17g != %.17g",
-				  back.benches[0].summary.median, figures[i]);
+			CHECK_MSG(back.benches[0].summary.median == figures[i],
+			          "median %.17g != %.17g", back.benches[0].summary.median,
+			          figures[i]);
 			CHECK(strcmp(back.suite, "s\x1b[31m\r\a\xef\xbf\xbd") == 0);
 		}
 		CHECK(strchr(json, 0x1b) == NULL); /* escaped as \u001b in the file */
@@ -174,9 +177,10 @@ static void test_run_names(void)
 	for (int i = 0; i < RUNS; i++) {
 		br_error_clear(&err);
 		CHECK_MSG(br_results_run_path(dir, "b", paths[i], sizeof(paths[i]), &err) == BR_OK,
-			  "%s", err.message);
+		          "%s", err.message);
 		for (int k = 0; k < i; k++)
-			CHECK_MSG(strcmp(paths[k], paths[i]) != 0, "run %d and %d: %s", k, i, paths[i]);
+			CHECK_MSG(strcmp(paths[k], paths[i]) != 0, "run %d and %d: %s", k, i,
+			          paths[i]);
 	}
 	for (int i = 0; i < RUNS; i++)
 		remove(paths[i]);
@@ -228,10 +232,10 @@ static void test_bad_records(void)
 		br_error_t err;
 		br_error_clear(&err);
 		br_status_t st = br_record_parse("b.json", (const unsigned char *)bad[i].text,
-						 strlen(bad[i].text), &r, &err);
+		                                 strlen(bad[i].text), &r, &err);
 		CHECK_MSG(st == BR_ERR_INPUT && r.bench_count == 0, "bad record %zu", i);
 		CHECK_MSG(strcmp(err.message, bad[i].message) == 0,
-			  "bad record %zu:\n  got  %s\n  want %s", i, err.message, bad[i].message);
+		          "bad record %zu:\n  got  %s\n  want %s", i, err.message, bad[i].message);
 	}
 }
 
@@ -270,8 +274,7 @@ static void test_diff_and_gate(void)
 	add(&old_rec, "faster", 100, 100, 100);
 	add(&new_rec, "faster", 50, 50, 50);
 	add(&old_rec, "gone", 1, 1, 1);
-	add(&new_rec, "new", 7, 7, 7)->budgets.max_cycles_per_iteration =
-		(br_limit_t){true, 5};
+	add(&new_rec, "new", 7, 7, 7)->budgets.max_cycles_per_iteration = (br_limit_t){true, 5};
 	new_rec.benches[0].stack_bytes = 80; /* stack doubled */
 	new_rec.text_bytes = 3100;
 	new_rec.budgets.max_text_bytes = (br_limit_t){true, 3050};
@@ -309,13 +312,13 @@ static void test_diff_and_gate(void)
 		const br_finding_t *f = &g.findings[i];
 		if (strcmp(f->bench, "slower") == 0)
 			saw_slower = f->kind == BR_FINDING_REGRESSION &&
-				     strcmp(f->message, "slower: instructions 110 vs baseline 100: "
-							"+10 instructions (+10.0 %), beyond the 5% "
-							"regression limit") == 0;
+			             strcmp(f->message, "slower: instructions 110 vs baseline 100: "
+			                                "+10 instructions (+10.0 %), beyond the 5% "
+			                                "regression limit") == 0;
 		if (strcmp(f->bench, "new") == 0)
 			saw_budget = f->kind == BR_FINDING_BUDGET &&
-				     strcmp(f->message, "new: instructions median 7 exceeds budget "
-							"max_cycles_per_iteration 5 by 40.0%") == 0;
+			             strcmp(f->message, "new: instructions median 7 exceeds budget "
+			                                "max_cycles_per_iteration 5 by 40.0%") == 0;
 		if (strcmp(f->bench, BR_DIFF_FIRMWARE) == 0)
 			saw_text = f->kind == BR_FINDING_BUDGET;
 		if (strcmp(f->bench, "same") == 0)
@@ -341,10 +344,9 @@ static void test_diff_and_gate(void)
 	br_run_record_free(&other);
 }
 
-
 /* A bench with n samples of base + i % spread (plus shift), summarized. */
-static br_bench_record_t *add_samples(br_run_record_t *r, const char *name, size_t n,
-				      uint32_t base, uint32_t spread, uint32_t shift)
+static br_bench_record_t *add_samples(br_run_record_t *r, const char *name, size_t n, uint32_t base,
+                                      uint32_t spread, uint32_t shift)
 {
 	br_bench_record_t *b = br_run_record_add_bench(r);
 	snprintf(b->name, sizeof(b->name), "%s", name);
@@ -413,6 +415,7 @@ static void test_stored_noisy(br_run_record_t *old_rec, br_run_record_t *new_rec
 			snprintf(e->runs[i].build, sizeof(e->runs[i].build), "b%zu", b);
 		}
 	}
+	old_rec->kind = BR_RECORD_BASELINE; /* a run's runs are its launches: below */
 	br_diff_compute(old_rec, new_rec, &d);
 	r = row(&d, "slower", BR_METRIC_COUNT);
 	br_diff_describe(r, words, sizeof(words));
@@ -422,9 +425,10 @@ static void test_stored_noisy(br_run_record_t *old_rec, br_run_record_t *new_rec
 	          "%s", words);
 	r = row(&d, "drift", BR_METRIC_COUNT);
 	br_diff_describe(r, words, sizeof(words));
-	CHECK_MSG(r->shift.outcome == BR_SHIFT_HIGHER && r->change == BR_CHANGE_NOT_DISTINGUISHABLE &&
-	              r->percent > 5.0 && strstr(words, " from run to run, 10 baseline runs; check "
-	                                                "--against REF interleaves)") != NULL &&
+	CHECK_MSG(r->shift.outcome == BR_SHIFT_HIGHER &&
+	              r->change == BR_CHANGE_NOT_DISTINGUISHABLE && r->percent > 5.0 &&
+	              strstr(words, " from run to run, 10 baseline runs; check "
+	                            "--against REF interleaves)") != NULL &&
 	              strncmp(words, "can't tell (+", 13) == 0,
 	          "%s", words);
 	r = row(&d, "bit", BR_METRIC_COUNT);
@@ -432,10 +436,44 @@ static void test_stored_noisy(br_run_record_t *old_rec, br_run_record_t *new_rec
 	/* at the default 5 %: only slower fails; drift (+8 %, told apart by the
 	 * samples alone) does not */
 	br_gate_evaluate(new_rec, &d, &g);
-	CHECK_MSG(g.failures == 1 && strstr(finding_of(&g, "slower", "ns"), "10 baseline runs") != NULL,
+	CHECK_MSG(g.failures == 1 &&
+	              strstr(finding_of(&g, "slower", "ns"), "10 baseline runs") != NULL,
 	          "%zu %s", g.failures, finding_of(&g, "slower", "ns"));
 	br_gate_free(&g);
 	br_diff_free(&d);
+
+	/* a check that took 5 runs of drift (its launches in the new run's
+	 * runs): their median, 1020 (+1.2 % of the centre 1022.1), decides,
+	 * worded as the median of 5; the same runs in an old run record (not a
+	 * baseline) are one moment's launches, and count as its one run */
+	br_bench_record_t *nd = (br_bench_record_t *)br_run_record_find(new_rec, "drift");
+	const double launches[] = {1100, 1020, 990, 1300, 1010};
+	nd->runs = calloc(5, sizeof(nd->runs[0]));
+	nd->run_count = 5;
+	for (size_t i = 0; i < 5; i++)
+		nd->runs[i].median = launches[i];
+	br_diff_compute(old_rec, new_rec, &d);
+	r = row(&d, "drift", BR_METRIC_COUNT);
+	br_diff_describe(r, words, sizeof(words));
+	double centre = 0.0;
+	for (size_t i = 0; i < 10; i++)
+		centre += log(medians[i]) / 10.0;
+	centre = exp(centre);
+	CHECK_MSG(r->by_runs && r->runs.new_runs == 5 && fabs(r->new_value - 1020.0) < 1e-9 &&
+	              fabs(r->percent - 100.0 * (1020.0 - centre) / centre) < 1e-9 &&
+	              r->change == BR_CHANGE_NOT_DISTINGUISHABLE &&
+	              strstr(words, " from run to run, median of 5 runs against 10 baseline runs; "
+	                            "check --against REF interleaves)") != NULL,
+	          "%s", words);
+	br_diff_free(&d);
+	old_rec->kind = BR_RECORD_RUN;
+	br_diff_compute(new_rec, old_rec, &d);
+	r = row(&d, "drift", BR_METRIC_COUNT);
+	CHECK_MSG(r->by_runs && r->runs.runs == 1 && r->runs.df == 0, "%zu runs", r->runs.runs);
+	br_diff_free(&d);
+	free(nd->runs);
+	nd->runs = NULL;
+	nd->run_count = 0;
 
 	/* the runs go to a baseline's JSON and read back; a record without them
 	 * reads as none */
@@ -469,7 +507,7 @@ static void test_metric_rules(void)
 	char words[BR_DIFF_WORDS_BYTES];
 	br_diff_describe(r, words, sizeof(words));
 	CHECK_MSG(r->change == BR_CHANGE_WORSE && strcmp(words, "+1 instructions (+0.1 %)") == 0,
-		  "%s", words);
+	          "%s", words);
 	r = row(&d, "one", BR_METRIC_STACK);
 	br_diff_describe(r, words, sizeof(words));
 	CHECK_MSG(strcmp(words, "+4 B stack (+10.0 %)") == 0, "%s", words);
@@ -479,34 +517,37 @@ static void test_metric_rules(void)
 	 * stack's 10 % fails */
 	br_gate_evaluate(&new_rec, &d, &g);
 	CHECK_MSG(g.failures == 1 && strcmp(finding_of(&g, "one", "stack_bytes"), "") != 0,
-		  "failures %zu", g.failures);
+	          "failures %zu", g.failures);
 	br_gate_free(&g);
 	/* instructions 0 %, stack_bytes 64B: the instruction fails, the stack passes */
 	const char *why = NULL;
-	CHECK(br_regression_limit_parse("0%", "instructions", &new_rec.regression.by_metric[0], &why));
-	CHECK(br_regression_limit_parse("64B", "stack_bytes", &new_rec.regression.by_metric[4], &why));
+	CHECK(br_regression_limit_parse("0%", "instructions", &new_rec.regression.by_metric[0],
+	                                &why));
+	CHECK(br_regression_limit_parse("64B", "stack_bytes", &new_rec.regression.by_metric[4],
+	                                &why));
 	br_gate_evaluate(&new_rec, &d, &g);
 	CHECK_MSG(g.failures == 1 && strcmp(finding_of(&g, "one", "instructions"),
-					    "one: instructions 1001 vs baseline 1000: +1 "
-					    "instructions (+0.1 %), beyond the 0% regression "
-					    "limit") == 0,
-		  "%zu: %s", g.failures, g.count ? g.findings[0].message : "");
+	                                    "one: instructions 1001 vs baseline 1000: +1 "
+	                                    "instructions (+0.1 %), beyond the 0% regression "
+	                                    "limit") == 0,
+	          "%zu: %s", g.failures, g.count ? g.findings[0].message : "");
 	br_gate_free(&g);
 	/* stack_bytes 2B: fails */
-	CHECK(br_regression_limit_parse("2B", "stack_bytes", &new_rec.regression.by_metric[4], &why));
+	CHECK(
+	    br_regression_limit_parse("2B", "stack_bytes", &new_rec.regression.by_metric[4], &why));
 	br_gate_evaluate(&new_rec, &d, &g);
 	CHECK_MSG(g.failures == 2 && strstr(finding_of(&g, "one", "stack_bytes"),
-					    "+4 B stack (+10.0 %), beyond the 2 B") != NULL,
-		  "%s", finding_of(&g, "one", "stack_bytes"));
+	                                    "+4 B stack (+10.0 %), beyond the 2 B") != NULL,
+	          "%s", finding_of(&g, "one", "stack_bytes"));
 	br_gate_free(&g);
 	/* both parts: beyond 5 % and 2 B (10 %, 4 B): fails; 20 % and 2 B: passes */
-	CHECK(br_regression_limit_parse("5% and 2B", "stack_bytes", &new_rec.regression.by_metric[4],
-					&why));
+	CHECK(br_regression_limit_parse("5% and 2B", "stack_bytes",
+	                                &new_rec.regression.by_metric[4], &why));
 	br_gate_evaluate(&new_rec, &d, &g);
 	CHECK(strcmp(finding_of(&g, "one", "stack_bytes"), "") != 0);
 	br_gate_free(&g);
 	CHECK(br_regression_limit_parse("20% and 2B", "stack_bytes",
-					&new_rec.regression.by_metric[4], &why));
+	                                &new_rec.regression.by_metric[4], &why));
 	br_gate_evaluate(&new_rec, &d, &g);
 	CHECK(strcmp(finding_of(&g, "one", "stack_bytes"), "") == 0);
 	br_gate_free(&g);
@@ -532,21 +573,23 @@ static void test_metric_rules(void)
 	r = row(&d, "same", BR_METRIC_COUNT);
 	br_diff_describe(r, words, sizeof(words));
 	CHECK_MSG(r->tested && r->metric_class == BR_METRIC_NOISY &&
-		  r->change == BR_CHANGE_NOT_DISTINGUISHABLE && strncmp(words, "can't tell (\u00b1", 14) == 0,
-		  "%s", words);
+	              r->change == BR_CHANGE_NOT_DISTINGUISHABLE &&
+	              strncmp(words, "can't tell (\u00b1", 14) == 0,
+	          "%s", words);
 	CHECK_MSG(strstr(words, "samples a side would resolve \u00b150.0 %") == NULL, "%s", words);
 	r = row(&d, "slower", BR_METRIC_COUNT);
 	br_diff_describe(r, words, sizeof(words));
 	/* 200 on about 1024: 19.5 % */
 	CHECK_MSG(r->change == BR_CHANGE_WORSE && strncmp(words, "worse by 19.5 % (", 17) == 0 &&
-		  strstr(words, ", p < 0.001)") != NULL,
-		  "%s", words);
+	              strstr(words, ", p < 0.001)") != NULL,
+	          "%s", words);
 	r = row(&d, "bit", BR_METRIC_COUNT);
 	CHECK(r->change == BR_CHANGE_WORSE && r->percent < 5.0);
 	br_gate_evaluate(&new_rec, &d, &g);
 	/* only slower is beyond 5 %; bit is worse by 2.9 % and said so, not failed */
-	CHECK_MSG(g.failures == 1 && strstr(finding_of(&g, "slower", "ns"), "worse by 19.5 %") != NULL,
-		  "%zu %s", g.failures, finding_of(&g, "slower", "ns"));
+	CHECK_MSG(g.failures == 1 &&
+	              strstr(finding_of(&g, "slower", "ns"), "worse by 19.5 %") != NULL,
+	          "%zu %s", g.failures, finding_of(&g, "slower", "ns"));
 	br_gate_free(&g);
 
 	br_diff_free(&d);
@@ -554,19 +597,21 @@ static void test_metric_rules(void)
 	 * side): the pairs of launches are tested too, and decide the words */
 	const double base_l[] = {1000, 1060, 990, 1040, 1010, 1070, 1000, 1030};
 	br_bench_record_t *sides[2] = {(br_bench_record_t *)br_run_record_find(&old_rec, "slower"),
-				       (br_bench_record_t *)br_run_record_find(&new_rec, "slower")};
+	                               (br_bench_record_t *)br_run_record_find(&new_rec, "slower")};
 	for (size_t k = 0; k < 2; k++) {
 		sides[k]->runs = calloc(8, sizeof(sides[k]->runs[0]));
 		sides[k]->run_count = 8;
 		for (size_t i = 0; i < 8; i++)
-			sides[k]->runs[i].median = base_l[i] * (k == 0 ? 1.0 : 1.2 + 0.002 * (double)i);
+			sides[k]->runs[i].median =
+			    base_l[i] * (k == 0 ? 1.0 : 1.2 + 0.002 * (double)i);
 	}
 	br_diff_compute(&old_rec, &new_rec, &d);
 	r = row(&d, "slower", BR_METRIC_COUNT);
 	br_diff_describe(r, words, sizeof(words));
 	CHECK_MSG(r->by_pairs && r->change == BR_CHANGE_WORSE && r->pairs.n_first == 8 &&
-		  strstr(words, "; 8 interleaved pairs)") != NULL && strncmp(words, "worse by 2", 10) == 0,
-		  "%s", words);
+	              strstr(words, "; 8 interleaved pairs)") != NULL &&
+	              strncmp(words, "worse by 2", 10) == 0,
+	          "%s", words);
 	for (size_t k = 0; k < 2; k++) {
 		free(sides[k]->runs);
 		sides[k]->runs = NULL;
@@ -601,12 +646,12 @@ static void test_metric_rules(void)
 	CHECK(br_regression_limit_parse("10", "instructions", &l, &why) && l.amount == 10);
 	CHECK(br_regression_limit_parse("2% and 64B", "stack_bytes", &l, &why) && l.percent == 2 &&
 	      l.amount == 64);
-	const char *bad[][2] = {{"64B", "instructions"}, {"%", "ns"}, {"-1%", "ns"},
-				{"2% and 3%", "ns"}, {"1001%", "ns"}, {"abc", "ns"}, {"", "ns"},
-				{"5 and", "ns"}};
+	const char *bad[][2] = {
+	    {"64B", "instructions"}, {"%", "ns"},   {"-1%", "ns"}, {"2% and 3%", "ns"},
+	    {"1001%", "ns"},         {"abc", "ns"}, {"", "ns"},    {"5 and", "ns"}};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK_MSG(!br_regression_limit_parse(bad[i][0], bad[i][1], &l, &why) && why != NULL,
-			  "'%s' for %s", bad[i][0], bad[i][1]);
+		          "'%s' for %s", bad[i][0], bad[i][1]);
 }
 
 /* An entry for unmodified firmware with its own ELF of text bytes. */

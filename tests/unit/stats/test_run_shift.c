@@ -16,6 +16,18 @@
  *   prediction, sigma sqrt(1 + 1/10)) in 0.46 and 0.90 of trials (within
  *   0.05), never much above what a z-test knowing sigma could do (0.66,
  *   0.99).
+ * - several new runs (br_stats_run_shift_many, the median of k runs): a
+ *   hand-worked case; the variance of the median of k normal draws
+ *   (simulated, 20,000 draws) at most pi / (2k) and near the printed values
+ *   0.5, 0.449, 0.298, 0.287 for k = 2..5; 1,000 trials of a baseline of 10
+ *   runs against 5 new runs, with 4 % drift between runs (this host's) and
+ *   with one launch in 60 starved to 1.8 times as slow: unchanged called
+ *   higher in at most 1 % (the false FAIL's bound, one tail of 99 %), +20 %
+ *   told apart in at least 99 % (measured 99.9 %) where one new run tells
+ *   it in 82 %; with starved launches, in at least 75 % (82.6 %; one run:
+ *   69.5 %: a starved launch among the baseline's runs widens their spread);
+ *   a shift of 3 prediction spreads of the median of 5 at the documented
+ *   power, 45 % (within 0.05; the interval is the conservative one).
  * - br_stats_paired_shift (interleaved launches, paired): a hand-worked
  *   case, fewer than 2 pairs, all equal; 1,000 trials of 8 pairs sharing a
  *   3 % drift per pair with 0.5 % between the two launches of a pair:
@@ -69,20 +81,32 @@ static void test_student(void)
 	CHECK(isnan(br_stats_student_two_sided(1.0, 4)));
 }
 
+/* Five runs of one build, the hand-worked cases' baseline. */
+static const double five_runs[] = {100, 104, 98, 102, 96};
+
+/* Their logs' mean *m and standard deviation *s (df 4). */
+static void five_runs_logs(double *m, double *s)
+{
+	double ss = 0.0;
+	*m = 0.0;
+	for (size_t i = 0; i < 5; i++)
+		*m += log(five_runs[i]) / 5.0;
+	for (size_t i = 0; i < 5; i++)
+		ss += (log(five_runs[i]) - *m) * (log(five_runs[i]) - *m);
+	*s = sqrt(ss / 4.0);
+}
+
 static void test_hand_worked(void)
 {
 	br_error_t err;
 	br_run_shift_t r;
 	/* five runs of one build; logs' mean m, sd s (df 4), centre e^m;
 	 * the interval ln(new) - m +- 4.6041 s sqrt(1.2) */
-	const double runs[] = {100, 104, 98, 102, 96};
+	const double *runs = five_runs;
 	const size_t one[] = {0, 0, 0, 0, 0};
-	double m = 0.0, ss = 0.0;
-	for (size_t i = 0; i < 5; i++)
-		m += log(runs[i]) / 5.0;
-	for (size_t i = 0; i < 5; i++)
-		ss += (log(runs[i]) - m) * (log(runs[i]) - m);
-	double s = sqrt(ss / 4.0), h = 4.604095 * s * sqrt(1.2);
+	double m, s;
+	five_runs_logs(&m, &s);
+	double h = 4.604095 * s * sqrt(1.2);
 	CHECK(br_stats_run_shift(runs, one, 5, 120, 0.99, 0, &r, &err) == BR_OK);
 	CHECK(r.runs == 5 && r.centre_runs == 5 && r.df == 4);
 	CHECK_MSG(near(r.centre, exp(m), 1e-9) && near(r.spread, s, 1e-12), "%g %g", r.centre,
@@ -216,6 +240,120 @@ static void test_synthetic(void)
 	}
 }
 
+/* The median of k standard normal draws: its variance over 20,000 draws. */
+static double median_variance(size_t k)
+{
+	double sum = 0.0, sum2 = 0.0, v[8];
+	const int draws = 20000;
+	for (int t = 0; t < draws; t++) {
+		for (size_t i = 0; i < k; i++)
+			v[i] = normal();
+		br_summary_t s;
+		br_error_t err;
+		br_stats_summarize(v, k, &s, &err);
+		sum += s.median;
+		sum2 += s.median * s.median;
+	}
+	return sum2 / draws - (sum / draws) * (sum / draws);
+}
+
+#define NEW_RUNS 5U
+#define HOST_DRIFT 0.04 /* between runs, relative: this host's */
+
+/* One launch's median: level drawn with drift, times ratio; one in 60
+ * starved to 1.8 times as slow when starve. */
+static double one_launch(double ratio, double drift, bool starve)
+{
+	double m = LEVEL * ratio * exp(drift * normal());
+	return starve && uniform() < 1.0 / 60.0 ? 1.8 * m : m;
+}
+
+/* Over TRIALS baselines of RUNS launches, the share of new sets of `fresh`
+ * launches times ratio that the run test calls higher. */
+static double trials_many(double ratio, size_t fresh, double drift, bool starve)
+{
+	const size_t builds[RUNS] = {0};
+	size_t hi = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		double medians[RUNS], news[NEW_RUNS];
+		for (size_t i = 0; i < RUNS; i++)
+			medians[i] = one_launch(1.0, drift, starve);
+		for (size_t i = 0; i < fresh; i++)
+			news[i] = one_launch(ratio, drift, starve);
+		br_run_shift_t r;
+		br_error_t err;
+		if (br_stats_run_shift_many(medians, builds, RUNS, news, fresh, BR_STATS_CONFIDENCE,
+		                            0, &r, &err) != BR_OK) {
+			CHECK(0);
+			continue;
+		}
+		hi += r.shift.outcome == BR_SHIFT_HIGHER;
+	}
+	return (double)hi / TRIALS;
+}
+
+static void test_many(void)
+{
+	br_error_t err;
+	br_run_shift_t r;
+	/* five baseline runs; three new ones, median 120: the interval
+	 * ln 120 - m +- 4.6041 s sqrt(pi/6 + 1/5) */
+	const double *runs = five_runs, fresh[] = {125, 118, 120};
+	const size_t one[] = {0, 0, 0, 0, 0};
+	double m, sd;
+	five_runs_logs(&m, &sd);
+	double h = 4.604095 * sd * sqrt(acos(-1.0) / 6.0 + 0.2);
+	CHECK(br_stats_run_shift_many(runs, one, 5, fresh, 3, 0.99, 0, &r, &err) == BR_OK);
+	CHECK(r.new_runs == 3 && near(r.figure, 120.0, 1e-9) && r.shift.n_second == 3);
+	CHECK_MSG(near(r.shift.low, exp(m) * (exp(log(120) - m - h) - 1), 1e-6) &&
+	              near(r.shift.high, exp(m) * (exp(log(120) - m + h) - 1), 1e-6),
+	          "%g..%g", r.shift.low, r.shift.high);
+	CHECK(near(r.shift.estimate, 120 - exp(m), 1e-9));
+	/* one new run: as br_stats_run_shift */
+	br_run_shift_t single;
+	CHECK(br_stats_run_shift(runs, one, 5, 120, 0.99, 0, &single, &err) == BR_OK);
+	CHECK(br_stats_run_shift_many(runs, one, 5, &fresh[2], 1, 0.99, 0, &r, &err) == BR_OK);
+	CHECK(r.shift.low == single.shift.low && r.shift.high == single.shift.high);
+	CHECK(br_stats_run_shift_many(runs, one, 5, fresh, 0, 0.99, 0, &r, &err) == BR_ERR_INPUT);
+	const double bad[] = {120, (double)INFINITY};
+	CHECK(br_stats_run_shift_many(runs, one, 5, bad, 2, 0.99, 0, &r, &err) == BR_ERR_INPUT);
+
+	/* the median's variance: below pi / (2k), near the printed values */
+	const double printed[] = {0.5, 0.4487, 0.2982, 0.2868};
+	for (size_t k = 2; k <= 5; k++) {
+		double v = median_variance(k);
+		printf("median of %zu normal draws: variance %.3f (printed %.3f, bound %.3f)\n", k,
+		       v, printed[k - 2], br_stats_run_median_variance(k));
+		CHECK_MSG(near(v, printed[k - 2], 0.02) && v < br_stats_run_median_variance(k),
+		          "k %zu: %.3f", k, v);
+	}
+	CHECK(br_stats_run_median_variance(1) == 1.0 && br_stats_run_median_variance(0) == 1.0);
+
+	for (int starve = 0; starve < 2; starve++) {
+		const char *how = starve ? ", 1 launch in 60 starved" : "";
+		double fa1 = trials_many(1.0, 1, HOST_DRIFT, starve);
+		double fa5 = trials_many(1.0, NEW_RUNS, HOST_DRIFT, starve);
+		double p1 = trials_many(1.2, 1, HOST_DRIFT, starve);
+		double p5 = trials_many(1.2, NEW_RUNS, HOST_DRIFT, starve);
+		printf("drift %.0f %%%s: unchanged called higher by 1 / %u new runs in %.1f / %.1f "
+		       "%%; +20 %% told apart in %.1f / %.1f %%\n",
+		       HOST_DRIFT * 100, how, NEW_RUNS, fa1 * 100, fa5 * 100, p1 * 100, p5 * 100);
+		CHECK_MSG(fa5 <= 0.01, "false alarms, %u runs%s: %.3f", NEW_RUNS, how, fa5);
+		/* a starved launch among the baseline's runs widens their spread
+		 * (1 baseline in 7 holds one): calmer, so less power, never more
+		 * false alarms */
+		CHECK_MSG(p5 >= (starve ? 0.75 : 0.99) && p5 > p1 + 0.1,
+		          "+20 %%%s: %.3f (one run %.3f)", how, p5, p1);
+	}
+	/* 3 prediction spreads of the median of 5: sigma sqrt(pi/10 + 1/RUNS) */
+	double spread = HOST_DRIFT * sqrt(br_stats_run_median_variance(NEW_RUNS) + 1.0 / RUNS);
+	double told = trials_many(exp(3.0 * spread), NEW_RUNS, HOST_DRIFT, false);
+	printf("median of %u runs, 3 prediction spreads: told apart in %.1f %% (documented "
+	       "45 %%)\n",
+	       NEW_RUNS, told * 100);
+	CHECK_MSG(near(told, 0.45, 0.05), "3 spreads: %.3f", told);
+}
+
 static void test_paired(void)
 {
 	br_error_t err;
@@ -273,6 +411,7 @@ int main(void)
 	test_student();
 	test_hand_worked();
 	test_synthetic();
+	test_many();
 	test_paired();
 	return check_finish();
 }
