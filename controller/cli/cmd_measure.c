@@ -18,7 +18,7 @@
 #include "cli/option_table.h"
 #include "cli/output.h"
 #include "cli/option_number.h"
-#include "run/measure_report.h"
+#include "report/report_measure.h"
 #include "run/install_paths.h"
 #include "config/board.h"
 #include "common/counter_kind.h"
