@@ -4,7 +4,6 @@
  * breakpoints, each kept in the record as it finishes. Every count, timeout
  * and budget comes from the plan.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,41 +19,6 @@
 
 #define BOARD_RUN_STARVED_BYTES 160U
 #define BOARD_RUN_TIMEOUT_REASON_BYTES 251U /* a timed-out bench's reason: 250 characters */
-
-void br_board_progress(const br_run_settings_t *s, unsigned index, unsigned count, const char *name)
-{
-	if (s->progress != NULL)
-		s->progress(s->progress_ctx, index, count, name);
-}
-
-void br_board_progress_done(const br_run_settings_t *s)
-{
-	if (s->progress_done != NULL)
-		s->progress_done(s->progress_ctx);
-}
-
-void br_board_notice(const br_run_settings_t *s, const char *fmt, ...)
-{
-	if (s->notice == NULL)
-		return;
-	char text[BR_ERROR_MESSAGE_BYTES];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	s->notice(s->notice_ctx, text);
-}
-
-void br_board_on_progress(void *ctx, unsigned index, unsigned count, const char *name)
-{
-	br_board_keeper_t *k = ctx;
-	k->started_ms = br_clock_ms();
-	if (k->server != NULL)
-		br_server_sched_read(k->server, &k->sched_start);
-	k->current = name;
-	k->current_index = k->offset + index;
-	br_board_progress(k->s, k->offset + index, k->offset > 0 ? k->total : count, name);
-}
 
 static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
                                  const br_stub_result_t *r, br_error_t *err)
@@ -279,11 +243,8 @@ br_status_t br_board_execute_entry(const br_run_settings_t *s, const br_run_plan
 	return br_run_json_save(&run->record, run->run_path, err);
 }
 
-/* Entries that measure unmodified firmware, in suite order, each kept on
- * disk as soon as it is done; one that fails is recorded not run with why,
- * and the next one is measured all the same (the first failure returned). */
-static br_status_t execute_entries(const br_run_settings_t *s, const br_run_plan_t *plan,
-                                   br_board_run_t *run, br_error_t *err)
+br_status_t br_board_execute_entries(const br_run_settings_t *s, const br_run_plan_t *plan,
+                                     br_board_run_t *run, br_error_t *err)
 {
 	size_t total = plan->entry_count - plan->stub_count, done = 0;
 	br_status_t first = BR_OK;
@@ -309,26 +270,4 @@ static br_status_t execute_entries(const br_run_settings_t *s, const br_run_plan
 	}
 	br_board_progress_done(s);
 	return first;
-}
-
-br_status_t br_board_execute(const br_run_settings_t *s, const br_run_plan_t *plan,
-                             br_board_run_t *run, br_error_t *err)
-{
-	if (plan->host)
-		return br_board_execute_host(s, plan, 0, plan->entry_count, s->host_program, run,
-		                             err);
-	br_status_t st = br_run_plan_has_stub(plan)
-	                     ? br_board_execute_stub(s, plan, 0, plan->entry_count, run, err)
-	                     : BR_OK;
-	/* a stub bench that did not finish costs only itself */
-	if (st == BR_OK || run->bench_timed_out) {
-		br_error_t why;
-		br_error_clear(&why);
-		br_status_t est = execute_entries(s, plan, run, &why);
-		if (st == BR_OK && est != BR_OK) {
-			st = est;
-			*err = why;
-		}
-	}
-	return st != BR_OK ? st : br_board_record_unmeasured(run, err);
 }

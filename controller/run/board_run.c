@@ -19,6 +19,30 @@ void br_board_run_host(br_board_run_t *run)
 	run->board.name = BR_HOST_BOARD_NAME;
 }
 
+/* Everything the plan measures on its board: stub benches, then the entries
+ * for unmodified firmware (on the host: the host program). */
+static br_status_t board_execute(const br_run_settings_t *s, const br_run_plan_t *plan,
+                                 br_board_run_t *run, br_error_t *err)
+{
+	if (plan->host)
+		return br_board_execute_host(s, plan, 0, plan->entry_count, s->host_program, run,
+		                             err);
+	br_status_t st = br_run_plan_has_stub(plan)
+	                     ? br_board_execute_stub(s, plan, 0, plan->entry_count, run, err)
+	                     : BR_OK;
+	/* a stub bench that did not finish costs only itself */
+	if (st == BR_OK || run->bench_timed_out) {
+		br_error_t why;
+		br_error_clear(&why);
+		br_status_t est = br_board_execute_entries(s, plan, run, &why);
+		if (st == BR_OK && est != BR_OK) {
+			st = est;
+			*err = why;
+		}
+	}
+	return st != BR_OK ? st : br_board_record_unmeasured(run, err);
+}
+
 /* The run's record started: its firmware, header, the plan sized by
  * --min-detectable from the baseline the header names, and its file
  * written first. */
@@ -82,7 +106,7 @@ void br_board_run_execute(const br_run_settings_t *s, const br_suite_t *suite, c
 		br_run_plan_free(&plan);
 		return;
 	}
-	st = br_board_execute(s, &plan, run, &err);
+	st = board_execute(s, &plan, run, &err);
 	br_run_plan_free(&plan);
 	br_board_record_order(&run->record, suite);
 	br_board_record_finish(run, st, &err);

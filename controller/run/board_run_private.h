@@ -1,10 +1,11 @@
 /*
  * One board's run (run/board_run.h) as its sources share it, in three
  * steps: the plan resolved once (run/run_plan.h, and run_plan_spread.c for
- * --min-detectable), then executed (board_execute.c for stub benches and
+ * --min-detectable), then executed (board_run.c choosing, board_execute.c for stub benches and
  * breakpoint entries, board_host.c for the host board, board_ab.c for
  * --against), then recorded (board_record.c: the run record and its file;
- * board_gate.c: the baseline, the gate, the baseline written). Private to
+ * board_gate.c: the baseline, the gate, the baseline written); what the
+ * caller hears goes through board_progress.c. Private to
  * controller/run: other layers see board_run.h alone.
  */
 #ifndef BENCHRACK_RUN_BOARD_RUN_PRIVATE_H
@@ -45,7 +46,7 @@ typedef struct br_board_keeper {
 	br_error_t save_error;
 } br_board_keeper_t;
 
-/* --- the caller's callbacks (board_execute.c) --- */
+/* --- the caller's callbacks (board_progress.c) --- */
 
 /* s->progress and s->progress_done, when given. */
 void br_board_progress(const br_run_settings_t *s, unsigned index, unsigned count,
@@ -80,10 +81,11 @@ br_status_t br_board_execute_entry(const br_run_settings_t *s, const br_run_plan
                                    br_board_run_t *run, br_status_t *entry, br_error_t *why,
                                    br_error_t *err);
 
-/* Everything the plan measures on its board: stub benches, then the entries
- * for unmodified firmware (on the host: the host program). */
-br_status_t br_board_execute(const br_run_settings_t *s, const br_run_plan_t *plan,
-                             br_board_run_t *run, br_error_t *err);
+/* The plan's entries for unmodified firmware, in suite order, each kept on
+ * disk as soon as it is done; one that fails is recorded not run with why,
+ * and the next one is measured all the same (the first failure returned). */
+br_status_t br_board_execute_entries(const br_run_settings_t *s, const br_run_plan_t *plan,
+                                     br_board_run_t *run, br_error_t *err);
 
 /* --board host: the plan's stub benches entries[first, first + count) run by
  * the host program at program; entries for unmodified firmware are recorded
