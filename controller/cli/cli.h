@@ -56,4 +56,8 @@ int br_cli_selftest(int argc, char **argv);
 /* Prints "benchrack: <message>" for a failed status on stderr and returns its exit code. */
 int br_cli_report(const br_error_t *err);
 
+/* Prints "benchrack CMD: MESSAGE; try 'benchrack CMD --help'" on stderr and
+ * returns 2 (a usage error). */
+int br_cli_usage_error(const char *cmd, const char *message);
+
 #endif

@@ -1,7 +1,7 @@
 /*
  * `benchrack diff OLD NEW`: two records side by side (a baseline and a run,
  * or two runs), per bench and metric: old, new, change, verdict; or, given
- * two ELFs, what changed in size between them (run/size_diff_report.h).
+ * two ELFs, what changed in size between them (report/report_size_diff.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "elf/elf_file.h"
 #include "report/report_output.h"
 #include "results/diff.h"
-#include "run/size_diff_report.h"
+#include "report/report_size_diff.h"
 
 static const br_cli_opts_t diff_options;
 

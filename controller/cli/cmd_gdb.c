@@ -93,8 +93,7 @@ static const br_cli_opts_t gdb_options = {
 
 static int gdb_bad(const char *message)
 {
-	fprintf(stderr, "benchrack gdb: %s; try 'benchrack gdb --help'\n", message);
-	return 2;
+	return br_cli_usage_error("gdb", message);
 }
 
 /* -1 when parsed, else the exit code. */

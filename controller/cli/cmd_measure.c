@@ -18,7 +18,7 @@
 #include "cli/option_table.h"
 #include "cli/output.h"
 #include "cli/option_number.h"
-#include "run/measure_report.h"
+#include "report/report_measure.h"
 #include "run/install_paths.h"
 #include "config/board.h"
 #include "common/counter_kind.h"
@@ -60,15 +60,7 @@ static void measure_usage(FILE *out)
 /* A usage error about the command line as a whole. */
 static int measure_bad(const char *message)
 {
-	fprintf(stderr, "benchrack measure: %s; try 'benchrack measure --help'\n", message);
-	return 2;
-}
-
-static void show_output(void *ctx, int fd, const char *text, size_t len)
-{
-	(void)ctx;
-	(void)fd;
-	fprintf(stderr, "firmware: %.*s", (int)len, text);
+	return br_cli_usage_error("measure", message);
 }
 
 /* Everything the command line says beyond the measurement's own options. */
@@ -388,7 +380,7 @@ int br_cli_measure(int argc, char **argv)
 	measure_cli_t m;
 	memset(&m, 0, sizeof(m));
 	br_measure_options_default(&m.opts);
-	m.opts.link.output = show_output;
+	m.opts.link.output = br_cli_firmware_output;
 	m.opts.link.load_progress = br_cli_load_progress; /* on a terminal only */
 	m.load_policy = BR_BOARD_LOAD_DEFAULT;
 	int code = measure_parse(argc, argv, &m);

@@ -13,6 +13,7 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_number.h"
 #include "cli/option_table.h"
 #include "run/install_paths.h"
 #include "config/board.h"
@@ -24,6 +25,7 @@
 #define PROBE_MAX_DUMPS 16
 #define PROBE_MAX_DUMP_BYTES (16U * 1024U * 1024U)
 #define PROBE_HOSTPORT_MAX 256
+#define PROBE_BAD_BYTES 4096U
 
 /* The usage's two listings: where the board is, and the options. */
 enum { PROBE_GROUP_WHERE, PROBE_GROUP_OPTIONS };
@@ -64,17 +66,15 @@ static void probe_usage(FILE *out)
 
 static int probe_bad(const char *what, const char *arg)
 {
-	fprintf(stderr, "benchrack probe: %s '%s'; try 'benchrack probe --help'\n", what, arg);
-	return 2;
+	char message[PROBE_BAD_BYTES];
+	snprintf(message, sizeof(message), "%s '%s'", what, arg);
+	return br_cli_usage_error("probe", message);
 }
 
 static bool parse_u32(const char *text, uint32_t *out)
 {
-	char *end = NULL;
-	if (text[0] == '\0' || text[0] == '-')
-		return false;
-	unsigned long long v = strtoull(text, &end, 0);
-	if (*end != '\0' || v > 0xFFFFFFFFULL)
+	unsigned long long v = 0;
+	if (!br_cli_whole_parse(text, 0, 0xFFFFFFFFULL, &v))
 		return false;
 	*out = (uint32_t)v;
 	return true;

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "run/board_run.h"
 #include "cli/cli.h"
@@ -22,6 +21,7 @@
 #include "run/install_paths.h"
 #include "cli/execute.h"
 #include "cli/output.h"
+#include "cli/rack_view.h"
 #include "upload/upload_run.h"
 #include "common/xalloc.h"
 #include "config/board.h"
@@ -42,7 +42,6 @@
 #define RACK_MS_PER_S 1000
 #define RACK_TICK_MS 250
 #define RACK_PATH_BYTES 1024U
-#define RACK_NOTE_BYTES 1024U
 
 typedef struct rack_options {
 	const char *rack_path;
@@ -62,15 +61,6 @@ typedef struct rack_options {
 	uint32_t iterations; /* -n (0: the suites') */
 	bool probe;
 } rack_options_t;
-
-/* The parent's view of the run. */
-typedef struct rack_run {
-	const br_rack_t *rack; /* the selected boards */
-	br_rack_board_result_t *results;
-	br_rack_worker_view_t *views;
-	bool live;    /* redraw a block of lines on stderr */
-	size_t drawn; /* lines of the block on screen */
-} rack_run_t;
 
 static const br_cli_opts_t rack_options;
 
@@ -219,62 +209,6 @@ static int rack_parse(int argc, char **argv, rack_options_t *o)
 	return 0;
 }
 
-/* ---- the live view ---------------------------------------------------- */
-
-static void view_draw(rack_run_t *r)
-{
-	if (!r->live)
-		return;
-	if (r->drawn > 0)
-		fprintf(stderr, "\033[%zuA", r->drawn);
-	for (size_t i = 0; i < r->rack->entry_count; i++) {
-		const br_rack_worker_view_t *v = &r->views[i];
-		fprintf(stderr, "\r\033[K%-16s %-8s", r->rack->entries[i].name.value, v->state);
-		if (strcmp(v->state, "running") == 0) {
-			fprintf(stderr, " %s", v->suite);
-			if (v->attempt > 1)
-				fprintf(stderr, " (attempt %u)", v->attempt);
-			if (v->count > 0)
-				fprintf(stderr, " [%u/%u] %s", v->index + 1U, v->count, v->bench);
-		} else if (strcmp(v->state, "done") == 0) {
-			fprintf(stderr, " %s",
-			        br_rack_outcome_name(br_rack_board_outcome(&r->results[i])));
-		}
-		fputc('\n', stderr);
-	}
-	fflush(stderr);
-	r->drawn = r->rack->entry_count;
-}
-
-static void on_line(void *ctx, size_t index, const char *line)
-{
-	rack_run_t *r = ctx;
-	char note[RACK_NOTE_BYTES];
-	br_rack_worker_event_apply(line, &r->results[index], &r->views[index], note, sizeof(note));
-	if (r->live)
-		view_draw(r);
-	else if (note[0] != '\0')
-		fprintf(stderr, "rack: %s: %s\n", r->rack->entries[index].name.value, note);
-}
-
-static void on_done(void *ctx, size_t index, int code)
-{
-	rack_run_t *r = ctx;
-	br_rack_board_result_t *b = &r->results[index];
-	snprintf(r->views[index].state, sizeof(r->views[index].state), "done");
-	br_rack_board_worker_ended(b, code);
-	if (r->live)
-		view_draw(r);
-	else
-		fprintf(stderr, "rack: %s: done: %s\n", r->rack->entries[index].name.value,
-		        br_rack_outcome_name(br_rack_board_outcome(b)));
-}
-
-static void on_tick(void *ctx)
-{
-	view_draw(ctx);
-}
-
 static void on_warn(void *ctx, const char *board, const char *message)
 {
 	(void)ctx;
@@ -407,12 +341,8 @@ int br_cli_rack(int argc, char **argv)
 	    .probe_timeout_ms = RACK_PROBE_TIMEOUT_MS,
 	    .probe = o.probe,
 	};
-	const char *term = getenv("TERM");
-	rack_run_t run = {.rack = &rack,
-	                  .results = results,
-	                  .views = views,
-	                  .live =
-	                      isatty(STDERR_FILENO) && (term == NULL || strcmp(term, "dumb") != 0)};
+	br_cli_rack_view_t run = {
+	    .rack = &rack, .results = results, .views = views, .live = br_cli_rack_view_live()};
 	if (!run.live)
 		fprintf(stderr, "rack: %s: %zu boards, %u emulated at once\n", rack.name,
 		        rack.entry_count, parallel);
@@ -423,14 +353,14 @@ int br_cli_rack(int argc, char **argv)
 	    .job_timeout_ms = o.board_timeout_s * RACK_MS_PER_S,
 	    .tick_ms = RACK_TICK_MS,
 	    .job = br_rack_worker_run,
-	    .line = on_line,
-	    .done = on_done,
-	    .tick = on_tick,
+	    .line = br_cli_rack_view_line,
+	    .done = br_cli_rack_view_done,
+	    .tick = br_cli_rack_view_tick,
 	    .ctx = &run,
 	    .job_ctx = &wo,
 	};
 	br_status_t st = br_rack_pool_run(&pool, &err);
-	view_draw(&run);
+	br_cli_rack_view_draw(&run);
 	if (st != BR_OK)
 		br_cli_report(&err);
 

@@ -6,6 +6,16 @@
 #ifndef BENCHRACK_CLI_OPTION_NUMBER_H
 #define BENCHRACK_CLI_OPTION_NUMBER_H
 
+#include <stdbool.h>
+
+/*
+ * Parses text (decimal, or hexadecimal after 0x; a leading zero is not
+ * octal) as a whole number from min to max into *out; false, *out
+ * unchanged, for anything else. Prints nothing.
+ */
+bool br_cli_whole_parse(const char *text, unsigned long long min, unsigned long long max,
+                        unsigned long long *out);
+
 /*
  * Parses arg (decimal, or hexadecimal after 0x) as a whole number from min to
  * max for option opt of `benchrack cmd`. Returns 0 and stores it in *out, or

@@ -6,7 +6,6 @@
 
 #include "common/xalloc.h"
 #include "measure/measure_run.h"
-#include "run/board_target.h"
 #include "run/measure_figures.h"
 #include "run/run_measure.h"
 
@@ -43,18 +42,17 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 {
 	const br_board_t *board = o->board;
 	const br_run_settings_t *s = o->settings;
-	br_counter_t counter;
-	br_board_counter(board, &counter);
+	const br_suite_bench_t *sb = o->entry->bench;
 	br_measure_options_t m;
 	br_measure_options_default(&m);
-	m.elf_path = o->elf_path != NULL ? o->elf_path : o->entry->elf_path;
-	m.from = o->entry->from.value;
-	m.to = o->entry->to.value;
-	m.function = o->entry->function.value;
-	m.iterations = o->iterations;
-	m.warmup = o->warmup;
-	m.counter = &counter;
-	m.stack = o->suite->stack_watermark;
+	m.elf_path = o->elf_path != NULL ? o->elf_path : sb->elf_path;
+	m.from = sb->from.value;
+	m.to = sb->to.value;
+	m.function = sb->function.value;
+	m.iterations = o->entry->iterations.value;
+	m.warmup = o->entry->warmup.value;
+	m.counter = &o->plan->counter;
+	m.stack = o->plan->stack_watermark;
 	br_stack_region_t region;
 	if (board->file.stack.head.set) {
 		region.low = board->stack_origin;
@@ -63,8 +61,8 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 		m.stack_region = &region;
 	}
 	m.breakpoint_kind = BR_BREAKPOINT_AUTO;
-	if (o->timeout_ms > 0)
-		m.timeout_ms = o->timeout_ms;
+	if (o->entry->timeout_ms.value > 0)
+		m.timeout_ms = (int)o->entry->timeout_ms.value;
 	m.link.output = s->firmware_output;
 	m.link.output_ctx = s->firmware_output_ctx;
 
@@ -83,7 +81,7 @@ br_status_t br_elf_entry_measure(const br_elf_entry_options_t *o, br_bench_recor
 	                          .progress_ctx = s->load_progress_ctx,
 	                          .loaded = s->load_done,
 	                          .loaded_ctx = s->load_done_ctx};
-	st = br_run_measure(&m, &ep, board->load, true, &hooks, &raw, err);
+	st = br_run_measure(&m, &ep, o->plan->load, true, &hooks, &raw, err);
 	if (s->lock != NULL)
 		(void)s->lock(s->lock_ctx, &ep, false, NULL);
 	if (st == BR_OK) {

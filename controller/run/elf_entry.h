@@ -16,16 +16,15 @@
 #include "config/board.h"
 #include "config/suite.h"
 #include "results/record.h"
+#include "run/run_plan.h"
 #include "run/run_settings.h"
 
 typedef struct br_elf_entry_options {
 	const br_run_settings_t *settings; /* the board's endpoint, callbacks, lock */
 	const br_board_t *board;
-	const br_suite_t *suite;
-	const br_suite_bench_t *entry;
+	const br_run_plan_t *plan;    /* the counter, load policy and stack watermark */
+	const br_plan_entry_t *entry; /* the entry with its iterations, warm-up, timeout */
 	const char *elf_path; /* the ELF measured: the entry's, or its build at another commit */
-	uint32_t iterations, warmup;
-	int timeout_ms;
 } br_elf_entry_options_t;
 
 /*

@@ -2,7 +2,7 @@
  * A measurement's raw samples (measure/measure_run.h) turned into figures:
  * statistics of the measured samples, raw and net of the calibration, the
  * stack per sample or per bench, and the sizes. Shared by `benchrack
- * measure` (run/measure_report.h writes it out) and the suite's breakpoint
+ * measure` (report/report_measure.h writes it out) and the suite's breakpoint
  * entries (run/elf_entry.h keeps it as a bench record): one summary, one
  * place. Every figure carries its unit; a sample that could not be measured
  * is counted as such, never as a number.

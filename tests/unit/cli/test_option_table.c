@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli/option_number.h"
 #include "cli/option_table.h"
 
 typedef struct demo {
@@ -163,9 +164,43 @@ static void test_usage(void)
 	free(text);
 }
 
+/* The one whole-number parse of every option and of probe's --dump: decimal
+ * or 0x hexadecimal, never octal, nothing signed, spaced or out of range. */
+static void test_whole(void)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		unsigned long long value;
+	} cases[] = {
+	    {"10", true, 10},
+	    {"010", true, 10},
+	    {"0x10", true, 16},
+	    {"0XfF", true, 255},
+	    {"0xFFFFFFFF", true, 0xFFFFFFFFULL},
+	    {"0x100000000", false, 0},
+	    {"-1", false, 0},
+	    {"+5", false, 0},
+	    {" 5", false, 0},
+	    {"", false, 0},
+	    {"0x", false, 0},
+	    {"5k", false, 0},
+	    {"99999999999999999999999", false, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long v = 12345;
+		bool ok = br_cli_whole_parse(cases[i].text, 0, 0xFFFFFFFFULL, &v);
+		CHECK_MSG(ok == cases[i].ok && v == (ok ? cases[i].value : 12345ULL),
+		          "'%s': %d %llu", cases[i].text, ok, v);
+	}
+	unsigned long long v = 0;
+	CHECK(!br_cli_whole_parse("1", 2, 9, &v));
+}
+
 int main(void)
 {
 	test_parse();
 	test_usage();
+	test_whole();
 	return check_finish();
 }

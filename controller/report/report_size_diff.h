@@ -5,8 +5,8 @@
  * and by compile unit the rows that changed, largest change first, each in
  * flash and RAM bytes (old, new, change), and how many rows did not change.
  */
-#ifndef BENCHRACK_RUN_SIZE_DIFF_REPORT_H
-#define BENCHRACK_RUN_SIZE_DIFF_REPORT_H
+#ifndef BENCHRACK_REPORT_REPORT_SIZE_DIFF_H
+#define BENCHRACK_REPORT_REPORT_SIZE_DIFF_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * figure carries its unit and the clock it came from; a figure that could
  * not be measured says so instead of standing as a number.
  */
-#ifndef BENCHRACK_RUN_MEASURE_REPORT_H
-#define BENCHRACK_RUN_MEASURE_REPORT_H
+#ifndef BENCHRACK_REPORT_REPORT_MEASURE_H
+#define BENCHRACK_REPORT_REPORT_MEASURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

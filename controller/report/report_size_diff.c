@@ -1,4 +1,4 @@
-#include "run/size_diff_report.h"
+#include "report/report_size_diff.h"
 
 #include <string.h>
 
