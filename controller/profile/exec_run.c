@@ -109,8 +109,13 @@ br_status_t br_exec_run(br_target_t *t, br_exec_fifo_t *f, const br_exec_run_opt
 	int64_t heard = start, shown = start;
 	while (st == BR_OK) {
 		int64_t now = br_clock_ns();
-		if (!exact && now >= end)
-			break;
+		if (!exact && now >= end) {
+			/* Whole passes only (exec_log.h), for one more duration at most:
+			 * past it, a pass that goes on is sampled as far as it ran. */
+			if (!x.inside || o->log.span == NULL || now >= end + (end - start))
+				break;
+			x.finish_pass = true;
+		}
 		if (exact && now - heard > (int64_t)o->timeout_ms * NS_PER_MS) {
 			st = br_error_set(err, BR_ERR_TIMEOUT,
 			                  "QEMU's execution log was silent for %d ms %s",

@@ -7,12 +7,14 @@ benchrack:
 - `profile --exact --from region_start --to region_stop` (from QEMU's
   execution log): every function's self count and the instructions counted
   equal the trace's one pass; every chain is rooted at Reset_Handler, and the
-  chains ending in each function add up to the trace's count for it;
+  chains ending in each function add up to the trace's count for it; every
+  source line's count equals the trace's (each PC's line by
+  arm-none-eabi-addr2line);
 - sampled (from the log, --interval 100, 4 s): every function holding more
   than 5 % of the trace's instructions has a sampled self share within 2
   points of the trace's, from at least 5 000 samples, all in the region.
 
-usage: test_profile_workloads.py BENCHRACK QEMU NM ELF
+usage: test_profile_workloads.py BENCHRACK QEMU NM ADDR2LINE ELF
 """
 import os
 import sys
@@ -21,16 +23,23 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 from measure_cli import Checks  # noqa: E402
 from profile_cli import functions, profile  # noqa: E402
-from trace_oracle import first_pass_counts  # noqa: E402
+from trace_oracle import first_pass_pcs, lines_of, symbols  # noqa: E402
 
-BENCHRACK, QEMU, NM, ELF = sys.argv[1:5]
+BENCHRACK, QEMU, NM, ADDR2LINE, ELF = sys.argv[1:6]
 REGION = ("--from", "region_start", "--to", "region_stop")
 SHARE_TOLERANCE = 0.02  # the issue's 2 points
 SHARE_FLOOR = 0.05  # "every function over 5 %"
 MIN_SAMPLES = 5000
 c = Checks()
 
-trace, total = first_pass_counts(QEMU, NM, ELF, "region_start", "region_stop")
+pcs = first_pass_pcs(QEMU, NM, ELF, "region_start", "region_stop")
+funcs = symbols(NM, ELF)
+trace = {}
+for pc, k in pcs.items():
+    f = next((name for lo, hi, name in funcs if lo <= pc < hi), hex(pc))
+    trace[f] = trace.get(f, 0) + k
+total = sum(trace.values())
+trace_lines = lines_of(ADDR2LINE, ELF, pcs)
 name = os.path.basename(ELF)
 print(f"{name}: the trace's pass: {total} instructions, {trace}")
 c.check(total > 10000 and len(trace) >= 4,
@@ -54,6 +63,14 @@ for ch in chains:
     leaves[ch["frames"][-1]] = leaves.get(ch["frames"][-1], 0) + ch["count"]
 c.check(leaves == trace, f"--exact: the chains ending in each function add up to the "
                          f"trace's count for it ({leaves})")
+lines = {}
+for ln in rec["lines"] if rec else []:
+    key = (os.path.basename(ln["file"]), ln["line"])
+    lines[key] = lines.get(key, 0) + ln["self"]
+c.check(lines == trace_lines and len(lines) > 10,
+        f"--exact: every source line's count ({len(lines)} lines) is the trace's by addr2line"
+        + ("" if lines == trace_lines else
+           f": differ at {sorted(set(lines.items()) ^ set(trace_lines.items()))[:6]}"))
 
 rc, out, err, rec = profile(BENCHRACK, ELF, *REGION, "--interval", "100", "--duration", "4")
 c.show(out, err)
