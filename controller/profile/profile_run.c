@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/server_names.h"
 
 #include "elf/elf_file.h"
 #include "run/runner.h"
@@ -226,7 +227,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 			 * over time; QEMU's host time is not its instructions'
 			 * (README: measured). */
 			const br_flavour_t *fl = r.session.target.flavour;
-			out->bias_known = fl != NULL && strcmp(fl->name, "qemu") != 0;
+			out->bias_known = fl != NULL && strcmp(fl->name, BR_FLAVOUR_QEMU_NAME) != 0;
 			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo,
 			                                out, err)
 			             : profile_target(o, elf, &span, &r.session.target, &r.counter,
