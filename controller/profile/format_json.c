@@ -52,6 +52,7 @@ static void write_exact(br_json_t *j, const br_profile_t *p)
 	else
 		br_json_null(j);
 	figure(j, "step_limit", p->step_limit);
+	figure(j, "sleeps", p->sleeps);
 }
 
 /* A sampled profile's figures: samples taken, lost and why, the cost, unwinding. */

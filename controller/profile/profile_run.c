@@ -15,6 +15,7 @@
 #include "profile/lines.h"
 #include "profile/pcsr_sampler.h"
 #include "profile/sampler.h"
+#include "profile/thumb_frame.h"
 
 void br_profile_options_default(br_profile_options_t *o)
 {
@@ -141,6 +142,16 @@ static br_status_t profile_exec_log(const br_profile_options_t *o, const br_elf_
 	return br_exec_run(t, f, &xo, out, err);
 }
 
+/* The WFI/WFE instructions among those counted (each distinct PC looked at once). */
+static uint64_t sleeps_counted(const br_profile_t *p, const br_elf_t *elf)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < p->pcs_cap; i++)
+		if (p->pcs[i].count > 0 && br_thumb_is_sleep(elf, p->pcs[i].pc))
+			n += p->pcs[i].count;
+	return n;
+}
+
 br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
 {
 	br_profile_data_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
@@ -239,6 +250,8 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	}
 	br_exec_fifo_close(&fifo);
 	br_profile_resolve_lines(out, elf);
+	if (out->mode == BR_PROFILE_EXACT)
+		out->sleeps = sleeps_counted(out, elf);
 	br_elf_close(elf);
 	return st;
 }

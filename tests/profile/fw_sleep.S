@@ -1,10 +1,13 @@
 /*
  * A firmware that sleeps in its region (issue 26; its own vector table, the
- * linker script workloads/wl.ld, no stub). Reset_Handler starts SysTick (when
- * WAKE is defined: reload 2000, the processor clock, its interrupt on), then
- * runs region_start, then three times: WFI, then work (a 100-pass loop),
- * then region_stop, and round again. SysTick_Handler counts its calls. Built
- * without WAKE nothing wakes the core: the first WFI sleeps for ever. The
+ * linker script workloads/wl.ld, no stub). Reset_Handler runs region_start,
+ * then three times: (when WAKE is defined) SysTick started (reload 2000,
+ * the processor clock, its interrupt on), WFI, then work (a 100-pass loop);
+ * then region_stop, and round again. SysTick_Handler counts its calls and
+ * stops SysTick, so that each WFI is woken by exactly one tick whatever the
+ * host's delays (under -icount, time runs with the host's only while the
+ * core sleeps). Built without WAKE nothing wakes the core: the first WFI
+ * sleeps for ever. The
  * tests' counts come from QEMU's own trace, never from this comment.
  */
 	.syntax unified
@@ -26,6 +29,9 @@ vectors:
 	.global Reset_Handler
 	.type Reset_Handler, %function
 Reset_Handler:
+	bl region_start
+	movs r4, #3
+1:
 #ifdef WAKE
 	ldr r0, =0xE000E010 /* SYST_CSR; SYST_RVR, SYST_CVR follow */
 	ldr r1, =2000
@@ -35,9 +41,7 @@ Reset_Handler:
 	movs r1, #7 /* ENABLE, TICKINT, CLKSOURCE */
 	str r1, [r0]
 #endif
-	bl region_start
-	movs r4, #3
-1:	wfi
+	wfi
 	bl work
 	subs r4, r4, #1
 	bne 1b
@@ -78,6 +82,9 @@ SysTick_Handler:
 	ldr r0, =ticks
 	ldr r1, [r0]
 	adds r1, r1, #1
+	str r1, [r0]
+	ldr r0, =0xE000E010
+	movs r1, #0 /* SysTick off until the next WFI arms it */
 	str r1, [r0]
 	bx lr
 	.ltorg

@@ -3,12 +3,14 @@
 --exact from QEMU's execution log, which shows nothing while the core sleeps:
 - woken by SysTick: the region (three WFIs, each then work) is counted to its
   end, every function's self count and the total equal to QEMU's own trace
-  (trace_oracle.py), the handler's instructions included;
+  (trace_oracle.py), the handler's instructions included; the record says
+  how often the core slept: the trace's runs of Reset_Handler's WFI (found
+  by arm-none-eabi-objdump);
 - never woken: exit 3 within --timeout and a few seconds, the message saying
   that the core went to sleep (WFI/WFE), where (Reset_Handler), and what to
   do; nothing written.
 
-usage: test_profile_sleep.py BENCHRACK QEMU NM ELF_WAKE ELF_FOREVER
+usage: test_profile_sleep.py BENCHRACK QEMU NM OBJDUMP ELF_WAKE ELF_FOREVER
 """
 import os
 import sys
@@ -18,9 +20,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 from measure_cli import Checks  # noqa: E402
 from profile_cli import functions, profile  # noqa: E402
-from trace_oracle import first_pass_counts  # noqa: E402
+from disasm import function  # noqa: E402
+from trace_oracle import first_pass_counts, first_pass_pcs  # noqa: E402
 
-BENCHRACK, QEMU, NM, ELF_WAKE, ELF_FOREVER = sys.argv[1:6]
+BENCHRACK, QEMU, NM, OBJDUMP, ELF_WAKE, ELF_FOREVER = sys.argv[1:7]
 REGION = ("--from", "region_start", "--to", "region_stop")
 c = Checks()
 
@@ -35,6 +38,15 @@ got = {n: f["self"] for n, f in fn.items() if f["self"]}
 c.check(rc == 0 and got == trace and rec["counted"] == total,
         f"woken: exit {rc}, every function's self count and the total are the trace's "
         f"({got}, {rec and rec['counted']} == {trace}, {total})")
+
+wfi = [a for a, mnemonic, _ in function(OBJDUMP, ELF_WAKE, "Reset_Handler") if mnemonic == "wfi"]
+pcs = first_pass_pcs(QEMU, NM, ELF_WAKE, "region_start", "region_stop")
+slept = sum(pcs.get(a, 0) for a in wfi)
+c.check(len(wfi) == 1 and slept >= 1, f"the trace runs Reset_Handler's WFI {slept} times")
+c.check(rec is not None and rec.get("sleeps") == slept and
+        f"the core slept {slept} times in the region (WFI/WFE)" in out,
+        f"woken: the record and the table say the core slept {rec and rec.get('sleeps')} "
+        f"== {slept} times")
 
 t0 = time.monotonic()
 rc, out, err, rec = profile(BENCHRACK, ELF_FOREVER, "--exact", *REGION, "--timeout", "2")
