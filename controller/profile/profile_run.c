@@ -152,6 +152,15 @@ static uint64_t sleeps_counted(const br_profile_t *p, const br_elf_t *elf)
 	return n;
 }
 
+/* What is read from the ELF once the counting is done: the source lines,
+ * and (exact) how often the core slept. */
+static void profile_finish(br_profile_t *out, const br_elf_t *elf)
+{
+	br_profile_resolve_lines(out, elf);
+	if (out->mode == BR_PROFILE_EXACT)
+		out->sleeps = sleeps_counted(out, elf);
+}
+
 br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
 {
 	br_profile_data_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
@@ -249,9 +258,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		}
 	}
 	br_exec_fifo_close(&fifo);
-	br_profile_resolve_lines(out, elf);
-	if (out->mode == BR_PROFILE_EXACT)
-		out->sleeps = sleeps_counted(out, elf);
+	profile_finish(out, elf);
 	br_elf_close(elf);
 	return st;
 }
