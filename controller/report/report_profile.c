@@ -58,6 +58,14 @@ static size_t child(br_flame_t *p, size_t parent, const char *name, size_t len)
 	return node_add(p, parent, name, len);
 }
 
+/* One stack read, ending at node, of weight w. */
+static void stack_done(br_flame_t *p, size_t node, double w)
+{
+	p->self[node] += w;
+	p->total += w;
+	p->stacks++;
+}
+
 static br_status_t too_big(const br_flame_t *p, br_error_t *err)
 {
 	return br_error_set(err, BR_ERR_INPUT,
@@ -132,9 +140,7 @@ static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsi
 			break;
 		f = semi + 1;
 	}
-	p->self[node] += weight;
-	p->total += weight;
-	p->stacks++;
+	stack_done(p, node, weight);
 	return BR_OK;
 }
 
@@ -238,9 +244,7 @@ static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, 
 			if (st != BR_OK)
 				return st;
 		}
-		p->self[node] += w;
-		p->total += w;
-		p->stacks++;
+		stack_done(p, node, w);
 	}
 	return BR_OK;
 }
@@ -272,9 +276,7 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 		if (st != BR_OK)
 			break;
 		if (depth > 0 && at > last) {
-			p->self[stack[depth]] += at - last;
-			p->total += at - last;
-			p->stacks++;
+			stack_done(p, stack[depth], at - last);
 		}
 		last = at;
 		if (type->text[0] == 'O') {
@@ -378,12 +380,20 @@ static char *source_line(const char *path, const char *file, unsigned line)
 	return text;
 }
 
+/* A record's key that is missing or not a list. */
+static br_status_t record_not_list(const ss_reader_t *r, const br_yaml_node_t *n, const char *key)
+{
+	char what[96];
+	snprintf(what, sizeof(what), "\"%s\", a list (benchrack's profile record)", key);
+	return ss_bad(r, n, what);
+}
+
 static br_status_t record_chains(const char *path, const br_yaml_node_t *chains, br_flame_t *p,
                                  br_error_t *err)
 {
 	ss_reader_t r = {path, err, NULL};
 	if (chains == NULL || chains->kind != BR_YAML_SEQUENCE)
-		return ss_bad(&r, chains, "\"chains\", a list (benchrack's profile record)");
+		return record_not_list(&r, chains, "chains");
 	for (size_t i = 0; i < chains->count; i++) {
 		const br_yaml_node_t *ch = chains->children[i];
 		const br_yaml_node_t *frames = br_yaml_map_get(ch, "frames");
@@ -404,9 +414,7 @@ static br_status_t record_chains(const char *path, const br_yaml_node_t *chains,
 			if (st != BR_OK)
 				return st;
 		}
-		p->self[node] += w;
-		p->total += w;
-		p->stacks++;
+		stack_done(p, node, w);
 	}
 	return BR_OK;
 }
@@ -416,7 +424,7 @@ static br_status_t record_lines(const char *path, const br_yaml_node_t *lines, b
 {
 	ss_reader_t r = {path, err, NULL};
 	if (lines == NULL || lines->kind != BR_YAML_SEQUENCE)
-		return ss_bad(&r, lines, "\"lines\", a list (benchrack's profile record)");
+		return record_not_list(&r, lines, "lines");
 	size_t n = lines->count < BR_FLAME_MAX_LINES ? lines->count : BR_FLAME_MAX_LINES;
 	p->lines = xcalloc(n + 1U, sizeof(*p->lines));
 	for (size_t i = 0; i < n; i++) {

@@ -9,7 +9,10 @@ rendered by `benchrack report --profile`, in Debian's headless Chromium
   (the report run from the build folder, where the debug information's
   relative names open);
 - run from elsewhere (the files not found), the same rows say "source not
-  found" instead of a text.
+  found" instead of a text;
+- a record of another schema_version, or with a chain without its count:
+  exit 2, the message naming the file (and the chain's line), no page
+  written.
 
 usage: test_profile_lines.py BENCHRACK ELF BUILD_ROOT
 """
@@ -96,4 +99,21 @@ with tempfile.TemporaryDirectory() as tmp:
                                "td.source .note').length") == len(texts),
                         f"{where}: every row says its source was not found ({len(texts)} rows)")
             c.check(b.problems() == [], f"{where}: no error on the page: {b.problems()}")
+    for what, change, needle in (
+            ("schema_version 2", lambda r: r.update(schema_version=2), "schema_version 2"),
+            ("a chain without its count", lambda r: r["chains"][0].pop("count"),
+             "a chain with \"frames\"")):
+        bad = dict(rec, chains=[dict(ch) for ch in rec["chains"]])
+        change(bad)
+        path = os.path.join(tmp, "bad.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(bad, f, indent=1)
+        page = os.path.join(tmp, "bad.html")
+        p = subprocess.run([BENCHRACK, "report", "-o", page, "--results-dir",
+                            os.path.join(tmp, "results"), "--profile", path],
+                           capture_output=True, text=True, timeout=60)
+        c.check(p.returncode == 2 and path in p.stderr and needle in p.stderr and
+                not os.path.exists(page),
+                f"a record with {what}: exit {p.returncode} == 2, the file and what is wrong "
+                f"named, no page ({p.stderr.strip()[-200:]})")
 sys.exit(c.finish())
