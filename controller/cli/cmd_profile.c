@@ -3,8 +3,8 @@
  * in, the profile out in the format asked; exit 0 profiled, 2 usage or input
  * error, 3 target, server or counter error.
  */
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,9 @@
 
 #include "rack/board_lock.h"
 #include "cli/cli.h"
+#include "cli/option_table.h"
 #include "cli/output.h"
+#include "common/server_names.h"
 #include "run/install_paths.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"
@@ -20,7 +22,16 @@
 #include "profile/profile_run.h"
 
 #define PROFILE_MAX_STEPS_LIMIT 1000000000000ULL
+#define PROFILE_MAX_INTERVAL 1000000000ULL
+#define PROFILE_MAX_WINDOW 1000000ULL
+#define PROFILE_MAX_SECONDS 86400.0
+#define PROFILE_MAX_RATE 1e6
 #define PROFILE_MS_PER_S 1000.0
+
+/* The usage's two listings: what to profile, and the options. */
+enum { PROFILE_GROUP_WHAT, PROFILE_GROUP_OPTIONS };
+
+static const br_cli_opts_t profile_options;
 
 static void profile_usage(FILE *out)
 {
@@ -28,49 +39,12 @@ static void profile_usage(FILE *out)
 	      "\n"
 	      "Where the time goes in any firmware, with call chains, on QEMU's netduinoplus2\n"
 	      "unless --remote names a running gdbserver. WHAT (default: everything, sampled\n"
-	      "from reset for --duration):\n"
-	      "  --from X --to Y      the time from reaching X to reaching Y (a function, 0x\n"
-	      "                       address or FILE:LINE each), as measure has it\n"
-	      "  --function NAME      each call of NAME, from its entry to its return\n"
-	      "\n"
-	      "options:\n"
-	      "      --exact          every instruction of the region's first pass: exact self\n"
-	      "                       and total counts per function and source line, with the\n"
-	      "                       call stack at each (from QEMU's execution log on the QEMU\n"
-	      "                       benchrack launches; single-stepped elsewhere)\n"
-	      "      --max-steps N    --exact refuses a region longer than N instructions\n"
-	      "                       (counted, or stepped: default 100000000 from QEMU's\n"
-	      "                       execution log, 1000000 stepped, one round trip each)\n"
-	      "      --no-exec-log    on a QEMU benchrack launches, step (--exact) or halt\n"
-	      "                       (sampling) over the debug port as on any other server,\n"
-	      "                       instead of reading QEMU's execution log (the default\n"
-	      "                       there: exact at about 0.5 M instructions/s, samples at\n"
-	      "                       instruction counts, unbiased)\n"
-	      "      --interval N     sampling from QEMU's execution log: one sample per N\n"
-	      "                       instructions on average (default 1000)\n"
-	      "      --pcsr           sample DWT_PCSR while the core runs, never halting it: a\n"
-	      "                       flat profile of everything (no call chains, no region);\n"
-	      "                       needs a real core with a DWT and a server that reads\n"
-	      "                       memory while it runs (OpenOCD); refused on QEMU\n"
-	      "      --duration S     sampling: how long, in seconds (default 2)\n"
-	      "      --rate HZ        halting samples per second (default: as fast as the\n"
-	      "                       server allows); not with QEMU's execution log\n"
-	      "      --stack-window B stack bytes read with each sample, below the stack's top\n"
-	      "                       (default 512): deeper frames end in [unknown]\n"
-	      "      --unwind M       auto (CFI, then frame records; default), cfi,\n"
-	      "                       frame-records\n"
-	      "  -f, --format F       table (default), folded (flamegraph.pl, inferno),\n"
-	      "                       speedscope, json\n"
-	      "  -o, --output FILE    write the format there (the table still on stdout)\n"
-	      "      --counter SPEC   --exact's cross-check counter (default tim2)\n"
-	      "  -b, --board B        the board (a name in configs/boards or a board file),\n"
-	      "                       reached as measure reaches it; its counter for --exact\n"
-	      "      --load POLICY    always, if-different, never (default: the board file's)\n"
-	      "      --qemu PROGRAM, --machine NAME, --remote HOST:PORT, --flavour NAME\n"
-	      "                       where the board is without a board file, as for measure\n"
-	      "      --timeout SEC    the longest wait for one stop (default 10)\n"
-	      "  -h, --help           this text\n"
-	      "\n"
+	      "from reset for --duration):\n",
+	      out);
+	br_cli_opts_usage(out, &profile_options, PROFILE_GROUP_WHAT);
+	fputs("\noptions:\n", out);
+	br_cli_opts_usage(out, &profile_options, PROFILE_GROUP_OPTIONS);
+	fputs("\n"
 	      "exit codes: 0 profiled, 2 usage or input error (a region longer than\n"
 	      "            --max-steps too), 3 target, server or counter error\n",
 	      out);
@@ -82,14 +56,15 @@ static int profile_bad(const char *message)
 	return 2;
 }
 
-static int parse_number(const char *opt, const char *arg, double max, double *out)
+/* A number of seconds or hertz from 0 to max (fractions allowed). */
+static int profile_number(const char *opt, const char *arg, double max, double *out)
 {
 	char *end = NULL;
 	double v = strtod(arg, &end);
 	if (arg[0] == '\0' || *end != '\0' || !(v >= 0) || v > max) {
 		fprintf(stderr, "benchrack profile: %s takes a number from 0 to %.0f, not '%s'\n",
 		        opt, max, arg);
-		return -1;
+		return 2;
 	}
 	*out = v;
 	return 0;
@@ -103,176 +78,248 @@ typedef struct profile_cli {
 	const char *load;
 	br_board_t board_file; /* loaded from --board: the endpoint points into it */
 	br_endpoint_t endpoint;
-	const char *format;
+	const char *format_name;
+	br_profile_format_t format;
 	const char *output;
 } profile_cli_t;
+
+static int profile_set_no_exec_log(void *opts, const char *arg)
+{
+	(void)arg;
+	((profile_cli_t *)opts)->o.exec_log = false;
+	return 0;
+}
+
+static int profile_set_duration(void *opts, const char *arg)
+{
+	return profile_number("--duration", arg, PROFILE_MAX_SECONDS,
+	                      &((profile_cli_t *)opts)->o.duration_s);
+}
+
+static int profile_set_rate(void *opts, const char *arg)
+{
+	return profile_number("--rate", arg, PROFILE_MAX_RATE, &((profile_cli_t *)opts)->o.rate_hz);
+}
+
+static int profile_set_timeout(void *opts, const char *arg)
+{
+	double v = 0;
+	if (profile_number("--timeout", arg, PROFILE_MAX_SECONDS, &v) != 0)
+		return 2;
+	((profile_cli_t *)opts)->o.timeout_ms = (int)(v * PROFILE_MS_PER_S);
+	return 0;
+}
+
+static int profile_set_unwind(void *opts, const char *arg)
+{
+	if (!br_unwind_method_parse(arg, &((profile_cli_t *)opts)->o.unwind))
+		return profile_bad("--unwind is auto, cfi or frame-records");
+	return 0;
+}
+
+static int profile_set_counter(void *opts, const char *arg)
+{
+	profile_cli_t *c = opts;
+	br_error_t err;
+	br_error_clear(&err);
+	if (br_counter_spec_parse(arg, 0, NULL, &c->counter, &err) != BR_OK)
+		return br_cli_report(&err);
+	c->o.counter = &c->counter;
+	c->counter_given = true;
+	return 0;
+}
+
+static int profile_set_load(void *opts, const char *arg)
+{
+	if (!br_board_load_parse(arg, &((profile_cli_t *)opts)->o.load))
+		return profile_bad("--load is always, if-different or never");
+	return 0;
+}
+
+#define C(field) offsetof(profile_cli_t, field)
+#define O(field) offsetof(profile_cli_t, o.field)
+
+static const br_cli_opt_t profile_rows[] = {
+    {.name = "from",
+     .arg = "X",
+     .offset = O(from),
+     .group = PROFILE_GROUP_WHAT,
+     .help = "with --to Y: the time from reaching X to reaching Y (a function, 0x address "
+             "or FILE:LINE each), as measure has it"},
+    {.name = "to",
+     .arg = "Y",
+     .offset = O(to),
+     .group = PROFILE_GROUP_WHAT,
+     .help = "where the time from --from X ends"},
+    {.name = "function",
+     .arg = "NAME",
+     .offset = O(function),
+     .group = PROFILE_GROUP_WHAT,
+     .help = "each call of NAME, from its entry to its return"},
+    {.name = "exact",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = O(exact),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "every instruction of the region's first pass: exact self and total counts per "
+             "function and source line, with the call stack at each (from QEMU's execution "
+             "log on the QEMU benchrack launches; single-stepped elsewhere)"},
+    {.name = "max-steps",
+     .arg = "N",
+     .kind = BR_CLI_OPT_U64,
+     .offset = O(max_steps),
+     .max = PROFILE_MAX_STEPS_LIMIT,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "--exact refuses a region longer than N instructions (counted, or stepped: "
+             "default 100000000 from QEMU's execution log, 1000000 stepped, one round trip "
+             "each)"},
+    {.name = "no-exec-log",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_no_exec_log,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "on a QEMU benchrack launches, step (--exact) or halt (sampling) over the debug "
+             "port as on any other server, instead of reading QEMU's execution log (the "
+             "default there: exact at about 0.5 M instructions/s, samples at instruction "
+             "counts, unbiased)"},
+    {.name = "interval",
+     .arg = "N",
+     .kind = BR_CLI_OPT_U64,
+     .offset = O(interval),
+     .min = 1,
+     .max = PROFILE_MAX_INTERVAL,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "sampling from QEMU's execution log: one sample per N instructions on average "
+             "(default 1000)"},
+    {.name = "pcsr",
+     .kind = BR_CLI_OPT_FLAG,
+     .offset = O(pcsr),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "sample DWT_PCSR while the core runs, never halting it: a flat profile of "
+             "everything (no call chains, no region); needs a real core with a DWT and a "
+             "server that reads memory while it runs (OpenOCD); refused on QEMU"},
+    {.name = "duration",
+     .arg = "S",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_duration,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "sampling: how long, in seconds (default 2); with a region, to the end of the "
+             "pass under way (whole passes only)"},
+    {.name = "rate",
+     .arg = "HZ",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_rate,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "halting samples per second (default: as fast as the server allows); not with "
+             "QEMU's execution log"},
+    {.name = "stack-window",
+     .arg = "B",
+     .kind = BR_CLI_OPT_U32,
+     .offset = O(stack_window),
+     .max = PROFILE_MAX_WINDOW,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "stack bytes read with each sample, below the stack's top (default 512): "
+             "deeper frames end in [unknown]"},
+    {.name = "unwind",
+     .arg = "M",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_unwind,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "auto (CFI, then frame records; default), cfi, frame-records"},
+    {.name = "format",
+     .letter = 'f',
+     .arg = "F",
+     .offset = C(format_name),
+     .choices = br_profile_format_names,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "the output: the table (default), folded stacks (flamegraph.pl, inferno), "
+             "speedscope's file format, or benchrack's own record"},
+    {.name = "output",
+     .letter = 'o',
+     .arg = "FILE",
+     .offset = C(output),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "write the format there (the table still on stdout)"},
+    {.name = "counter",
+     .arg = "SPEC",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_counter,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "--exact's cross-check counter (default tim2)"},
+    {.name = "board",
+     .letter = 'b',
+     .arg = "B",
+     .offset = C(board),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "the board (a name in configs/boards or a board file), reached as measure "
+             "reaches it; its counter for --exact"},
+    {.name = "load",
+     .arg = "POLICY",
+     .offset = C(load),
+     .set = profile_set_load,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "always, if-different, never (default: the board file's)"},
+    {.name = "qemu",
+     .arg = "PROGRAM",
+     .offset = O(link.qemu_program),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "the QEMU to launch (default " BR_QEMU_PROGRAM ")"},
+    {.name = "machine",
+     .arg = "NAME",
+     .offset = O(link.machine),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "its machine (default netduinoplus2)"},
+    {.name = "remote",
+     .arg = "HOST:PORT",
+     .offset = O(link.remote),
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "a running gdbserver, as for measure"},
+    {.name = "flavour",
+     .arg = "NAME",
+     .offset = O(link.flavour),
+     .choices = br_flavour_name_joined,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "that server's kind, by default " BR_FLAVOUR_GENERIC_NAME},
+    {.name = "timeout",
+     .arg = "SEC",
+     .kind = BR_CLI_OPT_CALL,
+     .set = profile_set_timeout,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "the longest wait for one stop, or for QEMU's execution log to go on "
+             "(default 10)"},
+    {.name = "help",
+     .letter = 'h',
+     .kind = BR_CLI_OPT_HELP,
+     .group = PROFILE_GROUP_OPTIONS,
+     .help = "this text"},
+};
+
+static const br_cli_opts_t profile_options = {
+    .command = "profile",
+    .rows = profile_rows,
+    .count = BR_CLI_OPTS_COUNT(profile_rows),
+    .column = 23,
+    .usage = profile_usage,
+};
 
 /* Parses argv into c; returns -1 to go on, or an exit code. */
 static int profile_parse(int argc, char **argv, profile_cli_t *c)
 {
-	enum {
-		OPT_FROM = 256,
-		OPT_TO,
-		OPT_FUNCTION,
-		OPT_EXACT,
-		OPT_MAX_STEPS,
-		OPT_DURATION,
-		OPT_RATE,
-		OPT_WINDOW,
-		OPT_UNWIND,
-		OPT_COUNTER,
-		OPT_QEMU,
-		OPT_MACHINE,
-		OPT_REMOTE,
-		OPT_FLAVOUR,
-		OPT_TIMEOUT,
-		OPT_LOAD,
-		OPT_PCSR,
-		OPT_NO_EXEC_LOG,
-		OPT_INTERVAL,
-	};
-	static const struct option longopts[] = {
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"to", required_argument, NULL, OPT_TO},
-	    {"function", required_argument, NULL, OPT_FUNCTION},
-	    {"exact", no_argument, NULL, OPT_EXACT},
-	    {"pcsr", no_argument, NULL, OPT_PCSR},
-	    {"no-exec-log", no_argument, NULL, OPT_NO_EXEC_LOG},
-	    {"interval", required_argument, NULL, OPT_INTERVAL},
-	    {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
-	    {"duration", required_argument, NULL, OPT_DURATION},
-	    {"rate", required_argument, NULL, OPT_RATE},
-	    {"stack-window", required_argument, NULL, OPT_WINDOW},
-	    {"unwind", required_argument, NULL, OPT_UNWIND},
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"counter", required_argument, NULL, OPT_COUNTER},
-	    {"qemu", required_argument, NULL, OPT_QEMU},
-	    {"machine", required_argument, NULL, OPT_MACHINE},
-	    {"remote", required_argument, NULL, OPT_REMOTE},
-	    {"flavour", required_argument, NULL, OPT_FLAVOUR},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"board", required_argument, NULL, 'b'},
-	    {"load", required_argument, NULL, OPT_LOAD},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	br_profile_options_t *o = &c->o;
-	double v = 0;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "b:f:o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_FROM:
-			o->from = optarg;
-			break;
-		case OPT_TO:
-			o->to = optarg;
-			break;
-		case OPT_FUNCTION:
-			o->function = optarg;
-			break;
-		case OPT_EXACT:
-			o->exact = true;
-			break;
-		case OPT_PCSR:
-			o->pcsr = true;
-			break;
-		case OPT_NO_EXEC_LOG:
-			o->exec_log = false;
-			break;
-		case OPT_INTERVAL:
-			if (parse_number("--interval", optarg, 1e9, &v) != 0)
-				return 2;
-			if (v < 1)
-				return profile_bad("--interval is at least 1 instruction");
-			o->interval = (uint64_t)v;
-			break;
-		case OPT_MAX_STEPS:
-			if (parse_number("--max-steps", optarg, (double)PROFILE_MAX_STEPS_LIMIT,
-			                 &v) != 0)
-				return 2;
-			o->max_steps = (uint64_t)v;
-			break;
-		case OPT_DURATION:
-			if (parse_number("--duration", optarg, 86400.0, &v) != 0)
-				return 2;
-			o->duration_s = v;
-			break;
-		case OPT_RATE:
-			if (parse_number("--rate", optarg, 1e6, &v) != 0)
-				return 2;
-			o->rate_hz = v;
-			break;
-		case OPT_WINDOW:
-			if (parse_number("--stack-window", optarg, 1e6, &v) != 0)
-				return 2;
-			o->stack_window = (uint32_t)v;
-			break;
-		case OPT_UNWIND:
-			if (!br_unwind_method_parse(optarg, &o->unwind))
-				return profile_bad("--unwind is auto, cfi or frame-records");
-			break;
-		case 'f':
-			c->format = optarg;
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case OPT_COUNTER: {
-			br_error_t err;
-			br_error_clear(&err);
-			if (br_counter_spec_parse(optarg, 0, NULL, &c->counter, &err) != BR_OK)
-				return br_cli_report(&err);
-			o->counter = &c->counter;
-			c->counter_given = true;
-			break;
-		}
-		case 'b':
-			c->board = optarg;
-			break;
-		case OPT_LOAD:
-			if (!br_board_load_parse(optarg, &o->load))
-				return profile_bad("--load is always, if-different or never");
-			c->load = optarg;
-			break;
-		case OPT_QEMU:
-			o->link.qemu_program = optarg;
-			break;
-		case OPT_MACHINE:
-			o->link.machine = optarg;
-			break;
-		case OPT_REMOTE:
-			o->link.remote = optarg;
-			break;
-		case OPT_FLAVOUR:
-			o->link.flavour = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_number("--timeout", optarg, 86400.0, &v) != 0)
-				return 2;
-			o->timeout_ms = (int)(v * PROFILE_MS_PER_S);
-			break;
-		case 'h':
-			profile_usage(stdout);
-			return 0;
-		default:
-			profile_usage(stderr);
-			return 2;
-		}
-	}
+	int code = br_cli_opts_parse(&profile_options, argc, argv, c);
+	if (code != -1)
+		return code;
 	if (argc - optind != 1)
 		return profile_bad("give exactly one firmware ELF");
 	if (c->board != NULL && (o->link.remote != NULL || o->link.machine != NULL))
 		return profile_bad(
 		    "--board says where the board is: leave out --remote and --machine");
 	o->elf_path = argv[optind];
-	static const char *const formats[] = {"table", "folded", "speedscope", "json"};
-	bool known = false;
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		known = known || strcmp(c->format, formats[i]) == 0;
-	if (!known)
-		return profile_bad("--format is table, folded, speedscope or json");
+	if (c->format_name != NULL && !br_profile_format_find(c->format_name, &c->format)) {
+		fprintf(stderr,
+		        "benchrack profile: --format takes one of %s, not '%s'; try 'benchrack "
+		        "profile --help'\n",
+		        br_profile_format_names(), c->format_name);
+		return 2;
+	}
 	return -1;
 }
 
@@ -296,18 +343,6 @@ static void show_progress(void *ctx, uint64_t counted, uint64_t instructions)
 	        counted, instructions);
 	fflush(stderr);
 	*showing = true;
-}
-
-static void write_format(FILE *out, const char *format, const br_profile_t *p)
-{
-	if (strcmp(format, "folded") == 0)
-		br_profile_write_folded(out, p);
-	else if (strcmp(format, "speedscope") == 0)
-		br_profile_write_speedscope(out, p, BENCHRACK_VERSION);
-	else if (strcmp(format, "json") == 0)
-		br_profile_write_json(out, p, BENCHRACK_VERSION);
-	else
-		br_profile_write_table(out, p);
 }
 
 /* The board --board names: its endpoint, its counter unless --counter, its
@@ -362,7 +397,7 @@ int br_cli_profile(int argc, char **argv)
 	bool showing = false;
 	c.o.progress = show_progress;
 	c.o.progress_ctx = &showing;
-	c.format = "table";
+	c.format = BR_PROFILE_FORMAT_TABLE;
 	int code = profile_parse(argc, argv, &c);
 	if (code >= 0)
 		return code;
@@ -381,11 +416,11 @@ int br_cli_profile(int argc, char **argv)
 				                  c.output);
 		}
 		if (st == BR_OK) {
-			write_format(out, c.format, &p);
+			br_profile_write(out, c.format, &p, BENCHRACK_VERSION);
 			if (out != stdout && fclose(out) != 0)
 				st = br_error_set(&err, BR_ERR_INFRA, "%s: writing it failed",
 				                  c.output);
-			if (out != stdout && strcmp(c.format, "table") != 0)
+			if (out != stdout && c.format != BR_PROFILE_FORMAT_TABLE)
 				br_profile_write_table(stdout, &p);
 		}
 	}

@@ -38,7 +38,7 @@ static void usage(FILE *out)
 	      "                 calibrated, with stack, heap and sizes\n"
 	      "  profile ELF [--from X --to Y | --function NAME] [--exact]\n"
 	      "                 where the time goes, with call chains: sampled, or exact\n"
-	      "                 (single-stepped); table, folded, speedscope, json\n"
+	      "                 (QEMU's execution log, or single-stepped); four formats\n"
 	      "  upload [RUN.json ...]\n"
 	      "                 post results to dashboards (InfluxDB, Pushgateway, Bencher,\n"
 	      "                 a webhook) and retry what earlier runs left in the spool\n"

@@ -132,7 +132,7 @@ static void instruction(br_exec_log_t *x, uint32_t pc)
 	if (x->inside && pass_ends(x, pc)) {
 		x->inside = false;
 		x->out->region_passes++;
-		if (x->o->sample_every == 0) {
+		if (x->o->sample_every == 0 || x->finish_pass) {
 			x->done = true;
 			return;
 		}

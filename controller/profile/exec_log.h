@@ -22,7 +22,10 @@
  * return of its frame. Exact: every instruction in the region counted with
  * its chain, one pass (the first). Sampled (sample_every N): one instruction
  * drawn at intervals uniform in [N/2, 3N/2) instructions of the region's
- * passes — unbiased over executed instructions, as long as the duration.
+ * passes — unbiased over executed instructions, as long as the duration;
+ * with a region, the caller sets finish_pass when the duration is over, so
+ * that only whole passes are sampled (a pass cut short would weigh its
+ * first part, and so its first functions, more than the rest).
  */
 #ifndef BENCHRACK_PROFILE_EXEC_LOG_H
 #define BENCHRACK_PROFILE_EXEC_LOG_H
@@ -68,7 +71,8 @@ typedef struct br_exec_log {
 	uint64_t instructions; /* every instruction the log showed */
 	uint64_t next_draw;    /* sampled: instructions of the region to the next draw */
 	uint64_t rng;
-	bool done; /* exact: the pass ended */
+	bool done;        /* exact: the pass ended; sampled: the pass to finish ended */
+	bool finish_pass; /* sampled: stop at the end of the pass under way */
 	bool over; /* exact: max_steps counted and the pass went on (pass_count: its length) */
 	bool length_unknown; /* over, and not ended within BR_EXEC_LOG_LENGTH_MORE more */
 	char line[BR_EXEC_LOG_LINE];
@@ -81,7 +85,8 @@ void br_exec_log_init(br_exec_log_t *x, const br_exec_log_options_t *o, br_profi
 
 /* Feeds the next len bytes of the log (lines may straddle calls). Returns
  * true once exact mode's pass has ended (x->done; x->over if it was longer
- * than max_steps): what follows is not looked at. */
+ * than max_steps), or sampled mode's pass under way once finish_pass is
+ * set: what follows is not looked at. */
 bool br_exec_log_feed(br_exec_log_t *x, const char *bytes, size_t len);
 
 void br_exec_log_free(br_exec_log_t *x);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "elf/elf_symbols.h"
+#include "profile/thumb_frame.h"
 
 #define EXEC_FIFO_TEMPLATE "/tmp/benchrack-exec-XXXXXX"
 #define EXEC_PIPE_BYTES (1 << 20) /* room for what runs before the reading starts */
@@ -96,6 +98,26 @@ static br_status_t halt_draining(br_target_t *t, int fd, int timeout_ms, br_erro
 	return st;
 }
 
+/* The log went silent in exact mode: the core asleep in WFI/WFE (the last
+ * line's instruction), which QEMU does not log, or something else. */
+static br_status_t silent(const br_exec_log_t *x, const br_exec_run_options_t *o, br_error_t *err)
+{
+	const char *when = x->inside ? "before the region ended" : "before the region started";
+	if (!x->have_pending || !br_thumb_is_sleep(o->log.elf, x->pending))
+		return br_error_set(err, BR_ERR_TIMEOUT,
+		                    "QEMU's execution log was silent for %d ms %s", o->timeout_ms,
+		                    when);
+	char where[160];
+	br_elf_symbol_describe(o->log.elf, x->pending, where, sizeof(where));
+	return br_error_set(err, BR_ERR_TIMEOUT,
+	                    "the core went to sleep (WFI/WFE at %s) %s, after %llu instructions "
+	                    "of it, and nothing woke it for %d ms: QEMU logs no instruction "
+	                    "while the core sleeps, so the region cannot be counted to its end; "
+	                    "enable the interrupt that wakes it, end the region before the "
+	                    "sleep, or raise --timeout if the wake-up is that far away",
+	                    where, when, (unsigned long long)x->pass_count, o->timeout_ms);
+}
+
 br_status_t br_exec_run(br_target_t *t, br_exec_fifo_t *f, const br_exec_run_options_t *o,
                         br_profile_t *out, br_error_t *err)
 {
@@ -109,15 +131,15 @@ br_status_t br_exec_run(br_target_t *t, br_exec_fifo_t *f, const br_exec_run_opt
 	int64_t heard = start, shown = start;
 	while (st == BR_OK) {
 		int64_t now = br_clock_ns();
-		if (!exact && now >= end)
-			break;
+		if (!exact && now >= end) {
+			/* Whole passes only (exec_log.h), for one more duration at most:
+			 * past it, a pass that goes on is sampled as far as it ran. */
+			if (!x.inside || o->log.span == NULL || now >= end + (end - start))
+				break;
+			x.finish_pass = true;
+		}
 		if (exact && now - heard > (int64_t)o->timeout_ms * NS_PER_MS) {
-			st = br_error_set(err, BR_ERR_TIMEOUT,
-			                  "QEMU's execution log was silent for %d ms %s",
-			                  o->timeout_ms,
-			                  x.inside ? "before the region ended"
-			                           : "before the region "
-			                             "started");
+			st = silent(&x, o, err);
 			break;
 		}
 		if (o->progress != NULL && now - shown > EXEC_PROGRESS_NS) {

@@ -14,6 +14,7 @@
 #ifndef BENCHRACK_PROFILE_FORMAT_H
 #define BENCHRACK_PROFILE_FORMAT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "profile/profile_data.h"
@@ -21,6 +22,30 @@
 #define BR_PROFILE_SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 /* Lines of the table's "hottest lines" list. */
 #define BR_PROFILE_TABLE_LINES 10U
+
+/* The formats, each declared once, here, as X(ID, name): --format NAME
+ * picks one, and every list of them is made from this one
+ * (tests/style/check_closed_sets.py fails on a name written elsewhere). */
+#define BR_PROFILE_FORMAT_LIST(X)                                                                  \
+	X(TABLE, "table")                                                                          \
+	X(FOLDED, "folded")                                                                        \
+	X(SPEEDSCOPE, "speedscope")                                                                \
+	X(JSON, "json")
+
+#define BR_PROFILE_FORMAT_ENUM_ROW(id, name) BR_PROFILE_FORMAT_##id,
+typedef enum br_profile_format {
+	BR_PROFILE_FORMAT_LIST(BR_PROFILE_FORMAT_ENUM_ROW) BR_PROFILE_FORMAT_COUNT
+} br_profile_format_t;
+#undef BR_PROFILE_FORMAT_ENUM_ROW
+
+/* The format called name into *out; false when there is none. */
+bool br_profile_format_find(const char *name, br_profile_format_t *out);
+
+/* "table, folded, speedscope, json": the formats' names for help and errors. */
+const char *br_profile_format_names(void);
+
+/* Writes p to out in format f (version: benchrack's, for the formats that say it). */
+void br_profile_write(FILE *out, br_profile_format_t f, const br_profile_t *p, const char *version);
 
 void br_profile_write_table(FILE *out, const br_profile_t *p);
 void br_profile_write_folded(FILE *out, const br_profile_t *p);

@@ -49,6 +49,11 @@ static void header(FILE *out, const br_profile_t *p)
 			        " less the one step past the end)",
 			        p->counter, p->counter_delta, p->counter_delta - 1U);
 		fputc('\n', out);
+		if (p->sleeps > 0)
+			fprintf(out,
+			        "  the core slept %" PRIu64 " times in the region (WFI/WFE): the "
+			        "counts are of what ran, the time asleep is in none of them\n",
+			        p->sleeps);
 		return;
 	}
 	if (p->exec_log) {

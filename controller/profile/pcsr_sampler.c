@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/server_names.h"
 #include "debug/cortex_m.h"
 #include "debug/target_background.h"
 #include "profile/frame_names.h"
@@ -110,7 +111,7 @@ br_status_t br_pcsr_sample(br_target_t *t, const br_pcsr_options_t *o, br_profil
 		                    "--pcsr reads DWT_PCSR while the core runs, which %s cannot "
 		                    "do%s; sample by halting instead (drop --pcsr)",
 		                    t->flavour->description,
-		                    strcmp(t->flavour->name, "qemu") == 0
+		                    strcmp(t->flavour->name, BR_FLAVOUR_QEMU_NAME) == 0
 		                        ? " (its gdbstub stops the machine on any packet, and "
 		                          "QEMU implements no DWT)"
 		                        : " (OpenOCD can)");

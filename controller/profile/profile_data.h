@@ -93,6 +93,9 @@ typedef struct br_profile {
 	uint64_t counter_delta; /* the counter across the stepped region (+1: see exact.h) */
 	bool counter_known;
 	uint64_t step_limit;
+	/* WFI/WFE instructions counted: the core slept that often in the region
+	 * (the time asleep is in no count). */
+	uint64_t sleeps;
 	/* From QEMU's execution log (exec_log.h) rather than over the debug
 	 * port; sampled: interval, instructions between samples on average. */
 	bool exec_log;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/server_names.h"
 
 #include "elf/elf_file.h"
 #include "run/runner.h"
@@ -14,6 +15,7 @@
 #include "profile/lines.h"
 #include "profile/pcsr_sampler.h"
 #include "profile/sampler.h"
+#include "profile/thumb_frame.h"
 
 void br_profile_options_default(br_profile_options_t *o)
 {
@@ -140,6 +142,25 @@ static br_status_t profile_exec_log(const br_profile_options_t *o, const br_elf_
 	return br_exec_run(t, f, &xo, out, err);
 }
 
+/* The WFI/WFE instructions among those counted (each distinct PC looked at once). */
+static uint64_t sleeps_counted(const br_profile_t *p, const br_elf_t *elf)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < p->pcs_cap; i++)
+		if (p->pcs[i].count > 0 && br_thumb_is_sleep(elf, p->pcs[i].pc))
+			n += p->pcs[i].count;
+	return n;
+}
+
+/* What is read from the ELF once the counting is done: the source lines,
+ * and (exact) how often the core slept. */
+static void profile_finish(br_profile_t *out, const br_elf_t *elf)
+{
+	br_profile_resolve_lines(out, elf);
+	if (out->mode == BR_PROFILE_EXACT)
+		out->sleeps = sleeps_counted(out, elf);
+}
+
 br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_error_t *err)
 {
 	br_profile_data_init(out, o->exact ? BR_PROFILE_EXACT : BR_PROFILE_SAMPLED);
@@ -226,7 +247,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 			 * over time; QEMU's host time is not its instructions'
 			 * (README: measured). */
 			const br_flavour_t *fl = r.session.target.flavour;
-			out->bias_known = fl != NULL && strcmp(fl->name, "qemu") != 0;
+			out->bias_known = fl != NULL && strcmp(fl->name, BR_FLAVOUR_QEMU_NAME) != 0;
 			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo,
 			                                out, err)
 			             : profile_target(o, elf, &span, &r.session.target, &r.counter,
@@ -237,7 +258,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		}
 	}
 	br_exec_fifo_close(&fifo);
-	br_profile_resolve_lines(out, elf);
+	profile_finish(out, elf);
 	br_elf_close(elf);
 	return st;
 }

@@ -2,7 +2,8 @@
  * Thumb prologue and epilogue decoding for frame records (thumb_frame.h).
  * Encodings: ARMv7-M Architecture Reference Manual, A7.7 (PUSH T1/T2, POP
  * T1/T2, SUB (SP minus immediate) T1, ADD (SP plus immediate) T1/T2, MOV
- * (register) T1, ADD (immediate) T2, LDR (immediate) T4, BX, BL, BLX).
+ * (register) T1, ADD (immediate) T2, LDR (immediate) T4, BX, BL, BLX, WFI,
+ * WFE).
  */
 #include "profile/thumb_frame.h"
 
@@ -40,6 +41,25 @@ bool br_thumb_is_after_call(const br_elf_t *elf, uint32_t ra)
 	/* BL: 11110 S imm10, 11 J1 1 J2 imm11; BLX (immediate): 11 J1 0 J2. */
 	return (h1 & 0xF800U) == 0xF000U &&
 	       ((h2 & 0xD000U) == 0xD000U || (h2 & 0xD000U) == 0xC000U);
+}
+
+/* WFI T1 0xBF30, WFE T1 0xBF20; T2: 0xF3AF then 0x8003 (WFI), 0x8002 (WFE). */
+#define THUMB_WFI_T1 0xBF30U
+#define THUMB_WFE_T1 0xBF20U
+#define THUMB_HINT_T2 0xF3AFU
+#define THUMB_WFI_T2 0x8003U
+#define THUMB_WFE_T2 0x8002U
+
+bool br_thumb_is_sleep(const br_elf_t *elf, uint32_t pc)
+{
+	pc &= ~1U;
+	uint16_t h1 = 0, h2 = 0;
+	if (!halfword(elf, pc, &h1))
+		return false;
+	if (h1 == THUMB_WFI_T1 || h1 == THUMB_WFE_T1)
+		return true;
+	return h1 == THUMB_HINT_T2 && halfword(elf, pc + 2U, &h2) &&
+	       (h2 == THUMB_WFI_T2 || h2 == THUMB_WFE_T2);
 }
 
 /* What the prologue does, instruction by instruction. */

@@ -41,4 +41,9 @@ br_thumb_frame_result_t br_thumb_frame_step(const br_elf_t *elf, uint32_t entry,
  * is a call: BL, BLX (immediate) or BLX (register). */
 bool br_thumb_is_after_call(const br_elf_t *elf, uint32_t ra);
 
+/* Whether the instruction at pc (Thumb bit ignored) waits for an interrupt
+ * or an event: WFI or WFE, 16- or 32-bit (ARMv7-M ARM A7.7.261, A7.7.262).
+ * False when pc is not in the image. */
+bool br_thumb_is_sleep(const br_elf_t *elf, uint32_t pc);
+
 #endif

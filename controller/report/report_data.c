@@ -239,7 +239,8 @@ static void rack_write(br_json_t *j, const br_page_rack_t *rack)
 	br_json_object_end(j);
 }
 
-/* A profile's tree as columns: node i has parent[i] (-1 for the root), name[i], self[i]. */
+/* A profile's tree as columns: node i has parent[i] (-1 for the root), name[i], self[i];
+ * then a benchrack record's hottest lines (none for folded and speedscope). */
 static void profile_write(br_json_t *j, const br_flame_t *p)
 {
 	br_json_object_begin(j);
@@ -266,6 +267,27 @@ static void profile_write(br_json_t *j, const br_flame_t *p)
 	br_json_array_begin(j);
 	for (size_t i = 0; i < p->count; i++)
 		br_json_double(j, p->self[i]);
+	br_json_array_end(j);
+	br_json_key(j, "lines");
+	br_json_array_begin(j);
+	for (size_t i = 0; i < p->line_count; i++) {
+		const br_flame_line_t *l = &p->lines[i];
+		br_json_object_begin(j);
+		br_json_key(j, "file");
+		br_json_string(j, l->file);
+		br_json_key(j, "line");
+		br_json_uint(j, l->line);
+		br_json_key(j, "function");
+		br_json_string(j, l->function);
+		br_json_key(j, "self");
+		br_json_double(j, l->self);
+		br_json_key(j, "source");
+		if (l->source != NULL)
+			br_json_string(j, l->source);
+		else
+			br_json_null(j);
+		br_json_object_end(j);
+	}
 	br_json_array_end(j);
 	br_json_object_end(j);
 }

@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 #include "config/scalar.h"
 #include "config/yaml_tree.h"
+#include "results/contract.h"
 
 /* ------------------------------------------------------------------ tree */
 
@@ -57,6 +58,14 @@ static size_t child(br_flame_t *p, size_t parent, const char *name, size_t len)
 	return node_add(p, parent, name, len);
 }
 
+/* One stack read, ending at node, of weight w. */
+static void stack_done(br_flame_t *p, size_t node, double w)
+{
+	p->self[node] += w;
+	p->total += w;
+	p->stacks++;
+}
+
 static br_status_t too_big(const br_flame_t *p, br_error_t *err)
 {
 	return br_error_set(err, BR_ERR_INPUT,
@@ -74,6 +83,12 @@ void br_flame_free(br_flame_t *p)
 	free(p->self);
 	free(p->first_child);
 	free(p->next_sibling);
+	for (size_t i = 0; i < p->line_count; i++) {
+		free(p->lines[i].file);
+		free(p->lines[i].function);
+		free(p->lines[i].source);
+	}
+	free(p->lines);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -125,9 +140,7 @@ static br_status_t folded_line(br_flame_t *p, const char *line, size_t len, unsi
 			break;
 		f = semi + 1;
 	}
-	p->self[node] += weight;
-	p->total += weight;
-	p->stacks++;
+	stack_done(p, node, weight);
 	return BR_OK;
 }
 
@@ -231,9 +244,7 @@ static br_status_t ss_sampled(const ss_reader_t *r, const br_yaml_node_t *prof, 
 			if (st != BR_OK)
 				return st;
 		}
-		p->self[node] += w;
-		p->total += w;
-		p->stacks++;
+		stack_done(p, node, w);
 	}
 	return BR_OK;
 }
@@ -265,9 +276,7 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 		if (st != BR_OK)
 			break;
 		if (depth > 0 && at > last) {
-			p->self[stack[depth]] += at - last;
-			p->total += at - last;
-			p->stacks++;
+			stack_done(p, stack[depth], at - last);
 		}
 		last = at;
 		if (type->text[0] == 'O') {
@@ -290,15 +299,11 @@ static br_status_t ss_evented(const ss_reader_t *r, const br_yaml_node_t *prof, 
 	return st;
 }
 
-static br_status_t speedscope_read(const char *path, const char *text, size_t size,
+static br_status_t speedscope_read(const char *path, const br_yaml_node_t *root,
                                    br_flame_t **profiles, size_t *count, br_error_t *err)
 {
-	br_yaml_doc_t doc;
-	br_status_t st = br_yaml_parse(path, (const unsigned char *)text, size, &doc, err);
-	if (st != BR_OK)
-		return st;
+	br_status_t st = BR_OK;
 	ss_reader_t r = {path, err, NULL};
-	const br_yaml_node_t *root = doc.root;
 	const br_yaml_node_t *shared = br_yaml_map_get(root, "shared");
 	const br_yaml_node_t *profs = br_yaml_map_get(root, "profiles");
 	r.frames = br_yaml_map_get(shared, "frames");
@@ -331,6 +336,160 @@ static br_status_t speedscope_read(const char *path, const char *text, size_t si
 		else
 			br_flame_free(&p);
 	}
+	return st;
+}
+
+/* ------------------------------------------------ benchrack's own record */
+
+static const char *scalar(const br_yaml_node_t *map, const char *key)
+{
+	const br_yaml_node_t *n = br_yaml_map_get(map, key);
+	return n != NULL && n->kind == BR_YAML_SCALAR ? n->text : NULL;
+}
+
+/* The text of line `line` of file, opened as written or from the folder of
+ * the profile at path; NULL when neither opens or the file is shorter. */
+static char *source_line(const char *path, const char *file, unsigned line)
+{
+	FILE *f = fopen(file, "r");
+	const char *slash = strrchr(path, '/');
+	if (f == NULL && file[0] != '/' && slash != NULL) {
+		char joined[2048];
+		snprintf(joined, sizeof(joined), "%.*s/%s", (int)(slash - path), path, file);
+		f = fopen(joined, "r");
+	}
+	if (f == NULL)
+		return NULL;
+	char buf[BR_FLAME_MAX_SOURCE + 2];
+	char *text = NULL;
+	unsigned at = 1;
+	while (text == NULL && fgets(buf, sizeof(buf), f) != NULL) {
+		size_t len = strlen(buf);
+		bool whole = len > 0 && buf[len - 1] == '\n';
+		if (at == line) {
+			while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+				buf[--len] = '\0';
+			text = xstrdup(buf);
+		}
+		int c;
+		while (!whole && text == NULL && (c = fgetc(f)) != EOF && c != '\n')
+			; /* the rest of a line longer than kept */
+		at++;
+	}
+	fclose(f);
+	return text;
+}
+
+/* A record's key that is missing or not a list. */
+static br_status_t record_not_list(const ss_reader_t *r, const br_yaml_node_t *n, const char *key)
+{
+	char what[96];
+	snprintf(what, sizeof(what), "\"%s\", a list (benchrack's profile record)", key);
+	return ss_bad(r, n, what);
+}
+
+static br_status_t record_chains(const char *path, const br_yaml_node_t *chains, br_flame_t *p,
+                                 br_error_t *err)
+{
+	ss_reader_t r = {path, err, NULL};
+	if (chains == NULL || chains->kind != BR_YAML_SEQUENCE)
+		return record_not_list(&r, chains, "chains");
+	for (size_t i = 0; i < chains->count; i++) {
+		const br_yaml_node_t *ch = chains->children[i];
+		const br_yaml_node_t *frames = br_yaml_map_get(ch, "frames");
+		double w;
+		if (frames == NULL || frames->kind != BR_YAML_SEQUENCE ||
+		    !ss_number(br_yaml_map_get(ch, "count"), &w) || w < 0)
+			return ss_bad(&r, ch,
+			              "a chain with \"frames\" (a list of names) and a "
+			              "\"count\"");
+		if (frames->count > BR_FLAME_MAX_DEPTH)
+			return too_big(p, err);
+		size_t node = 0;
+		for (size_t k = 0; k < frames->count; k++) {
+			const br_yaml_node_t *f = frames->children[k];
+			if (f->kind != BR_YAML_SCALAR)
+				return ss_bad(&r, f, "a frame's name");
+			br_status_t st = ss_push(&r, p, &node, f->text);
+			if (st != BR_OK)
+				return st;
+		}
+		stack_done(p, node, w);
+	}
+	return BR_OK;
+}
+
+static br_status_t record_lines(const char *path, const br_yaml_node_t *lines, br_flame_t *p,
+                                br_error_t *err)
+{
+	ss_reader_t r = {path, err, NULL};
+	if (lines == NULL || lines->kind != BR_YAML_SEQUENCE)
+		return record_not_list(&r, lines, "lines");
+	size_t n = lines->count < BR_FLAME_MAX_LINES ? lines->count : BR_FLAME_MAX_LINES;
+	p->lines = xcalloc(n + 1U, sizeof(*p->lines));
+	for (size_t i = 0; i < n; i++) {
+		const br_yaml_node_t *l = lines->children[i];
+		const char *file = scalar(l, "file"), *function = scalar(l, "function");
+		double line, self;
+		if (file == NULL || function == NULL ||
+		    !ss_number(br_yaml_map_get(l, "line"), &line) || line < 1 || line > 1e9 ||
+		    line != floor(line) || !ss_number(br_yaml_map_get(l, "self"), &self) ||
+		    self < 0)
+			return ss_bad(&r, l,
+			              "a line with \"file\", \"line\" (from 1), "
+			              "\"function\" and \"self\"");
+		br_flame_line_t *out = &p->lines[p->line_count++];
+		out->file = xstrdup(file);
+		out->function = xstrdup(function);
+		out->line = (unsigned)line;
+		out->self = self;
+		out->source = source_line(path, file, out->line);
+	}
+	return BR_OK;
+}
+
+static br_status_t record_read(const char *path, const br_yaml_node_t *root, br_flame_t **profiles,
+                               size_t *count, br_error_t *err)
+{
+	const char *base = strrchr(path, '/');
+	const char *unit = scalar(root, "unit");
+	double version = 0;
+	if (!ss_number(br_yaml_map_get(root, "schema_version"), &version) ||
+	    version != BR_CONTRACT_PROFILE_VERSION)
+		return br_error_set(err, BR_ERR_INPUT,
+		                    "%s: a profile record of schema_version %s; this benchrack "
+		                    "reads version %u: profile again with this benchrack",
+		                    path,
+		                    scalar(root, "schema_version") != NULL
+		                        ? scalar(root, "schema_version")
+		                        : "(none)",
+		                    BR_CONTRACT_PROFILE_VERSION);
+	br_flame_t p;
+	profile_start(&p, path, base != NULL ? base + 1 : path, unit != NULL ? unit : "samples");
+	br_status_t st = record_chains(path, br_yaml_map_get(root, "chains"), &p, err);
+	if (st == BR_OK)
+		st = record_lines(path, br_yaml_map_get(root, "lines"), &p, err);
+	if (st == BR_OK && p.stacks == 0)
+		st = br_error_set(err, BR_ERR_INPUT, "%s: no chain in the profile record", path);
+	if (st != BR_OK) {
+		br_flame_free(&p);
+		return st;
+	}
+	append(profiles, count, &p);
+	return BR_OK;
+}
+
+static br_status_t json_read(const char *path, const char *text, size_t size, br_flame_t **profiles,
+                             size_t *count, br_error_t *err)
+{
+	br_yaml_doc_t doc;
+	br_status_t st = br_yaml_parse(path, (const unsigned char *)text, size, &doc, err);
+	if (st != BR_OK)
+		return st;
+	const char *kind = scalar(doc.root, "kind");
+	st = kind != NULL && strcmp(kind, BR_CONTRACT_PROFILE) == 0
+	         ? record_read(path, doc.root, profiles, count, err)
+	         : speedscope_read(path, doc.root, profiles, count, err);
 	br_yaml_doc_free(&doc);
 	return st;
 }
@@ -369,7 +528,7 @@ br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count
 	while (i < size && isspace((unsigned char)text[i]))
 		i++;
 	br_status_t st = i < size && text[i] == '{'
-	                     ? speedscope_read(path, text, size, profiles, count, err)
+	                     ? json_read(path, text, size, profiles, count, err)
 	                     : folded_read(path, text, size, profiles, count, err);
 	free(text);
 	return st;

@@ -22,6 +22,18 @@
 #define BR_FLAME_MAX_DEPTH 1024U
 #define BR_FLAME_NO_PARENT ((size_t)-1)
 
+#define BR_FLAME_MAX_LINES 200U  /* the hottest lines kept for the page */
+#define BR_FLAME_MAX_SOURCE 240U /* characters of a source line kept */
+
+/* One source line of a benchrack profile record: its count (self). */
+typedef struct br_flame_line {
+	char *file;     /* as the profile names it (owned) */
+	char *function; /* the function it lies in (owned) */
+	unsigned line;
+	double self;
+	char *source; /* the line's text (owned), NULL when the file was not read */
+} br_flame_line_t;
+
 typedef struct br_flame {
 	char name[256];  /* the profile's name (speedscope), or the file's */
 	char path[1024]; /* the file it came from */
@@ -32,17 +44,20 @@ typedef struct br_flame {
 	double *self;    /* weight of the stacks that end at the node */
 	size_t *first_child, *next_sibling; /* the tree, for merging stacks */
 	double total;                       /* sum of self */
-	size_t stacks; /* stacks (folded lines, samples, or event intervals) read */
+	size_t stacks;          /* stacks (folded lines, samples, or event intervals) read */
+	br_flame_line_t *lines; /* a benchrack record's hottest lines, highest first */
+	size_t line_count;      /* 0 for folded and speedscope files */
 } br_flame_t;
 
 /*
- * Reads the profile file at path (folded or speedscope, told apart by its
- * first character: '{' is speedscope) and appends each profile it holds to
+ * Reads the profile file at path (folded, speedscope or a benchrack record,
+ * told apart by the first character, '{' for JSON, then by "kind":
+ * "profile") and appends each profile it holds to
  * *profiles (count in *count; free each with br_flame_free, then the
  * array). BR_ERR_INPUT naming path (and line:col) on anything malformed: a
  * folded line without a count, a frame index out of range, unbalanced
  * events, more than BR_FLAME_MAX_NODES nodes or BR_FLAME_MAX_DEPTH
- * frames in one stack.
+ * frames in one stack, a record's chain or line of the wrong shape.
  */
 br_status_t br_flame_read(const char *path, br_flame_t **profiles, size_t *count, br_error_t *err);
 

@@ -25,15 +25,14 @@ def symbols(nm, elf):
     return sorted(funcs)
 
 
-def first_pass_counts(qemu, nm, elf, start_name, stop_name, machine="netduinoplus2",
-                      timeout=300):
-    """{function: instructions} run from the first time the core reaches
-    start_name to the first time after that it reaches stop_name (the latter
-    not run), and their sum: the trace's figures of one pass of the region."""
-    funcs = symbols(nm, elf)
-    by_name = {name: (lo, hi) for lo, hi, name in funcs}
+def first_pass_pcs(qemu, nm, elf, start_name, stop_name, machine="netduinoplus2",
+                   timeout=300):
+    """{pc: times run} from the first time the core reaches start_name to the
+    first time after that it reaches stop_name (the latter not run): the
+    trace's figures of one pass of the region, instruction by instruction."""
+    by_name = {name: (lo, hi) for lo, hi, name in symbols(nm, elf)}
     start, stop = by_name[start_name][0], by_name[stop_name][0]
-    counts, names = {}, {}
+    pcs = {}
     with tempfile.TemporaryDirectory() as tmp:
         fifo = os.path.join(tmp, "exec.fifo")
         os.mkfifo(fifo)
@@ -52,7 +51,7 @@ def first_pass_counts(qemu, nm, elf, start_name, stop_name, machine="netduinoplu
                         undo = (line.startswith(b"Stopped execution of TB chain") or
                                 line.startswith(b"cpu_io_recompile: rewound"))
                         if undo and inside and last is not None:
-                            counts[last] -= 1
+                            pcs[last] -= 1
                             last = None
                         continue
                     pc = int(m.group(1), 16)
@@ -61,14 +60,41 @@ def first_pass_counts(qemu, nm, elf, start_name, stop_name, machine="netduinoplu
                     elif inside and pc == stop:
                         break
                     if inside:
-                        name = names.get(pc)
-                        if name is None:
-                            name = next((n for lo, hi, n in funcs if lo <= pc < hi), hex(pc))
-                            names[pc] = name
-                        counts[name] = counts.get(name, 0) + 1
-                        last = name
+                        pcs[pc] = pcs.get(pc, 0) + 1
+                        last = pc
         finally:
             timer.cancel()
             p.kill()
             p.wait()
+    return {pc: n for pc, n in pcs.items() if n}
+
+
+def first_pass_counts(qemu, nm, elf, start_name, stop_name, machine="netduinoplus2",
+                      timeout=300):
+    """{function: instructions} of one pass of the region (first_pass_pcs),
+    each PC in the function of the symbol table that holds it (its address
+    in hex when none does), and their sum."""
+    funcs = symbols(nm, elf)
+    counts = {}
+    for pc, n in first_pass_pcs(qemu, nm, elf, start_name, stop_name, machine,
+                                timeout).items():
+        name = next((f for lo, hi, f in funcs if lo <= pc < hi), hex(pc))
+        counts[name] = counts.get(name, 0) + n
     return counts, sum(counts.values())
+
+
+def lines_of(addr2line, elf, pcs):
+    """{(file's base name, line): count} of {pc: count}, each PC's line as
+    arm-none-eabi-addr2line gives it (PCs with no line left out)."""
+    order = sorted(pcs)
+    out = subprocess.run([addr2line, "-e", elf] + [hex(pc) for pc in order], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    lines = {}
+    for pc, where in zip(order, out):
+        where = where.split(" (discriminator")[0]
+        file, _, line = where.rpartition(":")
+        if file.startswith("??") or not line.isdigit() or line == "0":
+            continue
+        key = (os.path.basename(file), int(line))
+        lines[key] = lines.get(key, 0) + pcs[pc]
+    return lines

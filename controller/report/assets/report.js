@@ -827,11 +827,47 @@
 		return f;
 	}
 
+	/* The per-line view of a benchrack profile record: its hottest
+	 * functions (by the counts of their lines), each a table of its source
+	 * lines, hottest first, with their counts, their share of the profile
+	 * and the line's text where the report could read the file. */
+	var LINE_FUNCTIONS = 5;
+	function lineView(p) {
+		if (!p.lines || !p.lines.length) return null;
+		var byFn = {};
+		var order = [];
+		p.lines.forEach(function (l) {
+			if (!byFn[l['function']]) { byFn[l['function']] = { name: l['function'], self: 0, lines: [] }; order.push(byFn[l['function']]); }
+			byFn[l['function']].self += l.self;
+			byFn[l['function']].lines.push(l);
+		});
+		order.sort(function (a, b) { return b.self - a.self; });
+		var pct = function (v) { return p.total ? (100 * v / p.total).toFixed(2) + ' %' : '—'; };
+		var f = el('figure', { cls: 'chart', 'data-kind': 'lines', 'data-profile': p.name });
+		order.slice(0, LINE_FUNCTIONS).forEach(function (fn) {
+			var body = el('tbody');
+			fn.lines.forEach(function (l) {
+				body.appendChild(el('tr', { 'data-line': String(l.line), 'data-count': String(l.self) },
+					el('td', { cls: 'where', text: l.file + ':' + l.line }),
+					el('td', { cls: 'num', text: fmt(l.self) }),
+					el('td', { cls: 'num', text: pct(l.self) }),
+					el('td', { cls: 'source' }, l.source === null ? el('span', { cls: 'note', text: 'source not found' }) : el('code', { text: l.source }))));
+			});
+			f.appendChild(el('div', { cls: 'table-wrap', 'data-function': fn.name },
+				el('h4', { text: fn.name + ': ' + fmt(fn.self) + ' ' + p.unit + ' (' + pct(fn.self) + ')' }),
+				el('table', { cls: 'lines' },
+					el('thead', {}, el('tr', {}, el('th', { text: 'line' }), el('th', { text: p.unit }), el('th', { text: 'share' }), el('th', { text: 'source' }))),
+					body)));
+		});
+		f.appendChild(el('figcaption', { text: 'The hottest functions of ' + p.name + ' line by line (at most ' + LINE_FUNCTIONS + ' functions, ' + p.lines.length + ' lines in all): each line\'s own ' + p.unit + ' and its share of the profile\'s ' + fmt(p.total) + '.' }));
+		return f;
+	}
+
 	function profiles() {
 		if (!data.profiles.length) return;
 		var s = section('profiles', 'Profiles', 'Where the time went, per profile given with --profile.');
 		data.profiles.forEach(function (p) {
-			s.appendChild(el('div', { cls: 'card' }, el('h3', { text: p.name }), flame(p)));
+			s.appendChild(el('div', { cls: 'card' }, el('h3', { text: p.name }), flame(p), lineView(p)));
 		});
 	}
 
