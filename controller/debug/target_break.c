@@ -1,6 +1,7 @@
 /*
  * Breakpoints (GDB manual, "Packets": Z0/z0 software, Z1/z1 hardware): the
  * kind per memory region, and the FPB's comparator budget checked at set-up.
+ * Read watchpoints (Z3/z3), which the target does not keep in its table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 
 /* Thumb instructions: the kind field of Z0/Z1 is 2 (GDB manual, "ARM Breakpoint Kinds"). */
 #define TARGET_THUMB_BREAKPOINT_KIND 2U
+/* The type field of Z3: a read watchpoint. */
+#define TARGET_READ_WATCHPOINT_TYPE 3U
 
 int br_target_breakpoint_index(const br_target_t *t, uint32_t address)
 {
@@ -141,4 +144,34 @@ br_status_t br_target_breakpoint_remove_all(br_target_t *t, br_error_t *err)
 			return st;
 	}
 	return BR_OK;
+}
+
+/* Z3/z3 (GDB manual, "Packets": a read watchpoint of len bytes at address). */
+static br_status_t send_read_watchpoint(br_target_t *t, char op, uint32_t address, uint32_t len,
+                                        br_error_t *err)
+{
+	char req[40];
+	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
+	rsp_hex_request(op, values, 3, req, sizeof(req));
+	const char *reply;
+	size_t n;
+	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &n, err);
+	if (st != BR_OK)
+		return st;
+	char what[80];
+	snprintf(what, sizeof(what), "%s a read watchpoint at 0x%08x",
+	         op == 'Z' ? "inserting" : "removing", address);
+	return br_target_expect_ok(what, reply, n, err);
+}
+
+br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err)
+{
+	return send_read_watchpoint(t, 'Z', address, len, err);
+}
+
+br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err)
+{
+	return send_read_watchpoint(t, 'z', address, len, err);
 }
