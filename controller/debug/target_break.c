@@ -81,22 +81,34 @@ br_status_t br_target_breakpoints_check(const br_target_t *t, const uint32_t *ad
 	return BR_OK;
 }
 
+/* Sends a Z or z request (req), which must be answered OK; what (after the
+ * verb of op) names it in the error. *answered: a non-empty reply came. */
+static br_status_t send_z(br_target_t *t, const char *req, char op, const char *what,
+                          bool *answered, br_error_t *err)
+{
+	const char *reply;
+	size_t len;
+	*answered = false;
+	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	if (st != BR_OK)
+		return st;
+	*answered = len > 0;
+	char text[80];
+	snprintf(text, sizeof(text), "%s %s", op == 'Z' ? "inserting" : "removing", what);
+	return br_target_expect_ok(text, reply, len, err);
+}
+
 static br_status_t send_breakpoint(br_target_t *t, char op, br_breakpoint_kind_t kind,
                                    uint32_t address, br_error_t *err)
 {
 	char req[40];
 	br_target_breakpoint_packet(req, sizeof(req), op, kind, address);
-	const char *reply;
-	size_t len;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
-	if (st != BR_OK)
-		return st;
-	char what[80];
-	snprintf(what, sizeof(what), "%s a %s breakpoint at 0x%08x",
-	         op == 'Z' ? "inserting" : "removing",
+	char what[48];
+	snprintf(what, sizeof(what), "a %s breakpoint at 0x%08x",
 	         kind == BR_BREAKPOINT_HARDWARE ? "hardware" : "software", address);
-	st = br_target_expect_ok(what, reply, len, err);
-	if (st != BR_OK && op == 'Z' && kind == BR_BREAKPOINT_HARDWARE && len > 0)
+	bool answered = false;
+	br_status_t st = send_z(t, req, op, what, &answered, err);
+	if (st != BR_OK && op == 'Z' && kind == BR_BREAKPOINT_HARDWARE && answered)
 		br_error_prefix(err, "out of FPB comparators? (%u in use)",
 		                br_target_hw_breakpoints_used(t));
 	return st;
@@ -153,15 +165,10 @@ static br_status_t send_read_watchpoint(br_target_t *t, char op, uint32_t addres
 	char req[40];
 	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
 	rsp_hex_request(op, values, 3, req, sizeof(req));
-	const char *reply;
-	size_t n;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &n, err);
-	if (st != BR_OK)
-		return st;
-	char what[80];
-	snprintf(what, sizeof(what), "%s a read watchpoint at 0x%08x",
-	         op == 'Z' ? "inserting" : "removing", address);
-	return br_target_expect_ok(what, reply, n, err);
+	char what[48];
+	snprintf(what, sizeof(what), "a read watchpoint at 0x%08x", address);
+	bool answered = false;
+	return send_z(t, req, op, what, &answered, err);
 }
 
 br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, uint32_t len,
