@@ -253,6 +253,16 @@ br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, u
 br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, uint32_t len,
                                              br_error_t *err);
 
+/*
+ * On a halt at the read watchpoint at address (inserted, len bytes), before
+ * the load (QEMU stops there on ARM, and a continue stops there again):
+ * removes it and steps in one write, waits for the step's stop, inserts it
+ * again and continues in one more. Two round trips and the step's stop.
+ * The load must not sit on an inserted breakpoint.
+ */
+br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
+                                                br_error_t *err);
+
 /* ---- target_run.c ------------------------------------------------------- */
 
 /*

@@ -304,12 +304,11 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
  * watchpoint on the request's counter word (BR_CS_OFFSET_WATCH), before the
  * load; each such stop reads the count (proven: two answers around the
  * marker in one write), then steps the load with the watchpoint out and
- * continues (four round trips more). The iteration's sample is the count
- * from the stop at its first load to the stop at its second: the first load
- * and the body, as a register counter's two reads give (TIM2 under QEMU).
- * The warm-up iterations' pairs are dropped. Ends with
- * the core halted at the stub's next stop that is not the watchpoint's
- * (br_host_sync), in *pc. */
+ * continues (br_target_read_watchpoint_step_over: two writes more). The iteration's sample is the
+ * count from the stop at its first load to the stop at its second: the first load and the body, as
+ * a register counter's two reads give (TIM2 under QEMU). The warm-up iterations' pairs are dropped.
+ * Ends with the core halted at the stub's next stop that is not the watchpoint's (br_host_sync), in
+ * *pc. */
 static br_status_t watch_chunk(br_stub_session_t *s, const br_counter_state_t *counter,
                                uint32_t iterations, uint32_t warmup, int timeout_ms,
                                uint32_t *samples, uint32_t *pc, br_error_t *err)
@@ -354,13 +353,7 @@ static br_status_t watch_chunk(br_stub_session_t *s, const br_counter_state_t *c
 		 * a continue stops there again): the load is stepped with the
 		 * watchpoint out, as gdb does, and counted by QEMU itself. */
 		if (st == BR_OK)
-			st = br_target_read_watchpoint_remove(t, watch, BR_CB_SAMPLE_BYTES, err);
-		if (st == BR_OK)
-			st = br_target_step(t, err);
-		if (st == BR_OK)
-			st = br_target_read_watchpoint_insert(t, watch, BR_CB_SAMPLE_BYTES, err);
-		if (st == BR_OK)
-			st = br_target_resume(t, err);
+			st = br_target_read_watchpoint_step_over(t, watch, BR_CB_SAMPLE_BYTES, err);
 		if (st != BR_OK)
 			break;
 		uint64_t k = seen++;
