@@ -29,6 +29,13 @@ void br_target_forget_halt(br_target_t *t)
 	t->pc_known = false;
 }
 
+void br_target_note_resume(br_target_t *t, const char *packet)
+{
+	t->running = true;
+	t->stepping = packet[0] == 's';
+	br_target_forget_halt(t);
+}
+
 void br_target_note_stop(br_target_t *t, const rsp_stop_reply_t *stop)
 {
 	t->running = false;

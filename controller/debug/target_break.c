@@ -200,12 +200,9 @@ static br_status_t watchpoint_pipeline(br_target_t *t, const char *change, const
 	const char *const requests[] = {change, resume};
 	br_status_t st =
 	    rsp_client_pipeline_each(&t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
-	if (st != BR_OK)
-		return st;
-	t->running = true;
-	t->stepping = resume[0] == 's';
-	br_target_forget_halt(t);
-	return BR_OK;
+	if (st == BR_OK)
+		br_target_note_resume(t, resume);
+	return st;
 }
 
 br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
