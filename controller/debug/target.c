@@ -29,6 +29,13 @@ void br_target_forget_halt(br_target_t *t)
 	t->pc_known = false;
 }
 
+void br_target_note_resume(br_target_t *t, const char *packet)
+{
+	t->running = true;
+	t->stepping = packet[0] == 's';
+	br_target_forget_halt(t);
+}
+
 void br_target_note_stop(br_target_t *t, const rsp_stop_reply_t *stop)
 {
 	t->running = false;
@@ -36,9 +43,13 @@ void br_target_note_stop(br_target_t *t, const rsp_stop_reply_t *stop)
 	uint64_t pc = 0;
 	t->pc_known = rsp_stop_reply_register(stop, br_target_regnum(t, BR_TARGET_REG_PC), &pc);
 	t->pc = (uint32_t)pc;
-	if (!t->pc_known && t->flavour->only_breakpoints_trap && !t->stepping &&
+	bool watch = stop->reason == RSP_STOP_REASON_WATCH ||
+	             stop->reason == RSP_STOP_REASON_RWATCH ||
+	             stop->reason == RSP_STOP_REASON_AWATCH;
+	if (!t->pc_known && t->flavour->only_breakpoints_trap && !t->stepping && !watch &&
 	    stop->code == TARGET_SIGTRAP && t->breakpoint_count == 1U) {
-		/* The one breakpoint is the only thing that traps (flavour.h). */
+		/* The one breakpoint is the only thing that traps (flavour.h), but
+		 * a watchpoint's stop (which says so) is at the load's next PC. */
 		t->pc = t->breakpoints[0].address;
 		t->pc_known = true;
 	}

@@ -241,6 +241,28 @@ br_status_t br_target_breakpoint_remove_all(br_target_t *t, br_error_t *err);
 /* The number of inserted hardware breakpoints. */
 unsigned br_target_hw_breakpoints_used(const br_target_t *t);
 
+/*
+ * Inserts (removes) a read watchpoint on len bytes at address (Z3/z3): the
+ * core stops after a load from them, the stop reply's reason
+ * RSP_STOP_REASON_RWATCH. Not kept in the breakpoint table: the caller
+ * removes what it inserted. QEMU's gdbstub implements them (any number);
+ * a server that does not answers empty, an error here.
+ */
+br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err);
+br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err);
+
+/*
+ * On a halt at the read watchpoint at address (inserted, len bytes), before
+ * the load (QEMU stops there on ARM, and a continue stops there again):
+ * removes it and steps in one write, waits for the step's stop, inserts it
+ * again and continues in one more. Two round trips and the step's stop.
+ * The load must not sit on an inserted breakpoint.
+ */
+br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
+                                                br_error_t *err);
+
 /* ---- target_run.c ------------------------------------------------------- */
 
 /*

@@ -1,6 +1,7 @@
 /*
  * Breakpoints (GDB manual, "Packets": Z0/z0 software, Z1/z1 hardware): the
  * kind per memory region, and the FPB's comparator budget checked at set-up.
+ * Read watchpoints (Z3/z3), which the target does not keep in its table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 
 /* Thumb instructions: the kind field of Z0/Z1 is 2 (GDB manual, "ARM Breakpoint Kinds"). */
 #define TARGET_THUMB_BREAKPOINT_KIND 2U
+/* The type field of Z3: a read watchpoint. */
+#define TARGET_READ_WATCHPOINT_TYPE 3U
 
 int br_target_breakpoint_index(const br_target_t *t, uint32_t address)
 {
@@ -78,22 +81,34 @@ br_status_t br_target_breakpoints_check(const br_target_t *t, const uint32_t *ad
 	return BR_OK;
 }
 
+/* Sends a Z or z request (req), which must be answered OK; what (after the
+ * verb of op) names it in the error. *answered: a non-empty reply came. */
+static br_status_t send_z(br_target_t *t, const char *req, char op, const char *what,
+                          bool *answered, br_error_t *err)
+{
+	const char *reply;
+	size_t len;
+	*answered = false;
+	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	if (st != BR_OK)
+		return st;
+	*answered = len > 0;
+	char text[80];
+	snprintf(text, sizeof(text), "%s %s", op == 'Z' ? "inserting" : "removing", what);
+	return br_target_expect_ok(text, reply, len, err);
+}
+
 static br_status_t send_breakpoint(br_target_t *t, char op, br_breakpoint_kind_t kind,
                                    uint32_t address, br_error_t *err)
 {
 	char req[40];
 	br_target_breakpoint_packet(req, sizeof(req), op, kind, address);
-	const char *reply;
-	size_t len;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
-	if (st != BR_OK)
-		return st;
-	char what[80];
-	snprintf(what, sizeof(what), "%s a %s breakpoint at 0x%08x",
-	         op == 'Z' ? "inserting" : "removing",
+	char what[48];
+	snprintf(what, sizeof(what), "a %s breakpoint at 0x%08x",
 	         kind == BR_BREAKPOINT_HARDWARE ? "hardware" : "software", address);
-	st = br_target_expect_ok(what, reply, len, err);
-	if (st != BR_OK && op == 'Z' && kind == BR_BREAKPOINT_HARDWARE && len > 0)
+	bool answered = false;
+	br_status_t st = send_z(t, req, op, what, &answered, err);
+	if (st != BR_OK && op == 'Z' && kind == BR_BREAKPOINT_HARDWARE && answered)
 		br_error_prefix(err, "out of FPB comparators? (%u in use)",
 		                br_target_hw_breakpoints_used(t));
 	return st;
@@ -140,5 +155,69 @@ br_status_t br_target_breakpoint_remove_all(br_target_t *t, br_error_t *err)
 		if (st != BR_OK)
 			return st;
 	}
+	return BR_OK;
+}
+
+/* Z3/z3 (GDB manual, "Packets": a read watchpoint of len bytes at address). */
+static br_status_t send_read_watchpoint(br_target_t *t, char op, uint32_t address, uint32_t len,
+                                        br_error_t *err)
+{
+	char req[40];
+	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
+	rsp_hex_request(op, values, 3, req, sizeof(req));
+	char what[48];
+	snprintf(what, sizeof(what), "a read watchpoint at 0x%08x", address);
+	bool answered = false;
+	return send_z(t, req, op, what, &answered, err);
+}
+
+br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err)
+{
+	return send_read_watchpoint(t, 'Z', address, len, err);
+}
+
+br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, uint32_t len,
+                                             br_error_t *err)
+{
+	return send_read_watchpoint(t, 'z', address, len, err);
+}
+
+/* A reply of a read watchpoint's step-over: its change must be OK. */
+static br_status_t watchpoint_reply(void *ctx, size_t index, const char *reply, size_t len,
+                                    br_error_t *err)
+{
+	(void)ctx;
+	return br_target_expect_ok(index == 0 ? "a read watchpoint's change" : "a request", reply,
+	                           len, err);
+}
+
+/* Sends requests[0..1] in one write, the second a resume (s or c): the
+ * target runs after it. */
+static br_status_t watchpoint_pipeline(br_target_t *t, const char *change, const char *resume,
+                                       br_error_t *err)
+{
+	const char *const requests[] = {change, resume};
+	br_status_t st =
+	    rsp_client_pipeline_each(&t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
+	if (st == BR_OK)
+		br_target_note_resume(t, resume);
+	return st;
+}
+
+br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
+                                                br_error_t *err)
+{
+	char remove[40], insert[40];
+	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
+	rsp_hex_request('z', values, 3, remove, sizeof(remove));
+	rsp_hex_request('Z', values, 3, insert, sizeof(insert));
+	br_status_t st = watchpoint_pipeline(t, remove, "s", err);
+	if (st == BR_OK)
+		st = br_target_wait_stop(t, t->rsp.timeout_ms, NULL, err);
+	if (st == BR_OK)
+		st = watchpoint_pipeline(t, insert, "c", err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "stepping over the read watchpoint at 0x%08x", address);
 	return BR_OK;
 }

@@ -9,6 +9,9 @@
 /* The halt is over: forget what was known about it. */
 void br_target_forget_halt(br_target_t *t);
 
+/* A resume (packet "s..." a step, else a continue) was sent: the core runs. */
+void br_target_note_resume(br_target_t *t, const char *packet);
+
 /* Records a stop reply: halted, its PC when expedited, its process id. */
 void br_target_note_stop(br_target_t *t, const rsp_stop_reply_t *stop);
 

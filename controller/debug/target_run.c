@@ -26,12 +26,9 @@
 static br_status_t send_resume(br_target_t *t, const char *packet, br_error_t *err)
 {
 	br_status_t st = rsp_client_send(&t->rsp, packet, strlen(packet), err);
-	if (st != BR_OK)
-		return st;
-	t->running = true;
-	t->stepping = packet[0] == 's';
-	br_target_forget_halt(t);
-	return BR_OK;
+	if (st == BR_OK)
+		br_target_note_resume(t, packet);
+	return st;
 }
 
 br_status_t br_target_step(br_target_t *t, br_error_t *err)

@@ -8,6 +8,9 @@
 
 #define STUB_NS_PER_S 1e9
 #define STUB_MS_PER_S 1e3
+#define STUB_ALL_ONES 0xFFFFFFFFU
+/* The bench loop's counter reads per iteration (bench.h): before and after the body. */
+#define STUB_READS_PER_ITERATION 2U
 /* Guard reads made again after their replies did not prove. */
 #define STUB_GUARD_RETRIES 3U
 
@@ -263,8 +266,11 @@ static br_status_t chunk_write(br_stub_session_t *s, br_error_t *err)
 	put_le32(buf, offsetof(br_request_t, bench_index), req->bench_index);
 	put_le32(buf, offsetof(br_request_t, iterations), chunk);
 	put_le32(buf, offsetof(br_request_t, warmup), req->warmup);
-	put_le32(buf, offsetof(br_request_t, counter_address), counter->address);
-	put_le32(buf, offsetof(br_request_t, counter_mask), br_counter_mask(counter));
+	bool watched = br_counter_is_monitor(counter);
+	put_le32(buf, offsetof(br_request_t, counter_address),
+	         watched ? s->layout.state + BR_CS_OFFSET_WATCH : counter->address);
+	put_le32(buf, offsetof(br_request_t, counter_mask),
+	         watched ? STUB_ALL_ONES : br_counter_mask(counter));
 	put_le32(buf, offsetof(br_request_t, counter_flags),
 	         counter->counts_down ? BR_CB_COUNTER_DOWN : 0U);
 	put_le32(buf, offsetof(br_request_t, argument), req->argument);
@@ -293,6 +299,94 @@ br_status_t br_stub_request_write(br_stub_session_t *s, const br_stub_request_t 
 	return chunk_write(s, err);
 }
 
+/* The host's samples of a chunk on a counter with no register (QEMU's
+ * icount): each of the bench loop's counter reads stops the core at the read
+ * watchpoint on the request's counter word (BR_CS_OFFSET_WATCH), before the
+ * load; each such stop reads the count (proven: two answers around the
+ * marker in one write), then steps the load with the watchpoint out and
+ * continues (br_target_read_watchpoint_step_over: two writes more). The iteration's sample is the
+ * count from the stop at its first load to the stop at its second: the first load and the body, as
+ * a register counter's two reads give (TIM2 under QEMU). The warm-up iterations' pairs are dropped.
+ * Ends with the core halted at the stub's next stop that is not the watchpoint's (br_host_sync), in
+ * *pc. */
+static br_status_t watch_chunk(br_stub_session_t *s, const br_counter_state_t *counter,
+                               uint32_t iterations, uint32_t warmup, int timeout_ms,
+                               uint32_t *samples, uint32_t *pc, br_error_t *err)
+{
+	br_target_t *t = s->target;
+	uint32_t watch = s->layout.state + BR_CS_OFFSET_WATCH;
+	br_halt_proof_t proof;
+	memset(&proof, 0, sizeof(proof));
+	proof.address = t->marker_address;
+	memcpy(proof.bytes, t->marker,
+	       t->marker_len < sizeof(proof.bytes) ? t->marker_len : sizeof(proof.bytes));
+	uint64_t want = (uint64_t)(warmup + iterations) * STUB_READS_PER_ITERATION;
+	uint64_t seen = 0, start = 0;
+	br_status_t st = br_target_read_watchpoint_insert(t, watch, BR_CB_SAMPLE_BYTES, err);
+	if (st == BR_OK)
+		st = br_target_resume(t, err);
+	int64_t deadline = br_clock_ms() + timeout_ms;
+	while (st == BR_OK) {
+		rsp_stop_reply_t stop;
+		memset(&stop, 0, sizeof(stop));
+		st = br_target_wait_stop(t, br_clock_remaining_ms(deadline), &stop, err);
+		if (st != BR_OK)
+			break;
+		if (stop.reason != RSP_STOP_REASON_RWATCH) {
+			st = br_target_reg_read(t, BR_TARGET_REG_PC, pc, err);
+			break;
+		}
+		br_target_batch_t b;
+		br_halt_proof_reads_t reads;
+		memset(&b, 0, sizeof(b));
+		b.hold = true;
+		br_halt_proof_add(&proof, counter, &reads, &b);
+		uint64_t value = 0;
+		st = br_target_resume_batch(t, &b, err);
+		if (st == BR_OK && !br_halt_proof_check(&proof, counter, &reads, &value))
+			st = br_error_set(err, BR_ERR_PROTOCOL,
+			                  "a counter read at the read watchpoint did not prove "
+			                  "(marker 0x%08x, or the two answers of QEMU's count "
+			                  "differ)",
+			                  proof.address);
+		/* QEMU stops before the load (ARM watchpoints are not steppable:
+		 * a continue stops there again): the load is stepped with the
+		 * watchpoint out, as gdb does, and counted by QEMU itself. */
+		if (st == BR_OK)
+			st = br_target_read_watchpoint_step_over(t, watch, BR_CB_SAMPLE_BYTES, err);
+		if (st != BR_OK)
+			break;
+		uint64_t k = seen++;
+		if (k >= want || k % STUB_READS_PER_ITERATION == 0U) {
+			start = value;
+			continue;
+		}
+		uint64_t d = value - start;
+		uint64_t i = k / STUB_READS_PER_ITERATION;
+		if (d > STUB_ALL_ONES)
+			st = br_error_set(err, BR_ERR_TARGET,
+			                  "an iteration of %llu instructions: more than a 32-bit "
+			                  "sample holds",
+			                  (unsigned long long)d);
+		else if (i >= warmup)
+			samples[i - warmup] = (uint32_t)d;
+	}
+	br_error_t ignored;
+	br_status_t rm = rsp_client_usable(&t->rsp)
+	                     ? br_target_read_watchpoint_remove(t, watch, BR_CB_SAMPLE_BYTES,
+	                                                        st == BR_OK ? err : &ignored)
+	                     : BR_OK;
+	if (st == BR_OK)
+		st = rm;
+	if (st == BR_OK && seen != want)
+		st = br_error_set(err, BR_ERR_TARGET,
+		                  "the bench read its counter %llu times, %llu expected (two per "
+		                  "iteration, BR_BENCH_LOOP): a bench reads the counter only "
+		                  "through it",
+		                  (unsigned long long)seen, (unsigned long long)want);
+	return st;
+}
+
 /* Resumes for the chunk written last, waits for br_host_sync and adds the
  * chunk's result and samples to out (one halt). */
 static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_result_t *out,
@@ -303,8 +397,23 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	uint32_t seq = s->pending_seq;
 	stub_guard_t guard;
 	guard_init(s, req, &guard);
+	bool watched = br_counter_is_monitor(req->counter);
 	int64_t t0 = br_clock_ns();
-	br_status_t st = run_to_sync(s, &guard, timeout_ms, err);
+	br_status_t st = BR_OK;
+	if (watched) {
+		br_counter_state_t icount;
+		br_counter_state_init(&icount, req->counter);
+		uint32_t pc = 0;
+		st = watch_chunk(s, &icount, s->pending_chunk, req->warmup, timeout_ms,
+		                 out->samples + out->count, &pc, err);
+		if (st == BR_OK && pc != s->layout.host_sync)
+			st = br_error_set(err, BR_ERR_TARGET,
+			                  "the firmware stopped at 0x%08x, not at %s (0x%08x): it "
+			                  "faulted or hit another breakpoint",
+			                  pc, BR_HOST_SYNC_SYMBOL, s->layout.host_sync);
+	} else {
+		st = run_to_sync(s, &guard, timeout_ms, err);
+	}
 	double host_seconds = (double)(br_clock_ns() - t0) / STUB_NS_PER_S;
 	out->guard_halts += guard.halts;
 	if (st != BR_OK)
@@ -352,12 +461,14 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	 * samples against the host time around them) conservative: if one
 	 * chunk's time could hide a wrap, the total can too. */
 	out->host_seconds += host_seconds;
+	/* With the watchpoint, the samples are the host's, already in place. */
 	uint8_t raw[BR_CB_MAX_SAMPLES * BR_CB_SAMPLE_BYTES];
-	st = br_target_mem_read(s->target, s->samples_address, raw,
-	                        (size_t)count * BR_CB_SAMPLE_BYTES, err);
+	st = watched ? BR_OK
+	             : br_target_mem_read(s->target, s->samples_address, raw,
+	                                  (size_t)count * BR_CB_SAMPLE_BYTES, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "bench %s: reading samples", name);
-	for (uint32_t i = 0; i < count; i++)
+	for (uint32_t i = 0; i < count && !watched; i++)
 		out->samples[out->count + i] = br_stub_le32(raw, (size_t)i * BR_CB_SAMPLE_BYTES);
 	out->count += count;
 	s->pending_done += count;

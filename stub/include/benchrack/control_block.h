@@ -126,6 +126,13 @@ typedef struct br_control_state {
 #define BR_CS_OFFSET_REQUEST 0U
 #define BR_CS_OFFSET_RESULT 32U
 #define BR_CS_SIZE 64U
+/* The word a request names as its counter when the counter has no register
+ * (QEMU's instruction count, counter icount): result.count, which the stub
+ * only ever stores to. The host sets a read watchpoint on it, so that each
+ * of the bench loop's two counter reads stops the core, and takes the
+ * sample from QEMU's count at those stops; the stub's own deltas of it are
+ * not used. */
+#define BR_CS_OFFSET_WATCH (BR_CS_OFFSET_RESULT + 12U)
 
 _Static_assert(sizeof(br_request_t) == 32U, "request layout");
 _Static_assert(sizeof(br_result_t) == 32U, "result layout");
@@ -149,5 +156,7 @@ _Static_assert(__builtin_offsetof(br_control_state_t, request) == BR_CS_OFFSET_R
 _Static_assert(__builtin_offsetof(br_control_state_t, result) == BR_CS_OFFSET_RESULT,
                "result offset");
 _Static_assert(sizeof(br_control_state_t) == BR_CS_SIZE, "control state size");
+_Static_assert(BR_CS_OFFSET_RESULT + __builtin_offsetof(br_result_t, count) == BR_CS_OFFSET_WATCH,
+               "watch word offset");
 
 #endif
