@@ -7,6 +7,7 @@
 
 #include "common/counter_period.h"
 #include "common/xalloc.h"
+#include "debug/flavour.h"
 
 #define BOARD_FULL_BITS 32U
 #define BOARD_ADDRESS_SPACE 0x100000000ULL

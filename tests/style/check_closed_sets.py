@@ -31,7 +31,8 @@ ROOT = sys.argv[1]
 # (what, declaring header, regex whose group 1 is a member's name)
 X_ROW = r'X\(\s*\w+\s*,\s*"([^"]+)"'
 SETS = [
-    ("gdbserver flavour", "controller/common/server_names.h", r'#define BR_FLAVOUR_\w+_NAME "([^"]+)"'),
+    ("gdbserver flavour", "controller/debug/flavour_table.h",
+     r'#define BR_FLAVOUR_\w+_NAME "([^"]+)"|X\(\s*\w+\s*,\s*"([^"]+)"'),
     ("server kind", "controller/common/server_names.h", X_ROW),
     ("counter kind", "controller/common/counter_kind.h", X_ROW),
     ("upload sink", "controller/config/upload_config.h", X_ROW),
@@ -67,7 +68,8 @@ def members_of(header, pattern):
         text = open(path, encoding="utf-8").read()
     except OSError as e:
         sys.exit(f"check_closed_sets: cannot read the declaring header {header}: {e}")
-    names = re.findall(pattern, text)
+    names = [m if isinstance(m, str) else next(g for g in m if g)
+             for m in re.findall(pattern, text)]
     if not names:
         sys.exit(f"check_closed_sets: no member of the set found in {header} ({pattern})")
     return names
