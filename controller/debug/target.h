@@ -59,7 +59,7 @@ typedef struct br_target_breakpoint {
 } br_target_breakpoint_t;
 
 typedef struct br_target {
-	rsp_client_t rsp;
+	rsp_client_t *rsp; /* the connection (rsp/client.h); NULL once closed */
 	const br_flavour_t *flavour;
 	br_target_breakpoint_t breakpoints[BR_TARGET_MAX_BREAKPOINTS];
 	size_t breakpoint_count;

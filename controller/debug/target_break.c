@@ -85,7 +85,7 @@ static br_status_t send_breakpoint(br_target_t *t, char op, br_breakpoint_kind_t
 	br_target_breakpoint_packet(req, sizeof(req), op, kind, address);
 	const char *reply;
 	size_t len;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	br_status_t st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	char what[80];

@@ -124,7 +124,7 @@ br_status_t br_pcsr_sample(br_target_t *t, const br_pcsr_options_t *o, br_profil
 	st = probe_pcsr(t, err);
 	br_frame_names_t names;
 	br_frame_names_init(&names, o->elf, out);
-	unsigned long writes_before = t->rsp.counters.write_calls;
+	unsigned long writes_before = rsp_client_counters(t->rsp)->write_calls;
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
 	br_pacing_t pacing;
@@ -139,7 +139,7 @@ br_status_t br_pcsr_sample(br_target_t *t, const br_pcsr_options_t *o, br_profil
 			count_read(&names, v[i], ok[i], out);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
-	out->server_writes = t->rsp.counters.write_calls - writes_before;
+	out->server_writes = rsp_client_counters(t->rsp)->write_calls - writes_before;
 	br_frame_names_free(&names);
 	br_error_t halt_err;
 	br_status_t hst = br_target_background_halt(t, st == BR_OK ? err : &halt_err);
