@@ -70,7 +70,7 @@ br_status_t br_probe_report_write(br_session_t *s, unsigned board_hw_breakpoints
 		return st;
 	fprintf(out, "core:       %s r%up%u (CPUID 0x%08x)\n", info.core, info.variant,
 	        info.revision, info.cpuid);
-	write_packets(t, BR_CPUID_ADDRESS, out);
+	write_packets(t, BR_SCB_CPUID, out);
 	st = br_cortex_m_check_cyccnt(t, &info, PROBE_CYCCNT_STEPS, err);
 	if (st != BR_OK)
 		return st;

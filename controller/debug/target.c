@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/xalloc.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
@@ -168,7 +169,7 @@ br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
 	t->pid = TARGET_DEFAULT_PID;
 	br_tdesc_init(&t->tdesc);
 	t->rsp = rsp_client_open(transport);
-	rsp_client_set_sync_address(t->rsp, BR_TARGET_CPUID_ADDRESS);
+	rsp_client_set_sync_address(t->rsp, BR_SCB_CPUID);
 	rsp_client_set_defer_acks(t->rsp, flavour->pipelines_in_ack_mode);
 	const char *reply;
 	size_t len;

@@ -39,9 +39,6 @@
 /* Index of xPSR in br_target_regs_t.r (after r0..r15). */
 #define BR_TARGET_REG_XPSR 16U
 #define BR_TARGET_CORE_REGS 17U
-/* The SCB's CPUID register: readable on every Cortex-M, so a safe address for
- * the client's resync marker. */
-#define BR_TARGET_CPUID_ADDRESS 0xE000ED00U
 
 typedef enum br_breakpoint_kind {
 	BR_BREAKPOINT_SOFTWARE = 0, /* Z0: the server patches the instruction */

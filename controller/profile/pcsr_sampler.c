@@ -39,9 +39,9 @@ static br_status_t prepare_core(br_target_t *t, br_error_t *err)
 			    "by halting instead (drop --pcsr)",
 			    info.core, dwt_ctrl);
 	uint32_t demcr = 0;
-	st = br_target_read_u32(t, BR_DEMCR_ADDRESS, &demcr, err);
+	st = br_target_read_u32(t, BR_DEMCR, &demcr, err);
 	if (st == BR_OK && (demcr & BR_DEMCR_TRCENA) == 0U)
-		st = br_target_write_u32(t, BR_DEMCR_ADDRESS, demcr | BR_DEMCR_TRCENA, err);
+		st = br_target_write_u32(t, BR_DEMCR, demcr | BR_DEMCR_TRCENA, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "setting DEMCR.TRCENA (the DWT's power)");
 	return BR_OK;
