@@ -78,7 +78,4 @@ void br_rack_free(br_rack_t *rack);
  * is tag. */
 bool br_rack_entry_has_tag(const br_rack_entry_t *entry, const char *tag);
 
-/* The schema of a rack file. */
-const br_cfg_map_t *br_rack_schema(void);
-
 #endif

@@ -45,10 +45,6 @@ typedef struct br_flavour {
 	/* false: continuing from an inserted breakpoint stops again at once with
 	 * no progress; the target steps over it (or alternates breakpoints). */
 	bool steps_over_breakpoints;
-	/* '?' removes every breakpoint: sent only at attach, before any is set. */
-	bool question_clears_breakpoints;
-	/* p/P answer empty until qXfer:features:read:target.xml has been read. */
-	bool registers_need_target_xml;
 	/* Once multiprocess is negotiated, plain 'D' fails: detach with D;pid. */
 	bool detach_needs_pid;
 	/* The server takes the next packet without waiting for our '+' (QEMU in
@@ -82,8 +78,6 @@ typedef struct br_flavour {
 	 * breakpoint inserted the stop PC is then known without asking (the
 	 * stop reply does not carry it): one round trip less per halt. */
 	bool only_breakpoints_trap;
-	/* 'k' ends the server process (QEMU exits after W00). */
-	bool kill_ends_server;
 	/* A debugger write to a peripheral register takes effect (false on QEMU:
 	 * M answers OK and changes nothing outside RAM and flash). */
 	bool writes_peripherals;

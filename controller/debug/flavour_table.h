@@ -43,13 +43,10 @@
 	  .reset_halt_command = "system_reset",                                                    \
 	  .reset_applies_on_resume = true,                                                         \
 	  .max_read_bytes = BR_QEMU_MAX_READ_BYTES,                                                \
-	  .question_clears_breakpoints = true,                                                     \
-	  .registers_need_target_xml = true,                                                       \
 	  .detach_needs_pid = true,                                                                \
 	  .pipelines_in_ack_mode = true,                                                           \
 	  .packets_follow_interrupt = true,                                                        \
 	  .only_breakpoints_trap = true,                                                           \
-	  .kill_ends_server = true,                                                                \
 	  .retranslates_on_breakpoint_change = true,                                               \
 	  .xpsr_regnum = BR_QEMU_XPSR_REGNUM)                                                      \
 	/* Its manual: memory reads while the core runs, the gdb session left                      \
@@ -86,7 +83,6 @@
 	  .xpsr_regnum = BR_ARMV7M_XPSR_REGNUM)                                                    \
 	/* Nothing beyond the GDB manual: the flavour of an unknown server. */                     \
 	X(GENERIC, BR_FLAVOUR_GENERIC_NAME, "gdbserver (generic)",                                 \
-	  .registers_need_target_xml = true,                                                       \
 	  .detach_needs_pid = true,                                                                \
 	  .limits_hardware_breakpoints = true,                                                     \
 	  .writes_peripherals = true,                                                              \

@@ -52,14 +52,6 @@ uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_
 	return (uint32_t)(from >= to ? from - to : from + period - to);
 }
 
-double br_counter_wrap_seconds(const br_counter_t *c)
-{
-	if (c->clock_hz == 0)
-		return 0.0;
-	double span = (double)br_counter_mask(c) + 1.0;
-	return span / (double)c->clock_hz;
-}
-
 void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c)
 {
 	memset(state, 0, sizeof(*state));

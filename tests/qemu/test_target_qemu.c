@@ -71,7 +71,6 @@ static void check_target_xml_before_p(const char *qemu, const char *elf)
 	size_t len = 99;
 	CHECK(rsp_client_transact(c, "pf", &reply, &len, &err) == BR_OK);
 	CHECK_MSG(len == 0, "QEMU answered p before target.xml: %s", reply);
-	CHECK(br_flavour_qemu()->registers_need_target_xml);
 	rsp_client_close(c);
 	br_server_stop(&server);
 }
@@ -288,7 +287,6 @@ int main(int argc, char **argv)
 	CHECK(br_target_halt(t, 5000, &err) == BR_OK);
 	CHECK(br_target_read_u32(t, count_addr, &c2, &err) == BR_OK);
 	CHECK_MSG(c2 > c1 + 10U, "'?' kept the breakpoint (%u -> %u)", c1, c2);
-	CHECK(fl->question_clears_breakpoints);
 	t->breakpoint_count = 0; /* the server holds none now */
 
 	/* Comparator budget at set-up: two flash breakpoints on a 1-comparator board. */
@@ -354,7 +352,7 @@ int main(int argc, char **argv)
 		if (!gone)
 			pause_running();
 	}
-	CHECK_MSG(gone && fl->kill_ends_server, "QEMU still running after k");
+	CHECK_MSG(gone, "QEMU still running after k");
 	br_session_close(&s, false);
 	return check_finish();
 }
