@@ -16,7 +16,7 @@
 #include "common/counter_kind.h"
 #include "common/error.h"
 #include "common/server_names.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 /* A board's name: what a record's name field holds (results/record.h,
  * BR_RECORD_NAME less its NUL); longer is refused, never cut (issue 31). */
@@ -182,6 +182,5 @@ const char *br_board_counter_name(const br_board_t *board);
 
 /* Region i of the board's memory list (0 <= i < file.memory.count). */
 const br_board_region_t *br_board_region(const br_board_t *board, size_t i);
-
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 #define BR_RACK_MAX_BOARDS 64U
 #define BR_RACK_BOARD_NAME_MAX 63U /* a record's board name, less its NUL */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 #include "config/regression_limit.h"
 #include "config/upload_config.h"
 

@@ -126,7 +126,6 @@ uint32_t br_counter_delta(const br_counter_t *c, uint32_t start, uint32_t end);
 uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_t start,
                                  uint32_t end);
 
-
 /*
  * TIM2 of the STM32F4 as QEMU emulates it under -icount shift=0: one tick per
  * guest instruction, from reset, with no configuration (DESIGN.md).
