@@ -26,6 +26,8 @@ import os
 import re
 import sys
 
+from style_report import finish
+
 ROOT = sys.argv[1]
 
 # (what, declaring header, regex whose group 1 is a member's name)
@@ -121,11 +123,8 @@ def main():
                     if len(hand) >= 3:
                         failures.append(f"{rel}:{line}: lists the {what}s by hand "
                                         f"({', '.join(hand)}): make the list from {header}")
-    for f in failures:
-        print(f)
-    print(f"{checked} files checked against {len(sets)} closed sets, "
-          f"{len(failures)} literals outside their declaration")
-    return 1 if failures else 0
+    return finish(failures, f"{checked} files checked against {len(sets)} closed sets, "
+                            f"{len(failures)} literals outside their declaration")
 
 
 sys.exit(main())

@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+from style_report import finish
+
 ROOT = sys.argv[1]
 HEADER = "stub/include/benchrack/debug_regs.h"
 FOLDERS = ("controller", "stub", "benches")
@@ -47,11 +49,8 @@ def main():
                         line = code.count("\n", 0, m.start()) + 1
                         failures.append(f"{rel}:{line}: {m.group(0)} is {addresses[value]}: "
                                         f"use it from {HEADER}")
-    for f in failures:
-        print(f)
-    print(f"{checked} files checked against {len(addresses)} register addresses, "
-          f"{len(failures)} written again")
-    return 1 if failures else 0
+    return finish(failures, f"{checked} files checked against {len(addresses)} register "
+                            f"addresses, {len(failures)} written again")
 
 
 sys.exit(main())
