@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-from style_report import finish
+from style_report import c_files, finish
 
 ROOT = sys.argv[1]
 
@@ -97,32 +97,26 @@ def main():
             declared_in.setdefault(n, set()).add(header)
     failures = []
     checked = 0
-    for top, dirs, files in os.walk(os.path.join(ROOT, "controller")):
-        dirs.sort()
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
+    for path, rel in c_files(ROOT, ["controller"]):
+        if rel in EXEMPT_FILES or rel.startswith(EXEMPT_FOLDERS):
+            continue
+        checked += 1
+        text = open(path, encoding="utf-8").read()
+        for line, lit, getopt_row in literals(text, rel):
+            if getopt_row:
                 continue
-            path = os.path.join(top, name)
-            rel = os.path.relpath(path, ROOT)
-            if rel in EXEMPT_FILES or rel.startswith(EXEMPT_FOLDERS):
-                continue
-            checked += 1
-            text = open(path, encoding="utf-8").read()
-            for line, lit, getopt_row in literals(text, rel):
-                if getopt_row:
+            if lit in declared_in and rel not in declared_in[lit] \
+                    and (rel, lit) not in EXCEPTIONS:
+                failures.append(f"{rel}:{line}: \"{lit}\" is a member of a closed set "
+                                f"declared in {', '.join(sorted(declared_in[lit]))}: "
+                                "use its name from there")
+            for what, header, names in sets:
+                if rel == header:
                     continue
-                if lit in declared_in and rel not in declared_in[lit] \
-                        and (rel, lit) not in EXCEPTIONS:
-                    failures.append(f"{rel}:{line}: \"{lit}\" is a member of a closed set "
-                                    f"declared in {', '.join(sorted(declared_in[lit]))}: "
-                                    "use its name from there")
-                for what, header, names in sets:
-                    if rel == header:
-                        continue
-                    hand = [n for n in names if re.search(rf'(?<![\w.-]){re.escape(n)}(?![\w-])', lit)]
-                    if len(hand) >= 3:
-                        failures.append(f"{rel}:{line}: lists the {what}s by hand "
-                                        f"({', '.join(hand)}): make the list from {header}")
+                hand = [n for n in names if re.search(rf'(?<![\w.-]){re.escape(n)}(?![\w-])', lit)]
+                if len(hand) >= 3:
+                    failures.append(f"{rel}:{line}: lists the {what}s by hand "
+                                    f"({', '.join(hand)}): make the list from {header}")
     return finish(failures, f"{checked} files checked against {len(sets)} closed sets, "
                             f"{len(failures)} literals outside their declaration")
 

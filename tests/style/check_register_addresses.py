@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-from style_report import finish
+from style_report import c_files, finish
 
 ROOT = sys.argv[1]
 HEADER = "stub/include/benchrack/debug_regs.h"
@@ -30,25 +30,18 @@ def main():
     if not addresses:
         sys.exit(f"check_register_addresses: no register address found in {HEADER}")
     failures, checked = [], 0
-    for folder in FOLDERS:
-        for top, dirs, files in os.walk(os.path.join(ROOT, folder)):
-            dirs.sort()
-            for name in sorted(files):
-                if not name.endswith((".c", ".h")):
-                    continue
-                path = os.path.join(top, name)
-                rel = os.path.relpath(path, ROOT)
-                if rel == HEADER:
-                    continue
-                checked += 1
-                src = open(path, encoding="utf-8").read()
-                code = COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), src)
-                for m in NUMBER.finditer(code):
-                    value = int(m.group(0).rstrip("uUlL"), 16)
-                    if value in addresses:
-                        line = code.count("\n", 0, m.start()) + 1
-                        failures.append(f"{rel}:{line}: {m.group(0)} is {addresses[value]}: "
-                                        f"use it from {HEADER}")
+    for path, rel in c_files(ROOT, FOLDERS):
+        if rel == HEADER:
+            continue
+        checked += 1
+        src = open(path, encoding="utf-8").read()
+        code = COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), src)
+        for m in NUMBER.finditer(code):
+            value = int(m.group(0).rstrip("uUlL"), 16)
+            if value in addresses:
+                line = code.count("\n", 0, m.start()) + 1
+                failures.append(f"{rel}:{line}: {m.group(0)} is {addresses[value]}: "
+                                f"use it from {HEADER}")
     return finish(failures, f"{checked} files checked against {len(addresses)} register "
                             f"addresses, {len(failures)} written again")
 
