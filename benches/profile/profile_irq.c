@@ -5,12 +5,13 @@
  * enables the interrupt (NVIC_ISER, B3.4.4) and pends it from the loop
  * (NVIC_ISPR, B3.4.6).
  */
+#include "benchrack/debug_regs.h"
 #include "main.h"
 #include "profile.h"
 
-#define SCB_VTOR (*(volatile uint32_t *)0xE000ED08U)
-#define NVIC_ISER0 (*(volatile uint32_t *)0xE000E100U)
-#define NVIC_ISPR0 (*(volatile uint32_t *)0xE000E200U)
+#define SCB_VTOR (*(volatile uint32_t *)BR_SCB_VTOR)
+#define NVIC_ISER0 (*(volatile uint32_t *)BR_NVIC_ISER0)
+#define NVIC_ISPR0 (*(volatile uint32_t *)BR_NVIC_ISPR0)
 /* Exceptions 0..15 are the core's; external interrupt n is exception 16 + n. */
 #define PROFILE_FIRST_IRQ_VECTOR 16U
 #define PROFILE_VECTORS (PROFILE_FIRST_IRQ_VECTOR + PROFILE_IRQ_NUMBER + 1U)

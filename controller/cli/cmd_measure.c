@@ -23,7 +23,7 @@
 #include "config/board.h"
 #include "common/counter_kind.h"
 #include "common/interrupt.h"
-#include "common/server_names.h"
+#include "debug/flavour.h"
 #include "common/xalloc.h"
 #include "measure/bench_size.h"
 #include "measure/counter_spec.h"
@@ -283,7 +283,7 @@ static const br_cli_opt_t measure_rows[] = {
      .arg = "NAME",
      .offset = O(link.flavour),
      .group = MEASURE_GROUP_OPTIONS,
-     .choices = br_flavour_name_joined,
+     .choices = br_flavour_names,
      .help = "that server's kind, by default " BR_FLAVOUR_GENERIC_NAME},
     {.name = "load",
      .arg = "POLICY",

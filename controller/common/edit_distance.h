@@ -1,6 +1,6 @@
 /*
  * Edit distance (Levenshtein: insertions, deletions, substitutions) between
- * two short names, for "did you mean" hints: YAML keys (config/schema.c) and
+ * two short names, for "did you mean" hints: YAML keys (yaml/schema.c) and
  * symbols (elf/elf_symbols.c) share it.
  */
 #ifndef BENCHRACK_COMMON_EDIT_DISTANCE_H

@@ -7,6 +7,7 @@
 
 #include "common/counter_period.h"
 #include "common/xalloc.h"
+#include "debug/flavour.h"
 
 #define BOARD_FULL_BITS 32U
 #define BOARD_ADDRESS_SPACE 0x100000000ULL
@@ -321,16 +322,6 @@ static const br_cfg_map_t board_map = {
     .fields = board_fields,
     .field_count = BR_CFG_COUNT(board_fields),
 };
-
-const br_cfg_map_t *br_board_schema(void)
-{
-	return &board_map;
-}
-
-const char *br_board_server_kind_name(br_board_server_kind_t kind)
-{
-	return br_server_kind_names[kind];
-}
 
 /* The file name of path without directories and without ".yaml"/".yml". */
 static void file_stem(const char *path, char *out, size_t cap)

@@ -16,7 +16,7 @@
 #include "common/counter_kind.h"
 #include "common/error.h"
 #include "common/server_names.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 /* A board's name: what a record's name field holds (results/record.h,
  * BR_RECORD_NAME less its NUL); longer is refused, never cut (issue 31). */
@@ -159,9 +159,6 @@ br_status_t br_board_parse(const char *name, const unsigned char *data, size_t s
 /* Frees what br_board_load allocated. */
 void br_board_free(br_board_t *board);
 
-/* The kind's name in BR_SERVER_KIND_LIST. */
-const char *br_board_server_kind_name(br_board_server_kind_t kind);
-
 /* The gdbserver flavour (target/flavour.h name) answering a remote or serial
  * board: its flavour key, bmp for a serial board without one, else the
  * server kind's own (qemu, openocd). */
@@ -185,8 +182,5 @@ const char *br_board_counter_name(const br_board_t *board);
 
 /* Region i of the board's memory list (0 <= i < file.memory.count). */
 const br_board_region_t *br_board_region(const br_board_t *board, size_t i);
-
-/* The schema of a board file, for tools that list the keys. */
-const br_cfg_map_t *br_board_schema(void);
 
 #endif

@@ -116,11 +116,6 @@ static const br_cfg_map_t rack_map = {
     .field_count = BR_CFG_COUNT(rack_fields),
 };
 
-const br_cfg_map_t *br_rack_schema(void)
-{
-	return &rack_map;
-}
-
 /* A board name becomes a folder name: letters, digits, _ . -, not "." or
  * "..", at most BR_RACK_BOARD_NAME_MAX characters. */
 static bool name_ok(const char *s)

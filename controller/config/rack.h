@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 #define BR_RACK_MAX_BOARDS 64U
 #define BR_RACK_BOARD_NAME_MAX 63U /* a record's board name, less its NUL */
@@ -77,8 +77,5 @@ void br_rack_free(br_rack_t *rack);
 /* True when entry carries tag (tags are compared exactly), or when its name
  * is tag. */
 bool br_rack_entry_has_tag(const br_rack_entry_t *entry, const char *tag);
-
-/* The schema of a rack file. */
-const br_cfg_map_t *br_rack_schema(void);
 
 #endif

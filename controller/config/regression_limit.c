@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/scalar.h"
+#include "yaml/scalar.h"
 
 #define LIMIT_MAX_PERCENT 1000.0
 #define LIMIT_KIB 1024.0

@@ -270,11 +270,6 @@ static const br_cfg_map_t suite_map = {
     .field_count = BR_CFG_COUNT(suite_fields),
 };
 
-const br_cfg_map_t *br_suite_schema(void)
-{
-	return &suite_map;
-}
-
 /* Which kind of entry, from which keys it has; refuses mixed or half forms. */
 static br_status_t classify(const char *file, br_suite_bench_t *b, br_error_t *err)
 {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 #include "config/regression_limit.h"
 #include "config/upload_config.h"
 
@@ -142,8 +142,5 @@ const char *br_suite_board(const br_suite_t *suite, size_t i);
 
 /* The budgets that apply to bench: the bench's own keys over the suite's. */
 br_suite_budgets_t br_suite_bench_budgets(const br_suite_t *suite, const br_suite_bench_t *bench);
-
-/* The schema of a suite file. */
-const br_cfg_map_t *br_suite_schema(void);
 
 #endif

@@ -17,7 +17,7 @@
  * itself (`token:`, `password:`) is a configuration error, and so is a URL
  * carrying credentials. A token is never sent over plain http to another
  * machine. TLS verification cannot be switched off; ca_file adds a CA bundle.
- * Every error is "file:line:col: ...; expected ..." (config/schema.h).
+ * Every error is "file:line:col: ...; expected ..." (yaml/schema.h).
  */
 #ifndef BENCHRACK_CONFIG_UPLOAD_CONFIG_H
 #define BENCHRACK_CONFIG_UPLOAD_CONFIG_H
@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 /* The kinds of sink (a sink's kind: key), each declared once, here, as
  * X(ID, name, member, renderer): its name in the config, the member of

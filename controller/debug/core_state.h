@@ -12,13 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/error.h"
 #include "debug/target.h"
 
-#define BR_SCB_CFSR 0xE000ED28U
-#define BR_SCB_HFSR 0xE000ED2CU
-#define BR_SCB_MMFAR 0xE000ED34U
-#define BR_SCB_BFAR 0xE000ED38U
 #define BR_XPSR_IPSR_MASK 0x1FFU
 
 typedef struct br_core_state {

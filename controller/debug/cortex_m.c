@@ -51,7 +51,7 @@ unsigned br_cortex_m_fpb_comparators(uint32_t fpb_ctrl)
 br_status_t br_cortex_m_identify(br_target_t *t, br_cortex_m_info_t *info, br_error_t *err)
 {
 	uint32_t cpuid = 0;
-	br_status_t st = br_target_read_u32(t, BR_CPUID_ADDRESS, &cpuid, err);
+	br_status_t st = br_target_read_u32(t, BR_SCB_CPUID, &cpuid, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "reading CPUID");
 	br_cortex_m_decode_cpuid(cpuid, info);
@@ -95,9 +95,9 @@ br_status_t br_cortex_m_check_cyccnt(br_target_t *t, br_cortex_m_info_t *info, u
 	if (info->partno == CORTEX_M7_PARTNO)
 		st = br_target_write_u32(t, BR_DWT_LAR, BR_DWT_LAR_KEY, err);
 	if (st == BR_OK)
-		st = br_target_read_u32(t, BR_DEMCR_ADDRESS, &demcr, err);
+		st = br_target_read_u32(t, BR_DEMCR, &demcr, err);
 	if (st == BR_OK)
-		st = br_target_write_u32(t, BR_DEMCR_ADDRESS, demcr | BR_DEMCR_TRCENA, err);
+		st = br_target_write_u32(t, BR_DEMCR, demcr | BR_DEMCR_TRCENA, err);
 	if (st == BR_OK)
 		st = br_target_read_u32(t, BR_DWT_CTRL, &ctrl, err);
 	if (st == BR_OK)

@@ -10,45 +10,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/error.h"
 #include "debug/target.h"
 
-/* SCB CPUID: [31:24] Implementer, [23:20] Variant, [19:16] Architecture,
- * [15:4] PartNo, [3:0] Revision. */
-#define BR_CPUID_ADDRESS BR_TARGET_CPUID_ADDRESS
+/* CPUID's fields (the registers: benchrack/debug_regs.h). */
 #define BR_CPUID_IMPLEMENTER_SHIFT 24U
 #define BR_CPUID_VARIANT_SHIFT 20U
 #define BR_CPUID_PARTNO_SHIFT 4U
 #define BR_CPUID_PARTNO_MASK 0xFFFU
 #define BR_CPUID_NIBBLE_MASK 0xFU
 #define BR_CPUID_IMPLEMENTER_ARM 0x41U
-/* SCB VTOR: where the vector table lives (the reset vector is its word 1). */
-#define BR_SCB_VTOR 0xE000ED08U
-/* DEMCR.TRCENA (bit 24) powers the DWT and ITM. */
-#define BR_DEMCR_ADDRESS 0xE000EDFCU
-#define BR_DEMCR_TRCENA (1U << 24)
-/* DWT_CTRL: NUMCOMP [31:28], NOCYCCNT (bit 25: no cycle counter), CYCCNTENA (bit 0). */
-#define BR_DWT_CTRL 0xE0001000U
-#define BR_DWT_CTRL_NOCYCCNT (1U << 25)
-#define BR_DWT_CTRL_CYCCNTENA (1U << 0)
-#define BR_DWT_CYCCNT 0xE0001004U
-/* DWT_PCSR (ARMv7-M ARM C1.8.7, ARMv6-M ARM C1.7.2): the address of an
- * instruction the running core executed recently, read without halting it;
- * 0xFFFFFFFF while the core is halted or where non-invasive debug is not
- * permitted; RAZ where the DWT is not implemented. */
-#define BR_DWT_PCSR 0xE000101CU
-#define BR_DWT_PCSR_NOT_SAMPLED 0xFFFFFFFFU
-/* DWT_CTRL.NUMCOMP [31:28]: the DWT's comparators (0: no DWT on ARMv6-M and
- * ARMv8-M Baseline, where DWT_PCSR comes with the DWT). */
-#define BR_DWT_CTRL_NUMCOMP_SHIFT 28U
-/* Cortex-M7: DWT_LAR must be written with the key before DWT writes stick. */
-#define BR_DWT_LAR 0xE0001FB0U
-#define BR_DWT_LAR_KEY 0xC5ACCE55U
-/* FPB_CTRL: NUM_CODE = NUM_CODE[6:4] at [14:12] and NUM_CODE[3:0] at [7:4]. */
-#define BR_FPB_CTRL 0xE0002000U
-#define BR_FPB_NUM_CODE_LOW_SHIFT 4U
-#define BR_FPB_NUM_CODE_HIGH_SHIFT 12U
-#define BR_FPB_NUM_CODE_HIGH_MASK 0x7U
 
 typedef enum br_cyccnt_state {
 	BR_CYCCNT_ABSENT,       /* NOCYCCNT set, or no DWT (Cortex-M0/M0+) */

@@ -107,7 +107,7 @@ br_status_t br_session_open(const br_endpoint_t *ep, br_session_t *s, br_error_t
 		return st;
 	}
 	if (ep->timeout_ms > 0)
-		s->target.rsp.timeout_ms = ep->timeout_ms;
+		rsp_client_set_timeout(s->target.rsp, ep->timeout_ms);
 	if (ep->memory_map.count > 0)
 		br_target_set_memory_map(&s->target, &ep->memory_map);
 	s->open = true;
@@ -121,7 +121,7 @@ br_status_t br_session_open(const br_endpoint_t *ep, br_session_t *s, br_error_t
 		if (br_cortex_m_identify(&s->target, &info, &ignored) == BR_OK &&
 		    info.fpb_comparators > 0U)
 			br_target_set_hw_breakpoint_limit(&s->target, info.fpb_comparators);
-		if (!rsp_client_usable(&s->target.rsp)) {
+		if (!rsp_client_usable(s->target.rsp)) {
 			*err = ignored;
 			br_session_close(s, false);
 			return br_error_prefix(err, "reading the core's debug registers");
@@ -138,7 +138,7 @@ void br_session_explain(br_session_t *s, br_error_t *err)
 	 * server going away: give it a moment to finish, so that its last
 	 * words are read rather than missed by a race. */
 	int64_t deadline = br_clock_ms() + SESSION_EXIT_WAIT_MS;
-	while ((!s->open || !rsp_client_usable(&s->target.rsp)) && br_server_alive(&s->server) &&
+	while ((!s->open || !rsp_client_usable(s->target.rsp)) && br_server_alive(&s->server) &&
 	       br_clock_remaining_ms(deadline) > 0)
 		nanosleep(&(struct timespec){.tv_nsec = SESSION_EXIT_POLL_NS}, NULL);
 	if (br_server_alive(&s->server))
@@ -160,7 +160,7 @@ void br_session_close(br_session_t *s, bool detach)
 {
 	if (s->open) {
 		br_error_t ignored;
-		if (detach && rsp_client_usable(&s->target.rsp))
+		if (detach && rsp_client_usable(s->target.rsp))
 			(void)br_target_detach(&s->target, &ignored);
 		else
 			br_target_close(&s->target);

@@ -1,11 +1,8 @@
 /*
  * What differs between gdbservers, as data: one row per server, read by the
  * target layer instead of if-chains on a server name. Every column is a fact
- * about one server's dialect; the QEMU and OpenOCD rows are established by
- * experiment and each has a test (tests/qemu/test_quirks.c,
- * tests/openocd/test_openocd_dialect.c); the J-Link, pyOCD and Black Magic
- * Probe rows come from their documentation and are not verified here (no
- * probe is attached to any machine this was built on).
+ * about one server's dialect; the rows are in debug/flavour_table.h (adding a
+ * flavour is one row there).
  */
 #ifndef BENCHRACK_TARGET_FLAVOUR_H
 #define BENCHRACK_TARGET_FLAVOUR_H
@@ -14,17 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/server_names.h"
+#include "debug/flavour_table.h"
 
-/* The flavours in the order of their rows (common/server_names.h). */
-#define BR_FLAVOUR_ENUM_ROW(id) BR_FLAVOUR_##id,
+/* The flavours in the order of their rows (debug/flavour_table.h). */
+#define BR_FLAVOUR_ENUM_ROW(id, ...) BR_FLAVOUR_##id,
 typedef enum br_flavour_id {
-	BR_FLAVOUR_LIST(BR_FLAVOUR_ENUM_ROW) BR_FLAVOUR_COUNT
+	BR_FLAVOUR_ROWS(BR_FLAVOUR_ENUM_ROW) BR_FLAVOUR_COUNT
 } br_flavour_id_t;
 #undef BR_FLAVOUR_ENUM_ROW
 
 typedef struct br_flavour {
-	const char *name;        /* BR_FLAVOUR_..._NAME, as boards name it */
+	const char *name;        /* as boards and options name it */
 	const char *description; /* "QEMU gdbstub", for reports */
 	/* Monitor command (qRcmd) that resets the core and leaves it halted; NULL
 	 * when the server has none (reset is then refused, not guessed). */
@@ -48,10 +45,6 @@ typedef struct br_flavour {
 	/* false: continuing from an inserted breakpoint stops again at once with
 	 * no progress; the target steps over it (or alternates breakpoints). */
 	bool steps_over_breakpoints;
-	/* '?' removes every breakpoint: sent only at attach, before any is set. */
-	bool question_clears_breakpoints;
-	/* p/P answer empty until qXfer:features:read:target.xml has been read. */
-	bool registers_need_target_xml;
 	/* Once multiprocess is negotiated, plain 'D' fails: detach with D;pid. */
 	bool detach_needs_pid;
 	/* The server takes the next packet without waiting for our '+' (QEMU in
@@ -85,8 +78,6 @@ typedef struct br_flavour {
 	 * breakpoint inserted the stop PC is then known without asking (the
 	 * stop reply does not carry it): one round trip less per halt. */
 	bool only_breakpoints_trap;
-	/* 'k' ends the server process (QEMU exits after W00). */
-	bool kill_ends_server;
 	/* A debugger write to a peripheral register takes effect (false on QEMU:
 	 * M answers OK and changes nothing outside RAM and flash). */
 	bool writes_peripherals;
@@ -121,5 +112,9 @@ const br_flavour_t *br_flavour_at(size_t i);
 
 /* The flavours' names joined by ", ": for usage and error messages. */
 const char *br_flavour_names(void);
+
+/* The flavour names in row order, NULL-terminated (a config schema's enum
+ * names: a board's flavour key is an index into it). */
+extern const char *const br_flavour_name_list[];
 
 #endif

@@ -12,12 +12,12 @@
 
 static void write_features(const br_target_t *t, FILE *out)
 {
-	const rsp_features_t *f = &t->rsp.features;
+	const rsp_features_t *f = rsp_client_features(t->rsp);
 	fprintf(out,
 	        "features:   PacketSize=%zu%s, no-ack mode %s, target.xml %s, memory map %s, "
 	        "multiprocess %s, vCont %s\n",
 	        f->packet_size, f->packet_size_advertised ? "" : " (not advertised)",
-	        t->rsp.no_ack ? "on" : "not offered", f->xfer_features ? "yes" : "no",
+	        rsp_client_no_ack(t->rsp) ? "on" : "not offered", f->xfer_features ? "yes" : "no",
 	        f->xfer_memory_map ? "yes" : "no", f->multiprocess ? "yes" : "no",
 	        f->vcont ? "yes" : "no");
 }
@@ -70,7 +70,7 @@ br_status_t br_probe_report_write(br_session_t *s, unsigned board_hw_breakpoints
 		return st;
 	fprintf(out, "core:       %s r%up%u (CPUID 0x%08x)\n", info.core, info.variant,
 	        info.revision, info.cpuid);
-	write_packets(t, BR_CPUID_ADDRESS, out);
+	write_packets(t, BR_SCB_CPUID, out);
 	st = br_cortex_m_check_cyccnt(t, &info, PROBE_CYCCNT_STEPS, err);
 	if (st != BR_OK)
 		return st;
@@ -121,7 +121,7 @@ br_status_t br_probe_run(br_target_t *t, long run_ms, br_target_output_fn output
 	int64_t deadline = br_clock_ms() + run_ms;
 	int left = br_clock_remaining_ms(deadline);
 	if (left == 0)
-		return br_target_halt(t, t->rsp.timeout_ms, err);
+		return br_target_halt(t, rsp_client_timeout(t->rsp), err);
 	/* Wait for the whole rest at once: a wait that times out ends the
 	 * session (rsp/client.h), so it is never cut into slices. */
 	st = br_target_wait_stop(t, left, NULL, err);

@@ -2,18 +2,10 @@
 
 #include <stdbool.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/clock.h"
 #include "debug/target_private.h"
 
-/* ARMv7-M ARM C1.6.2, C1.6.5, B3.2.6. */
-#define DHCSR_ADDRESS 0xE000EDF0U
-#define DHCSR_S_HALT (1U << 17)
-#define DHCSR_C_DEBUGEN (1U << 0)
-#define DEMCR_ADDRESS 0xE000EDFCU
-#define DEMCR_VC_CORERESET (1U << 0)
-#define AIRCR_ADDRESS 0xE000ED0CU
-#define AIRCR_VECTKEY 0x05FA0000U
-#define AIRCR_SYSRESETREQ (1U << 2)
 #define XPSR_THUMB (1U << 24)
 #define THUMB_BIT 1U
 #define RESET_HALT_WAIT_MS 2000
@@ -27,31 +19,32 @@
 static br_status_t reset_generic(br_target_t *t, bool *by_vector, br_error_t *err)
 {
 	uint32_t dhcsr = 0;
-	br_status_t st = br_target_read_u32(t, DHCSR_ADDRESS, &dhcsr, err);
+	br_status_t st = br_target_read_u32(t, BR_DHCSR, &dhcsr, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "reading DHCSR");
-	*by_vector = (dhcsr & DHCSR_C_DEBUGEN) == 0U;
+	*by_vector = (dhcsr & BR_DHCSR_C_DEBUGEN) == 0U;
 	if (*by_vector)
 		return BR_OK;
 	uint32_t demcr = 0;
-	st = br_target_read_u32(t, DEMCR_ADDRESS, &demcr, err);
+	st = br_target_read_u32(t, BR_DEMCR, &demcr, err);
 	if (st == BR_OK)
-		st = br_target_write_u32(t, DEMCR_ADDRESS, demcr | DEMCR_VC_CORERESET, err);
+		st = br_target_write_u32(t, BR_DEMCR, demcr | BR_DEMCR_VC_CORERESET, err);
 	if (st == BR_OK)
-		st = br_target_write_u32(t, AIRCR_ADDRESS, AIRCR_VECTKEY | AIRCR_SYSRESETREQ, err);
+		st = br_target_write_u32(t, BR_SCB_AIRCR, BR_AIRCR_VECTKEY | BR_AIRCR_SYSRESETREQ,
+		                         err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "resetting through AIRCR.SYSRESETREQ");
 	int64_t deadline = br_clock_ms() + RESET_HALT_WAIT_MS;
 	do {
-		st = br_target_read_u32(t, DHCSR_ADDRESS, &dhcsr, err);
-	} while (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U && br_clock_ms() < deadline);
-	if (st == BR_OK && (dhcsr & DHCSR_S_HALT) == 0U)
+		st = br_target_read_u32(t, BR_DHCSR, &dhcsr, err);
+	} while (st == BR_OK && (dhcsr & BR_DHCSR_S_HALT) == 0U && br_clock_ms() < deadline);
+	if (st == BR_OK && (dhcsr & BR_DHCSR_S_HALT) == 0U)
 		st = br_error_set(err, BR_ERR_TARGET,
 		                  "the core did not halt at its reset vector within %d ms "
 		                  "(DHCSR 0x%08x): vector catch is not working through this server",
 		                  RESET_HALT_WAIT_MS, dhcsr);
 	if (st == BR_OK)
-		st = br_target_write_u32(t, DEMCR_ADDRESS, demcr & ~DEMCR_VC_CORERESET, err);
+		st = br_target_write_u32(t, BR_DEMCR, demcr & ~BR_DEMCR_VC_CORERESET, err);
 	return st;
 }
 

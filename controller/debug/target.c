@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/xalloc.h"
 #include "rsp/hex.h"
 #include "rsp/quote.h"
@@ -85,7 +86,7 @@ static br_status_t read_xfer(br_target_t *t, const char *object, const char *ann
 		         TARGET_XFER_CHUNK);
 		const char *reply;
 		size_t len;
-		br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+		br_status_t st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 		if (st != BR_OK) {
 			free(buf);
 			return st;
@@ -161,7 +162,7 @@ static br_status_t scan_and_attach(br_target_t *t, br_error_t *err)
 		return br_error_prefix(err, "monitor %s", t->flavour->scan_command);
 	const char *reply;
 	size_t len;
-	st = rsp_client_transact(&t->rsp, "vAttach;1", &reply, &len, err);
+	st = rsp_client_transact(t->rsp, "vAttach;1", &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	if (len == 0 || reply[0] == 'E')
@@ -178,18 +179,18 @@ br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
 	t->qcrc_packet = -1;
 	t->pid = TARGET_DEFAULT_PID;
 	br_tdesc_init(&t->tdesc);
-	rsp_client_init(&t->rsp, transport);
-	t->rsp.sync_address = BR_TARGET_CPUID_ADDRESS;
-	t->rsp.defer_acks = flavour->pipelines_in_ack_mode;
+	t->rsp = rsp_client_open(transport);
+	rsp_client_set_sync_address(t->rsp, BR_SCB_CPUID);
+	rsp_client_set_defer_acks(t->rsp, flavour->pipelines_in_ack_mode);
 	const char *reply;
 	size_t len;
 	t->stop = xmalloc(sizeof(*t->stop));
 	rsp_stop_reply_t *stop = t->stop;
-	br_status_t st = rsp_client_negotiate(&t->rsp, err);
+	br_status_t st = rsp_client_negotiate(t->rsp, err);
 	if (st == BR_OK && flavour->scan_command != NULL)
 		st = scan_and_attach(t, err);
 	if (st == BR_OK)
-		st = rsp_client_transact(&t->rsp, "?", &reply, &len, err);
+		st = rsp_client_transact(t->rsp, "?", &reply, &len, err);
 	if (st == BR_OK) {
 		st = rsp_stop_reply_parse(reply, len, stop, err);
 		if (st == BR_OK && stop->kind == RSP_STOP_SIGNAL)
@@ -198,9 +199,9 @@ br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
 			st = br_error_set(err, BR_ERR_INFRA,
 			                  "the server reports no halted program ('%.16s')", reply);
 	}
-	if (st == BR_OK && t->rsp.features.xfer_features)
+	if (st == BR_OK && rsp_client_features(t->rsp)->xfer_features)
 		st = read_tdesc(t, err);
-	if (st == BR_OK && t->rsp.features.xfer_memory_map)
+	if (st == BR_OK && rsp_client_features(t->rsp)->xfer_memory_map)
 		st = read_memory_map(t, err);
 	if (st != BR_OK) {
 		br_target_close(t);
@@ -211,7 +212,8 @@ br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
 
 void br_target_close(br_target_t *t)
 {
-	rsp_client_close(&t->rsp);
+	rsp_client_close(t->rsp);
+	t->rsp = NULL;
 	free(t->stop);
 	t->stop = NULL;
 }
@@ -220,16 +222,16 @@ br_status_t br_target_detach(br_target_t *t, br_error_t *err)
 {
 	br_status_t st = BR_OK;
 	if (t->running)
-		st = br_target_halt(t, t->rsp.timeout_ms, err);
+		st = br_target_halt(t, rsp_client_timeout(t->rsp), err);
 	if (st == BR_OK)
 		st = br_target_breakpoint_remove_all(t, err);
 	if (st == BR_OK) {
 		char req[32] = "D";
-		if (t->flavour->detach_needs_pid && t->rsp.features.multiprocess)
+		if (t->flavour->detach_needs_pid && rsp_client_features(t->rsp)->multiprocess)
 			snprintf(req, sizeof(req), "D;%x", t->pid);
 		const char *reply;
 		size_t len;
-		st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+		st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 		if (st == BR_OK)
 			st = br_target_expect_ok("detaching", reply, len, err);
 	}
@@ -241,16 +243,16 @@ br_status_t br_target_kill(br_target_t *t, br_error_t *err)
 {
 	br_status_t st = BR_OK;
 	if (t->running)
-		st = br_target_halt(t, t->rsp.timeout_ms, err);
+		st = br_target_halt(t, rsp_client_timeout(t->rsp), err);
 	if (st == BR_OK)
-		st = rsp_client_send(&t->rsp, "k", 1, err);
+		st = rsp_client_send(t->rsp, "k", 1, err);
 	if (st == BR_OK) {
 		/* The manual gives 'k' no reply; QEMU sends W00 and exits, others
 		 * close the connection or say nothing. All three mean killed. */
 		const char *reply;
 		size_t len;
 		br_error_t ignored;
-		(void)rsp_client_receive(&t->rsp, TARGET_KILL_TIMEOUT_MS, &reply, &len, &ignored);
+		(void)rsp_client_receive(t->rsp, TARGET_KILL_TIMEOUT_MS, &reply, &len, &ignored);
 		t->exited = true;
 	}
 	br_target_close(t);

@@ -39,9 +39,6 @@
 /* Index of xPSR in br_target_regs_t.r (after r0..r15). */
 #define BR_TARGET_REG_XPSR 16U
 #define BR_TARGET_CORE_REGS 17U
-/* The SCB's CPUID register: readable on every Cortex-M, so a safe address for
- * the client's resync marker. */
-#define BR_TARGET_CPUID_ADDRESS 0xE000ED00U
 
 typedef enum br_breakpoint_kind {
 	BR_BREAKPOINT_SOFTWARE = 0, /* Z0: the server patches the instruction */
@@ -59,7 +56,7 @@ typedef struct br_target_breakpoint {
 } br_target_breakpoint_t;
 
 typedef struct br_target {
-	rsp_client_t rsp;
+	rsp_client_t *rsp; /* the connection (rsp/client.h); NULL once closed */
 	const br_flavour_t *flavour;
 	br_target_breakpoint_t breakpoints[BR_TARGET_MAX_BREAKPOINTS];
 	size_t breakpoint_count;

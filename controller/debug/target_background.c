@@ -73,11 +73,11 @@ br_status_t br_target_background_read_u32s(br_target_t *t, uint32_t address, uin
 		                    BR_TARGET_BACKGROUND_READS_MAX);
 	char packet[BACKGROUND_REQUEST_BYTES];
 	br_target_read_packet(packet, sizeof(packet), address, 4U);
-	if (!(t->rsp.no_ack || t->flavour->pipelines_in_ack_mode)) {
+	if (!(rsp_client_no_ack(t->rsp) || t->flavour->pipelines_in_ack_mode)) {
 		for (size_t i = 0; i < n; i++) {
 			const char *reply;
 			size_t len;
-			br_status_t st = rsp_client_transact(&t->rsp, packet, &reply, &len, err);
+			br_status_t st = rsp_client_transact(t->rsp, packet, &reply, &len, err);
 			if (st == BR_OK)
 				st = decode_word(reply, len, address, &values[i], &ok[i], err);
 			if (st != BR_OK)
@@ -89,5 +89,5 @@ br_status_t br_target_background_read_u32s(br_target_t *t, uint32_t address, uin
 	for (size_t i = 0; i < n; i++)
 		requests[i] = packet;
 	background_reads_t ctx = {address, values, ok};
-	return rsp_client_pipeline_each(&t->rsp, requests, n, false, on_reply, &ctx, err);
+	return rsp_client_pipeline_each(t->rsp, requests, n, false, on_reply, &ctx, err);
 }

@@ -89,7 +89,7 @@ static br_status_t send_z(br_target_t *t, const char *req, char op, const char *
 	const char *reply;
 	size_t len;
 	*answered = false;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	br_status_t st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	*answered = len > 0;
@@ -199,7 +199,7 @@ static br_status_t watchpoint_pipeline(br_target_t *t, const char *change, const
 {
 	const char *const requests[] = {change, resume};
 	br_status_t st =
-	    rsp_client_pipeline_each(&t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
+	    rsp_client_pipeline_each(t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
 	if (st == BR_OK)
 		br_target_note_resume(t, resume);
 	return st;
@@ -214,7 +214,7 @@ br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address
 	rsp_hex_request('Z', values, 3, insert, sizeof(insert));
 	br_status_t st = watchpoint_pipeline(t, remove, "s", err);
 	if (st == BR_OK)
-		st = br_target_wait_stop(t, t->rsp.timeout_ms, NULL, err);
+		st = br_target_wait_stop(t, rsp_client_timeout(t->rsp), NULL, err);
 	if (st == BR_OK)
 		st = watchpoint_pipeline(t, insert, "c", err);
 	if (st != BR_OK)

@@ -38,7 +38,7 @@ static br_status_t flash_request(br_target_t *t, const char *payload, size_t len
 	const char *reply;
 	size_t rlen;
 	br_status_t st =
-	    rsp_client_request(&t->rsp, payload, len, LOAD_FLASH_TIMEOUT_MS, &reply, &rlen, err);
+	    rsp_client_request(t->rsp, payload, len, LOAD_FLASH_TIMEOUT_MS, &reply, &rlen, err);
 	if (st != BR_OK)
 		return st;
 	return br_target_expect_ok(what, reply, rlen, err);
@@ -62,7 +62,7 @@ static br_status_t flash_erase(br_target_t *t, const br_region_t *r, uint32_t ad
 static br_status_t flash_write(br_target_t *t, uint32_t address, const uint8_t *data, size_t len,
                                br_error_t *err)
 {
-	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	size_t max_payload = rsp_client_max_payload(t->rsp);
 	size_t chunk = (max_payload - LOAD_FLASH_HEADER_BYTES) / 2U;
 	char *packet = xmalloc(max_payload + 1U);
 	br_status_t st = BR_OK;

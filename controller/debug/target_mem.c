@@ -57,7 +57,7 @@ br_status_t br_target_write_reply(const char *reply, size_t rlen, uint32_t addre
 /* The most bytes one m may ask for here. */
 static size_t read_chunk_bytes(const br_target_t *t)
 {
-	size_t chunk = rsp_client_max_payload(&t->rsp) / RSP_HEX_PER_BYTE;
+	size_t chunk = rsp_client_max_payload(t->rsp) / RSP_HEX_PER_BYTE;
 	if (t->flavour->max_read_bytes != 0 && chunk > t->flavour->max_read_bytes)
 		chunk = t->flavour->max_read_bytes;
 	return chunk > 0 ? chunk : 1U;
@@ -132,7 +132,7 @@ static bool read_round_in_step(const br_target_t *t, const read_round_t *r)
 
 size_t br_target_fill_chunk(const br_target_t *t)
 {
-	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	size_t max_payload = rsp_client_max_payload(t->rsp);
 	if (max_payload <= TARGET_MEM_HEADER_BYTES + RSP_HEX_PER_BYTE)
 		return 0;
 	return (max_payload - TARGET_MEM_HEADER_BYTES) / RSP_HEX_PER_BYTE;
@@ -185,13 +185,14 @@ static br_status_t read_round_send(br_target_t *t, read_round_t *r, const char *
 	r->failed = false;
 	/* Several in flight only with a marker: it is what puts a damaged
 	 * pipeline's replies back in step. */
-	if (!r->one_at_a_time && r->marker && (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode))
-		return rsp_client_pipeline_each(&t->rsp, requests, n, false, read_round_reply, r,
+	if (!r->one_at_a_time && r->marker &&
+	    (rsp_client_no_ack(t->rsp) || t->flavour->pipelines_in_ack_mode))
+		return rsp_client_pipeline_each(t->rsp, requests, n, false, read_round_reply, r,
 		                                err);
 	for (size_t i = 0; i < n; i++) {
 		const char *reply;
 		size_t rlen;
-		br_status_t st = rsp_client_transact(&t->rsp, requests[i], &reply, &rlen, err);
+		br_status_t st = rsp_client_transact(t->rsp, requests[i], &reply, &rlen, err);
 		if (st != BR_OK)
 			return st;
 		read_round_reply(r, i, reply, rlen, err);
@@ -204,7 +205,7 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 {
 	for (int attempt = 1;; attempt++) {
 		br_status_t st = read_round_run(t, r, err);
-		bool lost = st != BR_OK && t->rsp.out_of_step;
+		bool lost = st != BR_OK && rsp_client_out_of_step(t->rsp);
 		if (st != BR_OK && !lost)
 			return st;
 		bool in_step = !lost && read_round_in_step(t, r);
@@ -222,10 +223,10 @@ static br_status_t read_round_proven(br_target_t *t, read_round_t *r, br_error_t
 			                    attempt);
 		}
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
-		                       t->rsp.timeout_ms, err);
+		                       rsp_client_timeout(t->rsp), err);
 		if (st != BR_OK)
 			return st;
-		t->rsp.counters.reread_rounds++;
+		rsp_client_count_reread_round(t->rsp);
 		r->one_at_a_time = lost;
 	}
 }
@@ -260,7 +261,8 @@ br_status_t br_target_mem_fill(br_target_t *t, uint32_t address, uint8_t value, 
 {
 	size_t chunk = br_target_fill_chunk(t);
 	bool pipelined = t->marker_len > 0 && !t->running &&
-	                 (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode) && chunk > 0;
+	                 (rsp_client_no_ack(t->rsp) || t->flavour->pipelines_in_ack_mode) &&
+	                 chunk > 0;
 	if (!pipelined) {
 		uint8_t *buf = xmalloc(len > 0 ? len : 1U);
 		memset(buf, value, len);
@@ -305,7 +307,7 @@ static br_status_t probe_x(br_target_t *t, uint32_t address, br_error_t *err)
 	snprintf(req, sizeof(req), "X%x,0:", address);
 	const char *reply;
 	size_t len;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	br_status_t st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	t->x_packet = (len == 2U && memcmp(reply, "OK", 2) == 0) ? 1 : 0;
@@ -322,7 +324,7 @@ br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *bu
                                 br_error_t *err)
 {
 	const uint8_t *in = buf;
-	size_t max_payload = rsp_client_max_payload(&t->rsp);
+	size_t max_payload = rsp_client_max_payload(t->rsp);
 	if (max_payload <= TARGET_MEM_HEADER_BYTES + 2U)
 		return br_error_set(err, BR_ERR_PROTOCOL, "packet size too small for a write");
 	br_status_t st = BR_OK;
@@ -350,7 +352,7 @@ br_status_t br_target_mem_write(br_target_t *t, uint32_t address, const void *bu
 		}
 		const char *reply;
 		size_t rlen;
-		st = rsp_client_request(&t->rsp, packet, plen, 0, &reply, &rlen, err);
+		st = rsp_client_request(t->rsp, packet, plen, 0, &reply, &rlen, err);
 		if (st != BR_OK)
 			break;
 		st = br_target_write_reply(reply, rlen, address, n, err);
@@ -390,7 +392,7 @@ br_status_t br_target_mem_crc(br_target_t *t, uint32_t address, uint32_t len, ui
 	snprintf(req, sizeof(req), "qCRC:%x,%x", address, len);
 	const char *reply;
 	size_t rlen;
-	br_status_t st = rsp_client_transact(&t->rsp, req, &reply, &rlen, err);
+	br_status_t st = rsp_client_transact(t->rsp, req, &reply, &rlen, err);
 	if (st != BR_OK)
 		return st;
 	const char *cursor = reply + 1;

@@ -32,7 +32,7 @@ br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, si
 		out[0] = '\0';
 	const char *reply;
 	size_t len;
-	br_status_t st = rsp_client_request(&t->rsp, req, strlen(req), TARGET_MONITOR_TIMEOUT_MS,
+	br_status_t st = rsp_client_request(t->rsp, req, strlen(req), TARGET_MONITOR_TIMEOUT_MS,
 	                                    &reply, &len, err);
 	for (;;) {
 		if (st != BR_OK)
@@ -51,7 +51,7 @@ br_status_t br_target_monitor(br_target_t *t, const char *command, char *out, si
 			                    command);
 		if (rsp_reply_is_console(reply, len)) {
 			rsp_console_append(reply, len, out, cap, &used);
-			st = rsp_client_receive(&t->rsp, TARGET_MONITOR_TIMEOUT_MS, &reply, &len,
+			st = rsp_client_receive(t->rsp, TARGET_MONITOR_TIMEOUT_MS, &reply, &len,
 			                        err);
 			continue;
 		}

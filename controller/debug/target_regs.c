@@ -57,7 +57,7 @@ br_status_t br_target_reg_read(br_target_t *t, unsigned regno, uint32_t *value, 
 	snprintf(req, sizeof(req), "p%x", br_target_regnum(t, regno));
 	const char *reply;
 	size_t len;
-	st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	st = br_target_reg_reply(reply, len, regno, value, err);
@@ -78,7 +78,7 @@ br_status_t br_target_reg_write(br_target_t *t, unsigned regno, uint32_t value, 
 	rsp_hex_le_u32_encode(value, req + n, sizeof(req) - (size_t)n);
 	const char *reply;
 	size_t len;
-	st = rsp_client_transact(&t->rsp, req, &reply, &len, err);
+	st = rsp_client_transact(t->rsp, req, &reply, &len, err);
 	if (st != BR_OK)
 		return st;
 	if (regno == BR_TARGET_REG_PC)

@@ -25,7 +25,7 @@
 
 static br_status_t send_resume(br_target_t *t, const char *packet, br_error_t *err)
 {
-	br_status_t st = rsp_client_send(&t->rsp, packet, strlen(packet), err);
+	br_status_t st = rsp_client_send(t->rsp, packet, strlen(packet), err);
 	if (st == BR_OK)
 		br_target_note_resume(t, packet);
 	return st;
@@ -36,7 +36,7 @@ br_status_t br_target_step(br_target_t *t, br_error_t *err)
 	br_status_t st = send_resume(t, "s", err);
 	if (st != BR_OK)
 		return st;
-	return br_target_wait_stop(t, t->rsp.timeout_ms, NULL, err);
+	return br_target_wait_stop(t, rsp_client_timeout(t->rsp), NULL, err);
 }
 
 br_status_t br_target_resume(br_target_t *t, br_error_t *err)
@@ -67,7 +67,7 @@ br_status_t br_target_halt(br_target_t *t, int timeout_ms, br_error_t *err)
 {
 	if (!t->running)
 		return BR_OK;
-	br_status_t st = rsp_client_interrupt(&t->rsp, err);
+	br_status_t st = rsp_client_interrupt(t->rsp, err);
 	if (st != BR_OK)
 		return st;
 	return br_target_wait_stop(t, timeout_ms, NULL, err);
@@ -126,9 +126,8 @@ static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop
 	for (;;) {
 		const char *payload;
 		size_t len;
-		br_status_t st = poll
-		                     ? rsp_client_poll(&t->rsp, timeout_ms, &payload, &len, err)
-		                     : rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
+		br_status_t st = poll ? rsp_client_poll(t->rsp, timeout_ms, &payload, &len, err)
+		                      : rsp_client_receive(t->rsp, timeout_ms, &payload, &len, err);
 		if (st != BR_OK) {
 			if (st == BR_ERR_TIMEOUT)
 				br_error_prefix(err, "the target did not stop within %d ms",
@@ -163,7 +162,7 @@ static br_status_t wait_stop(br_target_t *t, int timeout_ms, bool poll, rsp_stop
 			    "stopping; was the server shut down?",
 			    stop->kind == RSP_STOP_EXITED ? "exit code" : "signal", (int)stop->code,
 			    rsp_quote(payload, len, q, sizeof(q)));
-			rsp_client_end(&t->rsp, err);
+			rsp_client_end(t->rsp, err);
 			return BR_ERR_TARGET;
 		}
 		case RSP_STOP_ERROR: {
@@ -518,7 +517,7 @@ br_status_t br_target_resume_batch(br_target_t *t, br_target_batch_t *b, br_erro
 	    br_target_breakpoints_check(t, b->insert, b->ninsert, BR_BREAKPOINT_AUTO, err);
 	if (st != BR_OK)
 		return st;
-	if (!t->rsp.no_ack && !t->flavour->pipelines_in_ack_mode)
+	if (!rsp_client_no_ack(t->rsp) && !t->flavour->pipelines_in_ack_mode)
 		return batch_sequential(t, b, err);
 
 	/* The bulk read's end (its chunks and the marker read that proves them),
@@ -649,7 +648,7 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	batch_collect_t collect = {
 	    .slots = replies, .bulk = &l->bulk, .b = b, .reads_first = l->reads_first};
 	b->sent = true;
-	st = rsp_client_pipeline_each(&t->rsp, requests, n, !b->hold, batch_collect, &collect, err);
+	st = rsp_client_pipeline_each(t->rsp, requests, n, !b->hold, batch_collect, &collect, err);
 	if (!b->hold) {
 		t->running = true;
 		t->stepping = false;
@@ -674,7 +673,7 @@ static br_status_t recover_stop(br_target_t *t, int timeout_ms, br_error_t *err)
 	for (unsigned i = 0; i <= RSP_CLIENT_SYNC_DROP_MAX; i++) {
 		const char *payload;
 		size_t len;
-		br_status_t st = rsp_client_receive(&t->rsp, timeout_ms, &payload, &len, err);
+		br_status_t st = rsp_client_receive(t->rsp, timeout_ms, &payload, &len, err);
 		if (st != BR_OK)
 			return st;
 		br_error_t ignored;
@@ -683,7 +682,7 @@ static br_status_t recover_stop(br_target_t *t, int timeout_ms, br_error_t *err)
 			br_target_note_stop(t, t->stop);
 			return BR_OK;
 		}
-		t->rsp.counters.stale_dropped++;
+		rsp_client_count_stale_dropped(t->rsp);
 	}
 	return br_error_set(err, BR_ERR_PROTOCOL,
 	                    "no stop reply among %u replies after stopping the core",
@@ -695,14 +694,14 @@ br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uin
 {
 	br_status_t st = BR_OK;
 	if (t->running) {
-		st = rsp_client_interrupt(&t->rsp, err);
+		st = rsp_client_interrupt(t->rsp, err);
 		if (st == BR_OK)
 			st = recover_stop(t, timeout_ms, err);
 	}
 	if (st == BR_OK && (len < 8U || len > BR_TARGET_MARKER_MAX))
 		st = br_error_set(err, BR_ERR_USAGE, "a marker of 8 to 16 bytes is needed");
 	if (st == BR_OK)
-		st = rsp_client_sync(&t->rsp, marker_address, expected, len, err);
+		st = rsp_client_sync(t->rsp, marker_address, expected, len, err);
 	/* Which breakpoints the server holds is not known: set each booked one
 	 * again (a removal of one it does not hold may be refused: no matter). */
 	for (size_t i = 0; st == BR_OK && i < t->breakpoint_count; i++) {
@@ -711,11 +710,11 @@ br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uin
 		size_t rlen;
 		br_target_breakpoint_packet(packet, sizeof(packet), 'z', t->breakpoints[i].kind,
 		                            t->breakpoints[i].address);
-		st = rsp_client_transact(&t->rsp, packet, &r, &rlen, err);
+		st = rsp_client_transact(t->rsp, packet, &r, &rlen, err);
 		br_target_breakpoint_packet(packet, sizeof(packet), 'Z', t->breakpoints[i].kind,
 		                            t->breakpoints[i].address);
 		if (st == BR_OK)
-			st = rsp_client_transact(&t->rsp, packet, &r, &rlen, err);
+			st = rsp_client_transact(t->rsp, packet, &r, &rlen, err);
 		if (st == BR_OK)
 			st = br_target_expect_ok(packet, r, rlen, err);
 	}

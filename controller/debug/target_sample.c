@@ -62,12 +62,12 @@ static br_status_t sample_sequential(br_target_t *t, br_target_sample_t *s, br_e
 		br_target_sample_window_t *w = &s->windows[i];
 		br_error_t ignored;
 		w->ok = br_target_mem_read(t, w->address, w->buf, w->len, &ignored) == BR_OK;
-		if (!w->ok && !rsp_client_usable(&t->rsp))
+		if (!w->ok && !rsp_client_usable(t->rsp))
 			return br_error_set(err, ignored.status, "%s", ignored.message);
 	}
 	const char *packet = resume_packet(s->resume);
 	if (st == BR_OK && packet != NULL) {
-		st = rsp_client_send(&t->rsp, packet, 1, err);
+		st = rsp_client_send(t->rsp, packet, 1, err);
 		if (st == BR_OK)
 			note_resume(t, s->resume);
 	}
@@ -121,7 +121,8 @@ static br_status_t on_reply(void *ctx, size_t index, const char *reply, size_t l
 /* Whether the sample's requests may go in one write. */
 static bool sample_pipelines(const br_target_t *t)
 {
-	return (t->rsp.no_ack || t->flavour->pipelines_in_ack_mode) && g_layout_known(t);
+	return (rsp_client_no_ack(t->rsp) || t->flavour->pipelines_in_ack_mode) &&
+	       g_layout_known(t);
 }
 
 /* The requests in one write (led by the interrupt when stop_first), their
@@ -143,8 +144,8 @@ static br_status_t sample_pipelined(br_target_t *t, br_target_sample_t *s, bool 
 		requests[i] = packets[i];
 	sample_replies_t ctx = {t, s, stop_first};
 	br_status_t st = stop_first ? rsp_client_interrupt_pipeline_each(
-	                                  &t->rsp, requests, n, packet != NULL, on_reply, &ctx, err)
-	                            : rsp_client_pipeline_each(&t->rsp, requests, n, packet != NULL,
+	                                  t->rsp, requests, n, packet != NULL, on_reply, &ctx, err)
+	                            : rsp_client_pipeline_each(t->rsp, requests, n, packet != NULL,
 	                                                       on_reply, &ctx, err);
 	if (packet != NULL)
 		note_resume(t, s->resume); /* sent, whatever the replies said */
@@ -179,10 +180,10 @@ br_status_t br_target_sample(br_target_t *t, br_target_sample_t *s, br_error_t *
 br_status_t br_target_sample_running(br_target_t *t, br_target_sample_t *s, int timeout_ms,
                                      br_error_t *err)
 {
-	/* A resent request's reply may still come (t->rsp.stale): stop first, so
+	/* A resent request's reply may still come (rsp_client_stale(t->rsp)): stop first, so
 	 * the next request can put the replies back in step. */
 	if (!t->running || !t->flavour->packets_follow_interrupt || !sample_pipelines(t) ||
-	    t->rsp.stale > 0) {
+	    rsp_client_stale(t->rsp) > 0) {
 		br_status_t st = br_target_halt(t, timeout_ms, err);
 		if (st != BR_OK)
 			return st;

@@ -208,7 +208,7 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 	h->got_ns = br_clock_ns();
 	/* A reset while the core was held (before this write's PC read), before
 	 * anything else: the batch may even have resumed onto the trap. */
-	if (h->b.read_pc && r->trap != 0 && h->b.pc == r->trap && rsp_client_usable(&r->t->rsp))
+	if (h->b.read_pc && r->trap != 0 && h->b.pc == r->trap && rsp_client_usable(r->t->rsp))
 		return bp_unexpected(r, h->b.pc, err);
 	/* The step off a start landed on the end (a one-instruction region): the
 	 * continue that inserted it stops there at once, which is that end's halt. */
@@ -223,7 +223,7 @@ static br_status_t halt_exchange(bp_run_t *r, bp_halt_t *h, br_error_t *err)
 		                  r->o->proof->address);
 	if (st != BR_OK && (h->b.fill_refused || h->b.bulk_refused)) /* in step: the end */
 		return br_stack_region_failed(r->o->stack, h->b.fill_refused, err);
-	if (st != BR_OK && h->b.sent && rsp_client_usable(&r->t->rsp))
+	if (st != BR_OK && h->b.sent && rsp_client_usable(r->t->rsp))
 		r->out_of_step = true;
 	return st;
 }
@@ -771,9 +771,9 @@ static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
 	            remaining > r->idle_wait_ms;
 	if (idle) {
 		br_status_t st = br_target_poll_stop(r->t, r->idle_wait_ms, NULL, err);
-		if (st == BR_ERR_TIMEOUT && rsp_client_usable(&r->t->rsp))
+		if (st == BR_ERR_TIMEOUT && rsp_client_usable(r->t->rsp))
 			return bp_idle_check(r, err);
-		if (st != BR_OK && rsp_client_usable(&r->t->rsp))
+		if (st != BR_OK && rsp_client_usable(r->t->rsp))
 			r->out_of_step = true;
 		if (st == BR_OK)
 			r->out->halts++;
@@ -781,7 +781,7 @@ static br_status_t bp_wait(bp_run_t *r, br_error_t *err)
 	}
 	bool guard = r->phase == BP_WAIT_END && r->guard_ms > 0 && remaining > r->guard_ms;
 	br_status_t st = br_target_poll_stop(r->t, guard ? r->guard_ms : remaining, NULL, err);
-	bool usable = rsp_client_usable(&r->t->rsp);
+	bool usable = rsp_client_usable(r->t->rsp);
 	if (st == BR_ERR_TIMEOUT && usable && guard) {
 		bool at_end = false;
 		return bp_guard(r, &at_end, err);
@@ -809,7 +809,7 @@ static int bp_stop_linger_ms(int guard_ms)
 /* Removes whatever breakpoints the session left, when the session still works. */
 static void bp_cleanup(bp_run_t *r)
 {
-	if (!rsp_client_usable(&r->t->rsp))
+	if (!rsp_client_usable(r->t->rsp))
 		return;
 	if (r->t->running && br_target_halt(r->t, r->o->timeout_ms, NULL) != BR_OK)
 		return;
@@ -839,7 +839,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	r.guard_ms = guard_s > 0.0 ? (int)(guard_s * BP_MS_PER_S) : 0;
 	if (guard_s > 0.0 && r.guard_ms < 1)
 		r.guard_ms = 1;
-	rsp_client_set_stop_linger(&t->rsp, bp_stop_linger_ms(r.guard_ms));
+	rsp_client_set_stop_linger(t->rsp, bp_stop_linger_ms(r.guard_ms));
 	/* A range holds one breakpoint at a time, and a function too (its entry,
 	 * or the return address of the call in progress): but both must fit. Too
 	 * few comparators is an error now, not at the first resume. */
@@ -893,7 +893,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 	out->host_check_failed = r.hs.check_failed;
 	snprintf(out->host_why_off, sizeof(out->host_why_off), "%s", r.hs.on ? "" : r.hs.why_off);
 	bp_cleanup(&r);
-	rsp_client_set_stop_linger(&t->rsp, 0);
+	rsp_client_set_stop_linger(t->rsp, 0);
 	free(r.scan);
 	return st;
 }

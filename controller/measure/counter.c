@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchrack/debug_regs.h"
 #include "common/counter_kind.h"
 
 #define COUNTER_FULL_WIDTH 32U
@@ -12,32 +13,8 @@
 #define COUNTER_PERIOD_FULL 0x100000000ULL
 #define COUNTER_ICOUNT_WIDTH 64U
 
-/* ARMv7-M Architecture Reference Manual: C1.6.5 "Debug Exception and Monitor
- * Control Register, DEMCR" (TRCENA, bit 24); C1.8.7 "Control register,
- * DWT_CTRL" (CYCCNTENA, bit 0); C1.8.8 "Cycle Count register, DWT_CYCCNT".
- * Cortex-M7 Technical Reference Manual: DWT_LAR and its unlock key. */
-#define ARM_DEMCR 0xE000EDFCU
-#define ARM_DEMCR_TRCENA (1U << 24)
-#define ARM_DWT_CTRL 0xE0001000U
-#define ARM_DWT_CTRL_CYCCNTENA (1U << 0)
-/* C1.8.7 (and the ARMv8-M ARM's DWT_CTRL, the same bit): NOCYCCNT, bit 25,
- * reads 1 where the DWT has no cycle counter. */
-#define ARM_DWT_CTRL_NOCYCCNT (1U << 25)
-#define ARM_DWT_CYCCNT 0xE0001004U
-#define ARM_DWT_LAR 0xE0001FB0U
-#define ARM_DWT_LAR_KEY 0xC5ACCE55U
+/* DEMCR, the DWT and SysTick: benchrack/debug_regs.h. */
 #define ARM_ALL_BITS 0xFFFFFFFFU
-
-/* ARMv7-M ARM B3.3.3 "SysTick Control and Status Register, SYST_CSR"
- * (ENABLE bit 0, CLKSOURCE bit 2: the processor clock), B3.3.4 "SysTick
- * Reload Value Register, SYST_RVR", B3.3.5 "SysTick Current Value Register,
- * SYST_CVR" (a write clears it). */
-#define ARM_SYST_CSR 0xE000E010U
-#define ARM_SYST_CSR_ENABLE (1U << 0)
-#define ARM_SYST_CSR_CLKSOURCE (1U << 2)
-#define ARM_SYST_RVR 0xE000E014U
-#define ARM_SYST_CVR 0xE000E018U
-#define ARM_SYST_MAX 0x00FFFFFFU
 
 /* STM32F405 reference manual (RM0090): 7.3.13 RCC_APB1ENR (TIM2EN, bit 0);
  * 18.4.1 TIMx_CR1 (CEN, bit 0); 18.4.10 TIMx_CNT at offset 0x24; 38.16.4
@@ -73,14 +50,6 @@ uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_
 	uint64_t from = c->counts_down ? s : e;
 	uint64_t to = c->counts_down ? e : s;
 	return (uint32_t)(from >= to ? from - to : from + period - to);
-}
-
-double br_counter_wrap_seconds(const br_counter_t *c)
-{
-	if (c->clock_hz == 0)
-		return 0.0;
-	double span = (double)br_counter_mask(c) + 1.0;
-	return span / (double)c->clock_hz;
 }
 
 void br_counter_state_init(br_counter_state_t *state, const br_counter_t *c)
@@ -177,17 +146,17 @@ void br_counter_tim2(br_counter_t *out, uint64_t clock_hz)
 
 void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 {
-	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_DWT], ARM_DWT_CYCCNT,
+	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_DWT], BR_DWT_CYCCNT,
 	                COUNTER_FULL_WIDTH, false, clock_hz);
 	out->kind = BR_COUNTER_DWT;
 	out->unit = "cycles";
-	counter_enable_add(out, ARM_DEMCR, ARM_DEMCR_TRCENA, ARM_DEMCR_TRCENA);
+	counter_enable_add(out, BR_DEMCR, BR_DEMCR_TRCENA, BR_DEMCR_TRCENA);
 	if (unlock)
-		counter_enable_add(out, ARM_DWT_LAR, ARM_ALL_BITS, ARM_DWT_LAR_KEY);
-	counter_enable_add(out, ARM_DWT_CTRL, ARM_DWT_CTRL_CYCCNTENA, ARM_DWT_CTRL_CYCCNTENA);
-	out->running_address = ARM_DWT_CTRL;
-	out->running_mask = ARM_DWT_CTRL_CYCCNTENA;
-	out->absent_mask = ARM_DWT_CTRL_NOCYCCNT;
+		counter_enable_add(out, BR_DWT_LAR, ARM_ALL_BITS, BR_DWT_LAR_KEY);
+	counter_enable_add(out, BR_DWT_CTRL, BR_DWT_CTRL_CYCCNTENA, BR_DWT_CTRL_CYCCNTENA);
+	out->running_address = BR_DWT_CTRL;
+	out->running_mask = BR_DWT_CTRL_CYCCNTENA;
+	out->absent_mask = BR_DWT_CTRL_NOCYCCNT;
 	out->absent_text = "DWT_CTRL.NOCYCCNT is set: this core's DWT has no cycle counter (a "
 	                   "Cortex-M0, M0+ or M23, or a part built without it); name counter "
 	                   "systick, or a timer of the chip, in the board file";
@@ -195,17 +164,17 @@ void br_counter_dwt(br_counter_t *out, uint64_t clock_hz, bool unlock)
 
 void br_counter_systick(br_counter_t *out, uint64_t clock_hz)
 {
-	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_SYSTICK], ARM_SYST_CVR,
+	br_counter_mmio(out, br_counter_kind_names[BR_COUNTER_KIND_SYSTICK], BR_SYST_CVR,
 	                COUNTER_SYSTICK_WIDTH, true, clock_hz);
 	out->kind = BR_COUNTER_SYSTICK;
 	out->unit = "cycles";
-	counter_enable_add(out, ARM_SYST_RVR, ARM_SYST_MAX, ARM_SYST_MAX);
-	counter_enable_add(out, ARM_SYST_CVR, ARM_SYST_MAX, 0U);
-	counter_enable_add(out, ARM_SYST_CSR, ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE,
-	                   ARM_SYST_CSR_ENABLE | ARM_SYST_CSR_CLKSOURCE);
-	out->running_address = ARM_SYST_CSR;
-	out->running_mask = ARM_SYST_CSR_ENABLE;
-	out->reload_address = ARM_SYST_RVR;
+	counter_enable_add(out, BR_SYST_RVR, BR_SYST_RVR_RELOAD_MASK, BR_SYST_RVR_RELOAD_MASK);
+	counter_enable_add(out, BR_SYST_CVR, BR_SYST_RVR_RELOAD_MASK, 0U);
+	counter_enable_add(out, BR_SYST_CSR, BR_SYST_CSR_ENABLE | BR_SYST_CSR_CLKSOURCE,
+	                   BR_SYST_CSR_ENABLE | BR_SYST_CSR_CLKSOURCE);
+	out->running_address = BR_SYST_CSR;
+	out->running_mask = BR_SYST_CSR_ENABLE;
+	out->reload_address = BR_SYST_RVR;
 }
 
 static br_counter_t qemu_tim2;

@@ -127,12 +127,6 @@ uint32_t br_counter_delta_period(const br_counter_t *c, uint64_t period, uint32_
                                  uint32_t end);
 
 /*
- * Seconds until the counter wraps (2^width / clock_hz); 0 when clock_hz is
- * 0, meaning the wrap period is not a host time.
- */
-double br_counter_wrap_seconds(const br_counter_t *c);
-
-/*
  * TIM2 of the STM32F4 as QEMU emulates it under -icount shift=0: one tick per
  * guest instruction, from reset, with no configuration (DESIGN.md).
  */

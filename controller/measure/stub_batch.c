@@ -101,11 +101,11 @@ static br_status_t guard_read(br_stub_session_t *s, stub_guard_t *g, bool first,
 	 * interval it ends ran before the first try's replies came, and the next
 	 * starts after the last try's. Retries never count as running time. */
 	int64_t first_got = br_clock_ns();
-	for (unsigned i = 0; st != BR_OK && i < STUB_GUARD_RETRIES && rsp_client_usable(&t->rsp);
+	for (unsigned i = 0; st != BR_OK && i < STUB_GUARD_RETRIES && rsp_client_usable(t->rsp);
 	     i++) {
 		br_error_t why = *err;
 		st = br_target_recover(t, t->marker_address, t->marker, t->marker_len,
-		                       t->rsp.timeout_ms, err);
+		                       rsp_client_timeout(t->rsp), err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "after '%s'", why.message);
 		s->guard_one_at_a_time = true;
@@ -145,7 +145,7 @@ static br_status_t wait_sync(br_stub_session_t *s, stub_guard_t *g, int timeout_
 			return guard_read(s, g, false, pc, err);
 		if (st == BR_OK)
 			return br_target_reg_read(s->target, BR_TARGET_REG_PC, pc, err);
-		if (st != BR_ERR_TIMEOUT || !guard || !rsp_client_usable(&s->target->rsp))
+		if (st != BR_ERR_TIMEOUT || !guard || !rsp_client_usable(s->target->rsp))
 			return st;
 		st = br_target_halt(s->target, timeout_ms, err);
 		if (st == BR_OK)
@@ -372,7 +372,7 @@ static br_status_t watch_chunk(br_stub_session_t *s, const br_counter_state_t *c
 			samples[i - warmup] = (uint32_t)d;
 	}
 	br_error_t ignored;
-	br_status_t rm = rsp_client_usable(&t->rsp)
+	br_status_t rm = rsp_client_usable(t->rsp)
 	                     ? br_target_read_watchpoint_remove(t, watch, BR_CB_SAMPLE_BYTES,
 	                                                        st == BR_OK ? err : &ignored)
 	                     : BR_OK;

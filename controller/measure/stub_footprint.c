@@ -49,11 +49,6 @@ static br_status_t footprint_of_path(const char *path, br_footprint_t *out,
 	return st;
 }
 
-br_status_t br_footprint_of(const char *path, br_footprint_t *out, br_error_t *err)
-{
-	return footprint_of_path(path, out, NULL, err);
-}
-
 br_status_t br_suite_footprint_compute(const char *suite_elf, const char *empty_elf,
                                        br_suite_footprint_t *out, br_error_t *err)
 {

@@ -48,10 +48,6 @@ typedef struct br_suite_footprint {
 	br_footprint_bench_t benches[BR_CB_MAX_BENCHES];
 } br_suite_footprint_t;
 
-/* The footprint of the ELF at path. Errors: the ELF's, or a stub image the
- * contract refuses (measure/stub_layout.h). */
-br_status_t br_footprint_of(const char *path, br_footprint_t *out, br_error_t *err);
-
 /*
  * The footprint of an image and, when it was built with the stub (a suite
  * image), of the stub (empty_elf, or when NULL the empty bench's image

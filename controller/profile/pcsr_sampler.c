@@ -40,9 +40,9 @@ static br_status_t prepare_core(br_target_t *t, br_error_t *err)
 			    "by halting instead (drop --pcsr)",
 			    info.core, dwt_ctrl);
 	uint32_t demcr = 0;
-	st = br_target_read_u32(t, BR_DEMCR_ADDRESS, &demcr, err);
+	st = br_target_read_u32(t, BR_DEMCR, &demcr, err);
 	if (st == BR_OK && (demcr & BR_DEMCR_TRCENA) == 0U)
-		st = br_target_write_u32(t, BR_DEMCR_ADDRESS, demcr | BR_DEMCR_TRCENA, err);
+		st = br_target_write_u32(t, BR_DEMCR, demcr | BR_DEMCR_TRCENA, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "setting DEMCR.TRCENA (the DWT's power)");
 	return BR_OK;
@@ -125,7 +125,7 @@ br_status_t br_pcsr_sample(br_target_t *t, const br_pcsr_options_t *o, br_profil
 	st = probe_pcsr(t, err);
 	br_frame_names_t names;
 	br_frame_names_init(&names, o->elf, out);
-	unsigned long writes_before = t->rsp.counters.write_calls;
+	unsigned long writes_before = rsp_client_counters(t->rsp)->write_calls;
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
 	br_pacing_t pacing;
@@ -140,7 +140,7 @@ br_status_t br_pcsr_sample(br_target_t *t, const br_pcsr_options_t *o, br_profil
 			count_read(&names, v[i], ok[i], out);
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
-	out->server_writes = t->rsp.counters.write_calls - writes_before;
+	out->server_writes = rsp_client_counters(t->rsp)->write_calls - writes_before;
 	br_frame_names_free(&names);
 	br_error_t halt_err;
 	br_status_t hst = br_target_background_halt(t, st == BR_OK ? err : &halt_err);

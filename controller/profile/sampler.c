@@ -255,7 +255,7 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 		st = br_target_reg_read(t, BR_TARGET_REG_SP, &s.last_sp, err);
 	if (st == BR_OK && !s.region)
 		st = br_target_resume(t, err);
-	unsigned long writes_before = t->rsp.counters.write_calls;
+	unsigned long writes_before = rsp_client_counters(t->rsp)->write_calls;
 	int64_t start = br_clock_ns();
 	int64_t end = start + (int64_t)(o->duration_s * (double)NS_PER_S);
 	bool none = false;
@@ -276,7 +276,7 @@ br_status_t br_sampler_run(br_target_t *t, const br_sampler_options_t *o, br_pro
 			none = true;
 	}
 	out->seconds = (double)(br_clock_ns() - start) / (double)NS_PER_S;
-	out->server_writes = t->rsp.counters.write_calls - writes_before;
+	out->server_writes = rsp_client_counters(t->rsp)->write_calls - writes_before;
 	summarize_costs(&s, out);
 	free(s.costs);
 	out->region_passes = s.passes;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "config/scalar.h"
+#include "yaml/scalar.h"
 #include "results/contract.h"
 #include "results/format.h"
 #include "results/json_writer.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 #include "report/report_profile.h"
 #include "results/diff.h"
 #include "results/gate.h"

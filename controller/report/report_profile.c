@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "config/scalar.h"
-#include "config/yaml_tree.h"
 #include "results/contract.h"
+#include "yaml/scalar.h"
+#include "yaml/yaml_tree.h"
 
 /* ------------------------------------------------------------------ tree */
 

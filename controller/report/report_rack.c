@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "config/scalar.h"
-#include "config/yaml_tree.h"
+#include "yaml/scalar.h"
+#include "yaml/yaml_tree.h"
 #include "results/contract.h"
 #include "stats/summary.h"
 

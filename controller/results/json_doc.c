@@ -8,7 +8,7 @@
 
 #include "common/file_read.h"
 #include "common/xalloc.h"
-#include "config/cfg_error.h"
+#include "yaml/cfg_error.h"
 
 #define JSON_DOUBLE_TEXT 32U
 

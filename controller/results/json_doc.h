@@ -3,7 +3,7 @@
  * parsed by jansson, strictly — one document, duplicate keys refused,
  * integers exact up to INT64_MAX and refused beyond, every number a finite
  * double — then handed over as config/'s node tree, so that the same schema
- * tables (config/schema.h) check keys, types and ranges for JSON and YAML.
+ * tables (yaml/schema.h) check keys, types and ranges for JSON and YAML.
  *
  * A syntax error names "file:line:col" as jansson found it. The tree's nodes
  * carry no position (jansson keeps none), so a schema error names the file
@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 /* Parses size bytes of JSON (named name in messages) into doc (free it with
  * br_yaml_doc_free). BR_ERR_INPUT "name:line:col: ..." on bad JSON, doc

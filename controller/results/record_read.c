@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "config/schema.h"
-#include "config/yaml_tree.h"
+#include "yaml/schema.h"
+#include "yaml/yaml_tree.h"
 #include "results/json_doc.h"
 #include "stats/run_shift.h"
 

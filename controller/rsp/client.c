@@ -1,4 +1,5 @@
 #include "rsp/client.h"
+#include "rsp/client_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +81,9 @@ static br_status_t client_check(const rsp_client_t *c, br_error_t *err)
 	                    c->broken_reason.message);
 }
 
-void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport)
+rsp_client_t *rsp_client_open(const rsp_transport_t *transport)
 {
-	memset(c, 0, sizeof(*c));
+	rsp_client_t *c = xcalloc(1, sizeof(*c));
 	c->transport = *transport;
 	c->timeout_ms = RSP_CLIENT_DEFAULT_TIMEOUT_MS;
 	rsp_decoder_init(&c->decoder, RSP_CLIENT_MAX_REPLY);
@@ -91,16 +92,78 @@ void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport)
 	c->tx = xmalloc(c->tx_cap + 1U);
 	c->reply = xmalloc(RSP_CLIENT_MAX_REPLY + 1U);
 	c->reply[0] = '\0';
+	return c;
 }
 
 void rsp_client_close(rsp_client_t *c)
 {
+	if (c == NULL)
+		return;
 	rsp_transport_close(&c->transport);
 	rsp_decoder_free(&c->decoder);
 	free(c->tx);
 	free(c->reply);
-	c->tx = NULL;
-	c->reply = NULL;
+	free(c);
+}
+
+const rsp_features_t *rsp_client_features(const rsp_client_t *c)
+{
+	return &c->features;
+}
+
+bool rsp_client_no_ack(const rsp_client_t *c)
+{
+	return c->no_ack;
+}
+
+const rsp_client_counters_t *rsp_client_counters(const rsp_client_t *c)
+{
+	return &c->counters;
+}
+
+void rsp_client_count_reread_round(rsp_client_t *c)
+{
+	c->counters.reread_rounds++;
+}
+
+void rsp_client_count_stale_dropped(rsp_client_t *c)
+{
+	c->counters.stale_dropped++;
+}
+
+int rsp_client_timeout(const rsp_client_t *c)
+{
+	return c->timeout_ms;
+}
+
+void rsp_client_set_timeout(rsp_client_t *c, int ms)
+{
+	c->timeout_ms = ms;
+}
+
+void rsp_client_set_sync_address(rsp_client_t *c, uint32_t address)
+{
+	c->sync_address = address;
+}
+
+void rsp_client_set_defer_acks(rsp_client_t *c, bool on)
+{
+	c->defer_acks = on;
+}
+
+unsigned rsp_client_stale(const rsp_client_t *c)
+{
+	return c->stale;
+}
+
+bool rsp_client_out_of_step(const rsp_client_t *c)
+{
+	return c->out_of_step;
+}
+
+const br_error_t *rsp_client_broken_reason(const rsp_client_t *c)
+{
+	return c->broken ? &c->broken_reason : NULL;
 }
 
 void rsp_client_end(rsp_client_t *c, const br_error_t *why)
@@ -111,7 +174,7 @@ void rsp_client_end(rsp_client_t *c, const br_error_t *why)
 
 bool rsp_client_usable(const rsp_client_t *c)
 {
-	return !c->broken && rsp_transport_is_open(&c->transport);
+	return c != NULL && !c->broken && rsp_transport_is_open(&c->transport);
 }
 
 size_t rsp_client_max_payload(const rsp_client_t *c)

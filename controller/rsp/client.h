@@ -11,7 +11,7 @@
  * (rsp/request.h) is sent again; because the first copy may have arrived after
  * all, a second reply may follow, so the client then resynchronises before its
  * next request: it reads a marker (a memory read of 8 or 12 bytes, whichever
- * the resent request did not ask, at rsp_client_t.sync_address) and drops
+ * the resent request did not ask, at rsp_client_set_sync_address) and drops
  * every reply up to the marker's.
  *
  * Timeouts: every request has one (the client's default or the caller's).
@@ -70,37 +70,9 @@ typedef struct rsp_client_counters {
 	unsigned long reread_rounds; /* bulk-read rounds read again after a resync */
 } rsp_client_counters_t;
 
-typedef struct rsp_client {
-	rsp_transport_t transport;
-	rsp_decoder_t decoder;
-	rsp_features_t features;
-	bool no_ack;      /* QStartNoAckMode accepted */
-	bool broken;      /* a timeout or loss ended the session */
-	bool out_of_step; /* a pipeline of reads lost a reply: only rsp_client_sync now */
-	br_error_t broken_reason;
-	int timeout_ms;        /* per reply, unless a call names its own */
-	uint32_t sync_address; /* readable memory for the resync marker */
-	unsigned stale;        /* replies that may still come for resent requests */
-	size_t stale_read_len; /* bytes asked by the last resent m, or 0 */
-	unsigned unacked;      /* packets written whose '+' has not come */
-	unsigned nak_resends;  /* NAK resends of the packet in tx */
-	/* Ack mode: acknowledge a packet with the next write instead of a write
-	 * of its own (the '+' then leads that write). Only for servers that do
-	 * not wait for acknowledgements (QEMU in system mode): one system call
-	 * and one server wake-up less per halt. */
-	bool defer_acks;
-	bool ack_owed;
-	int stop_linger_ms; /* rsp_client_set_stop_linger; 0: off */
-	uint8_t rx[65536];  /* bytes read but not yet fed: a round of pipelined
-	                     * bulk replies fits (rsp_transport_expect) */
-	size_t rx_len, rx_pos;
-	char *tx; /* tx[0] room for an owed '+'; from tx + 1 the last
-	             framed packet(s), kept for a resend */
-	size_t tx_len, tx_cap;
-	char *reply; /* last reply payload, NUL-terminated */
-	size_t reply_len;
-	rsp_client_counters_t counters;
-} rsp_client_t;
+/* One connection's state: private to rsp/ (rsp/client_private.h); callers
+ * hold a pointer from rsp_client_open and use the functions below. */
+typedef struct rsp_client rsp_client_t;
 
 /* One reply of a pipeline, copied out of the client. */
 typedef struct rsp_pipeline_reply {
@@ -109,13 +81,56 @@ typedef struct rsp_pipeline_reply {
 } rsp_pipeline_reply_t;
 
 /*
- * Takes over an open transport (the client closes it) and prepares buffers.
+ * A new client that takes over an open transport (the client closes it),
+ * with its buffers; the caller owns it and ends it with rsp_client_close.
  * Does not talk to the server: call rsp_client_negotiate next.
  */
-void rsp_client_init(rsp_client_t *c, const rsp_transport_t *transport);
+rsp_client_t *rsp_client_open(const rsp_transport_t *transport);
 
-/* Closes the connection and frees the buffers. Safe to call twice. */
+/* Closes the connection and frees the client and its buffers; c may be
+ * NULL. */
 void rsp_client_close(rsp_client_t *c);
+
+/* What the server offered in qSupported (after rsp_client_negotiate). */
+const rsp_features_t *rsp_client_features(const rsp_client_t *c);
+
+/* Whether no-ack mode is on (QStartNoAckMode accepted). */
+bool rsp_client_no_ack(const rsp_client_t *c);
+
+/* What the client has sent, received, resent and dropped so far. */
+const rsp_client_counters_t *rsp_client_counters(const rsp_client_t *c);
+
+/* Counts a round of bulk reads read again after a resync, and a reply
+ * dropped as stale while looking for a stop reply (the target layer does
+ * both; the counts go with the client's own). */
+void rsp_client_count_reread_round(rsp_client_t *c);
+void rsp_client_count_stale_dropped(rsp_client_t *c);
+
+/* The reply timeout of a request that names none, in ms
+ * (RSP_CLIENT_DEFAULT_TIMEOUT_MS until set). */
+int rsp_client_timeout(const rsp_client_t *c);
+void rsp_client_set_timeout(rsp_client_t *c, int ms);
+
+/* Readable memory for the resync marker (a memory read the server answers
+ * at any time: the CPUID register on a Cortex-M). */
+void rsp_client_set_sync_address(rsp_client_t *c, uint32_t address);
+
+/* Ack mode: acknowledge a packet with the next write instead of a write of
+ * its own (the '+' then leads that write). Only for servers that do not
+ * wait for acknowledgements (QEMU in system mode). Off until set. */
+void rsp_client_set_defer_acks(rsp_client_t *c, bool on);
+
+/* How many replies may still come for requests sent again (a resync is due
+ * before the next request when not 0). */
+unsigned rsp_client_stale(const rsp_client_t *c);
+
+/* Whether a pipeline of reads lost a reply: only rsp_client_sync may be
+ * called until it has put the replies back in step. */
+bool rsp_client_out_of_step(const rsp_client_t *c);
+
+/* Why a timeout or loss ended the session; NULL while it is usable that
+ * far (rsp_client_usable may still be false after rsp_client_end). */
+const br_error_t *rsp_client_broken_reason(const rsp_client_t *c);
 
 /*
  * A pipeline that ends with a resume (last_resumes) waits up to ms for the
@@ -250,7 +265,8 @@ size_t rsp_client_max_payload(const rsp_client_t *c);
  */
 void rsp_client_end(rsp_client_t *c, const br_error_t *why);
 
-/* Whether the session is still usable (no timeout or loss has ended it). */
+/* Whether the session is still usable (no timeout or loss has ended it);
+ * false for NULL. */
 bool rsp_client_usable(const rsp_client_t *c);
 
 #endif

@@ -60,16 +60,16 @@ br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, b
 	br_error_t why;
 	br_error_clear(&why);
 	br_status_t st;
-	if (rsp_client_usable(&t->rsp)) {
+	if (rsp_client_usable(t->rsp)) {
 		st = br_target_halt(t, BR_RUN_HALT_PROBE_MS, &why);
 		if (st == BR_OK)
 			st = br_core_state_read(t, state, &why);
 		if (st == BR_OK)
 			return BR_OK;
-	} else if (err->status == BR_ERR_TIMEOUT && t->rsp.broken) {
+	} else if (err->status == BR_ERR_TIMEOUT && rsp_client_broken_reason(t->rsp) != NULL) {
 		/* The wait ended with the session intact; it broke since, when the
 		 * measurement's cleanup interrupted the core: that is the answer. */
-		why = t->rsp.broken_reason;
+		why = *rsp_client_broken_reason(t->rsp);
 	} else {
 		return err->status; /* ended some other way: err already says how */
 	}

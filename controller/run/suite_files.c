@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/cfg_error.h"
+#include "yaml/cfg_error.h"
 #include "elf/elf_file.h"
 #include "measure/stub_layout.h"
 

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		arm_other(t, here, next);
 		double t0 = now_us();
 		double c0 = cpu_precise_us();
-		must(rsp_client_send(&t->rsp, "c", 1, &err), &err, "c");
+		must(rsp_client_send(t->rsp, "c", 1, &err), &err, "c");
 		t->running = true;
 		must(br_target_wait_stop(t, 5000, NULL, &err), &err, "stop");
 		bare_cpu += cpu_precise_us() - c0;
@@ -138,14 +138,14 @@ int main(int argc, char **argv)
 		if (i % (SMALL_READS / BULK_READS) != 0)
 			continue;
 		int k = i / (SMALL_READS / BULK_READS);
-		unsigned long p0 = t->rsp.counters.packets_sent;
+		unsigned long p0 = rsp_client_counters(t->rsp)->packets_sent;
 		uint32_t at = 0x08000000U + (uint32_t)((unsigned)k % 32U) * BULK_CHUNK;
 		t0 = now_us();
 		must(br_target_mem_read(t, at, bulk, BULK_CHUNK, &err), &err, "bulk read");
 		double us = now_us() - t0;
 		bulk_total += us;
 		/* Data packets only: each round of up to 15 ends with a marker read. */
-		unsigned long np = t->rsp.counters.packets_sent - p0;
+		unsigned long np = rsp_client_counters(t->rsp)->packets_sent - p0;
 		np -= (np + 15U) / 16U;
 		packets += np;
 		per_packet[k] = us / (double)np;

@@ -42,8 +42,8 @@ int main(int argc, char **argv)
 	printf("attached: %s\n", s.description);
 
 	/* No-ack mode offered and taken; PacketSize 0x4000. */
-	CHECK(t->rsp.features.no_ack_mode && t->rsp.no_ack);
-	CHECK(t->rsp.features.packet_size == 0x4000U);
+	CHECK(rsp_client_features(t->rsp)->no_ack_mode && rsp_client_no_ack(t->rsp));
+	CHECK(rsp_client_features(t->rsp)->packet_size == 0x4000U);
 
 	/* Binary writes: the empty-X probe is accepted, the write answers OK. */
 	uint8_t data[8] = {'$', '#', '}', '*', 0, 1, 2, 3};
@@ -76,16 +76,16 @@ int main(int argc, char **argv)
 	CHECK_MSG(strstr(text, "0x00000000:") != NULL, "mdw: %s", text);
 
 	/* Keepalives: empty O packets while a command runs long; the wait goes on. */
-	unsigned long keepalives = t->rsp.counters.keepalives;
+	unsigned long keepalives = rsp_client_counters(t->rsp)->keepalives;
 	CHECK_MSG(br_target_monitor(t, "sleep 1200", text, sizeof(text), &err) == BR_OK, "%s",
 	          err.message);
-	CHECK_MSG(t->rsp.counters.keepalives > keepalives, "no keepalive seen");
+	CHECK_MSG(rsp_client_counters(t->rsp)->keepalives > keepalives, "no keepalive seen");
 
 	/* The 1020-character bug avoided: a 510-byte read is split, nothing damaged. */
 	static uint8_t big[BUG_READ_BYTES];
 	CHECK(fl->broken_reply_chars == 1020U);
 	CHECK_MSG(br_target_mem_read(t, 0x0U, big, sizeof(big), &err) == BR_OK, "%s", err.message);
-	CHECK(t->rsp.counters.rerequests == 0);
+	CHECK(rsp_client_counters(t->rsp)->rerequests == 0);
 
 	/* Hardware breakpoints run out (limits_hardware_breakpoints): the fake
 	 * ARM7TDMI has 2 watchpoint units; the third Z1 is refused with an error
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	 * comes back with a broken checksum, even when asked again. */
 	CHECK_MSG(br_target_detach(t, &err) == BR_OK, "%s", err.message);
 	s.open = false;
-	rsp_client_t c;
+	rsp_client_t *c = NULL;
 	bool connected = false;
 	/* OpenOCD closes the detached connection asynchronously; until it has,
 	 * a new client counts as a second one and is closed: retry briefly. */
@@ -124,24 +124,25 @@ int main(int argc, char **argv)
 		if (rsp_transport_tcp_connect(&raw, BR_SERVER_HOST, s.server.port, 2000, &err) !=
 		    BR_OK)
 			break;
-		rsp_client_init(&c, &raw);
-		connected = rsp_client_negotiate(&c, &err) == BR_OK;
+		c = rsp_client_open(&raw);
+		connected = rsp_client_negotiate(c, &err) == BR_OK;
 		if (!connected) {
-			rsp_client_close(&c);
+			rsp_client_close(c);
+			c = NULL;
 			struct timespec pause = {0, 20000000L};
 			nanosleep(&pause, NULL);
 		}
 	}
-	CHECK_MSG(connected && c.no_ack, "reconnecting: %s", err.message);
+	CHECK_MSG(connected && rsp_client_no_ack(c), "reconnecting: %s", err.message);
 	if (!connected)
 		return check_finish();
 	const char *reply;
 	size_t len;
-	CHECK(rsp_client_transact(&c, "m0,1fe", &reply, &len, &err) == BR_ERR_PROTOCOL);
-	CHECK_MSG(c.counters.rerequests == RSP_CLIENT_RESEND_LIMIT, "%lu re-requests",
-	          c.counters.rerequests);
+	CHECK(rsp_client_transact(c, "m0,1fe", &reply, &len, &err) == BR_ERR_PROTOCOL);
+	CHECK_MSG(rsp_client_counters(c)->rerequests == RSP_CLIENT_RESEND_LIMIT, "%lu re-requests",
+	          rsp_client_counters(c)->rerequests);
 	printf("raw m0,1fe: %s\n", err.message);
-	rsp_client_close(&c);
+	rsp_client_close(c);
 	br_session_close(&s, false);
 	return check_finish();
 }

@@ -43,7 +43,7 @@ static const char *raw(br_target_t *t, const char *req, size_t *len)
 {
 	const char *reply = "";
 	br_error_t err;
-	if (rsp_client_transact(&t->rsp, req, &reply, len, &err) != BR_OK) {
+	if (rsp_client_transact(t->rsp, req, &reply, len, &err) != BR_OK) {
 		fprintf(stderr, "%s: %s\n", req, err.message);
 		*len = 0;
 		return "";
@@ -65,15 +65,13 @@ static void check_target_xml_before_p(const char *qemu, const char *elf)
 	rsp_transport_t tr;
 	br_error_t err;
 	CHECK(br_server_launch_qemu(&q, &server, &tr, &err) == BR_OK);
-	rsp_client_t c;
-	rsp_client_init(&c, &tr);
-	CHECK(rsp_client_negotiate(&c, &err) == BR_OK);
+	rsp_client_t *c = rsp_client_open(&tr);
+	CHECK(rsp_client_negotiate(c, &err) == BR_OK);
 	const char *reply;
 	size_t len = 99;
-	CHECK(rsp_client_transact(&c, "pf", &reply, &len, &err) == BR_OK);
+	CHECK(rsp_client_transact(c, "pf", &reply, &len, &err) == BR_OK);
 	CHECK_MSG(len == 0, "QEMU answered p before target.xml: %s", reply);
-	CHECK(br_flavour_qemu()->registers_need_target_xml);
-	rsp_client_close(&c);
+	rsp_client_close(c);
 	br_server_stop(&server);
 }
 
@@ -127,9 +125,9 @@ int main(int argc, char **argv)
 	CHECK(br_target_mem_read(t, 0x08000000U, image_word, sizeof(image_word), &err) == BR_OK);
 	br_target_set_marker(t, 0x08000000U, image_word, sizeof(image_word));
 	CHECK(br_target_write_u32(t, 0x20002000U + 9000U, 0x5A5A5A5AU, &err) == BR_OK);
-	unsigned long fill_writes = t->rsp.counters.write_calls;
+	unsigned long fill_writes = rsp_client_counters(t->rsp)->write_calls;
 	CHECK(br_target_mem_fill(t, 0x20002000U, 0xAA, 9000U, &err) == BR_OK);
-	fill_writes = t->rsp.counters.write_calls - fill_writes;
+	fill_writes = rsp_client_counters(t->rsp)->write_calls - fill_writes;
 	CHECK_MSG(fill_writes == 1U, "a 9000-byte fill took %lu writes", fill_writes);
 	static uint8_t filled[9004];
 	CHECK(br_target_mem_read(t, 0x20002000U, filled, sizeof(filled), &err) == BR_OK);
@@ -146,7 +144,7 @@ int main(int argc, char **argv)
 	uint32_t pc = 0, c1 = 0, c2 = 0;
 	CHECK(br_target_pc(t, &pc, &err) == BR_OK && pc == a);
 	CHECK(br_target_read_u32(t, count_addr, &c1, &err) == BR_OK);
-	CHECK(rsp_client_send(&t->rsp, "c", 1, &err) == BR_OK); /* raw: no step-over */
+	CHECK(rsp_client_send(t->rsp, "c", 1, &err) == BR_OK); /* raw: no step-over */
 	t->running = true;
 	CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
 	t->pc_known = false;
@@ -165,7 +163,7 @@ int main(int argc, char **argv)
 	CHECK(br_target_breakpoint_remove(t, a, &err) == BR_OK);
 	/* Halted at a with only b inserted: the batch reads the count and goes. */
 	uint32_t expect = c2;
-	unsigned long writes_before = t->rsp.counters.write_calls;
+	unsigned long writes_before = rsp_client_counters(t->rsp)->write_calls;
 	for (int i = 0; i < ALTERNATIONS; i++) {
 		bool at_a = i % 2 == 0;
 		uint32_t here = at_a ? a : b, next = at_a ? b : a;
@@ -192,7 +190,7 @@ int main(int argc, char **argv)
 			expect++;
 		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK);
 	}
-	unsigned long writes = t->rsp.counters.write_calls - writes_before;
+	unsigned long writes = rsp_client_counters(t->rsp)->write_calls - writes_before;
 	/* One write per halt: the stop reply's '+' leads the next batch. */
 	CHECK_MSG(writes <= (unsigned long)ALTERNATIONS, "%lu writes for %d halts", writes,
 	          ALTERNATIONS);
@@ -228,11 +226,11 @@ int main(int argc, char **argv)
 		                           .fill_address = at,
 		                           .fill_value = 0xC3,
 		                           .fill_len = fill};
-		unsigned long w0 = t->rsp.counters.write_calls;
+		unsigned long w0 = rsp_client_counters(t->rsp)->write_calls;
 		CHECK(br_target_resume_batch(t, &batch, &err) == BR_OK);
-		unsigned long w = t->rsp.counters.write_calls - w0;
-		CHECK_MSG(w == (k == 0 ? 1U : 2U), "a %zu-byte fill with the resume: %lu writes", fill,
-		          w);
+		unsigned long w = rsp_client_counters(t->rsp)->write_calls - w0;
+		CHECK_MSG(w == (k == 0 ? 1U : 2U), "a %zu-byte fill with the resume: %lu writes",
+		          fill, w);
 		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc == in);
 		static uint8_t back[30004];
 		CHECK(br_target_mem_read(t, at, back, fill + 4U, &err) == BR_OK);
@@ -264,15 +262,16 @@ int main(int argc, char **argv)
 		                           .bulk_address = 0x20004000U,
 		                           .bulk_len = bulk,
 		                           .bulk_buf = got};
-		unsigned long w0 = t->rsp.counters.write_calls;
+		unsigned long w0 = rsp_client_counters(t->rsp)->write_calls;
 		CHECK(br_target_resume_batch(t, &batch, &err) == BR_OK);
-		unsigned long w = t->rsp.counters.write_calls - w0;
-		CHECK_MSG(w == (k == 0 ? 1U : 2U), "a %zu-byte bulk read with the resume: %lu writes",
-		          bulk, w);
+		unsigned long w = rsp_client_counters(t->rsp)->write_calls - w0;
+		CHECK_MSG(w == (k == 0 ? 1U : 2U),
+		          "a %zu-byte bulk read with the resume: %lu writes", bulk, w);
 		CHECK(br_target_wait_stop(t, 5000, NULL, &err) == BR_OK && t->pc == in);
 		CHECK_MSG(memcmp(got, written, bulk) == 0, "batch bulk read of %zu bytes differs",
 		          bulk);
-		CHECK(got[bulk - 1U] == written[bulk - 1U] && (bulk == sizeof(got) || got[bulk] == 0));
+		CHECK(got[bulk - 1U] == written[bulk - 1U] &&
+		      (bulk == sizeof(got) || got[bulk] == 0));
 	}
 
 	/* '?' clears breakpoints: with only a inserted, '?' then continue runs free. */
@@ -282,13 +281,12 @@ int main(int argc, char **argv)
 	CHECK(br_target_read_u32(t, count_addr, &c1, &err) == BR_OK);
 	r = raw(t, "?", &len);
 	CHECK(len > 0 && (r[0] == 'T' || r[0] == 'S'));
-	CHECK(rsp_client_send(&t->rsp, "c", 1, &err) == BR_OK);
+	CHECK(rsp_client_send(t->rsp, "c", 1, &err) == BR_OK);
 	t->running = true;
 	pause_running();
 	CHECK(br_target_halt(t, 5000, &err) == BR_OK);
 	CHECK(br_target_read_u32(t, count_addr, &c2, &err) == BR_OK);
 	CHECK_MSG(c2 > c1 + 10U, "'?' kept the breakpoint (%u -> %u)", c1, c2);
-	CHECK(fl->question_clears_breakpoints);
 	t->breakpoint_count = 0; /* the server holds none now */
 
 	/* Comparator budget at set-up: two flash breakpoints on a 1-comparator board. */
@@ -337,7 +335,7 @@ int main(int argc, char **argv)
 	CHECK(strstr(err.message, "differs") != NULL);
 
 	/* Detach: plain D fails once multiprocess is negotiated; D;1 works. */
-	CHECK(t->rsp.features.multiprocess && fl->detach_needs_pid);
+	CHECK(rsp_client_features(t->rsp)->multiprocess && fl->detach_needs_pid);
 	r = raw(t, "D", &len);
 	CHECK_MSG(len >= 1 && r[0] == 'E', "plain D answered %.8s", r);
 	CHECK_MSG(br_target_detach(t, &err) == BR_OK, "%s", err.message);
@@ -354,7 +352,7 @@ int main(int argc, char **argv)
 		if (!gone)
 			pause_running();
 	}
-	CHECK_MSG(gone && fl->kill_ends_server, "QEMU still running after k");
+	CHECK_MSG(gone, "QEMU still running after k");
 	br_session_close(&s, false);
 	return check_finish();
 }

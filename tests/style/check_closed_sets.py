@@ -26,12 +26,15 @@ import os
 import re
 import sys
 
+from style_report import c_files, finish
+
 ROOT = sys.argv[1]
 
 # (what, declaring header, regex whose group 1 is a member's name)
 X_ROW = r'X\(\s*\w+\s*,\s*"([^"]+)"'
 SETS = [
-    ("gdbserver flavour", "controller/common/server_names.h", r'#define BR_FLAVOUR_\w+_NAME "([^"]+)"'),
+    ("gdbserver flavour", "controller/debug/flavour_table.h",
+     r'#define BR_FLAVOUR_\w+_NAME "([^"]+)"|X\(\s*\w+\s*,\s*"([^"]+)"'),
     ("server kind", "controller/common/server_names.h", X_ROW),
     ("counter kind", "controller/common/counter_kind.h", X_ROW),
     ("upload sink", "controller/config/upload_config.h", X_ROW),
@@ -64,7 +67,8 @@ def members_of(header, pattern):
         text = open(path, encoding="utf-8").read()
     except OSError as e:
         sys.exit(f"check_closed_sets: cannot read the declaring header {header}: {e}")
-    names = re.findall(pattern, text)
+    names = [m if isinstance(m, str) else next(g for g in m if g)
+             for m in re.findall(pattern, text)]
     if not names:
         sys.exit(f"check_closed_sets: no member of the set found in {header} ({pattern})")
     return names
@@ -90,37 +94,28 @@ def main():
             declared_in.setdefault(n, set()).add(header)
     failures = []
     checked = 0
-    for top, dirs, files in os.walk(os.path.join(ROOT, "controller")):
-        dirs.sort()
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
+    for path, rel in c_files(ROOT, ["controller"]):
+        if rel in EXEMPT_FILES or rel.startswith(EXEMPT_FOLDERS):
+            continue
+        checked += 1
+        text = open(path, encoding="utf-8").read()
+        for line, lit, getopt_row in literals(text, rel):
+            if getopt_row:
                 continue
-            path = os.path.join(top, name)
-            rel = os.path.relpath(path, ROOT)
-            if rel in EXEMPT_FILES or rel.startswith(EXEMPT_FOLDERS):
-                continue
-            checked += 1
-            text = open(path, encoding="utf-8").read()
-            for line, lit, getopt_row in literals(text, rel):
-                if getopt_row:
+            if lit in declared_in and rel not in declared_in[lit] \
+                    and (rel, lit) not in EXCEPTIONS:
+                failures.append(f"{rel}:{line}: \"{lit}\" is a member of a closed set "
+                                f"declared in {', '.join(sorted(declared_in[lit]))}: "
+                                "use its name from there")
+            for what, header, names in sets:
+                if rel == header:
                     continue
-                if lit in declared_in and rel not in declared_in[lit] \
-                        and (rel, lit) not in EXCEPTIONS:
-                    failures.append(f"{rel}:{line}: \"{lit}\" is a member of a closed set "
-                                    f"declared in {', '.join(sorted(declared_in[lit]))}: "
-                                    "use its name from there")
-                for what, header, names in sets:
-                    if rel == header:
-                        continue
-                    hand = [n for n in names if re.search(rf'(?<![\w.-]){re.escape(n)}(?![\w-])', lit)]
-                    if len(hand) >= 3:
-                        failures.append(f"{rel}:{line}: lists the {what}s by hand "
-                                        f"({', '.join(hand)}): make the list from {header}")
-    for f in failures:
-        print(f)
-    print(f"{checked} files checked against {len(sets)} closed sets, "
-          f"{len(failures)} literals outside their declaration")
-    return 1 if failures else 0
+                hand = [n for n in names if re.search(rf'(?<![\w.-]){re.escape(n)}(?![\w-])', lit)]
+                if len(hand) >= 3:
+                    failures.append(f"{rel}:{line}: lists the {what}s by hand "
+                                    f"({', '.join(hand)}): make the list from {header}")
+    return finish(failures, f"{checked} files checked against {len(sets)} closed sets, "
+                            f"{len(failures)} literals outside their declaration")
 
 
 sys.exit(main())

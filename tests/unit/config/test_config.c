@@ -8,9 +8,9 @@
 
 #include "check.h"
 #include "config/board.h"
-#include "config/scalar.h"
+#include "yaml/scalar.h"
 #include "config/suite.h"
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 #include "run/board_target.h"
 
 static void test_scalars(void)

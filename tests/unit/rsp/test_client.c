@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "rsp/client.h"
+#include "rsp/client_private.h" /* a white-box test of the client */
 #include "rsp/packet.h"
 
 /* One step of a scripted server. */
@@ -83,8 +84,8 @@ static void serve(int fd, const step_t *steps)
 	_exit(bad);
 }
 
-/* Starts a scripted server; fills c with a client connected to it. */
-static pid_t start(rsp_client_t *c, const step_t *steps)
+/* Starts a scripted server; *out is a client connected to it. */
+static pid_t start(rsp_client_t **out, const step_t *steps)
 {
 	int sv[2];
 	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
@@ -98,7 +99,8 @@ static pid_t start(rsp_client_t *c, const step_t *steps)
 	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
 	rsp_transport_t t = {.fd = sv[0], .kind = RSP_TRANSPORT_SERIAL};
 	snprintf(t.peer, sizeof(t.peer), "scripted");
-	rsp_client_init(c, &t);
+	rsp_client_t *c = rsp_client_open(&t);
+	*out = c;
 	c->features.packet_size = 4096;
 	c->timeout_ms = 3000;
 	return pid;
@@ -129,8 +131,7 @@ typedef struct collected {
 	size_t n;
 } collected_t;
 
-static br_status_t collect(void *ctx, size_t index, const char *reply, size_t len,
-                           br_error_t *err)
+static br_status_t collect(void *ctx, size_t index, const char *reply, size_t len, br_error_t *err)
 {
 	collected_t *c = ctx;
 	(void)err;
@@ -165,7 +166,7 @@ static br_status_t collect_indexed(void *ctx, size_t index, const char *reply, s
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	rsp_client_t c;
+	rsp_client_t *c;
 	br_status_t st;
 
 	/* A NAK sends the packet again. */
@@ -173,17 +174,17 @@ int main(void)
 	                             {READ_PACKET, "m0,4", 0}, {WRITE, "+$01020304#8a", 0},
 	                             {READ_BYTE, "+", 0},      {END, NULL, 0}};
 	pid_t pid = start(&c, nak);
-	CHECK(strcmp(ask(&c, "m0,4", &st), "01020304") == 0);
-	CHECK(c.counters.resends == 1);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(strcmp(ask(c, "m0,4", &st), "01020304") == 0);
+	CHECK(c->counters.resends == 1);
+	CHECK(finish(c, pid) == 0);
 
 	/* A lost '+': the reply is the acknowledgement. */
 	static const step_t lost_ack[] = {
 	    {READ_PACKET, "qC", 0}, {WRITE, "$OK#9a", 0}, {END, NULL, 0}};
 	pid = start(&c, lost_ack);
-	CHECK(strcmp(ask(&c, "qC", &st), "OK") == 0);
-	CHECK(c.counters.implicit_acks == 1);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(strcmp(ask(c, "qC", &st), "OK") == 0);
+	CHECK(c->counters.implicit_acks == 1);
+	CHECK(finish(c, pid) == 0);
 
 	/* A damaged reply is NAKed and comes again. */
 	static const step_t damaged[] = {{READ_PACKET, "qC", 0},
@@ -192,19 +193,19 @@ int main(void)
 	                                 {WRITE, "$OK#9a", 0},
 	                                 {END, NULL, 0}};
 	pid = start(&c, damaged);
-	CHECK(strcmp(ask(&c, "qC", &st), "OK") == 0);
-	CHECK(c.counters.naks_sent == 1);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(strcmp(ask(c, "qC", &st), "OK") == 0);
+	CHECK(c->counters.naks_sent == 1);
+	CHECK(finish(c, pid) == 0);
 
 	/* Garbage, a notification and keepalives before the reply are skipped. */
 	static const step_t noise[] = {{READ_PACKET, "qRcmd", 0},
 	                               {WRITE, "+xyz\r\n%oocd_keepalive#ba$O#4f$O#4f$OK#9a", 0},
 	                               {END, NULL, 0}};
 	pid = start(&c, noise);
-	CHECK(strcmp(ask(&c, "qRcmd,00", &st), "OK") == 0);
-	CHECK(c.counters.keepalives == 2 && c.counters.notifications == 1);
-	CHECK(c.counters.garbage_bytes == 5);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(strcmp(ask(c, "qRcmd,00", &st), "OK") == 0);
+	CHECK(c->counters.keepalives == 2 && c->counters.notifications == 1);
+	CHECK(c->counters.garbage_bytes == 5);
+	CHECK(finish(c, pid) == 0);
 
 	/* Silence: the read is sent again; both copies are answered. The second
 	 * reply must not become the answer to the next request: the resync
@@ -219,12 +220,12 @@ int main(void)
 	                               {WRITE, "+$05060708#9a", 0},
 	                               {END, NULL, 0}};
 	pid = start(&c, stall);
-	c.sync_address = 0xE000ED00U;
-	CHECK(strcmp(ask(&c, "m0,4", &st), "01020304") == 0);
-	CHECK(c.counters.ack_resends == 1 && c.stale == 1);
-	CHECK_MSG(strcmp(ask(&c, "m4,4", &st), "05060708") == 0, "a stale reply shifted in");
-	CHECK(c.counters.resyncs == 1 && c.counters.stale_dropped == 1);
-	CHECK(finish(&c, pid) == 0);
+	c->sync_address = 0xE000ED00U;
+	CHECK(strcmp(ask(c, "m0,4", &st), "01020304") == 0);
+	CHECK(c->counters.ack_resends == 1 && c->stale == 1);
+	CHECK_MSG(strcmp(ask(c, "m4,4", &st), "05060708") == 0, "a stale reply shifted in");
+	CHECK(c->counters.resyncs == 1 && c->counters.stale_dropped == 1);
+	CHECK(finish(c, pid) == 0);
 
 	/* A resume is never sent twice: silence after 'c' is just a running target. */
 	static const step_t pipeline[] = {
@@ -236,14 +237,14 @@ int main(void)
 	const char *reqs[] = {"pf", "m10,4", "c"};
 	collected_t piped = {.n = 0};
 	br_error_t err;
-	CHECK(rsp_client_pipeline_each(&c, reqs, 3, true, collect, &piped, &err) == BR_OK);
+	CHECK(rsp_client_pipeline_each(c, reqs, 3, true, collect, &piped, &err) == BR_OK);
 	CHECK(piped.n == 2 && strcmp(piped.text[0], "78563412") == 0 &&
 	      strcmp(piped.text[1], "01020304") == 0);
 	const char *stop;
 	size_t len;
-	CHECK(rsp_client_receive(&c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
-	CHECK(c.counters.write_calls == 2); /* the pipeline, then the stop reply's '+' */
-	CHECK(finish(&c, pid) == 0);
+	CHECK(rsp_client_receive(c, 2000, &stop, &len, &err) == BR_OK && strcmp(stop, "T05") == 0);
+	CHECK(c->counters.write_calls == 2); /* the pipeline, then the stop reply's '+' */
+	CHECK(finish(c, pid) == 0);
 
 	/* A monitor request in a pipeline (QEMU's icount read): its console
 	 * packet and its OK both under its index, the next read's reply after. */
@@ -257,48 +258,50 @@ int main(void)
 	pid = start(&c, monitor);
 	const char *mreqs[] = {"m10,4", "qRcmd,696e666f", "m14,4", "c"};
 	indexed_t mon = {.n = 0};
-	CHECK(rsp_client_pipeline_each(&c, mreqs, 4, true, collect_indexed, &mon, &err) == BR_OK);
+	CHECK(rsp_client_pipeline_each(c, mreqs, 4, true, collect_indexed, &mon, &err) == BR_OK);
 	CHECK(mon.n == 4 && mon.index[0] == 0 && mon.index[1] == 1 && mon.index[2] == 1 &&
 	      mon.index[3] == 2);
 	CHECK(strcmp(mon.text[1], "O636f756e74203d20370a") == 0 && strcmp(mon.text[2], "OK") == 0);
 	CHECK(strcmp(mon.text[3], "05060708") == 0);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(finish(c, pid) == 0);
 
 	/* The interrupt leads the pipeline in the same write (a server that stops
 	 * on it before reading on): the stop reply is reply 0, then the reads'. */
 	static const step_t interrupt_first[] = {
-	    {READ_BYTE, "\x03", 0},         {READ_PACKET, "g", 0},
-	    {READ_PACKET, "m20000000,4", 0}, {READ_PACKET, "c", 0},
+	    {READ_BYTE, "\x03", 0},
+	    {READ_PACKET, "g", 0},
+	    {READ_PACKET, "m20000000,4", 0},
+	    {READ_PACKET, "c", 0},
 	    {WRITE, "$T02thread:01;#04$0102030405060708#24$aabbccdd#14", 0},
 	    {END, NULL, 0}};
 	pid = start(&c, interrupt_first);
-	c.no_ack = true;
+	c->no_ack = true;
 	const char *ireqs[] = {"g", "m20000000,4", "c"};
 	collected_t got = {0};
-	CHECK(rsp_client_interrupt_pipeline_each(&c, ireqs, 3, true, collect, &got, &err) == BR_OK);
+	CHECK(rsp_client_interrupt_pipeline_each(c, ireqs, 3, true, collect, &got, &err) == BR_OK);
 	CHECK(got.n == 3 && strcmp(got.text[0], "T02thread:01;") == 0 &&
 	      strcmp(got.text[1], "0102030405060708") == 0 && strcmp(got.text[2], "aabbccdd") == 0);
-	CHECK(c.counters.write_calls == 1);
+	CHECK(c->counters.write_calls == 1);
 	/* A resent request's reply may still come: refused, nothing written (the
 	 * resync needs a stopped target). */
-	c.stale = 1;
+	c->stale = 1;
 	got.n = 0;
-	CHECK(rsp_client_interrupt_pipeline_each(&c, ireqs, 3, true, collect, &got, &err) ==
+	CHECK(rsp_client_interrupt_pipeline_each(c, ireqs, 3, true, collect, &got, &err) ==
 	      BR_ERR_USAGE);
-	CHECK(c.counters.write_calls == 1 && got.n == 0);
-	c.stale = 0;
-	CHECK(finish(&c, pid) == 0);
+	CHECK(c->counters.write_calls == 1 && got.n == 0);
+	c->stale = 0;
+	CHECK(finish(c, pid) == 0);
 
 	/* A reply that never comes ends the session; later calls fail at once. */
 	static const step_t silent[] = {{READ_PACKET, "qC", 0}, {WRITE, "+", 0}, {END, NULL, 0}};
 	pid = start(&c, silent);
-	c.timeout_ms = 300;
-	ask(&c, "qC", &st);
+	c->timeout_ms = 300;
+	ask(c, "qC", &st);
 	CHECK(st == BR_ERR_TIMEOUT);
-	CHECK(!rsp_client_usable(&c));
-	ask(&c, "qC", &st);
+	CHECK(!rsp_client_usable(c));
+	ask(c, "qC", &st);
 	CHECK(st == BR_ERR_TIMEOUT);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(finish(c, pid) == 0);
 
 	/* QEMU stops a running machine when a client connects and says so with
 	 * an unasked stop reply: it is not the answer to qSupported. */
@@ -308,9 +311,9 @@ int main(void)
 	                                    {END, NULL, 0}};
 	pid = start(&c, stale_stop);
 	br_error_t nerr;
-	CHECK(rsp_client_negotiate(&c, &nerr) == BR_OK);
-	CHECK(c.features.packet_size == 0x1000U);
-	CHECK(finish(&c, pid) == 0);
+	CHECK(rsp_client_negotiate(c, &nerr) == BR_OK);
+	CHECK(c->features.packet_size == 0x1000U);
+	CHECK(finish(c, pid) == 0);
 
 	return check_finish();
 }

@@ -1,4 +1,4 @@
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "common/file_read.h"
 #include "common/xalloc.h"
-#include "config/cfg_error.h"
+#include "yaml/cfg_error.h"
 
 /* An open sequence or mapping while its events arrive. */
 typedef struct yaml_frame {

@@ -4,11 +4,11 @@
  * anything, so control characters in the message are written as escapes
  * (\n, \t, \xNN): one problem, one line, whatever the input.
  */
-#ifndef BENCHRACK_CONFIG_CFG_ERROR_H
-#define BENCHRACK_CONFIG_CFG_ERROR_H
+#ifndef BENCHRACK_YAML_CFG_ERROR_H
+#define BENCHRACK_YAML_CFG_ERROR_H
 
 #include "common/error.h"
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 /*
  * Records "file:line:col: message" as BR_ERR_INPUT in err (which may be

@@ -1,4 +1,4 @@
-#include "config/schema.h"
+#include "yaml/schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "common/edit_distance.h"
 #include "common/xalloc.h"
-#include "config/scalar.h"
+#include "yaml/scalar.h"
 
 #define SCHEMA_PATH_BYTES 256U
 #define SCHEMA_LIST_BYTES 512U

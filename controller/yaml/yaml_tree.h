@@ -2,7 +2,7 @@
  * YAML documents as a small tree of nodes, each with the line and column it
  * started at, so that everything checking a configuration can point at the
  * exact place in the file. Built with libyaml's event (parse) API; no YAML
- * type resolution happens here: scalars stay text, and config/scalar.h
+ * type resolution happens here: scalars stay text, and yaml/scalar.h
  * decides what they mean.
  *
  * Deliberately refused, each with file:line:col: more than one document,
@@ -12,8 +12,8 @@
  * BR_YAML_MAX_PAIRS keys, scalars holding a NUL character. JSON written by
  * benchrack is YAML too (flow style): results/ reads it through this tree.
  */
-#ifndef BENCHRACK_CONFIG_YAML_TREE_H
-#define BENCHRACK_CONFIG_YAML_TREE_H
+#ifndef BENCHRACK_YAML_YAML_TREE_H
+#define BENCHRACK_YAML_YAML_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>

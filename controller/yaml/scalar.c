@@ -1,4 +1,4 @@
-#include "config/scalar.h"
+#include "yaml/scalar.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -6,13 +6,13 @@
  * 1.1's other spellings (yes/no/on/off, octal 0o, sexagesimal 1:30) are not
  * accepted: a config either says what it means or is refused.
  */
-#ifndef BENCHRACK_CONFIG_SCALAR_H
-#define BENCHRACK_CONFIG_SCALAR_H
+#ifndef BENCHRACK_YAML_SCALAR_H
+#define BENCHRACK_YAML_SCALAR_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config/yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 /* True when node is a plain (unquoted) empty value, ~, null, Null or NULL. */
 bool br_scalar_is_null(const br_yaml_node_t *node);

@@ -14,16 +14,16 @@
  * e.g. "board.yaml:7:3: unknown key 'machin' in server (kind qemu); expected
  * one of: kind, program, machine, args".
  */
-#ifndef BENCHRACK_CONFIG_SCHEMA_H
-#define BENCHRACK_CONFIG_SCHEMA_H
+#ifndef BENCHRACK_YAML_SCHEMA_H
+#define BENCHRACK_YAML_SCHEMA_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
-#include "config/cfg_error.h"
-#include "config/yaml_tree.h"
+#include "yaml/cfg_error.h"
+#include "yaml/yaml_tree.h"
 
 typedef struct br_cfg_section {
 	bool set;

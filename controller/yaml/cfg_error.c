@@ -1,4 +1,4 @@
-#include "config/cfg_error.h"
+#include "yaml/cfg_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
