@@ -30,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 from measure_cli import Checks  # noqa: E402
-from profile_cli import functions, per_call, profile  # noqa: E402
+from profile_cli import functions, per_call, profile_enough  # noqa: E402
 
 BENCHRACK, ELF, KIND = sys.argv[1:4]
 LEAVES = ("profile_leaf_short", "profile_leaf_long")
@@ -43,8 +43,15 @@ truth = long_calls / (short_calls + long_calls or 1)
 rounds = (caller_call - 1) // (short_calls + long_calls or 1)  # the leaves' calls per call
 caller_truth = (caller_call - rounds * (short_calls + long_calls)) / caller_call
 
-rc, out, err, rec = profile(BENCHRACK, ELF, "--function", "profile_caller", "--interval", "25",
-                            "--duration", "4")
+
+
+def leaf_samples(r):
+    """The samples in the two leaves."""
+    return sum(f["self"] for f in r["functions"] if f["name"] in LEAVES)
+
+
+rc, out, err, rec = profile_enough(BENCHRACK, ELF, "--function", "profile_caller", "--interval",
+                                   "25", duration=4, enough=lambda r: leaf_samples(r) >= 5000)
 c.show(out, err)
 c.check(rc == 0 and rec is not None and rec["source"] == "qemu_exec_log",
         f"from the log: exits 0 with a record from QEMU's execution log (got {rc})")
@@ -67,7 +74,8 @@ if rec is not None:
     c.check(rec["samples_taken"] == rec["counted"] and rec["samples_lost"] == 0,
             "every sample in the region, none lost")
 
-rc, out, err, rec = profile(BENCHRACK, ELF, "--no-exec-log", "--rate", "500", "--duration", "4")
+rc, out, err, rec = profile_enough(BENCHRACK, ELF, "--no-exec-log", "--rate", "500", duration=4,
+                                   enough=lambda r: r["counted"] >= 1000)
 c.show(out, err)
 c.check(rc == 0 and rec is not None and rec["source"] == "debug_port",
         f"halting: exits 0 with a record (got {rc})")
