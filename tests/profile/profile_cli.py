@@ -51,3 +51,21 @@ def per_call(checks, benchrack, elf, name):
     checks.check(ok, f"measure --function {name}: one count for every call "
                      f"({s and s['median']})")
     return s["median"] if ok else None
+
+
+def profile_enough(benchrack, elf, *args, duration, enough, tries=3):
+    """profile(benchrack, elf, *args, "--duration", D) until enough(record)
+    holds: D = duration first, then 3 times as long each try (tries in all).
+    A sampled count reached in a fixed time falls with the host's load (16
+    times fewer samples seen in a loaded ASan CI run), so a test asks for the
+    samples its checks need, not for seconds; the last try is returned
+    whether it sufficed or not, for the test's own checks to judge."""
+    d = duration
+    for i in range(tries):
+        rc, out, err, rec = profile(benchrack, elf, *args, "--duration", f"{d:g}")
+        if rc != 0 or rec is None or enough(rec) or i == tries - 1:
+            return rc, out, err, rec
+        print(f"too few samples in {d:g} s on this host ({rec.get('samples_taken')} taken): "
+              f"again for {3 * d:g} s")
+        d *= 3
+    return rc, out, err, rec

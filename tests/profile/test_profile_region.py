@@ -37,7 +37,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
 from measure_cli import Checks  # noqa: E402
-from profile_cli import functions, profile  # noqa: E402
+from profile_cli import functions, profile, profile_enough  # noqa: E402
 from trace_oracle import first_pass_counts  # noqa: E402
 
 BENCHRACK, QEMU, NM, ELF, ELF_ELSEWHERE = sys.argv[1:6]
@@ -108,8 +108,10 @@ for path, extra in (("from the log", []), ("single-stepped", ["--no-exec-log"]))
 
 # Sampled from the execution log: uniform draws over the instructions run.
 heavy_truth = trace["heavy"] / (trace["heavy"] + trace["light"])
-rc, out, err, rec = profile(BENCHRACK, ELF, "--from", "region_start", "--to", "region_stop",
-                            "--interval", "100", "--duration", "4")
+rc, out, err, rec = profile_enough(
+    BENCHRACK, ELF, "--from", "region_start", "--to", "region_stop", "--interval", "100",
+    duration=4, enough=lambda r: sum(f["self"] for f in r["functions"]
+                                     if f["name"] in ("heavy", "light")) >= 1000)
 c.show(out, err)
 c.check(rc == 0 and rec is not None and rec["source"] == "qemu_exec_log",
         f"sampled from the log: exit {rc}, a record from QEMU's execution log")
@@ -127,9 +129,10 @@ if rec is not None:
             f"sampled from the log: every chain a rooted call stack ({chains(rec)})")
 
 for elf, what in ((ELF, "the image"), (ELF_ELSEWHERE, "the image with its entry elsewhere")):
-    rc, out, err, rec = profile(BENCHRACK, elf, "--from", "region_start", "--to",
-                                "region_stop", "--rate", "500", "--duration", "3",
-                                "--no-exec-log")
+    rc, out, err, rec = profile_enough(BENCHRACK, elf, "--from", "region_start", "--to",
+                                       "region_stop", "--rate", "500", "--no-exec-log",
+                                       duration=3, enough=lambda r: r["counted"] >= 100 and
+                                       r["region_passes"] > 1)
     c.show(out, err)
     c.check(rc == 0 and rec is not None, f"{what}: sampled exits 0 (got {rc})")
     if rec is None:

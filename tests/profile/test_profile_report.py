@@ -23,8 +23,11 @@ with tempfile.TemporaryDirectory() as tmp:
     files = []
     for fmt, name in (("folded", "p.folded"), ("speedscope", "p.speedscope.json")):
         path = os.path.join(tmp, name)
-        p = subprocess.run([BENCHRACK, "profile", ELF, "--duration", "1", "--format", fmt,
-                            "--output", path], capture_output=True, text=True, timeout=60)
+        # one sample per 100 instructions, not the default 1000: a loaded host
+        # logs few instructions in 1 s, and each name must be sampled
+        p = subprocess.run([BENCHRACK, "profile", ELF, "--duration", "1", "--interval", "100",
+                            "--format", fmt, "--output", path],
+                           capture_output=True, text=True, timeout=60)
         c.check(p.returncode == 0 and os.path.exists(path), f"profile --format {fmt} written")
         files += ["--profile", path]
     os.mkdir(os.path.join(tmp, "results"))

@@ -243,7 +243,9 @@ def check_retries(br, tmp, results):
     run, _ = new_run(results)
     rc, out, err, took = br(["upload", "--upload-config", cfg, run, "--results-dir", results])
     item = spool_items(results).get(os.path.basename(run)[:-5] + "--hook", {})
-    c.check(rc == 3 and took < 4.0 and len(rcv.requests) >= 3,
+    # ignoring the limit would take 100 attempts 100-400 ms apart (over 30 s);
+    # 8 s leaves a loaded host room to start and end the process
+    c.check(rc == 3 and took < 8.0 and len(rcv.requests) >= 3,
             f"500 forever: exit 3 after {took:.1f} s (limit 2 s), {len(rcv.requests)} requests",
             err)
     # The pass's last attempt gets only the time left: on a loaded host it
@@ -262,7 +264,8 @@ def check_retries(br, tmp, results):
     cfg = one_sink(tmp, "r5.yaml", rcv.port, max_total_seconds=5)
     run, _ = new_run(results)
     rc, out, err, took = br(["upload", "--upload-config", cfg, run, "--results-dir", results])
-    c.check(rc == 3 and len(rcv.requests) == 1 and took < 3,
+    # waiting would take the pass's whole 5 s limit (or the hour)
+    c.check(rc == 3 and len(rcv.requests) == 1 and took < 5,
             f"Retry-After: 3600: one request, no waiting ({took:.1f} s)", err)
     item = next(iter(spool_items(results).values()), {})
     c.check(item.get("not_before") is not None,
@@ -285,7 +288,7 @@ def check_retries(br, tmp, results):
     run, _ = new_run(results)
     rc, out, err, took = br(["upload", "--upload-config", cfg, run, "--results-dir", results])
     item = spool_items(results).get(os.path.basename(run)[:-5] + "--hook", {})
-    c.check(rc == 3 and len(rcv.requests) == 1 and took < 3 and
+    c.check(rc == 3 and len(rcv.requests) == 1 and took < 5 and
             item.get("not_before") is not None,
             f"Retry-After: {when}: one request, the spool waits until then "
             f"({took:.1f} s, not_before {item.get('not_before')})", err)
