@@ -12,7 +12,7 @@ benchrack:
   arm-none-eabi-addr2line);
 - sampled (from the log, --interval 25, 4 s or longer until 20000 samples): every function holding more
   than 5 % of the trace's instructions has a sampled self share within 2
-  points of the trace's, from at least 5 000 samples, all in the region.
+  points of the trace's, from at least 20 000 samples, all in the region.
 
 usage: test_profile_workloads.py BENCHRACK QEMU NM ADDR2LINE ELF
 """
