@@ -33,7 +33,7 @@
 /* The windows run: one nop, 1000 nops, two loop runs. */
 #define BR_SELFTEST_WINDOWS 4U
 #define BR_SELFTEST_CHECKS 8U
-#define BR_SELFTEST_EVIDENCE 320U
+#define BR_SELFTEST_EVIDENCE 512U
 
 /* Where each part of the image sits once written at base. */
 typedef struct br_selftest_layout {

@@ -14,8 +14,10 @@ On a board whose counter counts instructions (tim2 on the netduinos, icount
 elsewhere) every window's ticks must equal those counts, exit 0, every check
 pass except the host rate (n/a on QEMU). On a dual-core machine: exit 3
 saying why (record mode refused). On a SysTick board (no trace: the long
-window is 40,000,000 instructions): exit 0, the long window within 2 % of
-the board's clock_hz times its instructions (one per virtual ns).
+window is 40,000,000 instructions): exit 0, the long window from 2 % below
+to 2 % + 10 ms of ticks above the board's clock_hz times its instructions
+(one per virtual ns; a resume arms QEMU's SysTick late by the host's delay,
+which only adds ticks: 1.8 ms seen on a loaded CI host).
 
 usage: test_selftest.py BENCHRACK QEMU BOARD_FILE
 """
@@ -59,7 +61,8 @@ if counter == "systick":
     windows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in WINDOW.finditer(out)}
     n, ticks = windows.get("long loop", (0, 0))
     want = n * int(clock.group(1)) / 1e9
-    c.check(n == 40_000_000 and abs(ticks - want) <= 0.02 * want,
+    late = 0.010 * int(clock.group(1))  # 10 ms of the clock's ticks
+    c.check(n == 40_000_000 and 0.98 * want <= ticks <= 1.02 * want + late,
             f"the long window: {ticks} ticks for {n} instructions, {want:.0f} due at "
             f"{clock.group(1)} Hz (one instruction per virtual ns)")
     c.check(checks_of(out).get("per instruction") == "pass", "per instruction: pass")
