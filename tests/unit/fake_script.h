@@ -53,18 +53,6 @@ static inline int fake_script_attach(int fd)
 	return -1;
 }
 
-/* Sends payload with a checksum one off from the right one. */
-static inline void fake_script_send_corrupt(int fd, const char *payload)
-{
-	unsigned sum = 1;
-	for (const char *p = payload; *p; p++)
-		sum += (unsigned char)*p;
-	char frame[160];
-	int n = snprintf(frame, sizeof(frame), "$%s#%02x", payload, sum & 0xFFU);
-	if (write(fd, frame, (size_t)n) != n)
-		_exit(FAKE_RSP_BROKEN);
-}
-
 /* Plays one line; 1 to go on, 0 when the fake is done, or an exit status. */
 static inline int fake_script_step(int fd, const char *line, unsigned lineno)
 {
@@ -82,7 +70,7 @@ static inline int fake_script_step(int fd, const char *line, unsigned lineno)
 		return 1;
 	}
 	if (strncmp(line, "<! ", 3) == 0) {
-		fake_script_send_corrupt(fd, line + 3);
+		fake_rsp_send_skewed(fd, line + 3, 1);
 		return 1;
 	}
 	if (line[0] == '<' && (line[1] == '\0' || line[1] == ' ')) {
