@@ -28,7 +28,7 @@
 /* The marker word's address (a vector table's, in flash). */
 #define MARKER_ADDRESS 0x08000000U
 /* The client's reply timeout in these tests (a missing reply costs this). */
-#define REPLY_TIMEOUT_MS 300
+#define REPLY_TIMEOUT_MS 1000
 /* No figure: the value the counter reading holds unless a read filled it. */
 #define NO_FIGURE 0xDEADDEADDEADULL
 
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 	run_script(dir, "timeout.rsp", &o);
 	CHECK_MSG(o.st == BR_ERR_TIMEOUT && o.failed == READ &&
 	              strcmp(o.err.message, "reading counter tim2: request 'm40000024,4': fake: "
-	                                    "no answer within 300 ms") == 0,
+	                                    "no answer within 1000 ms") == 0,
 	          "timeout: %d %s", o.st, o.err.message);
 	CHECK(o.figure == NO_FIGURE && o.fake_exit == 0);
 
