@@ -3,12 +3,14 @@
  * in scripts/ is a replayable RSP conversation, and the test drives the real
  * rsp/ client, debug/target and measure/counter_target through it — attach,
  * start QEMU's TIM2 counter, insert a breakpoint, continue, wait for the
- * stop, read the counter at the stop (the figure). The faults are the
- * proxy's (tests/proxy/faultproxy.py) written as script lines: a delayed
- * reply (survived, same figure), a corrupted checksum, a missing reply (the
- * client's timeout), a reply out of step, the connection closed mid-session.
- * Each fault's case asserts the step that failed, its status and its exact
- * error text, and that no figure came out.
+ * stop, read the counter at the stop as a breakpoint session proves it
+ * (counter, marker, counter; br_halt_proof_check) — the figure. The faults
+ * are the proxy's (tests/proxy/faultproxy.py) written as script lines: a
+ * delayed reply and a corrupted checksum (both survived: the same figure), a
+ * missing reply (the client's timeout), a reply out of step (the proof
+ * refuses the shifted replies), the connection closed mid-session. Each
+ * ending fault's case asserts the step that failed, its status and its
+ * exact error text, and that no figure came out.
  *
  * usage: test_scripted_target SCRIPTS_DIR
  */
