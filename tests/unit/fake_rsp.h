@@ -32,16 +32,23 @@ static inline int fake_rsp_read(int fd, char *buf, size_t cap)
 	return read(fd, sum, 2) == 2 ? 0 : -1;
 }
 
-/* Sends payload framed with its checksum. */
-static inline void fake_rsp_send(int fd, const char *payload)
+/* Sends payload framed with its checksum plus skew (0: the right checksum;
+ * any other: a corrupted frame). */
+static inline void fake_rsp_send_skewed(int fd, const char *payload, unsigned skew)
 {
-	unsigned sum = 0;
+	unsigned sum = skew;
 	for (const char *p = payload; *p; p++)
 		sum += (unsigned char)*p;
 	char frame[128];
 	int n = snprintf(frame, sizeof(frame), "$%s#%02x", payload, sum & 0xFFU);
 	if (write(fd, frame, (size_t)n) != n)
 		_exit(FAKE_RSP_BROKEN);
+}
+
+/* Sends payload framed with its checksum. */
+static inline void fake_rsp_send(int fd, const char *payload)
+{
+	fake_rsp_send_skewed(fd, payload, 0);
 }
 
 /* Sends a 32-bit word as a memory read's reply (little-endian hex). */
