@@ -359,6 +359,8 @@ static br_status_t measure_take(measure_cli_t *m, br_measure_raw_t *raw, br_erro
 		                    m->load == NULL ? &load : NULL, err);
 		if (st == BR_OK && !counter_given)
 			o->counter = &m->counter;
+		if (st == BR_OK && counter_given)
+			br_board_counter_label(&m->board_file, &m->counter);
 	} else {
 		st = br_measure_endpoint(o, &ep, host, sizeof(host), err);
 	}

@@ -247,6 +247,7 @@ int br_cli_selftest(int argc, char **argv)
 			br_board_free(&board);
 			return br_cli_report(&err);
 		}
+		br_board_counter_label(&board, &counter);
 	}
 	rc = selftest_on(&board, &ep, &counter, &o);
 	br_board_free(&board);

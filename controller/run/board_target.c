@@ -33,14 +33,18 @@ void br_board_counter(const br_board_t *board, br_counter_t *out)
 		                c->direction.set && c->direction.value == 1U, board->clock_hz);
 		break;
 	}
+	br_board_counter_label(board, out);
+	if (c->unit.set)
+		out->unit = c->unit.value;
+}
+
+void br_board_counter_label(const br_board_t *board, br_counter_t *counter)
+{
 	/* QEMU models a clock, not a core's cycles: a SysTick or DWT figure
 	 * there is ticks of that clock, never instructions nor cycles. */
 	if (board->server_kind == BR_BOARD_SERVER_QEMU &&
-	    (board->counter_kind == BR_BOARD_COUNTER_SYSTICK ||
-	     board->counter_kind == BR_BOARD_COUNTER_DWT))
-		out->unit = "ticks";
-	if (c->unit.set)
-		out->unit = c->unit.value;
+	    (counter->kind == BR_COUNTER_SYSTICK || counter->kind == BR_COUNTER_DWT))
+		counter->unit = "ticks";
 }
 
 br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_endpoint_t *ep,

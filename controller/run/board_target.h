@@ -19,6 +19,14 @@
 void br_board_counter(const br_board_t *board, br_counter_t *out);
 
 /*
+ * Relabels *counter for the board it counts on: on a QEMU board a SysTick or
+ * DWT counter counts QEMU's virtual clock, so its unit is "ticks", whether the
+ * board file or the command line (--counter) named it. Other counters and
+ * boards are left as they are.
+ */
+void br_board_counter_label(const br_board_t *board, br_counter_t *counter);
+
+/*
  * Fills *ep to reach the board as its file says: the server kind and
  * flavour, QEMU's machine and arguments with elf_path as the kernel,
  * OpenOCD's scripts, probe serial and arguments, host and port, the serial

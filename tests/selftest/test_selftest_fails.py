@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """`benchrack selftest` fails clearly where the counter cannot be trusted:
 
-  - a board file with a wrong clock: qemu-microbit's, its SysTick said to run
-    at 32 MHz where QEMU clocks it at 16 MHz: exit 1, "per instruction" FAIL
+  - a board file with a wrong clock: qemu-microbit's with its counter SysTick
+    (the shipped file names icount), said to run at 32 MHz where QEMU clocks
+    it at 16 MHz: exit 1, "per instruction" FAIL
     naming clock_hz, the long window's ticks half of what 32 MHz would give;
   - a counter that does not count: qemu-netduinoplus2's with the counter an
     mmio "register" in RAM that nothing writes: exit 1, "counts" FAIL saying
     it did not advance;
   - --counter dwt on a Cortex-M0 board: exit 2 (no cycle counter there);
-    --counter icount on a SysTick board: exact, exit 0;
+    --counter systick on an icount board (mps2-an500): SysTick's ticks at
+    the board file's clock_hz, every check passing, exit 0;
   - a board file with no RAM region (its SRAM said to be flash): exit 2 naming
     the file and line, before anything is launched.
 
@@ -43,7 +45,9 @@ with tempfile.TemporaryDirectory(prefix="benchrack-selftest-fails-") as tmp:
     text = open(os.path.join(BOARDS, "qemu-microbit.yaml"), encoding="utf-8").read()
     wrong = os.path.join(tmp, "qemu-microbit-32mhz.yaml")
     with open(wrong, "w", encoding="utf-8") as f:
-        f.write(text.replace("clock_hz: 16000000", "clock_hz: 32000000")
+        f.write(re.sub(r"^counter:\n\s+kind: icount.*$", "counter:\n  kind: systick",
+                       text, flags=re.M)
+                .replace("clock_hz: 16000000", "clock_hz: 32000000")
                 .replace("name: qemu-microbit", "name: qemu-microbit-32mhz"))
     rc, out, err = selftest(wrong)
     v, evidence = verdict(out, "per instruction")
@@ -82,16 +86,21 @@ with tempfile.TemporaryDirectory(prefix="benchrack-selftest-fails-") as tmp:
             f"no RAM region: exit {rc} == 2, naming the board: {err.strip()}")
 
 # --counter: another counter proved on the same board. DWT on the micro:bit's
-# Cortex-M0 (ARMv6-M: no cycle counter) is refused before QEMU starts; QEMU's
-# icount on mps2-an500 (whose board file names SysTick) is exact.
+# Cortex-M0 (ARMv6-M: no cycle counter) is refused before QEMU starts;
+# SysTick on mps2-an500 (whose board file names icount) counts its 25 MHz
+# clock: 25 ticks per 1000 instructions under -icount shift=0.
 p = subprocess.run([BENCHRACK, "selftest", "--board", os.path.join(BOARDS, "qemu-microbit.yaml"),
                     "--counter", "dwt"], capture_output=True, text=True, timeout=60)
 c.check(p.returncode == 2 and "Cortex-M0 has no DWT cycle counter" in p.stderr,
         f"--counter dwt on a Cortex-M0: exit {p.returncode} == 2: {p.stderr.strip()}")
 p = subprocess.run([BENCHRACK, "selftest", "--board", os.path.join(BOARDS, "qemu-mps2-an500.yaml"),
-                    "--counter", "icount"], capture_output=True, text=True, timeout=120)
+                    "--counter", "systick"], capture_output=True, text=True, timeout=120)
 c.show(p.stdout, p.stderr)
-c.check(p.returncode == 0 and "counter icount" in p.stdout and
-        re.search(r"^per instruction\s+pass\s+one tick per instruction \(exact\)", p.stdout, re.M),
-        f"--counter icount on a SysTick board: exit {p.returncode}, exact")
+long = re.search(r"^  long loop\s+(\d+) instructions\s+(\d+) ticks", p.stdout, re.M)
+c.check(p.returncode == 0 and "counter systick, unit ticks" in p.stdout and
+        verdict(p.stdout, "per instruction")[0] == "pass",
+        f"--counter systick on an icount board: exit {p.returncode} == 0, per instruction pass")
+c.check(long is not None and abs(int(long.group(2)) - int(long.group(1)) * 0.025)
+        <= 0.02 * int(long.group(1)) * 0.025,
+        "--counter systick: the long window's ticks are what 25 MHz gives")
 sys.exit(c.finish())
