@@ -100,7 +100,8 @@ long = re.search(r"^  long loop\s+(\d+) instructions\s+(\d+) ticks", p.stdout, r
 c.check(p.returncode == 0 and "counter systick, unit ticks" in p.stdout and
         verdict(p.stdout, "per instruction")[0] == "pass",
         f"--counter systick on an icount board: exit {p.returncode} == 0, per instruction pass")
-c.check(long is not None and abs(int(long.group(2)) - int(long.group(1)) * 0.025)
-        <= 0.02 * int(long.group(1)) * 0.025,
-        "--counter systick: the long window's ticks are what 25 MHz gives")
+due = int(long.group(1)) * 0.025 if long is not None else 0
+c.check(long is not None and 0.98 * due <= int(long.group(2)) <= 1.02 * due + 0.010 * 25e6,
+        "--counter systick: the long window's ticks are what 25 MHz gives (2 % below, 2 % + "
+        "10 ms above: a resume arms the timer late)")
 sys.exit(c.finish())
