@@ -70,3 +70,45 @@ def memory(name=NAME, kind="ram"):
 def is_default():
     """True in the default build's board (netduinoplus2)."""
     return NAME == "qemu-netduinoplus2"
+
+
+def qemu_icount(directory, name=NAME):
+    """QEMU's -icount text for the board's counter: one instruction per
+    virtual ns (shift=0), and in record mode (its log in DIRECTORY, which
+    must outlive QEMU) when the counter is icount, which benchrack reads
+    with `monitor info replay` and which exists in record mode only."""
+    if counter(name) == "icount":
+        return f"shift=0,rr=record,rrfile={os.path.join(directory, 'record.bin')}"
+    return "shift=0"
+
+
+def remote_board_yaml(board_name, host, port, load, name=NAME):
+    """The text of a board file for the board NAME reached as a remote
+    gdbserver (flavour qemu) on host:port, with the load: policy LOAD: the
+    board's own file with its server: block replaced, so its core, counter,
+    memory and stack are the board's. The QEMU behind the port must be
+    started as benchrack would (machine, qemu_icount())."""
+    text = _text(name)
+    text = re.sub(r"^name:.*$", f"name: {board_name}", text, count=1, flags=re.M)
+    text = re.sub(r"^server:[^\n]*\n(?:[ \t]+[^\n]*\n)*",
+                  f"server: {{kind: remote, host: {host}, port: {port}, flavour: qemu}}\n",
+                  text, count=1, flags=re.M)
+    return text + f"load: {load}\n"
+
+
+# Machines whose QEMU 7.2 copies the -kernel image into memory again at each
+# system reset (measured 12-02: a word of flash written over the gdbstub,
+# then `monitor system_reset` and one step, reads as the -kernel image's on
+# microbit, mps2-an500 and mps2-an505, and keeps the written value on
+# netduinoplus2, whose STM32 flash netduino2 shares). Their memory is RAM or a
+# ROM device, whose image QEMU keeps to restore; STM32 flash is a ROM, whose
+# image it drops after the first reset.
+_KERNEL_RESTORED = ("microbit", "mps2-an500", "mps2-an505")
+
+
+def kernel_restored_at_reset(name=NAME):
+    """True when QEMU puts the board's -kernel image back at every system
+    reset, so that an image loaded over the gdbstub onto a QEMU started with
+    another -kernel image is gone after benchrack's reset that follows the
+    load (controller/run/runner.c: load, then reset and halt)."""
+    return qemu_machine(name) in _KERNEL_RESTORED
