@@ -148,7 +148,8 @@ for name, args, phrase in [
             f"{name}: no figure")
     c.check(took < GIVE_UP_S, f"{name}: gave up after {took:.1f} s (< {GIVE_UP_S} s)")
 
-# Usage and input errors, before anything starts.
+# Usage and input errors, before anything starts (or, for a bench name the
+# image's table lacks, once the image on the build's board has started).
 markers = os.path.join(os.path.dirname(PLAIN_H), "plain_markers.c")
 usage = [
     ("--from without --to", PLAIN, ["--from", "plain_fixed"], ["--from and --to"]),
@@ -180,8 +181,8 @@ usage = [
 ]
 assert os.path.exists(markers)
 for name, elf, args, phrases in usage:
-    p = subprocess.run([BENCHRACK, "measure", elf, *args], capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run([BENCHRACK, "measure", elf, *BOARD, *args], capture_output=True,
+                       text=True, timeout=60)
     one_line_error(name, p.stderr, p.returncode, 2, *phrases)
     c.check(not p.stdout.strip(), f"{name}: nothing on stdout")
 
