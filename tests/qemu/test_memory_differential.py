@@ -8,8 +8,9 @@ halted), then `benchrack probe --remote ... --dump` reads the same regions
 from the same QEMU. Lengths cross QEMU's m cap (0x800 bytes) and its
 PacketSize (4096 characters), start unaligned, and include bytes that must be
 escaped in binary packets ('}', '#', '$'). On the STM32 machines (the
-netduinos) a peripheral's registers too (RCC); the other machines' images
-have no peripheral this test knows the registers of, and it says so.
+netduinos) a peripheral's registers too (USART1, whose status register
+QEMU's STM32 model resets to 0xC0 on the F205 and the F405 alike); the
+other machines have no peripheral this test knows, and it says so.
 
 usage: test_memory_differential.py BENCHRACK GDB QEMU FW_LOOP_ELF
 """
@@ -30,7 +31,7 @@ count, _ = Elf32(ELF).symbol("br_loop_count")
 FLASH, _ = test_board.flash()
 RAM, RAM_BYTES = test_board.memory()
 MACHINE = test_board.qemu_machine()
-STM32_RCC = 0x40023800  # RM0090 7.3 / RM0033 5.3: the netduinos' STM32F4/F2
+STM32_USART1 = 0x40011000  # RM0033 / RM0090 memory maps: the netduinos' STM32F2/F4
 TABLE = [
     (pattern, 6000), (pattern + 1, 2047), (pattern, 0x800), (pattern, 0x801),
     (pattern + 3, 4093), (pattern + 4090, 12), (FLASH, 1), (FLASH, 4096 + 5),
@@ -38,9 +39,9 @@ TABLE = [
     (0xE000ED00, 4),  # the SCB's CPUID: every Cortex-M
 ]
 if MACHINE.startswith("netduino"):
-    TABLE.append((STM32_RCC, 0x90))
+    TABLE.append((STM32_USART1, 0x1C))
 else:
-    print(f"{MACHINE}: no peripheral read (STM32's RCC is the one this test knows; "
+    print(f"{MACHINE}: no peripheral read (STM32's USART1 is the one this test knows; "
           f"{MACHINE} is no STM32)")
 
 
