@@ -201,6 +201,7 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 		/* One pass of the bench body per sample, and one to spare. */
 		req.iterations = 1;
 		req.warmup = o->warmup + o->iterations + 1U;
+		req.breakpoints_measure = true;
 		st = br_stub_request_write(&session, &req, err);
 		if (st == BR_OK)
 			st = run_breakpoints(o, t, out, err);
