@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	}
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.kind = BR_SERVER_KIND_OPENOCD;
+	br_endpoint_set_kind(&ep, BR_SERVER_KIND_OPENOCD);
 	ep.launch.program = argv[1];
 	ep.launch.params[BR_OPENOCD_KEY_INTERFACE] = argv[2];
 	br_session_t s;
