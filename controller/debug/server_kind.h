@@ -11,7 +11,7 @@
  *
  * Adding a kind is its row there, plus, for a launched kind, the file of its
  * command-line builder and that file's line in debug/meson.build: three
- * files (tests/unit/target/test_server_kind_row.c builds the tree with one
+ * files (tests/unit/target/server_kind_row/ builds the tree with one
  * kind more and launches and attaches through it).
  */
 #ifndef BENCHRACK_DEBUG_SERVER_KIND_H

@@ -5,7 +5,7 @@
  * board schema's kinds and the "expected one of" of errors, its keys the
  * board schema, and a board naming it is launched with the row's builder
  * (its prototype below, its file in debug/meson.build), waited for and
- * stopped as every launched server is (tests/unit/target/
+ * stopped as every launched server is (tests/unit/target/server_kind_row/
  * test_server_kind_row.c builds the tree with one row more and launches and
  * attaches through it). A kind's name is written only here
  * (tests/style/check_closed_sets.py).
