@@ -66,9 +66,9 @@ static void open_qemu(br_session_t *s, const char *qemu, const char *elf)
 {
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.qemu.program = qemu;
-	ep.qemu.machine = board.machine;
-	ep.qemu.kernel = elf;
+	ep.launch.program = qemu;
+	ep.launch.params[BR_QEMU_KEY_MACHINE] = board.machine;
+	ep.launch.kernel = elf;
 	br_error_t err;
 	if (br_session_open(&ep, s, &err) != BR_OK) {
 		fprintf(stderr, "cannot start QEMU: %s\n", err.message);
@@ -97,11 +97,13 @@ static void pause_running(void)
 /* p before and after target.xml, on a raw client: QEMU answers nothing first. */
 static void check_target_xml_before_p(const char *qemu, const char *elf)
 {
-	br_qemu_options_t q = {.program = qemu, .machine = board.machine, .kernel = elf};
+	br_server_launch_t q = {.program = qemu, .kernel = elf};
+	q.params[BR_QEMU_KEY_MACHINE] = board.machine;
 	br_server_t server;
 	rsp_transport_t tr;
 	br_error_t err;
-	CHECK(br_server_launch_qemu(&q, &server, &tr, &err) == BR_OK);
+	CHECK(br_server_launch(br_server_kind_get(BR_SERVER_KIND_QEMU), &q, &server, &tr, &err) ==
+	      BR_OK);
 	rsp_client_t *c = rsp_client_open(&tr);
 	CHECK(rsp_client_negotiate(c, &err) == BR_OK);
 	const char *reply;
