@@ -39,10 +39,13 @@
  * of step (one the client did not ask for). After the last line every
  * packet is answered "OK" until the client hangs up (its detach).
  *
- * The child's exit status says whether the client kept to the script: 0
- * yes, FAKE_SCRIPT_MISMATCH when a packet differed from its "> " line or
- * the client hung up early (written to stderr), FAKE_SCRIPT_BAD for a
- * script that could not be read or has an unknown line.
+ * The client may hang up while replies are still due: once a write to it
+ * has failed or it reset the connection, the packets it did send are still
+ * checked, and the end of them ends the script. The child's exit status says
+ * whether the client kept to the script: 0 yes, FAKE_SCRIPT_MISMATCH when
+ * a packet differed from its "> " line or the client hung up early
+ * (written to stderr), FAKE_SCRIPT_BAD for a script that could not be read
+ * or has an unknown line.
  */
 #ifndef BENCHRACK_TESTS_FAKE_SCRIPT_H
 #define BENCHRACK_TESTS_FAKE_SCRIPT_H

@@ -87,6 +87,7 @@ class Recorder:
                 self.unreplied = 0  # requests it took and has not answered
                 self.resend = False
                 self.ended = False
+                self.aborted = False
             a = threading.Thread(target=self._pump, args=(client, server, "c2s"))
             b = threading.Thread(target=self._pump, args=(server, client, "s2c"))
             a.start()
@@ -169,13 +170,20 @@ class Recorder:
                 dst.sendall(data)
         except ConnectionResetError:
             word = "rst"
-            if direction == "s2c":  # passed on as a reset, not a FIN
+            if direction == "s2c":  # passed on as a reset, not a FIN (as faultproxy.py
+                # does it: the other thread's recv woken first, then a zero linger)
+                self._end(direction, parser, word)
+                self.aborted = True
                 dst.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                dst.shutdown(socket.SHUT_RD)
                 dst.close()
+                return
         except OSError:
             pass
         self._end(direction, parser, word)
         for s in (src, dst):
+            if self.aborted and s is (src if direction == "c2s" else dst):
+                continue  # the client's end was reset: no FIN after it
             try:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:

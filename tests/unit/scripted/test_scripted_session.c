@@ -208,8 +208,6 @@ static const script_case_t cases[] = {
     {"close.rsp", BR_ERR_INFRA,
      "enabling counter tim2 (register 0xe0042008): request 'Me0042008,4:01000000': " CLOSED, 0, 0},
     {"eof.rsp", BR_ERR_INFRA, CLOSED, 0, 0},
-    /* the recorder in the middle passed QEMU's reset on as a FIN; the fake
-     * resets the connection itself, as the proxy does */
     {"rst.rsp", BR_ERR_INFRA, CLOSED " (reset by peer)", 0, 0},
     {"exited.rsp", BR_ERR_TARGET,
      "the server said the program ended (exit code 0, reply \"W00\") "
