@@ -14,7 +14,9 @@
  * one per instruction, so a good conversation must give SAMPLES samples of
  * exactly FX_REGION_NOPS. A fault the client survives must give the same;
  * a fault that ends the session must give its status and exact error text,
- * and no figure (no sample measured).
+ * and no figure (no sample measured). Every case also asks the fake's
+ * verdict: the client kept to the recorded conversation (and a conversation
+ * of another client must make the fake say it did not).
  *
  * usage: test_scripted_session SCRIPTS_DIR ELF [SCRIPT]  (SCRIPT: that case alone)
  *        test_scripted_session --live PORT ELF   (the session against a
@@ -225,6 +227,24 @@ static const script_case_t cases[] = {
      0, 0},
 };
 
+/* The fake is no rubber stamp: a conversation of another client (the run's,
+ * which starts the same and soon asks for other packets) must make it say
+ * the client left the script, and no sample may come of it. */
+static void check_fake_bites(const char *dir, const char *elf_path)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/../run/normal.rsp", dir);
+	pid_t pid;
+	uint16_t port = fake_script_listen(path, &pid);
+	outcome_t o;
+	session(port, elf_path, &o);
+	o.fake_exit = fake_script_wait(pid);
+	print_outcome("run/normal.rsp", &o);
+	CHECK_MSG(o.fake_exit == FAKE_SCRIPT_MISMATCH && o.st != BR_OK && o.measured == 0,
+	          "another client's conversation: fake %d, status %d, %zu measured", o.fake_exit,
+	          o.st, o.measured);
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -241,5 +261,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (argc == 3 || strcmp(argv[3], cases[i].script) == 0)
 			run_case(argv[1], argv[2], &cases[i]);
+	if (argc == 3)
+		check_fake_bites(argv[1], argv[2]);
 	return check_finish();
 }
