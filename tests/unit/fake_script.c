@@ -92,8 +92,8 @@ static int fake_getc(fake_t *f)
 /* Reads one packet into f->pkt as QEMU does: acknowledged (or not, as
  * f->next says: a "nak" line refuses it, and the next "> " line is the
  * client's resend), a bad checksum refused and read past, a '-' answered with
- * the last frame again, 0x03 read as the packet "\x03", other bytes between
- * packets ignored. Returns its length, or -1 when the client hung up. */
+ * the last frame again (until a '+' or the next packet), 0x03 read as the packet "\x03", other
+ * bytes between packets ignored. Returns its length, or -1 when the client hung up. */
 static long fake_read(fake_t *f)
 {
 	for (;;) {
@@ -105,8 +105,12 @@ static long fake_read(fake_t *f)
 			f->pkt[1] = '\0';
 			return 1;
 		}
+		/* Its last packet is owed again on a '-', and no more once a '+' or
+		 * the next packet came (QEMU forgets it then). */
 		if (c == '-' && f->last_len > 0)
 			fake_write(f, f->last, f->last_len);
+		if (c == '+' || c == '$')
+			f->last_len = 0;
 		if (c != '$')
 			continue;
 		size_t n = 0;
