@@ -20,14 +20,13 @@
 
 #include "fake_rsp.h"
 
-/* How long accept waits for the client's next connection. */
+/* How long the fake waits for the client to connect. */
 #define FAKE_ACCEPT_MS 20000
 
 typedef enum fake_ack { FAKE_ACK, FAKE_NAK, FAKE_SILENT } fake_ack_t;
 
 typedef struct fake {
 	int fd;          /* the connection */
-	int listener;    /* TCP: where the next one comes from; -1 on a socketpair */
 	bool acks;       /* acknowledging packets (until QStartNoAckMode is answered) */
 	bool split;      /* every byte written on its own */
 	bool gone;       /* a write failed: the client hung up */
@@ -137,22 +136,6 @@ static long fake_read(fake_t *f)
 	}
 }
 
-/* Answers an attach as fake_rsp.h's fakes do: 0 at its '?', -1 when the
- * client hung up. */
-static int fake_attach(fake_t *f)
-{
-	while (fake_read(f) >= 0) {
-		int r = fake_rsp_attach_answer(f->fd, f->pkt);
-		if (strcmp(f->pkt, "QStartNoAckMode") == 0)
-			f->acks = false;
-		if (r == 2)
-			return 0;
-		if (r == 0)
-			fake_send(f, "", 0, 0);
-	}
-	return -1;
-}
-
 /* "> payload": the next packet must be payload. */
 static int fake_expect(fake_t *f, const char *text, unsigned lineno)
 {
@@ -191,22 +174,6 @@ static int fake_nodelay(int fd)
 	return fd;
 }
 
-/* "accept": the client's next connection, within FAKE_ACCEPT_MS. */
-static int fake_accept(fake_t *f, unsigned lineno)
-{
-	struct pollfd p = {.fd = f->listener, .events = POLLIN};
-	close(f->fd);
-	if (f->listener < 0 || poll(&p, 1, FAKE_ACCEPT_MS) != 1 ||
-	    (f->fd = fake_nodelay(accept(f->listener, NULL, NULL))) < 0) {
-		fprintf(stderr, "script line %u: no connection to accept\n", lineno);
-		return FAKE_SCRIPT_MISMATCH;
-	}
-	f->acks = true;
-	f->split = false;
-	f->last_len = 0;
-	return 1;
-}
-
 /* The steps that end the conversation: hold, close, rst. */
 static int fake_end(fake_t *f, const char *line)
 {
@@ -226,8 +193,6 @@ static int fake_step(fake_t *f, const char *line, unsigned lineno)
 {
 	if (line[0] == '\0' || line[0] == '#')
 		return 1;
-	if (strcmp(line, "@attach") == 0)
-		return fake_attach(f) == 0 ? 1 : FAKE_SCRIPT_MISMATCH;
 	if (strncmp(line, "> ", 2) == 0)
 		return fake_expect(f, line + 2, lineno);
 	if (strncmp(line, "<! ", 3) == 0)
@@ -246,10 +211,8 @@ static int fake_step(fake_t *f, const char *line, unsigned lineno)
 		long ms = strtol(line + 2, NULL, 10);
 		struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
 		nanosleep(&ts, NULL);
-	} else if (strcmp(line, "accept") == 0)
-		return fake_accept(f, lineno);
-	else if (strcmp(line, "hold") == 0 || strcmp(line, "close") == 0 ||
-	         strcmp(line, "rst") == 0)
+	} else if (strcmp(line, "hold") == 0 || strcmp(line, "close") == 0 ||
+	           strcmp(line, "rst") == 0)
 		return fake_end(f, line);
 	else {
 		fprintf(stderr, "script line %u: unknown step \"%s\"\n", lineno, line);
@@ -258,11 +221,10 @@ static int fake_step(fake_t *f, const char *line, unsigned lineno)
 	return 1;
 }
 
-/* The child: plays the script at path on fd (listener: where further
- * connections come from, or -1), then exits with its verdict. */
-static void fake_play(int fd, int listener, const char *path)
+/* The child: plays the script at path on fd, then exits with its verdict. */
+static void fake_play(int fd, const char *path)
 {
-	fake_t f = {.fd = fd, .listener = listener, .acks = true, .next = FAKE_ACK};
+	fake_t f = {.fd = fd, .acks = true, .next = FAKE_ACK};
 	f.last = malloc(FAKE_SCRIPT_PACKET_MAX + 8);
 	f.pkt = calloc(1, FAKE_SCRIPT_PACKET_MAX + 1);
 	f.want = malloc(FAKE_SCRIPT_PACKET_MAX + 1);
@@ -290,23 +252,6 @@ static void fake_play(int fd, int listener, const char *path)
 	_exit(r);
 }
 
-int fake_script_start(const char *path, pid_t *pid)
-{
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
-		exit(99);
-	*pid = fork();
-	if (*pid < 0)
-		exit(99);
-	if (*pid == 0) {
-		close(sv[0]);
-		fake_play(sv[1], -1, path);
-	}
-	close(sv[1]);
-	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
-	return sv[0];
-}
-
 uint16_t fake_script_listen(const char *path, pid_t *pid)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -326,7 +271,8 @@ uint16_t fake_script_listen(const char *path, pid_t *pid)
 			fprintf(stderr, "%s: the client never connected\n", path);
 			_exit(FAKE_SCRIPT_MISMATCH);
 		}
-		fake_play(fd, l, path);
+		close(l);
+		fake_play(fd, path);
 	}
 	close(l);
 	return ntohs(a.sin_port);

@@ -1,15 +1,11 @@
 /*
  * A scripted fake target for unit tests: a replayable RSP conversation read
- * from a small text file, played by a child process on a socketpair or a
- * TCP port of 127.0.0.1. The conversations are recorded from a real QEMU
+ * from a small text file, played by a child process on a TCP port of
+ * 127.0.0.1. The conversations are recorded from a real QEMU
  * (tests/unit/scripted/record_rsp.py writes this language). One line per
  * step:
  *
  *   # text      a comment (blank lines too)
- *   @attach     the attach of the older fakes (fake_rsp.h): qSupported
- *               offering QStartNoAckMode, QStartNoAckMode and '?' answered
- *               (fake_rsp_attach_answer), any other packet before the '?'
- *               answered "" (not supported)
  *   > payload   the next packet the client must send, exactly
  *   < payload   a reply sent ("<" alone: the empty reply)
  *   <! payload  a reply sent with its checksum wrong (a corrupted frame)
@@ -26,8 +22,6 @@
  *               server gone mute)
  *   close       the connection closed here (a FIN)
  *   rst         the connection reset here (TCP: an RST, SO_LINGER 0)
- *   accept      the connection closed and the client's next one taken
- *               (TCP only: a run opens one per runner)
  *
  * In payloads and TEXT, \xHH is the byte HH (a backslash is always \x5c).
  *
@@ -58,13 +52,6 @@
 /* The longest packet payload the fake reads or sends (QEMU's PacketSize is
  * 0x1000 bytes, its qXfer replies 0x7f0). */
 #define FAKE_SCRIPT_PACKET_MAX 8192U
-
-/*
- * Starts a fake playing the script at path on a socketpair; returns the
- * client's end (non-blocking, as a transport wants it) and the child in
- * *pid. Exits 99 when the socketpair or the fork fails.
- */
-int fake_script_start(const char *path, pid_t *pid);
 
 /*
  * Starts a fake playing the script at path on a TCP port of 127.0.0.1 it

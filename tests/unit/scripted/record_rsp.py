@@ -15,7 +15,8 @@ sent and what it was given back is written to OUT, one script line each:
   noack        the next packet was not acknowledged at all
   junk BYTES   bytes the client received outside any packet (or the part
                of a frame it got before the server closed)
-  accept       the client connected again (one more conversation)
+  accept       the client connected again (the fake plays one connection:
+               such a recording cannot be played as it is)
   hold         the client hung up here (the end of a conversation)
   close, rst   the server closed, or reset, the connection here
 
