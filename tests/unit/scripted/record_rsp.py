@@ -32,6 +32,7 @@ usage: record_rsp.py QEMU ELF OUT [--mode MODE [--opt K=V ...]] -- CMD...
 """
 import argparse
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -48,6 +49,26 @@ from qemu_gdbstub import start_qemu  # noqa: E402
 
 def escape(b):
     return "".join(chr(c) if 0x20 <= c < 0x7f and c != 0x5c else "\\x%02x" % c for c in b)
+
+
+def own_description(payload):
+    """A qXfer features reply (payload text, "l" or "m" then XML) reduced to
+    the facts a client reads: the feature's name and each register's name,
+    bitsize, regnum and type, written in this file's own words. A server's
+    copy of GDB's feature files (their comments, layout and notices) is not
+    ours to keep in the tree; what a register is called and numbered is the
+    protocol. Any other payload is returned as it is."""
+    if not payload[:1] in ("l", "m") or "<feature" not in payload:
+        return payload
+    text = payload[1:].replace("\\x0a", "\n")
+    name = re.search(r'<feature name="([^"]+)"', text).group(1)
+    regs = []
+    for attrs in re.findall(r"<reg\s([^>]*?)/?>", text):
+        kv = dict(re.findall(r'(\w+)="([^"]*)"', attrs))
+        regs.append("<reg" + "".join(f' {k}="{kv[k]}"' for k in ("name", "bitsize", "regnum", "type")
+                                     if k in kv) + "/>")
+    return (payload[0] + f'<?xml version="1.0"?><feature name="{name}">' + "".join(regs) +
+            "</feature>")
 
 
 def checksum_ok(tok):
@@ -140,7 +161,7 @@ class Recorder:
                 if self.unreplied == 0 and self.pending:  # answered, never acknowledged
                     self._take("noack")
                 self.unreplied = max(self.unreplied - 1, 0)
-            payload = escape(tok[1:tok.rindex(b"#")])
+            payload = own_description(escape(tok[1:tok.rindex(b"#")]))
             self.lines.append(("< " if good else "<! ") + payload if payload or not good
                               else "<")
 
@@ -226,4 +247,5 @@ def main():
         qemu.wait()
 
 
-main()
+if __name__ == "__main__":
+    main()
