@@ -1,9 +1,9 @@
 /*
  * Run control: resume (with step-over of a breakpoint, and of a read
- * watchpoint), step, halt, stop replies with the
- * console and File-I/O requests that come while the target runs (GDB manual,
- * "Stop Reply Packets", "File-I/O Remote Protocol Extension", "Interrupts"),
- * and the pipelined per-halt batch.
+ * watchpoint), step, halt, stop replies with the console and File-I/O
+ * requests that come while the target runs (GDB manual, "Stop Reply
+ * Packets", "File-I/O Remote Protocol Extension", "Interrupts"), and the
+ * pipelined per-halt batch.
  */
 #include <stdio.h>
 #include <stdlib.h>

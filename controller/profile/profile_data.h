@@ -162,6 +162,7 @@ typedef struct br_profile_frame_figures {
 /* Allocates and fills *f for p; free with br_profile_frame_figures_free. */
 void br_profile_frame_figures_compute(const br_profile_t *p, br_profile_frame_figures_t *f);
 
+/* Frees what br_profile_frame_figures_compute allocated and leaves *f empty. */
 void br_profile_frame_figures_free(br_profile_frame_figures_t *f);
 
 #define BR_PROFILE_BATCHES 20U
