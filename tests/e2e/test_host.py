@@ -162,19 +162,10 @@ with tempfile.TemporaryDirectory() as tmp:
                                    "--json", sized_json, "--results-dir", sized])
     got = {b["n"] for b in load(sized_json)["benches"]} if code == 0 else set()
     n = got.pop() if len(got) == 1 else None
-    if want == 0:
-        # every bench's 2 % is within the clock's resolution on this host (a
-        # coarse clock, fast benches): nothing to size the run on
-        c.check(code == 0 and "has no noisy figure it can be resolved on" in err and
-                "iterations left as they are" in err,
-                "--min-detectable 2% leaves the iterations as they are when no bench's "
-                f"2 % exceeds the clock's resolution ({base_rec['counter']['resolution']} ns)",
-                err)
-    else:
-        c.check(code == 0 and n is not None and abs(n - want) <= 1 and
-                f"--min-detectable 2%: {n} iterations per bench" in err,
-                f"--min-detectable 2% picks the iterations from the baseline's spread ({n}; "
-                f"worked out here: {want})", err)
+    c.check(code == 0 and n is not None and abs(n - want) <= 1 and
+            f"--min-detectable 2%: {n} iterations per bench" in err,
+            f"--min-detectable 2% picks the iterations from the baseline's spread ({n}; "
+            f"worked out here: {want})", err)
     code, _, err = run(BENCHRACK, ["run", "--board", "host", "--min-detectable", "2%",
                                    "--results-dir", os.path.join(tmp, "empty")])
     c.check(code == 2 and "--min-detectable sizes the run from the baseline's spread" in err,
