@@ -1,7 +1,7 @@
 /*
  * The benches of this repository, one per file. Each runs its measured work in
- * BR_BENCH_LOOP (benchrack/bench.h); suite.c lists them for the suite image,
- * single_suite.c picks one for a single-bench image.
+ * BR_BENCH_LOOP (benchrack/bench.h); default_suite.c lists them for the suite
+ * image, single_suite.c picks one for a single-bench image.
  */
 #ifndef BENCHES_BENCHES_H
 #define BENCHES_BENCHES_H

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/option_table.h"
 #include "common/escape.h"
+#include "report/report_gather.h"
 #include "report/report_html.h"
 #include "report/report_page.h"
 #include "results/atomic_file.h"

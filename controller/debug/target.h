@@ -3,12 +3,14 @@
  * front of the board: run control, memory, registers, breakpoints, reset,
  * load. Built on rsp/client; server differences come from a br_flavour_t row.
  *
- * One concept per file: target.c (attach, detach, kill, the halted state),
- * target_mem.c (memory in PacketSize chunks), target_regs.c (registers),
- * target_break.c (breakpoints: kind per region, comparator budget),
- * target_run.c (resume, step, halt, stop replies, File-I/O, the pipelined
- * per-halt batch), target_monitor.c (monitor commands, reset),
- * target_load.c (ELF load and verify).
+ * One concept per file, each calling only the ones before it: target.c
+ * (the halted state and what every request shares), target_regs.c
+ * (registers), target_monitor.c (monitor commands, reset), target_break.c
+ * (breakpoints: kind per region, comparator budget; read watchpoints),
+ * target_recover.c (replies put back in step), target_mem.c (memory in
+ * PacketSize chunks), target_run.c (resume, step, halt, step-overs, stop
+ * replies, File-I/O, the pipelined per-halt batch), target_attach.c (attach,
+ * detach, kill), target_load.c (ELF load and verify).
  *
  * Every function returns BR_OK or fills err; a reply timeout ends the
  * session (rsp/client.h), so a function that failed with BR_ERR_TIMEOUT
@@ -93,7 +95,7 @@ typedef struct br_target_regs {
 	uint32_t r[BR_TARGET_CORE_REGS];
 } br_target_regs_t;
 
-/* ---- target.c ----------------------------------------------------------- */
+/* ---- target_attach.c ---------------------------------------------------- */
 
 /*
  * Takes over a connected transport, negotiates features (no-ack mode when
@@ -122,6 +124,8 @@ br_status_t br_target_detach(br_target_t *t, br_error_t *err);
  * replies W00 and exits) or closes the connection is a success.
  */
 br_status_t br_target_kill(br_target_t *t, br_error_t *err);
+
+/* ---- target.c ----------------------------------------------------------- */
 
 /*
  * Uses map for breakpoint kinds and loads instead of (or where the server
@@ -250,6 +254,8 @@ br_status_t br_target_read_watchpoint_insert(br_target_t *t, uint32_t address, u
 br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, uint32_t len,
                                              br_error_t *err);
 
+/* ---- target_run.c ------------------------------------------------------- */
+
 /*
  * On a halt at the read watchpoint at address (inserted, len bytes), before
  * the load (QEMU stops there on ARM, and a continue stops there again):
@@ -259,8 +265,6 @@ br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, u
  */
 br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
                                                 br_error_t *err);
-
-/* ---- target_run.c ------------------------------------------------------- */
 
 /*
  * Resumes the halted core. When the PC sits on an inserted breakpoint and
@@ -399,6 +403,8 @@ br_status_t br_target_batch_read_alone(br_target_t *t, const br_target_batch_rea
  */
 br_status_t br_target_poll_stop(br_target_t *t, int timeout_ms, rsp_stop_reply_t *stop,
                                 br_error_t *err);
+
+/* ---- target_recover.c --------------------------------------------------- */
 
 /*
  * Puts a reply stream that fell out of step back in step: stops the core if

@@ -158,13 +158,18 @@ br_status_t br_target_breakpoint_remove_all(br_target_t *t, br_error_t *err)
 	return BR_OK;
 }
 
+void br_target_watchpoint_packet(char *buf, size_t cap, char op, uint32_t address, uint32_t len)
+{
+	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
+	rsp_hex_request(op, values, 3, buf, cap);
+}
+
 /* Z3/z3 (GDB manual, "Packets": a read watchpoint of len bytes at address). */
 static br_status_t send_read_watchpoint(br_target_t *t, char op, uint32_t address, uint32_t len,
                                         br_error_t *err)
 {
 	char req[40];
-	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
-	rsp_hex_request(op, values, 3, req, sizeof(req));
+	br_target_watchpoint_packet(req, sizeof(req), op, address, len);
 	char what[48];
 	snprintf(what, sizeof(what), "a read watchpoint at 0x%08x", address);
 	bool answered = false;
@@ -181,43 +186,4 @@ br_status_t br_target_read_watchpoint_remove(br_target_t *t, uint32_t address, u
                                              br_error_t *err)
 {
 	return send_read_watchpoint(t, 'z', address, len, err);
-}
-
-/* A reply of a read watchpoint's step-over: its change must be OK. */
-static br_status_t watchpoint_reply(void *ctx, size_t index, const char *reply, size_t len,
-                                    br_error_t *err)
-{
-	(void)ctx;
-	return br_target_expect_ok(index == 0 ? "a read watchpoint's change" : "a request", reply,
-	                           len, err);
-}
-
-/* Sends requests[0..1] in one write, the second a resume (s or c): the
- * target runs after it. */
-static br_status_t watchpoint_pipeline(br_target_t *t, const char *change, const char *resume,
-                                       br_error_t *err)
-{
-	const char *const requests[] = {change, resume};
-	br_status_t st =
-	    rsp_client_pipeline_each(t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
-	if (st == BR_OK)
-		br_target_note_resume(t, resume);
-	return st;
-}
-
-br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
-                                                br_error_t *err)
-{
-	char remove[40], insert[40];
-	const uint64_t values[] = {TARGET_READ_WATCHPOINT_TYPE, address, len};
-	rsp_hex_request('z', values, 3, remove, sizeof(remove));
-	rsp_hex_request('Z', values, 3, insert, sizeof(insert));
-	br_status_t st = watchpoint_pipeline(t, remove, "s", err);
-	if (st == BR_OK)
-		st = br_target_wait_stop(t, rsp_client_timeout(t->rsp), NULL, err);
-	if (st == BR_OK)
-		st = watchpoint_pipeline(t, insert, "c", err);
-	if (st != BR_OK)
-		return br_error_prefix(err, "stepping over the read watchpoint at 0x%08x", address);
-	return BR_OK;
 }

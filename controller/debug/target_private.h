@@ -26,6 +26,10 @@ int br_target_breakpoint_index(const br_target_t *t, uint32_t address);
 void br_target_breakpoint_packet(char *buf, size_t cap, char op, br_breakpoint_kind_t kind,
                                  uint32_t address);
 
+/* Formats the Z3/z3 packet for a read watchpoint of len bytes at address
+ * into buf. */
+void br_target_watchpoint_packet(char *buf, size_t cap, char op, uint32_t address, uint32_t len);
+
 /* Formats an m request for len bytes at address into buf. */
 void br_target_read_packet(char *buf, size_t cap, uint32_t address, size_t len);
 

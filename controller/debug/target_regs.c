@@ -10,15 +10,6 @@
 #include "debug/target.h"
 #include "debug/target_private.h"
 
-uint32_t br_target_regnum(const br_target_t *t, unsigned i)
-{
-	if (i < BR_TDESC_CORE_REGS && t->tdesc.found[i])
-		return t->tdesc.regnum[i];
-	if (i == BR_TARGET_REG_XPSR)
-		return t->flavour->xpsr_regnum;
-	return i;
-}
-
 br_status_t br_target_reg_reply(const char *reply, size_t len, unsigned regno, uint32_t *value,
                                 br_error_t *err)
 {

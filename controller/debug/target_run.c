@@ -1,8 +1,9 @@
 /*
- * Run control: resume (with step-over), step, halt, stop replies with the
- * console and File-I/O requests that come while the target runs (GDB manual,
- * "Stop Reply Packets", "File-I/O Remote Protocol Extension", "Interrupts"),
- * and the pipelined per-halt batch.
+ * Run control: resume (with step-over of a breakpoint, and of a read
+ * watchpoint), step, halt, stop replies with the console and File-I/O
+ * requests that come while the target runs (GDB manual, "Stop Reply
+ * Packets", "File-I/O Remote Protocol Extension", "Interrupts"), and the
+ * pipelined per-halt batch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -666,60 +667,40 @@ static br_status_t batch_pipelined(br_target_t *t, br_target_batch_t *b, batch_l
 	return st;
 }
 
-/* Takes the stop reply of a core that was asked to stop, dropping any other
- * reply that comes first (the stream is out of step). */
-static br_status_t recover_stop(br_target_t *t, int timeout_ms, br_error_t *err)
+/* A reply of a read watchpoint's step-over: its change must be OK. */
+static br_status_t watchpoint_reply(void *ctx, size_t index, const char *reply, size_t len,
+                                    br_error_t *err)
 {
-	for (unsigned i = 0; i <= RSP_CLIENT_SYNC_DROP_MAX; i++) {
-		const char *payload;
-		size_t len;
-		br_status_t st = rsp_client_receive(t->rsp, timeout_ms, &payload, &len, err);
-		if (st != BR_OK)
-			return st;
-		br_error_t ignored;
-		if (rsp_stop_reply_parse(payload, len, t->stop, &ignored) == BR_OK &&
-		    t->stop->kind == RSP_STOP_SIGNAL) {
-			br_target_note_stop(t, t->stop);
-			return BR_OK;
-		}
-		rsp_client_count_stale_dropped(t->rsp);
-	}
-	return br_error_set(err, BR_ERR_PROTOCOL,
-	                    "no stop reply among %u replies after stopping the core",
-	                    RSP_CLIENT_SYNC_DROP_MAX);
+	(void)ctx;
+	return br_target_expect_ok(index == 0 ? "a read watchpoint's change" : "a request", reply,
+	                           len, err);
 }
 
-br_status_t br_target_recover(br_target_t *t, uint32_t marker_address, const uint8_t *expected,
-                              size_t len, int timeout_ms, br_error_t *err)
+/* Sends requests[0..1] in one write, the second a resume (s or c): the
+ * target runs after it. */
+static br_status_t watchpoint_pipeline(br_target_t *t, const char *change, const char *resume,
+                                       br_error_t *err)
 {
-	br_status_t st = BR_OK;
-	if (t->running) {
-		st = rsp_client_interrupt(t->rsp, err);
-		if (st == BR_OK)
-			st = recover_stop(t, timeout_ms, err);
-	}
-	if (st == BR_OK && (len < 8U || len > BR_TARGET_MARKER_MAX))
-		st = br_error_set(err, BR_ERR_USAGE, "a marker of 8 to 16 bytes is needed");
+	const char *const requests[] = {change, resume};
+	br_status_t st =
+	    rsp_client_pipeline_each(t->rsp, requests, 2, true, watchpoint_reply, NULL, err);
 	if (st == BR_OK)
-		st = rsp_client_sync(t->rsp, marker_address, expected, len, err);
-	/* Which breakpoints the server holds is not known: set each booked one
-	 * again (a removal of one it does not hold may be refused: no matter). */
-	for (size_t i = 0; st == BR_OK && i < t->breakpoint_count; i++) {
-		char packet[48];
-		const char *r;
-		size_t rlen;
-		br_target_breakpoint_packet(packet, sizeof(packet), 'z', t->breakpoints[i].kind,
-		                            t->breakpoints[i].address);
-		st = rsp_client_transact(t->rsp, packet, &r, &rlen, err);
-		br_target_breakpoint_packet(packet, sizeof(packet), 'Z', t->breakpoints[i].kind,
-		                            t->breakpoints[i].address);
-		if (st == BR_OK)
-			st = rsp_client_transact(t->rsp, packet, &r, &rlen, err);
-		if (st == BR_OK)
-			st = br_target_expect_ok(packet, r, rlen, err);
-	}
+		br_target_note_resume(t, resume);
+	return st;
+}
+
+br_status_t br_target_read_watchpoint_step_over(br_target_t *t, uint32_t address, uint32_t len,
+                                                br_error_t *err)
+{
+	char remove[40], insert[40];
+	br_target_watchpoint_packet(remove, sizeof(remove), 'z', address, len);
+	br_target_watchpoint_packet(insert, sizeof(insert), 'Z', address, len);
+	br_status_t st = watchpoint_pipeline(t, remove, "s", err);
+	if (st == BR_OK)
+		st = br_target_wait_stop(t, rsp_client_timeout(t->rsp), NULL, err);
+	if (st == BR_OK)
+		st = watchpoint_pipeline(t, insert, "c", err);
 	if (st != BR_OK)
-		return br_error_prefix(err, "putting the server's replies back in step");
-	br_target_forget_halt(t);
+		return br_error_prefix(err, "stepping over the read watchpoint at 0x%08x", address);
 	return BR_OK;
 }

@@ -64,7 +64,7 @@
 #include "measure/halt_proof.h"
 #include "measure/host_step.h"
 #include "measure/span.h"
-#include "measure/stack_paint.h"
+#include "measure/stack_watermark.h"
 #include "measure/wrap.h"
 #include "debug/target.h"
 

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "common/xalloc.h"
 #include "results/contract.h"
 #include "results/json_writer.h"
 
@@ -107,12 +106,8 @@ static void write_sampled(br_json_t *j, const br_profile_t *p)
 
 static void write_functions(br_json_t *j, const br_profile_t *p)
 {
-	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
-	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
-	double *self_err = xcalloc(p->nframes + 1U, sizeof(*self_err));
-	double *total_err = xcalloc(p->nframes + 1U, sizeof(*total_err));
-	br_profile_frame_counts(p, self, total);
-	br_profile_frame_errors(p, self_err, total_err);
+	br_profile_frame_figures_t f;
+	br_profile_frame_figures_compute(p, &f);
 	br_json_key(j, "functions");
 	br_json_array_begin(j);
 	for (size_t i = 0; i < p->nframes; i++) {
@@ -123,21 +118,18 @@ static void write_functions(br_json_t *j, const br_profile_t *p)
 		br_json_key(j, "file");
 		br_json_string_or_null(j, p->frames[i].file);
 		figure(j, "line", p->frames[i].line);
-		figure(j, "self", self[i]);
-		figure(j, "total", total[i]);
+		figure(j, "self", f.self[i]);
+		figure(j, "total", f.total[i]);
 		if (p->mode == BR_PROFILE_SAMPLED) {
 			br_json_key(j, "self_share_error");
-			br_json_double(j, self_err[i]);
+			br_json_double(j, f.self_err[i]);
 			br_json_key(j, "total_share_error");
-			br_json_double(j, total_err[i]);
+			br_json_double(j, f.total_err[i]);
 		}
 		br_json_object_end(j);
 	}
 	br_json_array_end(j);
-	free(self);
-	free(total);
-	free(self_err);
-	free(total_err);
+	br_profile_frame_figures_free(&f);
 }
 
 static void write_lines_and_chains(br_json_t *j, const br_profile_t *p)

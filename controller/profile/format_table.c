@@ -119,13 +119,10 @@ static void header(FILE *out, const br_profile_t *p)
 void br_profile_write_table(FILE *out, const br_profile_t *p)
 {
 	header(out, p);
-	uint64_t *self = xcalloc(p->nframes + 1U, sizeof(*self));
-	uint64_t *total = xcalloc(p->nframes + 1U, sizeof(*total));
+	br_profile_frame_figures_t f;
+	br_profile_frame_figures_compute(p, &f);
+	const uint64_t *self = f.self, *total = f.total;
 	size_t *order = xcalloc(p->nframes + 1U, sizeof(*order));
-	double *self_err = xcalloc(p->nframes + 1U, sizeof(*self_err));
-	double *total_err = xcalloc(p->nframes + 1U, sizeof(*total_err));
-	br_profile_frame_counts(p, self, total);
-	br_profile_frame_errors(p, self_err, total_err);
 	for (size_t i = 0; i < p->nframes; i++)
 		order[i] = i;
 	sort_profile = p;
@@ -141,9 +138,9 @@ void br_profile_write_table(FILE *out, const br_profile_t *p)
 		if (total[i] == 0)
 			continue;
 		fprintf(out, "%-32s %12" PRIu64, p->frames[i].name, self[i]);
-		share(out, p, self[i], self_err[i]);
+		share(out, p, self[i], f.self_err[i]);
 		fprintf(out, " %12" PRIu64, total[i]);
-		share(out, p, total[i], total_err[i]);
+		share(out, p, total[i], f.total_err[i]);
 		fprintf(out, "  %s\n", unit);
 	}
 	if (p->nlines > 0)
@@ -154,9 +151,6 @@ void br_profile_write_table(FILE *out, const br_profile_t *p)
 		share(out, p, l->count, -1.0);
 		fprintf(out, "  %s:%u (%s)\n", l->file, l->line, p->frames[l->frame].name);
 	}
-	free(self);
-	free(total);
 	free(order);
-	free(self_err);
-	free(total_err);
+	br_profile_frame_figures_free(&f);
 }

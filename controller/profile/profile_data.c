@@ -198,3 +198,22 @@ void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *to
 	free(self);
 	free(total);
 }
+
+void br_profile_frame_figures_compute(const br_profile_t *p, br_profile_frame_figures_t *f)
+{
+	f->self = xcalloc(p->nframes + 1U, sizeof(*f->self));
+	f->total = xcalloc(p->nframes + 1U, sizeof(*f->total));
+	f->self_err = xcalloc(p->nframes + 1U, sizeof(*f->self_err));
+	f->total_err = xcalloc(p->nframes + 1U, sizeof(*f->total_err));
+	br_profile_frame_counts(p, f->self, f->total);
+	br_profile_frame_errors(p, f->self_err, f->total_err);
+}
+
+void br_profile_frame_figures_free(br_profile_frame_figures_t *f)
+{
+	free(f->self);
+	free(f->total);
+	free(f->self_err);
+	free(f->total_err);
+	memset(f, 0, sizeof(*f));
+}

@@ -151,6 +151,20 @@ void br_profile_add_sequence(br_profile_t *p, size_t chain);
  */
 void br_profile_frame_errors(const br_profile_t *p, double *self_err, double *total_err);
 
+/* Per frame, what every format shows: self and total counts
+ * (br_profile_frame_counts) and their share errors (br_profile_frame_errors),
+ * one entry per frame and one more. */
+typedef struct br_profile_frame_figures {
+	uint64_t *self, *total;
+	double *self_err, *total_err;
+} br_profile_frame_figures_t;
+
+/* Allocates and fills *f for p; free with br_profile_frame_figures_free. */
+void br_profile_frame_figures_compute(const br_profile_t *p, br_profile_frame_figures_t *f);
+
+/* Frees what br_profile_frame_figures_compute allocated and leaves *f empty. */
+void br_profile_frame_figures_free(br_profile_frame_figures_t *f);
+
 #define BR_PROFILE_BATCHES 20U
 #define BR_PROFILE_MIN_BATCHED 200U
 

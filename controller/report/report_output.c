@@ -2,8 +2,10 @@
 
 #include <string.h>
 
+#include "report/report_gather.h"
 #include "report/report_html.h"
 #include "report/report_page.h"
+#include "report/report_rack.h"
 #include "results/atomic_file.h"
 #include "results/table.h"
 

@@ -4,7 +4,9 @@
  * the latest run with its comparison and gate, rack documents with their
  * board × bench matrix, and profiles. Filled from files by `benchrack
  * report`, or from the reports of one `run`, `check` or `rack` (--format
- * html); written by report_html.h. Nothing here talks to a target.
+ * html); finished by report_gather.h (which reads racks, report_rack.h, and
+ * sizes, report_sizes.h: both build on this file), written by report_html.h.
+ * Nothing here talks to a target.
  */
 #ifndef BENCHRACK_REPORT_REPORT_PAGE_H
 #define BENCHRACK_REPORT_REPORT_PAGE_H
@@ -144,6 +146,9 @@ bool br_page_same_series(const br_page_record_t *a, const br_page_record_t *b);
 /* An empty page. */
 void br_page_init(br_page_t *page);
 
+/* Frees what a rack of the page owns (its document, boards and matrices). */
+void br_page_rack_free(br_page_rack_t *rack);
+
 /* Frees everything the page owns (records it read, diffs and gates it made). */
 void br_page_free(br_page_t *page);
 
@@ -183,46 +188,11 @@ br_status_t br_page_add_baseline_file(br_page_t *page, const char *path, br_erro
  */
 void br_page_add_report(br_page_t *page, const br_report_t *report);
 
-/*
- * The rack document at path (br_rack_document_write): every board's outcome,
- * health check and reasons, and each suite's run record, read as a run.
- * BR_ERR_INPUT with file:line:col when the document does not read.
- */
-br_status_t br_page_add_rack_file(br_page_t *page, const char *path, br_error_t *err);
-
 /* Every profile in the file at path (report_profile.h: folded stacks or
  * speedscope). BR_ERR_INPUT naming the file when it does not read. */
 br_status_t br_page_add_profile_file(br_page_t *page, const char *path, br_error_t *err);
 
 /* Adds a warning shown at the top of the page (printf-style). */
 void br_page_warn(br_page_t *page, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * Orders the runs oldest first, picks the latest run of each board and
- * suite, compares each against its board's baseline (where compatible) and
- * gates it as `check` would, reads its firmware's sizes where the ELF is
- * still there, and computes each rack's matrix. Call once, after adding.
- */
-void br_page_finish(br_page_t *page);
-
-/* What `benchrack report` gathers a page from. */
-typedef struct br_page_sources {
-	const char *results_dir;  /* runs from RESULTS/runs, baselines from RESULTS/baselines */
-	const char *baseline_dir; /* instead of RESULTS/baselines, or NULL */
-	const char *const *runs;  /* run globs instead of RESULTS/runs */
-	size_t run_count;
-	const char *const *racks; /* rack documents (with their boards' runs) */
-	size_t rack_count;
-	const char *const *profiles; /* folded or speedscope files */
-	size_t profile_count;
-} br_page_sources_t;
-
-/*
- * Adds what src names to page — the run globs, else RESULTS/runs unless
- * racks are given; the racks; the profiles; the baselines — and finishes it.
- * BR_ERR_USAGE when nothing is left to report; a rack or profile that does
- * not read is its error.
- */
-br_status_t br_page_gather(br_page_t *page, const br_page_sources_t *src, br_error_t *err);
 
 #endif

@@ -218,39 +218,6 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 	return st;
 }
 
-static void reasons_free(char **list, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		free(list[i]);
-	free(list);
-}
-
-static void matrix_free(br_page_matrix_t *m)
-{
-	free(m->benches);
-	free(m->rack_median);
-	free(m->rows);
-	free(m->row_off);
-	free(m->cells);
-}
-
-void br_page_rack_free(br_page_rack_t *rack)
-{
-	for (size_t i = 0; i < rack->board_count; i++) {
-		br_page_rack_board_t *b = &rack->boards[i];
-		reasons_free(b->health_failed, b->health_failed_count);
-		for (size_t k = 0; k < b->suite_count; k++)
-			reasons_free(b->suites[k].failed, b->suites[k].failed_count);
-		free(b->suites);
-	}
-	free(rack->boards);
-	for (size_t i = 0; i < rack->matrix_count; i++)
-		matrix_free(&rack->matrices[i]);
-	free(rack->matrices);
-	br_yaml_doc_free(&rack->doc);
-	memset(rack, 0, sizeof(*rack));
-}
-
 /* The matrix of suite and unit in rack, made when missing. */
 static br_page_matrix_t *matrix_for(br_page_rack_t *rack, const br_run_record_t *run)
 {
@@ -358,4 +325,15 @@ void br_page_rack_finish(const br_page_t *page, br_page_rack_t *rack)
 		free(row_runs[i]);
 	}
 	free(row_runs);
+}
+
+br_status_t br_page_add_rack_file(br_page_t *page, const char *path, br_error_t *err)
+{
+	br_page_rack_t rack;
+	br_status_t st = br_page_rack_read(page, path, &rack, err);
+	if (st != BR_OK)
+		return st;
+	page->racks = xrealloc(page->racks, (page->rack_count + 1) * sizeof(*page->racks));
+	page->racks[page->rack_count++] = rack;
+	return BR_OK;
 }

@@ -21,6 +21,11 @@ br_status_t br_page_rack_read(br_page_t *page, const char *path, br_page_rack_t 
 /* Links each suite to its run and computes the matrices (br_page_finish). */
 void br_page_rack_finish(const br_page_t *page, br_page_rack_t *rack);
 
-void br_page_rack_free(br_page_rack_t *rack);
+/*
+ * The rack document at path (br_rack_document_write): every board's outcome,
+ * health check and reasons, and each suite's run record, read as a run.
+ * BR_ERR_INPUT with file:line:col when the document does not read.
+ */
+br_status_t br_page_add_rack_file(br_page_t *page, const char *path, br_error_t *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "config/suite.h"
 
 br_bench_record_t *br_run_record_add_bench(br_run_record_t *run)
 {
@@ -66,6 +67,19 @@ void br_run_record_free(br_run_record_t *run)
 	free(run->benches);
 	run->benches = NULL;
 	run->bench_count = 0;
+}
+
+static br_limit_t limit_of(const br_cfg_uint_t *u)
+{
+	br_limit_t l = {u->set, u->value};
+	return l;
+}
+
+br_budgets_t br_budgets_from_suite(const br_suite_budgets_t *b)
+{
+	br_budgets_t out = {limit_of(&b->max_stack_bytes), limit_of(&b->max_heap_bytes),
+	                    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
+	return out;
 }
 
 const char *br_record_kind_name(br_record_kind_t kind)

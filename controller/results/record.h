@@ -57,6 +57,14 @@ typedef struct br_budgets {
 	br_limit_t max_text_bytes;           /* run level only: the firmware's text */
 } br_budgets_t;
 
+struct br_suite_budgets; /* config/suite.h */
+
+/*
+ * The budgets of a suite file's (or a record's: the same four keys)
+ * budgets mapping as limits: a key left out imposes nothing.
+ */
+br_budgets_t br_budgets_from_suite(const struct br_suite_budgets *b);
+
 #define BR_RECORD_MAX_COUNTERS 2U
 #define BR_RECORD_BUILD_ID 136U
 #define BR_RECORD_SHA256 65U

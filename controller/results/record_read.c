@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "config/suite.h"
 #include "yaml/schema.h"
 #include "yaml/yaml_tree.h"
 #include "results/json_doc.h"
@@ -19,11 +20,6 @@
 #define READ_SAMPLE_MAX UINT64_MAX
 
 /* The record as its JSON says it, before it becomes a br_run_record_t. */
-typedef struct rr_limits {
-	br_cfg_section_t head;
-	br_cfg_uint_t max_stack_bytes, max_heap_bytes, max_cycles_per_iteration, max_text_bytes;
-} rr_limits_t;
-
 typedef struct rr_heap {
 	br_cfg_section_t head;
 	br_cfg_uint_t peak_bytes, live_bytes, allocations;
@@ -83,7 +79,7 @@ typedef struct rr_bench {
 	rr_heap_t heap;
 	rr_calibration_t calibration;
 	br_cfg_list_t counters;
-	rr_limits_t budgets;
+	br_suite_budgets_t budgets;
 	br_cfg_number_t wall_seconds;
 	br_cfg_uint_t halts;
 	br_cfg_list_t samples;
@@ -119,7 +115,7 @@ typedef struct rr_record {
 	rr_ab_t against;
 	br_cfg_number_t fail_on_regression_percent;
 	rr_regression_t regression;
-	rr_limits_t budgets;
+	br_suite_budgets_t budgets;
 	br_cfg_list_t benches;
 } rr_record_t;
 
@@ -133,7 +129,10 @@ static const char *const ab_roles[] = {"base", "head", NULL};
 #define FIGURE "a number"
 #define TEXT "text"
 
-#define L(field) offsetof(rr_limits_t, field)
+/* A record's budgets have a suite file's keys: they are read into
+ * config/suite.h's br_suite_budgets_t (with this file's forms: a record's
+ * numbers are plain) and made limits as a suite's are (br_budgets_from_suite). */
+#define L(field) offsetof(br_suite_budgets_t, field)
 static const br_cfg_field_t limit_fields[] = {
     {.key = "max_stack_bytes", .type = BR_CFG_UINT, .offset = L(max_stack_bytes), .form = BYTES},
     {.key = "max_heap_bytes", .type = BR_CFG_UINT, .offset = L(max_heap_bytes), .form = BYTES},
@@ -144,7 +143,11 @@ static const br_cfg_field_t limit_fields[] = {
     {.key = "max_text_bytes", .type = BR_CFG_UINT, .offset = L(max_text_bytes), .form = BYTES},
 };
 static const br_cfg_map_t limits_map = {
-    "budgets", sizeof(rr_limits_t), limit_fields, BR_CFG_COUNT(limit_fields), NULL, NULL, NULL, 0};
+    .what = "budgets",
+    .size = sizeof(br_suite_budgets_t),
+    .fields = limit_fields,
+    .field_count = BR_CFG_COUNT(limit_fields),
+};
 
 #define H(field) offsetof(rr_heap_t, field)
 static const br_cfg_field_t heap_fields[] = {
@@ -550,19 +553,6 @@ static void copy_text(char *dst, size_t cap, const br_cfg_string_t *s)
 	snprintf(dst, cap, "%s", s->set ? s->value : "");
 }
 
-static br_limit_t limit_of(const br_cfg_uint_t *u)
-{
-	br_limit_t l = {u->set, u->value};
-	return l;
-}
-
-static br_budgets_t budgets_of(const rr_limits_t *l)
-{
-	br_budgets_t b = {limit_of(&l->max_stack_bytes), limit_of(&l->max_heap_bytes),
-	                  limit_of(&l->max_cycles_per_iteration), limit_of(&l->max_text_bytes)};
-	return b;
-}
-
 /* A measured bench must carry the figures everything downstream reads. */
 static br_status_t check_bench(const char *file, const rr_bench_t *b, br_error_t *err)
 {
@@ -680,7 +670,7 @@ static void fill_bench(br_bench_record_t *out, const rr_bench_t *b)
 	copy_text(out->calibration_method, sizeof(out->calibration_method), &b->calibration.method);
 	out->wall_seconds = b->wall_seconds.value;
 	out->halts = (uint32_t)b->halts.value;
-	out->budgets = budgets_of(&b->budgets);
+	out->budgets = br_budgets_from_suite(&b->budgets);
 	out->samples = samples_of(&b->samples);
 	fill_counters(out, b);
 	fill_runs(out, b);
@@ -725,7 +715,7 @@ static void fill_record(br_run_record_t *out, const rr_record_t *r)
 		dst->has_amount = l->amount.set;
 		dst->amount = l->amount.value;
 	}
-	out->budgets = budgets_of(&r->budgets);
+	out->budgets = br_budgets_from_suite(&r->budgets);
 	for (size_t i = 0; i < r->benches.count; i++)
 		fill_bench(br_run_record_add_bench(out),
 		           br_cfg_item(&r->benches, sizeof(rr_bench_t), i));

@@ -33,19 +33,6 @@ static br_plan_uint_t plan_over(br_plan_uint_t weaker, bool set, uint32_t value,
 	return set ? plan_uint(value, source) : weaker;
 }
 
-static br_limit_t limit_of(const br_cfg_uint_t *u)
-{
-	br_limit_t l = {u->set, u->value};
-	return l;
-}
-
-static br_budgets_t budgets_of(const br_suite_budgets_t *b)
-{
-	br_budgets_t out = {limit_of(&b->max_stack_bytes), limit_of(&b->max_heap_bytes),
-	                    limit_of(&b->max_cycles_per_iteration), limit_of(&b->max_text_bytes)};
-	return out;
-}
-
 /* Iterations, warm-up and timeout of the whole run: the command line's, else
  * the suite file's, else the default (the suite's defaults are measure's). */
 static void plan_run_counts(const br_run_settings_t *s, const br_suite_t *suite,
@@ -104,7 +91,7 @@ static void plan_entry(const br_run_settings_t *s, const br_run_plan_t *plan,
 	e->kind = sb->kind;
 	e->timeout_ms = plan->timeout_ms;
 	br_suite_budgets_t budgets = br_suite_bench_budgets(plan->suite, sb);
-	e->budgets = budgets_of(&budgets);
+	e->budgets = br_budgets_from_suite(&budgets);
 	if (plan->host && sb->kind == BR_SUITE_ENTRY_STUB) {
 		e->iterations = plan->iterations;
 		e->warmup = plan->warmup;
@@ -140,7 +127,7 @@ void br_run_plan_resolve(const br_run_settings_t *s, const br_suite_t *suite,
 	if (suite == NULL)
 		return;
 	if (!host)
-		plan->budgets = budgets_of(&suite->file.budgets);
+		plan->budgets = br_budgets_from_suite(&suite->file.budgets);
 	plan->entries = xcalloc(suite->bench_count + 1U, sizeof(plan->entries[0]));
 	plan->entry_count = suite->bench_count;
 	for (size_t i = 0; i < suite->bench_count; i++) {

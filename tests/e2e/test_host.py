@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`benchrack run --board host`: the benches of benches/ built for the host
 and measured natively, end to end.
-- every bench the suite table lists (benches/suite.c, read here) is measured
+- every bench the suite table lists (benches/default_suite.c, read here) is measured
   with n samples of CLOCK_MONOTONIC_RAW nanoseconds, in the table and in the
   run record (valid against the JSON Schema);
 - no figure of the table is 0 ns: below the clock's resolution it is
@@ -69,7 +69,7 @@ with tempfile.TemporaryDirectory() as tmp:
             "; ".join(e.message for e in errors[:3]))
     benches = {b["name"]: b for b in rec["benches"]}
     c.check(len(NAMES) >= 8 and [b["name"] for b in rec["benches"]] == NAMES,
-            f"every bench of benches/suite.c, in its order ({len(NAMES)})",
+            f"every bench of benches/default_suite.c, in its order ({len(NAMES)})",
             f"{[b['name'] for b in rec['benches']]} vs {NAMES}")
     c.check(rec["board"] == "host" and rec["counter"]["unit"].startswith("ns"),
             "board host, unit ns", f"{rec['board']} {rec['counter']}")

@@ -2,7 +2,7 @@
  * benchrack stack paint — the byte a free stack region is filled with before
  * a measurement, shared by the stub (which paints on target, stub/src/stack.c)
  * and the controller (which paints unmodified firmware through the debug
- * port, controller/measure/stack_paint.c). After the run, the first byte
+ * port, controller/measure/stack_watermark.c). After the run, the first byte
  * from the region's low end that no longer holds it is the deepest byte the
  * code wrote (DESIGN.md, "Stack").
  */

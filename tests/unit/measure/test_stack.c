@@ -1,5 +1,5 @@
 /*
- * Stack paint on the host side (measure/stack_paint.h, stack_region.h): the
+ * Stack paint on the host side (measure/stack_watermark.h, stack_region.h): the
  * intact run of paint, the overflow band, and the --stack-region syntax with
  * good and bad inputs.
  */
@@ -7,7 +7,7 @@
 
 #include "benchrack/stack_paint.h"
 #include "check.h"
-#include "measure/stack_paint.h"
+#include "measure/stack_watermark.h"
 #include "measure/stack_region.h"
 
 static void test_intact(void)

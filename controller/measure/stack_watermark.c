@@ -1,4 +1,4 @@
-#include "measure/stack_paint.h"
+#include "measure/stack_watermark.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* The suite image's bench table, in the order the host reports them. */
+/* The suite image's bench table (suite-O<level>.elf, the default firmware), in
+ * the order the host reports them. */
 #include "benches.h"
 #include "benchrack/suite.h"
 

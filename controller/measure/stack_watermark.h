@@ -8,8 +8,8 @@
  * painted: benchrack/stack_paint.h) and the depth is unknown: "not measured",
  * never a number.
  */
-#ifndef BENCHRACK_MEASURE_STACK_PAINT_H
-#define BENCHRACK_MEASURE_STACK_PAINT_H
+#ifndef BENCHRACK_MEASURE_STACK_WATERMARK_H
+#define BENCHRACK_MEASURE_STACK_WATERMARK_H
 
 #include <stdbool.h>
 #include <stddef.h>
