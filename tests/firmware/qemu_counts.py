@@ -3,9 +3,21 @@
 
 Independent of the controller: gdb-multiarch drives a QEMU it starts over a
 pipe (`target remote | qemu ... -gdb stdio`), breaks at br_host_sync, writes
-requests into br_control_state by symbol and reads the results back. On the
-emulated board TIM2_CNT advances exactly once per guest instruction
-(`-icount shift=0`), so every count below is exact. Checks:
+requests into br_control_state by symbol and reads the results back. Two
+exact counters, as the build's board has (tests/lib/test_board.py):
+  - tim2 (the netduinos): TIM2_CNT advances exactly once per guest
+    instruction (`-icount shift=0`); the stub's own samples are the counts;
+  - icount (every other machine): QEMU in record mode; the request names the
+    stub's watch word (br_control_state.result.count) as its counter, gdb
+    sets a read watchpoint on it, and at each stop reads QEMU's own count
+    (`monitor info replay`): an iteration's count is the difference between
+    the stops at its two counter reads. At each stop gdb also writes the
+    value the next read will see (STEP more each read), so the stub's own
+    deltas test its arithmetic: STEP up, -STEP down, masked to 24 bits.
+    Each sample costs two stops: fewer iterations there. The request of
+    max_samples is run with no watchpoint (2 x max_samples stops otherwise):
+    its samples are deltas of an unchanging word, 0 each.
+Checks:
   - the constant control block against stub/include/benchrack/control_block.h
     (magic, version; size against the compiled type), max_samples against the
     image's br_ld_sample_count, and the bench names (read through its bench
@@ -13,13 +25,15 @@ emulated board TIM2_CNT advances exactly once per guest instruction
   - every bench: status OK, count, min == max over the samples, a plausible
     stack depth; no heap use, except malloc_free (peak one slot, none live,
     one allocation per iteration) and malloc_leak (one slot live: a leak);
-  - empty's count is a small constant > 0 (the loop's own overhead);
+  - empty's count is a small constant > 0 (the loop's own overhead, at most
+    --empty-overhead-goal);
   - nop1000's count is exactly empty's + 1000;
   - crc32_256 - crc32_64 is exactly 192 times the instructions of one pass of
     crc32_ieee_update's loop, counted in the disassembly;
   - crc32_ieee_update computes CRC-32/IEEE (compared with Python's zlib on the
     image's own input bytes);
-  - a down-counter and a 24-bit mask negate and mask the deltas;
+  - a down-counter and a 24-bit mask negate and mask the deltas (TIM2: of
+    empty's count; icount: of the STEP gdb writes);
   - invalid requests get BAD_BENCH, BAD_COUNT, NO_COUNTER and run nothing;
   - the stub's own stack: from the top of the stack region down to the SP at
     which the runner calls a bench (gdb stops at bench_empty's first
@@ -29,6 +43,7 @@ Usage: qemu_counts.py --gdb GDB --qemu QEMU --machine M --objdump OBJDUMP
                       --contract control_block.h --heap-pool heap_pool.h
                       --counter-address ADDR
                       --stack-size BYTES --stub-stack-budget BYTES
+                      --empty-overhead-goal INSTRUCTIONS
                       --benches empty,nop1000,crc32_64,crc32_256 SUITE_ELF
 Exit status 0 when every check holds, 1 otherwise.
 """
@@ -44,6 +59,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from objdump_symbols import symbol_value  # noqa: E402
+import test_board  # noqa: E402
 
 RESULT_FIELDS = ("seq", "status", "bench_index", "count", "stack_bytes",
                  "heap_peak", "heap_live", "heap_allocs")
@@ -53,9 +69,13 @@ CONTRACT_CONSTANT = re.compile(r"^\s*(?:#define\s+(BR_CB_\w+)\s+|(BR_CB_\w+)\s*=
 
 FULL_MASK = 0xFFFFFFFF
 SYSTICK_MASK = 0x00FFFFFF       # a 24-bit counter's width
-ITERATIONS = 16
-WARMUP = 3
-EMPTY_OVERHEAD_GOAL = 4         # instructions the empty loop body may cost
+ICOUNT = test_board.counter() == "icount"
+# Two watchpoint stops a sample on icount: as many as the checks need.
+ITERATIONS = 6 if ICOUNT else 16
+WARMUP = 2 if ICOUNT else 3
+WATCH_WORD = "br_control_state.result.count"
+STEP = 7                        # what gdb adds to the watch word at each read (icount)
+ICOUNT_LINE = re.compile(r"instruction count = (\d+)")
 NOP_COUNT = 1000
 CRC_SHORT, CRC_LONG = 64, 256   # message lengths of crc32_64 and crc32_256
 GDB_TIMEOUT_S = 120
@@ -80,7 +100,9 @@ class Request:
         self.mask = mask
         self.flags = flags
         self.result = None
-        self.samples = []
+        self.samples = []    # the stub's own deltas, from its sample buffer
+        self.icount = None   # icount: each iteration's count from QEMU at the watch stops
+        self.watched = False  # icount: a read watchpoint on the watch word while it runs
         self.stop_at = None  # a function to stop at once on the way (its first instruction)
 
 
@@ -106,10 +128,25 @@ def heap_slot_bytes(header):
     return int(match.group(1))
 
 
+def watched_stops(request):
+    """The watch stops of a watched request: two counter reads an iteration."""
+    return 2 * (request.warmup + request.iterations)
+
+
+def watch_lines(request):
+    """gdb commands that run a watched request's loop: at each stop QEMU's
+    count is printed and the watch word set STEP higher for the next read."""
+    return ["set $br_k = 0",
+            f"while $br_k < {watched_stops(request)}",
+            "continue", "monitor info replay",
+            f"set var {WATCH_WORD} = ($br_k + 1) * {STEP}",
+            "set $br_k = $br_k + 1", "end"]
+
+
 def gdb_script(args, requests):
     """The gdb command file: connect, then one block per request."""
-    qemu = (f"{args.qemu} -M {args.machine} -icount shift=0 -display none -serial null "
-            f"-monitor none -S -gdb stdio -kernel {args.elf}")
+    qemu = (f"{args.qemu} -M {args.machine} -icount {test_board.qemu_icount(args.record_dir)} "
+            f"-display none -serial null -monitor none -S -gdb stdio -kernel {args.elf}")
     lines = ["set pagination off", "set confirm off", "set width 0",
              f"file {args.elf}", f"target remote | {qemu}",
              "break br_host_sync", "continue",
@@ -119,8 +156,13 @@ def gdb_script(args, requests):
     for index in range(len(args.benches)):
         lines.append(f'printf "NAME {index} %s\\n", '
                      f"((const br_suite_entry_t *)br_control_block.bench_table)[{index}].name")
+    watching = False
     for seq, request in enumerate(requests, start=1):
         block = "br_control_state.request"
+        if request.watched != watching:
+            lines += [f"rwatch *(unsigned int *)&{WATCH_WORD}"] if request.watched else [
+                "delete", "break br_host_sync"]
+            watching = request.watched
         lines += [f"set var {block}.bench_index = {request.bench_index}",
                   f"set var {block}.iterations = {request.iterations}",
                   f"set var {block}.warmup = {request.warmup}",
@@ -132,6 +174,8 @@ def gdb_script(args, requests):
             lines += [f"tbreak *{request.stop_at}", "continue",
                       'printf "STUBSTACK %u\\n", '
                       "(unsigned int)&br_ld_stack_top - (unsigned int)$sp"]
+        if request.watched:
+            lines += watch_lines(request)
         lines += ["continue",
                   f'printf "RESULT {seq} ' + " ".join(["%u"] * len(RESULT_FIELDS)) + '\\n", '
                   + ", ".join(f"br_control_state.result.{f}" for f in RESULT_FIELDS)]
@@ -151,6 +195,20 @@ def examine_values(lines):
     for line in lines:
         values += [int(v, 0) for v in line.split(":", 1)[1].split()]
     return values
+
+
+def parse_icount(output, requests):
+    """Each watched request's per-iteration counts, from QEMU's counts at its
+    watch stops (in request order); False when their number is not right."""
+    counts = [int(v) for v in ICOUNT_LINE.findall(output)]
+    watched = [r for r in requests if r.watched]
+    if len(counts) != sum(watched_stops(r) for r in watched):
+        return False
+    for request in watched:
+        stops, counts = counts[:watched_stops(request)], counts[watched_stops(request):]
+        request.icount = [stops[2 * i + 1] - stops[2 * i]
+                          for i in range(request.warmup, request.warmup + request.iterations)]
+    return True
 
 
 def parse(output, requests):
@@ -220,11 +278,11 @@ def successors(instructions, position):
     return where + ([] if mnemonic == "b" else following)
 
 
-def loop_instructions(objdump, elf, function):
+def loop_instructions(objdump, elf, function, calls=False):
     """Instructions executed by one pass of function's loop: the number on the
-    control-flow cycle through its only backward branch. The function must have
-    exactly one loop, with one path through it (a branch-free body), and call
-    nothing inside it."""
+    control-flow cycle through its only backward branch (a call on it counted
+    as its one bl). The function must have exactly one loop, with one path
+    through it (a branch-free body), and call nothing inside it unless CALLS."""
     instructions = disassembly(objdump, elf, function)
     back_edges = [(p, s) for p in range(len(instructions)) for s in successors(instructions, p)
                   if s <= p]
@@ -245,9 +303,9 @@ def loop_instructions(objdump, elf, function):
     walk(head, [])
     if len(paths) != 1:
         raise SystemExit(f"FAIL: {function}'s loop has {len(paths)} paths, not 1")
-    calls = [instructions[p] for p in paths[0] if instructions[p][1] in ("bl", "blx")]
-    if calls:
-        raise SystemExit(f"FAIL: {function}'s loop calls {calls}")
+    called = [instructions[p] for p in paths[0] if instructions[p][1] in ("bl", "blx")]
+    if called and not calls:
+        raise SystemExit(f"FAIL: {function}'s loop calls {called}")
     return len(paths[0])
 
 
@@ -279,9 +337,15 @@ class Checker:
 
 
 def constant(checker, request, status_ok):
-    """The one value of request's samples, after checking the result."""
-    result, samples = request.result, request.samples
+    """The one value of request's counts (its samples on TIM2, QEMU's counts
+    at its watch stops on icount), after checking the result; on icount, the
+    stub's own deltas are checked to be STEP (up) or what DELTA says."""
+    result = request.result
+    samples = request.icount if request.watched else request.samples
     name = request.label
+    if request.watched and samples is None:
+        checker.check(False, f"{name}: QEMU's count read at every watch stop")
+        return None
     if not checker.check(result is not None, f"{name}: result read"):
         return None
     checker.check(result["status"] == status_ok, f"{name}: status {result['status']} == OK")
@@ -292,6 +356,10 @@ def constant(checker, request, status_ok):
         return None
     low, high = min(samples), max(samples)
     checker.check(low == high, f"{name}: min {low} == max {high}")
+    if request.watched and request.flags == 0 and request.mask == FULL_MASK:
+        checker.check(request.samples == [STEP] * request.iterations,
+                      f"{name}: the stub's own deltas of the watch word are {STEP} "
+                      f"({sorted(set(request.samples))})")
     return low
 
 
@@ -308,10 +376,14 @@ def main():
                         help="bytes, or with a K or M suffix as in a linker script")
     parser.add_argument("--stub-stack-budget", required=True, type=int,
                         help="bytes the runner's own frames may take below the stack top")
+    parser.add_argument("--empty-overhead-goal", type=int, default=4,
+                        help="instructions the empty loop body may cost")
     parser.add_argument("--benches", required=True, type=lambda v: v.split(","),
                         help="the suite's bench names, in suite order")
     parser.add_argument("elf")
     args = parser.parse_args()
+    print(f"board {test_board.NAME}: counter {test_board.counter()}, {ITERATIONS} iterations, "
+          f"{WARMUP} warm-up")
 
     c = contract_constants(args.contract)
     args.max_samples = symbol_value(args.objdump, args.elf, "br_ld_sample_count")
@@ -323,7 +395,7 @@ def main():
     for needed in ("empty", "nop1000", "crc32_64", "crc32_256"):
         if needed not in index:
             raise SystemExit(f"FAIL: the suite has no bench {needed}")
-    counter = args.counter_address
+    counter = f"(unsigned int)&{WATCH_WORD}" if ICOUNT else args.counter_address
     empty_index = index["empty"]
     benches = [Request(name, index[name], ITERATIONS, address=counter) for name in args.benches]
     benches[empty_index].stop_at = "bench_empty"
@@ -342,14 +414,21 @@ def main():
         (Request("counter address 0", empty_index, ITERATIONS, address=0),
          c["BR_CB_STATUS_NO_COUNTER"]),
     ]
-    requests = benches + [no_warmup, down, down24] + [r for r, _ in invalid]
+    for request in benches + [down, down24]:
+        request.watched = ICOUNT
+    requests = benches + [down, down24, no_warmup] + [r for r, _ in invalid]
 
-    with tempfile.NamedTemporaryFile("w", suffix=".gdb") as script:
+    with tempfile.TemporaryDirectory() as record_dir, \
+            tempfile.NamedTemporaryFile("w", suffix=".gdb") as script:
+        args.record_dir = record_dir
         script.write(gdb_script(args, requests))
         script.flush()
         stdout, stderr = run_gdb(args.gdb, script.name)
     header, names, crcs, message, extra = parse(stdout, requests)
     checker = Checker()
+    if ICOUNT and not checker.check(parse_icount(stdout + "\n" + stderr, requests),
+                                    "QEMU's count read at every watch stop"):
+        print(stdout + stderr)
     if not checker.check(header is not None, f"{args.elf}: control block header read"):
         print(stdout + stderr)
         return 1
@@ -387,23 +466,38 @@ def main():
 
     empty = counts["empty"]
     if empty is not None:
-        checker.check(0 < empty <= EMPTY_OVERHEAD_GOAL,
-                      f"empty loop overhead {empty} in 1..{EMPTY_OVERHEAD_GOAL}")
+        checker.check(0 < empty <= args.empty_overhead_goal,
+                      f"empty loop overhead {empty} in 1..{args.empty_overhead_goal}")
         checker.check(counts["nop1000"] == empty + NOP_COUNT,
                       f"nop1000 {counts['nop1000']} == empty {empty} + {NOP_COUNT}")
-        checker.check(constant(checker, no_warmup, status_ok) == empty,
-                      f"no warm-up, {args.max_samples} samples: same count")
-        checker.check(constant(checker, down, status_ok) == (-empty) & FULL_MASK,
-                      "down-counter delta is start - end")
-        checker.check(constant(checker, down24, status_ok) == (-empty) & SYSTICK_MASK,
-                      "24-bit down-counter delta is masked")
+        # icount: the word the stub reads does not change without the
+        # watchpoint (its deltas 0), and gdb's STEP is what it negates.
+        checker.check(constant(checker, no_warmup, status_ok) == (0 if ICOUNT else empty),
+                      f"no warm-up, {args.max_samples} samples: same count"
+                      + (" (the unwatched word's delta, 0)" if ICOUNT else ""))
+        for request, mask, what in ((down, FULL_MASK, "down-counter delta is start - end"),
+                                    (down24, SYSTICK_MASK, "24-bit down-counter delta is masked")):
+            count = constant(checker, request, status_ok)
+            if ICOUNT:  # the count is QEMU's; the stub's deltas are of gdb's STEP
+                checker.check(count == empty and request.samples ==
+                              [(-STEP) & mask] * request.iterations,
+                              f"{what}: {sorted(set(request.samples))} == -{STEP} & {mask:#x} "
+                              f"(count {count} == empty {empty})")
+            else:
+                checker.check(count == (-empty) & mask, f"{what}: {count}")
 
     per_byte = loop_instructions(args.objdump, args.elf, "crc32_ieee_update")
+    # The two benches' loops differ only in the length they pass: one
+    # instruction (movs) where it fits in 8 bits, more where it does not
+    # (Thumb-1: 256 is movs and lsls). Their loops' lengths say by how much.
+    call_site = (loop_instructions(args.objdump, args.elf, f"bench_crc32_{CRC_LONG}", calls=True)
+                 - loop_instructions(args.objdump, args.elf, f"bench_crc32_{CRC_SHORT}",
+                                     calls=True))
     if counts["crc32_64"] is not None and counts["crc32_256"] is not None:
         difference = counts["crc32_256"] - counts["crc32_64"]
-        checker.check(difference == (CRC_LONG - CRC_SHORT) * per_byte,
+        checker.check(difference == (CRC_LONG - CRC_SHORT) * per_byte + call_site,
                       f"crc32_256 - crc32_64 = {difference} == {CRC_LONG - CRC_SHORT} x "
-                      f"{per_byte} instructions per byte")
+                      f"{per_byte} instructions per byte + {call_site} (the length passed)")
     checker.check(len(message) == CRC_LONG, f"{len(message)} input bytes read")
     for length in (CRC_SHORT, CRC_LONG):
         expected = zlib.crc32(message[:length])

@@ -80,6 +80,67 @@ def memory(name=NAME, kind="ram"):
     return None
 
 
+def flash(name=NAME):
+    """(origin, length in bytes) of the board's first flash region."""
+    return memory(name, "flash")
+
+
+def stub_halts_per_iteration(name=NAME):
+    """Halts a stub bench costs per iteration on the board's default
+    counter: 0 where the stub reads a timer itself (TIM2), 2 under icount
+    (the host reads QEMU's count at a read watchpoint on the stub's counter
+    word, twice an iteration). Tests size their sample counts by it."""
+    return 2 if counter(name) == "icount" else 0
+
+
+def samples(many, few, name=NAME):
+    """A test's stub-bench sample count: many where samples cost no halt,
+    few where each costs halts (icount)."""
+    return few if stub_halts_per_iteration(name) else many
+
+
 def is_default():
     """True in the default build's board (netduinoplus2)."""
     return NAME == "qemu-netduinoplus2"
+
+
+def qemu_icount(directory, name=NAME):
+    """QEMU's -icount text for the board's counter: one instruction per
+    virtual ns (shift=0), and in record mode (its log in DIRECTORY, which
+    must outlive QEMU) when the counter is icount, which benchrack reads
+    with `monitor info replay` and which exists in record mode only."""
+    if counter(name) == "icount":
+        return f"shift=0,rr=record,rrfile={os.path.join(directory, 'record.bin')}"
+    return "shift=0"
+
+
+def remote_board_yaml(board_name, host, port, load, name=NAME):
+    """The text of a board file for the board NAME reached as a remote
+    gdbserver (flavour qemu) on host:port, with the load: policy LOAD: the
+    board's own file with its server: block replaced, so its core, counter,
+    memory and stack are the board's. The QEMU behind the port must be
+    started as benchrack would (machine, qemu_icount())."""
+    text = _text(name)
+    text = re.sub(r"^name:.*$", f"name: {board_name}", text, count=1, flags=re.M)
+    text = re.sub(r"^server:[^\n]*\n(?:[ \t]+[^\n]*\n)*",
+                  f"server: {{kind: remote, host: {host}, port: {port}, flavour: qemu}}\n",
+                  text, count=1, flags=re.M)
+    return text + f"load: {load}\n"
+
+
+# Machines whose QEMU 7.2 copies the -kernel image into memory again at each
+# system reset (measured 12-02: a word of flash written over the gdbstub,
+# then `monitor system_reset` and one step, reads as the -kernel image's on
+# microbit, mps2-an500 and mps2-an505, and keeps the written value on
+# netduinoplus2, whose STM32 flash netduino2 shares). Their memory is RAM or a
+# ROM device, whose image QEMU keeps to restore; STM32 flash is a ROM, whose
+# image it drops after the first reset.
+_KERNEL_RESTORED = ("microbit", "mps2-an500", "mps2-an505")
+
+
+def kernel_restored_at_reset(name=NAME):
+    """True when QEMU puts the board's -kernel image back at every system
+    reset, so that an image loaded over the gdbstub onto a QEMU started with
+    another -kernel image is gone after benchrack's reset that follows the
+    load (controller/run/runner.c: load, then reset and halt)."""
+    return qemu_machine(name) in _KERNEL_RESTORED

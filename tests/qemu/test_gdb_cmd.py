@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
 """`benchrack gdb`: gdb-multiarch on the board as `measure` reaches it.
 
-- Launched QEMU (the default board): `benchrack gdb ELF -- -batch -ex 'break
+On the build's QEMU board (--board NAME, tests/lib/test_board.py: its
+machine, memory and counter; fw_region.c and fw_loop.c are linked for it):
+- Launched QEMU: `benchrack gdb ELF --board NAME -- -batch -ex 'break
   region_stop' -ex continue -ex 'p/x $pc'` exits 0, stops at region_stop
   ($pc is region_stop's address, from nm), and leaves no server behind (no
   process runs with the image, a copy under a name of this test's own);
 - `--from region_start --to region_stop`: the breakpoints are set before gdb
   takes over, and two `continue`s stop at each in turn;
-- a board reached as a remote gdbserver (a QEMU this test started halted with
-  another image; `load: always`): the image is loaded (gdb stops at
+- a board reached as a remote gdbserver (a QEMU of the board's machine this
+  test started halted with another image, in record mode when the board's
+  counter is icount; the board's own file with `server: {kind: remote}`,
+  `load: always`): the image is loaded (gdb stops at
   region_stop in it, and gdb's compare-sections finds .text matched), the board is locked meanwhile (`benchrack measure` on
   the same board from inside gdb: exit 3, "in use"), and the server runs on
-  afterwards (benchrack did not launch it, so it does not stop it);
+  afterwards (benchrack did not launch it, so it does not stop it); on a
+  machine whose QEMU copies its -kernel image back at each system reset
+  (test_board.kernel_restored_at_reset: microbit, mps2-an500, mps2-an505) the
+  image benchrack loads is gone after its reset, so there the remote QEMU
+  starts with the image itself (loaded again over it), and that the load
+  replaces another image is not asserted (printed);
 - an ambiguous or unknown --function is exit 2 before anything starts;
   a debugger that cannot be started (--gdb, or the board file's gdb:) is
   exit 3 naming it.
@@ -28,10 +37,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from measure_cli import Checks  # noqa: E402
 from ports import connect  # noqa: E402
-from qemu_gdbstub import remote_board_yaml, start_qemu  # noqa: E402
+from qemu_gdbstub import start_qemu  # noqa: E402
+import test_board  # noqa: E402
 
 BENCHRACK, QEMU, NM, REGION, IDLE = sys.argv[1:6]
 TIMEOUT_S = 60
+BOARD = ["--board", test_board.NAME]
 c = Checks()
 
 
@@ -75,14 +86,14 @@ def main():
         stop = symbol(elf, "region_stop")
         start = symbol(elf, "region_start")
 
-        p = gdb(elf, "--", "-batch", "-ex", "break region_stop", "-ex", "continue",
+        p = gdb(elf, *BOARD, "--", "-batch", "-ex", "break region_stop", "-ex", "continue",
                 "-ex", "p/x $pc")
         c.check(p.returncode == 0, f"gdb ... -- -batch: exit {p.returncode}")
         c.check("region_stop" in p.stdout and f"$1 = {stop:#x}" in p.stdout,
                 f"stopped at region_stop ({stop:#x})")
         c.check(processes_with(elf) == [], "no server left behind (nothing runs the image)")
 
-        p = gdb(elf, "--from", "region_start", "--to", "region_stop", "--", "-batch",
+        p = gdb(elf, *BOARD, "--from", "region_start", "--to", "region_stop", "--", "-batch",
                 "-ex", "continue", "-ex", "p/x $pc", "-ex", "continue", "-ex", "p/x $pc")
         c.check(p.returncode == 0 and f"$1 = {start:#x}" in p.stdout
                 and f"$2 = {stop:#x}" in p.stdout,
@@ -91,12 +102,18 @@ def main():
                 "says where the breakpoints are")
         c.check(processes_with(elf) == [], "no server left behind after --from/--to")
 
-        proc, port = start_qemu(QEMU, IDLE)
+        restored = test_board.kernel_restored_at_reset()
+        if restored:
+            print(f"on {test_board.NAME} QEMU copies its -kernel image back at each system "
+                  f"reset: the remote QEMU holds the image itself, not another one")
+        proc, port = start_qemu(QEMU, elf if restored else IDLE,
+                                machine=test_board.qemu_machine(),
+                                icount=test_board.qemu_icount(work))
         try:
             connect(port, process=proc).close()
             board = os.path.join(work, "remote-qemu.yaml")
             with open(board, "w") as f:
-                f.write(remote_board_yaml("remote-qemu", port, "always"))
+                f.write(test_board.remote_board_yaml("remote-qemu", "127.0.0.1", port, "always"))
             inner = (f"shell {BENCHRACK} measure {elf} --board {board} --function region_stop "
                      f"-n 1 > {work}/inner.out 2>&1; echo inner-exit=$?")
             p = gdb(elf, "--board", board, "--", "-batch", "-ex", "break region_stop",
@@ -114,20 +131,19 @@ def main():
             proc.kill()
             proc.wait()
 
-        p = gdb(elf, "--function", "no_such_function", "--", "-batch")
+        p = gdb(elf, *BOARD, "--function", "no_such_function", "--", "-batch")
         c.check(p.returncode == 2 and "no_such_function" in p.stderr,
                 f"unknown --function: exit {p.returncode} (want 2)")
-        p = gdb(elf, "--gdb", "/nonexistent/gdb", "--", "-batch")
+        p = gdb(elf, *BOARD, "--gdb", "/nonexistent/gdb", "--", "-batch")
         c.check(p.returncode == 3 and "/nonexistent/gdb" in p.stderr,
                 f"missing debugger: exit {p.returncode} (want 3)")
         board = os.path.join(work, "gdb-key.yaml")
+        # The build's board's own file, with a gdb: key of its own.
+        with open(test_board.board_file(), encoding="utf-8") as f:
+            text = f.read()
         with open(board, "w") as f:
-            f.write("name: gdb-key\ncore: cortex-m4\n"
-                    "server: {kind: qemu, machine: netduinoplus2}\ncounter: {kind: tim2}\n"
-                    "memory:\n"
-                    "  - {name: flash, kind: flash, origin: 0x08000000, length: 1M}\n"
-                    "  - {name: sram, kind: ram, origin: 0x20000000, length: 128K}\n"
-                    "gdb: /nonexistent/board-gdb\n")
+            f.write(text.replace(f"name: {test_board.NAME}\n", "name: gdb-key\n", 1)
+                    + "gdb: /nonexistent/board-gdb\n")
         p = gdb(elf, "--board", board, "--", "-batch")
         c.check(p.returncode == 3 and "/nonexistent/board-gdb" in p.stderr,
                 f"the board's gdb: program is the one started: exit {p.returncode}")
