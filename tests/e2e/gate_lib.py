@@ -17,7 +17,7 @@ BOARD = test_board.NAME
 # handful shows what twenty do. Twenty where the stub reads its counter
 # itself (TIM2: one halt per bench); five on an icount board, where the
 # host reads QEMU's count at two watchpoint stops per iteration.
-ITERATIONS = 5 if test_board.counter() == "icount" else 20
+ITERATIONS = test_board.samples(20, 5)
 
 
 def run(benchrack, args, cwd=None, env=None, timeout=TIMEOUT_S):

@@ -27,7 +27,7 @@ RUNS = 12
 # Iterations per bench: what is asserted is the records, not the figures.
 # Fewer on an icount board (two watchpoint stops per iteration, twelve QEMUs
 # at once on a 2-vCPU host).
-ITERATIONS = 10 if test_board.counter() == "icount" else 50
+ITERATIONS = test_board.samples(50, 10)
 c = Checks()
 work = tempfile.mkdtemp(prefix="benchrack-concurrent-")
 ROUNDS = 3  # a collision needs the same millisecond: three chances to show one

@@ -42,7 +42,7 @@ BENCHRACK, SUITE, PLAIN, OLD, NEW, SCHEMAS = sys.argv[1:7]
 # reaches after reset: the first word of its flash (the vector table's).
 BOARD = test_board.NAME
 ON_BOARD = ["--board", BOARD]
-NEVER = hex(test_board.memory(kind="flash")[0])
+NEVER = hex(test_board.flash()[0])
 # profile on the board's QEMU machine (--machine, not --board): with --board,
 # an icount board's QEMU runs in record mode, where QEMU 7.2
 # answers no interrupt while the core runs, and profile cannot stop it
