@@ -1,11 +1,23 @@
 """Helpers shared by the gate and format end-to-end tests: running the CLI,
-writing suite files, reading records and the ELF build-id."""
+writing suite files, reading records and the ELF build-id. The suites are
+on this build's board (tests/lib/test_board.py: BENCHRACK_TEST_BOARD, whose
+images the tests are given)."""
 import json
 import os
 import struct
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import test_board  # noqa: E402
 
 TIMEOUT_S = 120
+BOARD = test_board.NAME
+# Iterations of a suite's stub benches: exact figures repeat exactly, so a
+# handful shows what twenty do. Twenty where the stub reads its counter
+# itself (TIM2: one halt per bench); five on an icount board, where the
+# host reads QEMU's count at two watchpoint stops per iteration.
+ITERATIONS = test_board.samples(20, 5)
 
 
 def run(benchrack, args, cwd=None, env=None, timeout=TIMEOUT_S):
@@ -16,10 +28,11 @@ def run(benchrack, args, cwd=None, env=None, timeout=TIMEOUT_S):
 
 
 def write_suite(path, firmware, benches, **keys):
-    """A suite file on the default board with the given benches (names or
-    mappings written inline) and top-level keys."""
-    lines = ["name: gate", f"firmware: {firmware}", "boards: [qemu-netduinoplus2]",
-             "default_iterations: 20", "warmup_runs: 1"]
+    """A suite file on this build's board (BOARD), ITERATIONS iterations,
+    with the given benches (names or mappings written inline) and top-level
+    keys."""
+    lines = ["name: gate", f"firmware: {firmware}", f"boards: [{BOARD}]",
+             f"default_iterations: {ITERATIONS}", "warmup_runs: 1"]
     for key, value in keys.items():
         lines.append(f"{key}: {value}")
     lines.append("benches:")
@@ -27,6 +40,40 @@ def write_suite(path, firmware, benches, **keys):
         lines.append(f"  - {bench}")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+    return path
+
+
+def write_unreachable_board(boards_dir):
+    """A board behind OpenOCD that no probe here answers: nucleo-f446re's
+    file (OpenOCD launched on its ST-LINK) renamed openocd-unreachable, with
+    this build's core and memory map and SysTick for a counter (every core
+    has one; a Cortex-M0 no DWT), so that this build's images fit it and
+    what stops them is OpenOCD's own "open failed". Returns its path; a suite
+    file in boards_dir/.. names it openocd-unreachable."""
+    with open(os.path.join(test_board.SOURCE_ROOT, "configs", "boards", "nucleo-f446re.yaml"),
+              encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out, in_memory = [], False
+    for line in lines:
+        if line.startswith("name:"):
+            line = "name: openocd-unreachable"
+        elif line.startswith("core:"):
+            line = "core: " + test_board.core()
+        elif line.startswith("  kind: dwt"):
+            line = "  kind: systick"
+        elif line.startswith("memory:"):
+            in_memory = True
+            out += [line] + test_board.memory_lines()
+            continue
+        elif in_memory and line.startswith(" "):
+            continue
+        else:
+            in_memory = False
+        out.append(line)
+    os.makedirs(boards_dir, exist_ok=True)
+    path = os.path.join(boards_dir, "openocd-unreachable.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
     return path
 
 

@@ -11,9 +11,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import test_board  # noqa: E402
 from elfpatch import Elf32  # noqa: E402
 
 BENCHRACK, SUITE = sys.argv[1], sys.argv[2]
+# The build's board: its images are linked for it (tests/lib/test_board.py).
+BOARD = test_board.NAME
+ON_BOARD = ["--board", BOARD]
 CB_MAGIC = 0x42524342
 CB_VERSION = 2
 failures = 0
@@ -57,25 +61,25 @@ with tempfile.TemporaryDirectory() as tmp:
     bad_magic.write_u32(cb, 0xDEADBEEF)
     path = os.path.join(tmp, "bad-magic.elf")
     bad_magic.save(path)
-    expect("wrong magic", ["run", path], 2, "magic", "0xdeadbeef", "stub")
+    expect("wrong magic", ["run", *ON_BOARD, path], 2, "magic", "0xdeadbeef", "stub")
 
     bad_version = Elf32(SUITE)
     bad_version.write_u32(cb + 4, CB_VERSION + 1)
     path = os.path.join(tmp, "bad-version.elf")
     bad_version.save(path)
-    expect("wrong version", ["run", path], 2, f"version {CB_VERSION + 1}", "rebuild")
+    expect("wrong version", ["run", *ON_BOARD, path], 2, f"version {CB_VERSION + 1}", "rebuild")
 
     # An ARM ELF without the stub: the suite with its control block symbol renamed.
     no_stub = Elf32(SUITE)
     no_stub.rename_symbol("br_control_block", "xx_control_block")
     path = os.path.join(tmp, "no-stub.elf")
     no_stub.save(path)
-    expect("no control block", ["run", path], 2, "no control block", "benchrack measure")
+    expect("no control block", ["run", *ON_BOARD, path], 2, "no control block", "benchrack measure")
 
     env = dict(os.environ, PATH=tmp)  # a machine without QEMU
-    expect("QEMU not installed", ["run", SUITE], 3, "qemu-system-arm not found",
+    expect("QEMU not installed", ["run", *ON_BOARD, SUITE], 3, "qemu-system-arm not found",
            "apt-get install qemu-system-arm", env=env)
-    expect("QEMU path wrong", ["run", "--qemu", os.path.join(tmp, "qemu"), SUITE], 3,
+    expect("QEMU path wrong", ["run", *ON_BOARD, "--qemu", os.path.join(tmp, "qemu"), SUITE], 3,
            "not found")
 
     expect("unknown command", ["frobnicate"], 2, "unknown command")
@@ -84,7 +88,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # Issue 12: a number out of range says so, with the range the command
     # accepts (0 was refused while the message said "from 0", or silently).
-    plain = ["--function", "main"]
+    plain = ["--function", "main", *ON_BOARD]
     for name, args, phrase in [
         ("measure --timeout 0", ["measure", SUITE, *plain, "--timeout", "0"],
          "--timeout takes a whole number from 1 to"),
@@ -111,14 +115,14 @@ with tempfile.TemporaryDirectory() as tmp:
     missing = os.path.join(tmp, "gone.elf")
     for name, text, where, phrase in [
         ("bench not in the firmware",
-         f"name: s\nfirmware: {suite_elf}\nboards: [qemu-netduinoplus2]\n"
+         f"name: s\nfirmware: {suite_elf}\nboards: [{BOARD}]\n"
          "benches:\n  - empty\n  - nosuchbench\n",
          "s.yaml:6:5: ", "bench 'nosuchbench' is not in the firmware"),
         ("firmware: path wrong",
-         f"name: s\nfirmware: {missing}\nboards: [qemu-netduinoplus2]\nbenches:\n  - empty\n",
+         f"name: s\nfirmware: {missing}\nboards: [{BOARD}]\nbenches:\n  - empty\n",
          "s.yaml:2:11: ", "firmware: " + missing + ": cannot open"),
         ("elf: path wrong",
-         "name: s\nboards: [qemu-netduinoplus2]\nbenches:\n  - name: x\n"
+         f"name: s\nboards: [{BOARD}]\nbenches:\n  - name: x\n"
          f"    elf: {missing}\n    function: main\n",
          "s.yaml:5:10: ", "elf: " + missing + ": cannot open"),
     ]:

@@ -19,10 +19,15 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import test_board  # noqa: E402
 from measure_cli import Checks  # noqa: E402
 
 BENCHRACK, ELF = sys.argv[1:3]
 RUNS = 12
+# Iterations per bench: what is asserted is the records, not the figures.
+# Fewer on an icount board (two watchpoint stops per iteration, twelve QEMUs
+# at once on a 2-vCPU host).
+ITERATIONS = test_board.samples(50, 10)
 c = Checks()
 work = tempfile.mkdtemp(prefix="benchrack-concurrent-")
 ROUNDS = 3  # a collision needs the same millisecond: three chances to show one
@@ -33,7 +38,8 @@ def round_of_runs(k):
     folder = os.path.join(work, f"round{k}")
     os.makedirs(folder)
     results = os.path.join(folder, "results")
-    one = " ".join(shlex.quote(a) for a in [BENCHRACK, "run", "-n", "50", "--results-dir",
+    one = " ".join(shlex.quote(a) for a in [BENCHRACK, "run", "--board", test_board.NAME,
+                                            "-n", str(ITERATIONS), "--results-dir",
                                             results, os.path.abspath(ELF)])
     gate = os.path.join(folder, "gate")
     os.mkfifo(gate)

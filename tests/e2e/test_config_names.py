@@ -18,7 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import test_board  # noqa: E402
+
 BENCHRACK, SUITE = sys.argv[1:3]
+# The build's board: the shipped default suite names netduinoplus2, and
+# --board takes it to this build's (its image is the build's suite-O2.elf).
+BOARD = test_board.NAME
 failures = []
 
 
@@ -43,8 +49,8 @@ with tempfile.TemporaryDirectory() as tmp:
     elsewhere = os.path.join(tmp, "elsewhere")
     os.makedirs(elsewhere)
     out = os.path.join(tmp, "default.json")
-    rc, _, err = run(["run", "default", "-n", "3", "--results-dir", res, "--json", out],
-                     elsewhere)
+    rc, _, err = run(["run", "default", "--board", BOARD, "-n", "3", "--results-dir", res,
+                      "--json", out], elsewhere)
     check(rc == 0, f"run default from another folder: exit {rc} ({err[-300:]!r})")
     if rc == 0:
         rec = json.load(open(out))
@@ -54,7 +60,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # the user's own shadows it
     with open(os.path.join(here, "configs", "suites", "default.yaml"), "w") as f:
-        f.write(f"name: shadow\nfirmware: {SUITE}\nboards: [qemu-netduinoplus2]\n"
+        f.write(f"name: shadow\nfirmware: {SUITE}\nboards: [{BOARD}]\n"
                 "default_iterations: 2\nbenches: [empty]\n")
     out = os.path.join(tmp, "shadow.json")
     rc, _, err = run(["run", "default", "--results-dir", res, "--json", out], here)
@@ -64,7 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # a rack by name
     with open(os.path.join(here, "configs", "racks", "desk.yaml"), "w") as f:
         f.write("name: desk\nsuites: [../suites/default.yaml]\n"
-                "boards:\n  - {name: a, board: qemu-netduinoplus2}\n")
+                f"boards:\n  - {{name: a, board: {BOARD}}}\n")
     rc, _, err = run(["rack", "desk", "--results-dir", res, "--lock-dir",
                       os.path.join(tmp, "locks")], here)
     check(rc == 0 and os.path.isfile(os.path.join(res, "racks", "desk.json")),
@@ -81,7 +87,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # a file of that name is what it is: an ELF
     os.symlink(SUITE, os.path.join(here, "default"))
     out = os.path.join(tmp, "elf.json")
-    rc, _, err = run(["run", "default", "-n", "2", "--results-dir", res, "--json", out], here)
+    rc, _, err = run(["run", "default", "--board", BOARD, "-n", "2", "--results-dir", res,
+                      "--json", out], here)
     check(rc == 0 and json.load(open(out))["suite"] is None,
           f"a file named default is run as the ELF it is: exit {rc} ({err[-200:]!r})")
 

@@ -26,10 +26,10 @@ import xml.etree.ElementTree as ET
 import jsonschema
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gate_lib import Checker, load, run, runs_in, write_suite  # noqa: E402
+from gate_lib import (BOARD, ITERATIONS, Checker, load, run, runs_in,  # noqa: E402
+                      test_board, write_suite, write_unreachable_board)
 
 BENCHRACK, GATE, SLOWER, PLAIN, SCHEMA = sys.argv[1:6]
-BOARD = "qemu-netduinoplus2"
 c = Checker()
 
 # Bencher's JSON Schema for BMF (https://bencher.dev/bmf.json), draft-07.
@@ -65,9 +65,10 @@ with tempfile.TemporaryDirectory() as tmp:
                         ["empty", "nop1000", "work",
                          f"{{name: app_calls, elf: {PLAIN}, function: plain_fixed}}"],
                         budgets="{max_text_bytes: 64K}")
+    write_unreachable_board(os.path.join(tmp, "boards"))
     nucleo = os.path.join(tmp, "n.yaml")
     with open(nucleo, "w", encoding="utf-8") as f:
-        f.write(f"name: n\nboards: [nucleo-f446re]\nbenches:\n"
+        f.write(f"name: n\nboards: [openocd-unreachable]\nbenches:\n"
                 f"  - {{name: app_calls, elf: {PLAIN}, function: plain_fixed}}\n")
     plain = write_suite(os.path.join(tmp, "p.yaml"), GATE, ["empty", "nop1000", "work"])
     rc, _, err = run(BENCHRACK, ["run", plain, "--write-baseline"] + base)
@@ -83,7 +84,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                        "--output", path] + base)
         c.check(rc == 1 and os.path.isfile(path),
                 f"check --format {fmt} --output: exit 1 (slower), file written (got {rc})", err)
-        c.check("board qemu-netduinoplus2" in out, f"--output {fmt}: the table still on stdout")
+        c.check(f"board {BOARD}" in out, f"--output {fmt}: the table still on stdout")
         with open(path, encoding="utf-8") as f:
             outputs[fmt] = f.read()
     for path in runs_in(results):
@@ -161,7 +162,7 @@ with tempfile.TemporaryDirectory() as tmp:
     by = {(r["bench"], r["metric"]): r for r in table}
     w = by.get(("work", "instructions"))
     c.check(w is not None and w["verdict"] == "worse" and w["gate"] == "fail" and
-            float(w["change_percent"]) > 5 and int(w["n"]) == 20,
+            float(w["change_percent"]) > 5 and int(w["n"]) == ITERATIONS,
             "CSV: work's instructions row, worse, failing the gate", str(w))
     c.check(by.get(("nop1000", "stack_bytes"), {}).get("unit") == "bytes", "CSV: stack rows")
     c.check(("(firmware)", "text_bytes") in by, "CSV: the firmware's text")
@@ -231,7 +232,7 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(re.search(r"^bench\s+n\s+median\s+p10\s+p90\s+min\s+max\s+net\s+stack\s+heap\s+unit$",
                       out, re.M)
             is not None, "the table's header", out)
-    unit = "  instructions (QEMU icount)"
+    unit = "  " + test_board.unit()
     rows = [line for line in out.splitlines() if line.endswith(unit)]
     c.check(len(rows) == 3 and len({len(line) for line in rows}) == 1 and
             len({line.index(unit) for line in rows}) == 1, "the table's columns are aligned", out)

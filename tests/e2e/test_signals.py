@@ -23,11 +23,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gate_lib import Checker  # noqa: E402
+from gate_lib import BOARD, Checker  # noqa: E402
 
 BENCHRACK, PLAIN = (os.path.abspath(a) for a in sys.argv[1:3])
 SUITE = """name: long
-boards: [qemu-netduinoplus2]
+boards: [{board}]
 default_iterations: 1024
 warmup_runs: 0
 benches:
@@ -58,10 +58,11 @@ def one(sig, code, tmp, command="run"):
     results = os.path.join(tmp, sig.name + "-" + command)
     suite = os.path.join(tmp, "long.yaml")
     with open(suite, "w", encoding="utf-8") as f:
-        f.write(SUITE.format(elf=PLAIN))
+        f.write(SUITE.format(elf=PLAIN, board=BOARD))
     json_path = os.path.join(tmp, f"{sig.name}-measure.json")
     args = (["run", suite, "--results-dir", results] if command == "run" else
-            ["measure", PLAIN, "--function", "plain_long", "-n", "1024", "--json", json_path])
+            ["measure", PLAIN, "--board", BOARD, "--function", "plain_long", "-n", "1024",
+             "--json", json_path])
     p = subprocess.Popen([BENCHRACK, *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids = []

@@ -57,6 +57,19 @@ def unit(name=NAME):
     return None  # a clock counter's unit depends on the run (ticks, cycles)
 
 
+def clock_hz(name=NAME):
+    """The board file's clock_hz (SysTick's clock on the icount boards), or
+    None when it has none (the netduinos: a TIM2 tick is an instruction)."""
+    value = _key(_text(name), "clock_hz")
+    return int(value) if value else None
+
+
+def memory_lines(name=NAME):
+    """The board file's memory: entries, as written (one `  - {...}` line
+    each), for a board file of a test's own on the same memory map."""
+    return re.findall(r"^\s+-\s*\{name:.*\}\s*$", _text(name), re.M)
+
+
 def memory(name=NAME, kind="ram"):
     """(origin, length in bytes) of the board's first region of KIND."""
     for m in re.finditer(r"\{name:\s*[^,]+,\s*kind:\s*(\w+),\s*origin:\s*(0x[0-9a-fA-F]+),"
