@@ -9,6 +9,7 @@
 #include "debug/cortex_m.h"
 
 #define ENDPOINT_CONNECT_TIMEOUT_MS 5000
+#define ENDPOINT_LAUNCHED_FIRST_ANSWER_MS 30000
 #define SESSION_EXIT_WAIT_MS 2000 /* a server whose connection ended exits within this */
 #define SESSION_EXIT_POLL_NS 10000000L
 
@@ -89,7 +90,11 @@ br_status_t br_session_open(const br_endpoint_t *ep, br_session_t *s, br_error_t
 		br_server_stop(&s->server);
 		return st;
 	}
-	st = br_target_attach(&s->target, &transport, flavour, err);
+	/* A server just launched answers its first packet once it has started,
+	 * later on a loaded host; it is watched (its death ends the wait). */
+	st = br_target_attach_within(&s->target, &transport, flavour,
+	                             s->server.pid != 0 ? ENDPOINT_LAUNCHED_FIRST_ANSWER_MS : 0,
+	                             err);
 	if (st != BR_OK) {
 		br_session_explain(s, err);
 		br_server_stop(&s->server);

@@ -108,6 +108,17 @@ typedef struct br_target_regs {
 br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
                              const br_flavour_t *flavour, br_error_t *err);
 
+/*
+ * br_target_attach, waiting up to first_answer_ms (0: the client's default)
+ * for the server's first answer, to qSupported: a server benchrack has just
+ * launched may take longer than a running one to answer it when the host is
+ * loaded (a dozen QEMUs starting at once). Every later request has the
+ * client's default timeout again.
+ */
+br_status_t br_target_attach_within(br_target_t *t, const rsp_transport_t *transport,
+                                    const br_flavour_t *flavour, int first_answer_ms,
+                                    br_error_t *err);
+
 /* Closes the connection without detaching (the server may be gone). Safe to
  * call twice. */
 void br_target_close(br_target_t *t);

@@ -126,6 +126,13 @@ static br_status_t scan_and_attach(br_target_t *t, br_error_t *err)
 br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
                              const br_flavour_t *flavour, br_error_t *err)
 {
+	return br_target_attach_within(t, transport, flavour, 0, err);
+}
+
+br_status_t br_target_attach_within(br_target_t *t, const rsp_transport_t *transport,
+                                    const br_flavour_t *flavour, int first_answer_ms,
+                                    br_error_t *err)
+{
 	memset(t, 0, sizeof(*t));
 	t->flavour = flavour;
 	t->x_packet = -1;
@@ -139,7 +146,10 @@ br_status_t br_target_attach(br_target_t *t, const rsp_transport_t *transport,
 	size_t len;
 	t->stop = xmalloc(sizeof(*t->stop));
 	rsp_stop_reply_t *stop = t->stop;
+	if (first_answer_ms > 0)
+		rsp_client_set_timeout(t->rsp, first_answer_ms);
 	br_status_t st = rsp_client_negotiate(t->rsp, err);
+	rsp_client_set_timeout(t->rsp, RSP_CLIENT_DEFAULT_TIMEOUT_MS);
 	if (st == BR_OK && flavour->scan_command != NULL)
 		st = scan_and_attach(t, err);
 	if (st == BR_OK)
