@@ -44,9 +44,8 @@ static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run,
 	char starved[BOARD_RUN_STARVED_BYTES];
 	bool host_starved = br_server_sched_starved(&runner->session.server, &k->sched_start, &now,
 	                                            starved, sizeof(starved));
-	br_status_t st =
-	    br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
-	                            timeout_ms, host_starved ? starved : NULL, err);
+	br_status_t st = br_run_classify_timeout(runner, run->record.elf_path, what, timeout_ms,
+	                                         host_starved ? starved : NULL, err);
 	if (st != BR_ERR_TIMEOUT && !(st == BR_ERR_INFRA && host_starved))
 		return st;
 	*answered = true;
