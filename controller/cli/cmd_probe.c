@@ -43,6 +43,9 @@ typedef struct probe_options {
 	long run_ms; /* -1: do not run */
 	bool quiet;  /* --dump only: no report */
 	bool kind_given;
+	/* --kernel, --qemu, --openocd, --serial: for the kind they belong to,
+	 * whichever order the options come in (probe_apply_launch). */
+	const char *kernel, *qemu_program, *openocd_program, *probe_serial;
 	const char *board; /* --board: where the board is, from its file */
 	br_board_t board_file;
 } probe_options_t;
@@ -96,33 +99,47 @@ static int parse_dump(probe_options_t *o, const char *arg)
 	return 0;
 }
 
-static void set_kind(probe_options_t *o, br_endpoint_kind_t kind)
+static void set_kind(probe_options_t *o, br_server_kind_id_t kind)
 {
-	o->ep.kind = kind;
+	br_endpoint_set_kind(&o->ep, kind);
 	o->kind_given = true;
+}
+
+/* The launch options given for ep's kind: QEMU's program and kernel,
+ * OpenOCD's program and probe serial (a board's own unless given). */
+static void probe_apply_launch(const probe_options_t *o, br_endpoint_t *ep)
+{
+	if (ep->kind == BR_SERVER_KIND_QEMU && o->qemu_program != NULL)
+		ep->launch.program = o->qemu_program;
+	if (ep->kind == BR_SERVER_KIND_QEMU && o->kernel != NULL)
+		ep->launch.kernel = o->kernel;
+	if (ep->kind == BR_SERVER_KIND_OPENOCD && o->openocd_program != NULL)
+		ep->launch.program = o->openocd_program;
+	if (ep->kind == BR_SERVER_KIND_OPENOCD && o->probe_serial != NULL)
+		ep->launch.params[BR_OPENOCD_KEY_SERIAL] = o->probe_serial;
 }
 
 static int probe_set_machine(void *opts, const char *arg)
 {
 	probe_options_t *o = opts;
-	set_kind(o, BR_ENDPOINT_QEMU);
-	o->ep.qemu.machine = arg;
+	set_kind(o, BR_SERVER_KIND_QEMU);
+	o->ep.launch.params[BR_QEMU_KEY_MACHINE] = arg;
 	return 0;
 }
 
 static int probe_set_interface(void *opts, const char *arg)
 {
 	probe_options_t *o = opts;
-	set_kind(o, BR_ENDPOINT_OPENOCD);
-	o->ep.openocd.interface_cfg = arg;
+	set_kind(o, BR_SERVER_KIND_OPENOCD);
+	o->ep.launch.params[BR_OPENOCD_KEY_INTERFACE] = arg;
 	return 0;
 }
 
 static int probe_set_target(void *opts, const char *arg)
 {
 	probe_options_t *o = opts;
-	set_kind(o, BR_ENDPOINT_OPENOCD);
-	o->ep.openocd.target_cfg = arg;
+	set_kind(o, BR_SERVER_KIND_OPENOCD);
+	o->ep.launch.params[BR_OPENOCD_KEY_TARGET] = arg;
 	return 0;
 }
 
@@ -130,7 +147,7 @@ static int probe_set_remote(void *opts, const char *arg)
 {
 	probe_options_t *o = opts;
 	br_error_t err;
-	set_kind(o, BR_ENDPOINT_REMOTE);
+	set_kind(o, BR_SERVER_KIND_REMOTE);
 	if (rsp_transport_parse_hostport(arg, o->host, sizeof(o->host), &o->ep.port, &err) != BR_OK)
 		return probe_bad("--remote takes HOST:PORT, not", arg);
 	o->ep.host = o->host;
@@ -140,7 +157,7 @@ static int probe_set_remote(void *opts, const char *arg)
 static int probe_set_device(void *opts, const char *arg)
 {
 	probe_options_t *o = opts;
-	set_kind(o, BR_ENDPOINT_SERIAL);
+	set_kind(o, BR_SERVER_KIND_SERIAL);
 	o->ep.device = arg;
 	return 0;
 }
@@ -215,17 +232,17 @@ static const br_cli_opt_t probe_rows[] = {
      .help = "launch QEMU -M M"},
     {.name = "kernel",
      .arg = "ELF",
-     .offset = P(ep.qemu.kernel),
+     .offset = P(kernel),
      .group = PROBE_GROUP_WHERE,
      .help = "the ELF QEMU loads"},
     {.name = "qemu",
      .arg = "PROG",
-     .offset = P(ep.qemu.program),
+     .offset = P(qemu_program),
      .group = PROBE_GROUP_WHERE,
      .help = "the QEMU to launch (default " BR_QEMU_PROGRAM ")"},
     {.name = "semihosting",
      .kind = BR_CLI_OPT_FLAG,
-     .offset = P(ep.qemu.semihosting),
+     .offset = P(ep.launch.semihosting),
      .group = PROBE_GROUP_WHERE,
      .help = "QEMU with semihosting"},
     {.name = "openocd-interface",
@@ -242,12 +259,12 @@ static const br_cli_opt_t probe_rows[] = {
      .help = "and -f CFG for the target"},
     {.name = "serial",
      .arg = "SN",
-     .offset = P(ep.openocd.serial),
+     .offset = P(probe_serial),
      .group = PROBE_GROUP_WHERE,
      .help = "the probe's serial number (OpenOCD's adapter serial)"},
     {.name = "openocd",
      .arg = "PROG",
-     .offset = P(ep.openocd.program),
+     .offset = P(openocd_program),
      .group = PROBE_GROUP_WHERE,
      .help = "the OpenOCD to launch (default " BR_OPENOCD_PROGRAM ")"},
     {.name = "remote",
@@ -332,9 +349,11 @@ static int probe_parse(int argc, char **argv, probe_options_t *o)
 		return probe_bad("--board says where the board is; leave out the other 'where' "
 		                 "options with",
 		                 o->board);
-	if (o->ep.kind == BR_ENDPOINT_OPENOCD && o->ep.openocd.interface_cfg == NULL)
+	if (o->ep.kind == BR_SERVER_KIND_OPENOCD &&
+	    o->ep.launch.params[BR_OPENOCD_KEY_INTERFACE] == NULL)
 		return probe_bad("OpenOCD needs --openocd-interface CFG; got only",
-		                 o->ep.openocd.target_cfg);
+		                 o->ep.launch.params[BR_OPENOCD_KEY_TARGET]);
+	probe_apply_launch(o, &o->ep);
 	return 0;
 }
 
@@ -367,7 +386,7 @@ static br_status_t probe_exit_check(br_session_t *s, const probe_options_t *o,
 	char tail[BR_SERVER_STDERR_TAIL];
 	br_server_log_tail(&s->server, tail, sizeof(tail));
 	bool said = !br_server_alive(&s->server) && tail[0] != '\0';
-	if (o->ep.qemu.semihosting && !said)
+	if (o->ep.launch.semihosting && !said)
 		return BR_OK;
 	if (!said)
 		br_error_prefix(err,
@@ -396,10 +415,10 @@ static br_status_t probe_run(br_session_t *s, const probe_options_t *o, br_error
 static br_status_t probe_board_endpoint(probe_options_t *o, br_error_t *err)
 {
 	br_endpoint_t given = o->ep;
-	br_status_t st = br_board_open(o->board, br_configs_dir(), given.qemu.kernel,
-	                               &o->board_file, &o->ep, err);
-	if (given.qemu.program != NULL && strcmp(given.qemu.program, BR_QEMU_PROGRAM) != 0)
-		o->ep.qemu.program = given.qemu.program;
+	br_status_t st =
+	    br_board_open(o->board, br_configs_dir(), o->kernel, &o->board_file, &o->ep, err);
+	if (o->ep.kind == BR_SERVER_KIND_QEMU && o->qemu_program != NULL)
+		o->ep.launch.program = o->qemu_program;
 	o->ep.timeout_ms = given.timeout_ms;
 	return st;
 }

@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/option_table.h"
 #include "cli/output.h"
-#include "common/server_names.h"
+#include "debug/server_kind.h"
 #include "run/install_paths.h"
 #include "run/board_target.h"
 #include "measure/counter_spec.h"

@@ -189,7 +189,7 @@ static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_coun
 		return 2;
 	}
 	if (br_counter_is_monitor(counter))
-		ep->qemu.record = true;
+		ep->launch.record = true;
 	br_board_lock_t lock;
 	br_status_t st = br_board_lock_take(ep, stderr, &lock, &err);
 	if (st != BR_OK)
@@ -203,7 +203,7 @@ static int selftest_on(const br_board_t *board, br_endpoint_t *ep, const br_coun
 	br_selftest_setup_t setup = {
 	    .ram_origin = ram->start,
 	    .ram_length = ram->length,
-	    .emulated = board->server_kind == BR_BOARD_SERVER_QEMU,
+	    .emulated = br_board_server_kind(board)->emulated,
 	    .dual_issue = board->core == BR_BOARD_CORE_M7 || board->core == BR_BOARD_CORE_M85,
 	    .timeout_ms = o->timeout_s * 1000,
 	    .long_loops = o->loops,

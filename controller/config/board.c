@@ -1,5 +1,6 @@
 #include "config/board.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,104 +35,117 @@ static const br_cfg_field_t server_common[] = {
      .names = br_server_kind_names},
 };
 
-static const br_cfg_field_t server_qemu[] = {
-    {.key = "program",
-     .type = BR_CFG_STRING,
-     .offset = S(program),
-     .form = "the QEMU program, e.g. qemu-system-arm"},
-    {.key = "machine",
-     .type = BR_CFG_STRING,
-     .offset = S(machine),
-     .required = true,
-     .form = "a QEMU machine name, e.g. netduinoplus2"},
-    {.key = "args",
-     .type = BR_CFG_LIST,
-     .element = BR_CFG_STRING,
-     .offset = S(args),
-     .max_items = BR_BOARD_MAX_SERVER_ARGS,
-     .form = "a list of at most 16 extra QEMU arguments, e.g. [-d, guest_errors]"},
-};
+/* A reached (TCP, SERIAL) kind's keys; flavour's required and note come from
+ * its row. */
+static const br_cfg_field_t server_host = {
+    .key = "host",
+    .type = BR_CFG_STRING,
+    .offset = S(host),
+    .required = true,
+    .form = "the host name or address of the machine running the gdbserver"};
+static const br_cfg_field_t server_port = {.key = "port",
+                                           .type = BR_CFG_UINT,
+                                           .offset = S(port),
+                                           .required = true,
+                                           .min = 1,
+                                           .max = BOARD_PORT_MAX,
+                                           .form = "a TCP port from 1 to 65535, e.g. 3333"};
+static const br_cfg_field_t server_device = {.key = "device",
+                                             .type = BR_CFG_STRING,
+                                             .offset = S(device),
+                                             .required = true,
+                                             .form = "a serial device, e.g. /dev/ttyACM0"};
 
-static const br_cfg_field_t server_openocd[] = {
-    {.key = "program",
-     .type = BR_CFG_STRING,
-     .offset = S(program),
-     .form = "the OpenOCD program, e.g. openocd"},
-    {.key = "interface",
-     .type = BR_CFG_STRING,
-     .offset = S(interface),
-     .required = true,
-     .form = "an OpenOCD interface script, e.g. interface/stlink.cfg"},
-    {.key = "target",
-     .type = BR_CFG_STRING,
-     .offset = S(target),
-     .required = true,
-     .form = "an OpenOCD target script, e.g. target/stm32f4x.cfg"},
-    {.key = "serial",
-     .type = BR_CFG_STRING,
-     .offset = S(serial),
-     .form = "the probe's serial number, as `adapter serial` takes it"},
-    {.key = "args",
-     .type = BR_CFG_LIST,
-     .element = BR_CFG_STRING,
-     .offset = S(args),
-     .max_items = BR_BOARD_MAX_SERVER_ARGS,
-     .form = "a list of at most 16 extra OpenOCD arguments"},
-};
+/* program, the row's keys, args; or host, port, flavour; or device, flavour. */
+#define SERVER_KIND_MAX_FIELDS (BR_SERVER_LAUNCH_PARAMS + 2U)
+#define SERVER_FORM_BYTES 96U
 
-static const br_cfg_field_t server_remote[] = {
-    {.key = "host",
-     .type = BR_CFG_STRING,
-     .offset = S(host),
-     .required = true,
-     .form = "the host name or address of the machine running the gdbserver"},
-    {.key = "port",
-     .type = BR_CFG_UINT,
-     .offset = S(port),
-     .required = true,
-     .min = 1,
-     .max = BOARD_PORT_MAX,
-     .form = "a TCP port from 1 to 65535, e.g. 3333"},
-    {.key = "flavour",
-     .type = BR_CFG_ENUM,
-     .offset = S(flavour),
-     .required = true,
-     .names = br_flavour_name_list},
-};
+/* Each kind's keys, made once from its row (debug/server_kind_table.h). */
+static struct {
+	br_cfg_field_t fields[BR_SERVER_KIND_MAX][SERVER_KIND_MAX_FIELDS];
+	char program_form[BR_SERVER_KIND_MAX][SERVER_FORM_BYTES];
+	char args_form[BR_SERVER_KIND_MAX][SERVER_FORM_BYTES];
+	char flavour_note[BR_SERVER_KIND_MAX][SERVER_FORM_BYTES];
+	br_cfg_variant_t variants[BR_SERVER_KIND_MAX];
+} server_schema;
+static pthread_once_t server_schema_once = PTHREAD_ONCE_INIT;
 
-static const br_cfg_field_t server_serial[] = {
-    {.key = "device",
-     .type = BR_CFG_STRING,
-     .offset = S(device),
-     .required = true,
-     .form = "a serial device, e.g. /dev/ttyACM0"},
-    {.key = "flavour",
-     .type = BR_CFG_ENUM,
-     .offset = S(flavour),
-     .names = br_flavour_name_list,
-     .note = "(default " BR_FLAVOUR_BMP_NAME ")"},
-};
-
-/* Indexed by kind: each variant is for the kind's name. */
-static const br_cfg_variant_t server_variants[] = {
-    [BR_BOARD_SERVER_QEMU] = {NULL, server_qemu, BR_CFG_COUNT(server_qemu)},
-    [BR_BOARD_SERVER_OPENOCD] = {NULL, server_openocd, BR_CFG_COUNT(server_openocd)},
-    [BR_BOARD_SERVER_REMOTE] = {NULL, server_remote, BR_CFG_COUNT(server_remote)},
-    [BR_BOARD_SERVER_SERIAL] = {NULL, server_serial, BR_CFG_COUNT(server_serial)},
-};
-
-_Static_assert(BR_CFG_COUNT(server_variants) == BR_BOARD_SERVER_SERIAL + 1,
-               "a variant for each server kind");
-
-static const br_cfg_map_t server_map = {
+static br_cfg_map_t server_map = {
     .what = "server",
     .size = sizeof(br_board_server_t),
     .fields = server_common,
     .field_count = BR_CFG_COUNT(server_common),
     .selector = "kind",
-    .variants = server_variants,
-    .variant_count = BR_CFG_COUNT(server_variants),
+    .variants = server_schema.variants,
 };
+
+/* A launched kind's keys: program, the row's, args. */
+static size_t launched_fields(const br_server_kind_t *k, size_t i, br_cfg_field_t *f)
+{
+	size_t n = 0;
+	snprintf(server_schema.program_form[i], SERVER_FORM_BYTES, "the %s program, e.g. %s",
+	         k->title, k->program);
+	f[n++] = (br_cfg_field_t){.key = "program",
+	                          .type = BR_CFG_STRING,
+	                          .offset = S(program),
+	                          .form = server_schema.program_form[i]};
+	for (size_t j = 0; j < BR_SERVER_LAUNCH_PARAMS && k->keys[j].name != NULL; j++)
+		f[n++] = (br_cfg_field_t){.key = k->keys[j].name,
+		                          .type = BR_CFG_STRING,
+		                          .offset = S(params) + j * sizeof(br_cfg_string_t),
+		                          .required = k->keys[j].required,
+		                          .form = k->keys[j].form};
+	snprintf(server_schema.args_form[i], SERVER_FORM_BYTES,
+	         "a list of at most %u extra %s arguments%s", BR_BOARD_MAX_SERVER_ARGS, k->title,
+	         k->args_example != NULL ? k->args_example : "");
+	f[n++] = (br_cfg_field_t){.key = "args",
+	                          .type = BR_CFG_LIST,
+	                          .element = BR_CFG_STRING,
+	                          .offset = S(args),
+	                          .max_items = BR_BOARD_MAX_SERVER_ARGS,
+	                          .form = server_schema.args_form[i]};
+	return n;
+}
+
+/* A reached kind's flavour key: required when its row names no flavour. */
+static br_cfg_field_t flavour_field(const br_server_kind_t *k, size_t i)
+{
+	if (k->flavour != NULL)
+		snprintf(server_schema.flavour_note[i], SERVER_FORM_BYTES, "(default %s)",
+		         k->flavour);
+	return (br_cfg_field_t){.key = "flavour",
+	                        .type = BR_CFG_ENUM,
+	                        .offset = S(flavour),
+	                        .required = k->flavour == NULL,
+	                        .names = br_flavour_name_list,
+	                        .note = k->flavour != NULL ? server_schema.flavour_note[i] : NULL};
+}
+
+static void server_schema_make(void)
+{
+	size_t count = br_server_kind_count();
+	for (size_t i = 0; i < count; i++) {
+		const br_server_kind_t *k = br_server_kind_get((br_server_kind_id_t)i);
+		br_cfg_field_t *f = server_schema.fields[i];
+		size_t n = 0;
+		switch (k->reach) {
+		case BR_SERVER_REACH_LAUNCH:
+			n = launched_fields(k, i, f);
+			break;
+		case BR_SERVER_REACH_TCP:
+			f[n++] = server_host;
+			f[n++] = server_port;
+			f[n++] = flavour_field(k, i);
+			break;
+		case BR_SERVER_REACH_SERIAL:
+			f[n++] = server_device;
+			f[n++] = flavour_field(k, i);
+			break;
+		}
+		server_schema.variants[i] = (br_cfg_variant_t){NULL, f, n};
+	}
+	server_map.variant_count = count;
+}
 
 #define C(field) offsetof(br_board_counter_t, field)
 
@@ -411,7 +425,7 @@ static br_status_t place_stack(const char *file, br_board_t *b, br_error_t *err)
 /* True when the board's gdbserver is QEMU: launched, or a remote one. */
 static bool board_is_qemu(const br_board_t *b)
 {
-	return b->server_kind == BR_BOARD_SERVER_QEMU ||
+	return br_board_server_kind(b)->emulated ||
 	       strcmp(br_board_flavour_name(b), BR_FLAVOUR_QEMU_NAME) == 0;
 }
 
@@ -501,7 +515,7 @@ static br_status_t check_board(br_board_t *b, br_error_t *err)
 		                    "record keeps no more, and a name is never cut)",
 		                    f->name.value, strlen(f->name.value), BR_BOARD_NAME_MAX);
 	b->name = f->name.value;
-	b->server_kind = (br_board_server_kind_t)f->server.kind.value;
+	b->server_kind = (br_server_kind_id_t)f->server.kind.value;
 	b->core = (br_board_core_t)f->core.value;
 	b->hardware_breakpoints = f->hardware_breakpoints.set
 	                              ? (unsigned)f->hardware_breakpoints.value
@@ -524,6 +538,7 @@ static br_status_t check_board(br_board_t *b, br_error_t *err)
 static br_status_t board_from_doc(const br_yaml_doc_t *doc, br_board_t *board, br_error_t *err)
 {
 	memset(board, 0, sizeof(*board));
+	pthread_once(&server_schema_once, server_schema_make);
 	br_status_t st = br_cfg_decode(doc, &board_map, &board->file, err);
 	if (st != BR_OK)
 		return st;
@@ -596,34 +611,46 @@ const br_board_region_t *br_board_region(const br_board_t *board, size_t i)
 	return region(&board->file, i);
 }
 
+const br_server_kind_t *br_board_server_kind(const br_board_t *board)
+{
+	return br_server_kind_get(board->server_kind);
+}
+
 const char *br_board_flavour_name(const br_board_t *board)
 {
 	const br_board_server_t *s = &board->file.server;
 	if (s->flavour.set)
 		return br_flavour_name_list[s->flavour.value];
-	if (board->server_kind == BR_BOARD_SERVER_SERIAL)
-		return BR_FLAVOUR_BMP_NAME;
-	return br_server_kind_names[board->server_kind];
+	const char *own = br_board_server_kind(board)->flavour;
+	return own != NULL ? own : BR_FLAVOUR_GENERIC_NAME;
+}
+
+void br_board_server_launch(const br_board_t *board, br_server_launch_t *opts)
+{
+	const br_board_server_t *s = &board->file.server;
+	memset(opts, 0, sizeof(*opts));
+	opts->program = s->program.value;
+	for (size_t i = 0; i < BR_SERVER_LAUNCH_PARAMS; i++)
+		opts->params[i] = s->params[i].value;
+	opts->extra_args = board->server_args;
+	opts->extra_arg_count = board->server_arg_count;
 }
 
 void br_board_describe_server(const br_board_t *board, char *buf, size_t cap)
 {
 	const br_board_server_t *s = &board->file.server;
-	switch (board->server_kind) {
-	case BR_BOARD_SERVER_QEMU:
-		snprintf(buf, cap, "%s -M %s", s->program.set ? s->program.value : BR_QEMU_PROGRAM,
-		         s->machine.value);
+	const br_server_kind_t *kind = br_board_server_kind(board);
+	br_server_launch_t opts;
+	switch (kind->reach) {
+	case BR_SERVER_REACH_LAUNCH:
+		br_board_server_launch(board, &opts);
+		br_server_kind_describe(kind, &opts, buf, cap);
 		return;
-	case BR_BOARD_SERVER_OPENOCD:
-		snprintf(buf, cap, "%s -f %s -f %s",
-		         s->program.set ? s->program.value : BR_OPENOCD_PROGRAM, s->interface.value,
-		         s->target.value);
-		return;
-	case BR_BOARD_SERVER_REMOTE:
+	case BR_SERVER_REACH_TCP:
 		snprintf(buf, cap, "%s at %s:%llu", br_board_flavour_name(board), s->host.value,
 		         (unsigned long long)s->port.value);
 		return;
-	case BR_BOARD_SERVER_SERIAL:
+	case BR_SERVER_REACH_SERIAL:
 		snprintf(buf, cap, "%s on %s", br_board_flavour_name(board), s->device.value);
 		return;
 	}

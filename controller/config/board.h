@@ -15,7 +15,7 @@
 
 #include "common/counter_kind.h"
 #include "common/error.h"
-#include "common/server_names.h"
+#include "debug/server_kind.h"
 #include "yaml/schema.h"
 
 /* A board's name: what a record's name field holds (results/record.h,
@@ -23,17 +23,7 @@
 #define BR_BOARD_NAME_MAX 63U
 
 /* The most extra arguments a board adds to a launched server's command line. */
-#define BR_BOARD_MAX_SERVER_ARGS 16U
-
-/* In the order of BR_SERVER_KIND_LIST (common/server_names.h): launched
- * qemu-system-arm -M machine; launched openocd with an interface and a target
- * cfg; already running at host:port; a probe speaking RSP on a serial device
- * (Black Magic Probe). */
-#define BR_BOARD_SERVER_ROW(id, name) BR_BOARD_SERVER_##id,
-typedef enum br_board_server_kind {
-	BR_SERVER_KIND_LIST(BR_BOARD_SERVER_ROW)
-} br_board_server_kind_t;
-#undef BR_BOARD_SERVER_ROW
+#define BR_BOARD_MAX_SERVER_ARGS BR_SERVER_MAX_EXTRA_ARGS
 
 typedef enum br_board_core {
 	BR_BOARD_CORE_M0,
@@ -67,19 +57,20 @@ typedef enum br_board_load {
 	                               with the image (QEMU -kernel), else if-different */
 } br_board_load_t;
 
+/* The server section: kind picks the keys (debug/server_kind_table.h's row:
+ * a launched kind's program, its own keys and args; a reached one's host,
+ * port or device, and flavour). */
 typedef struct br_board_server {
 	br_cfg_section_t head;
-	br_cfg_enum_t kind;        /* br_board_server_kind_t */
-	br_cfg_string_t program;   /* qemu, openocd: the program to launch */
-	br_cfg_string_t machine;   /* qemu: -M */
-	br_cfg_list_t args;        /* qemu, openocd: extra arguments (br_cfg_string_t) */
-	br_cfg_string_t interface; /* openocd: -f interface/....cfg */
-	br_cfg_string_t target;    /* openocd: -f target/....cfg */
-	br_cfg_string_t serial;    /* openocd: the probe's serial number (adapter serial) */
-	br_cfg_string_t host;      /* remote */
-	br_cfg_uint_t port;        /* remote */
-	br_cfg_enum_t flavour;     /* remote, serial: which gdbserver answers */
-	br_cfg_string_t device;    /* serial: /dev/ttyACM0 */
+	br_cfg_enum_t kind;      /* br_server_kind_id_t */
+	br_cfg_string_t program; /* LAUNCH: the program to launch */
+	/* LAUNCH: the row's keys, in its order (e.g. qemu's machine) */
+	br_cfg_string_t params[BR_SERVER_LAUNCH_PARAMS];
+	br_cfg_list_t args;     /* LAUNCH: extra arguments (br_cfg_string_t) */
+	br_cfg_string_t host;   /* TCP */
+	br_cfg_uint_t port;     /* TCP */
+	br_cfg_enum_t flavour;  /* TCP, SERIAL: which gdbserver answers */
+	br_cfg_string_t device; /* SERIAL: /dev/ttyACM0 */
 } br_board_server_t;
 
 typedef struct br_board_counter {
@@ -128,7 +119,7 @@ typedef struct br_board {
 	br_board_file_t file; /* as written (owned) */
 	char *path;           /* the file it came from (owned) */
 	const char *name;     /* file.name */
-	br_board_server_kind_t server_kind;
+	br_server_kind_id_t server_kind;
 	br_board_core_t core;
 	br_board_counter_kind_t counter_kind;
 	uint64_t clock_hz;    /* 0 when not given */
@@ -159,10 +150,18 @@ br_status_t br_board_parse(const char *name, const unsigned char *data, size_t s
 /* Frees what br_board_load allocated. */
 void br_board_free(br_board_t *board);
 
-/* The gdbserver flavour (target/flavour.h name) answering a remote or serial
- * board: its flavour key, bmp for a serial board without one, else the
- * server kind's own (qemu, openocd). */
+/* The gdbserver flavour (debug/flavour.h name) answering the board: its
+ * flavour key, else its server kind's (qemu, openocd, bmp for a serial
+ * probe). */
 const char *br_board_flavour_name(const br_board_t *board);
+
+/* The row of the board's server kind. */
+const br_server_kind_t *br_board_server_kind(const br_board_t *board);
+
+/* What a launched kind's server is started with, as the board says: its
+ * program (NULL: the kind's), its keys' values and extra arguments (no
+ * image: run/board_target.h adds it). */
+void br_board_server_launch(const br_board_t *board, br_server_launch_t *opts);
 
 /*
  * Writes a one-line description of the board's server into buf, e.g.

@@ -15,76 +15,65 @@
 void br_endpoint_init(br_endpoint_t *ep)
 {
 	memset(ep, 0, sizeof(*ep));
-	ep->kind = BR_ENDPOINT_QEMU;
-	ep->qemu.program = BR_QEMU_PROGRAM;
-	ep->qemu.machine = "netduinoplus2";
-	ep->openocd.program = BR_OPENOCD_PROGRAM;
+	ep->kind = BR_SERVER_KIND_QEMU;
+	ep->launch.params[BR_QEMU_KEY_MACHINE] = BR_QEMU_DEFAULT_MACHINE;
 }
 
-const char *br_endpoint_kind_name(br_endpoint_kind_t kind)
+void br_endpoint_set_kind(br_endpoint_t *ep, br_server_kind_id_t kind)
 {
-	return (unsigned)kind <= BR_ENDPOINT_SERIAL ? br_server_kind_names[kind] : "?";
+	if (ep->kind != kind)
+		memset(ep->launch.params, 0, sizeof(ep->launch.params));
+	ep->kind = kind;
+}
+
+const br_server_kind_t *br_endpoint_kind(const br_endpoint_t *ep)
+{
+	return br_server_kind_get(ep->kind);
 }
 
 const br_flavour_t *br_endpoint_flavour(const br_endpoint_t *ep)
 {
-	if (ep->flavour != NULL)
-		return br_flavour_find(ep->flavour);
-	switch (ep->kind) {
-	case BR_ENDPOINT_QEMU:
-		return br_flavour_qemu();
-	case BR_ENDPOINT_OPENOCD:
-		return br_flavour_openocd();
-	case BR_ENDPOINT_SERIAL:
-		return br_flavour_get(BR_FLAVOUR_BMP);
-	case BR_ENDPOINT_REMOTE:
-		break;
-	}
-	return br_flavour_generic();
+	const char *name = ep->flavour != NULL ? ep->flavour : br_endpoint_kind(ep)->flavour;
+	return name != NULL ? br_flavour_find(name) : br_flavour_generic();
 }
 
-/* Launches or connects; fills transport and the description. */
+/* Launches or connects as the kind says; fills transport and the description. */
 static br_status_t reach(const br_endpoint_t *ep, br_session_t *s, rsp_transport_t *transport,
                          br_error_t *err)
 {
-	br_status_t st;
-	switch (ep->kind) {
-	case BR_ENDPOINT_QEMU:
-		st = br_server_launch_qemu(&ep->qemu, &s->server, transport, err);
-		if (st == BR_OK)
-			snprintf(s->description, sizeof(s->description), "%s -M %s at %s",
-			         ep->qemu.program, ep->qemu.machine, transport->peer);
-		return st;
-	case BR_ENDPOINT_OPENOCD:
-		st = br_server_launch_openocd(&ep->openocd, &s->server, transport, err);
-		if (st == BR_OK)
-			snprintf(s->description, sizeof(s->description), "%s (%s, %s) at %s",
-			         ep->openocd.program,
-			         ep->openocd.interface_cfg != NULL ? ep->openocd.interface_cfg
-			                                           : "-",
-			         ep->openocd.target_cfg != NULL ? ep->openocd.target_cfg : "-",
-			         transport->peer);
-		return st;
-	case BR_ENDPOINT_REMOTE:
+	const br_server_kind_t *kind = br_endpoint_kind(ep);
+	char what[sizeof(s->description)];
+	br_status_t st = BR_ERR_USAGE;
+	switch (kind->reach) {
+	case BR_SERVER_REACH_LAUNCH:
+		st = br_server_launch(kind, &ep->launch, &s->server, transport, err);
+		br_server_kind_describe(kind, &ep->launch, what, sizeof(what));
+		break;
+	case BR_SERVER_REACH_TCP:
 		if (ep->host == NULL || ep->port == 0)
-			return br_error_set(err, BR_ERR_USAGE, "a remote server needs HOST:PORT");
+			return br_error_set(err, BR_ERR_USAGE, "a %s server needs HOST:PORT",
+			                    kind->name);
 		/* A server being started by someone else may not listen yet. */
 		st = rsp_transport_tcp_connect_retry(transport, ep->host, ep->port,
 		                                     ENDPOINT_CONNECT_TIMEOUT_MS, NULL, NULL, err);
-		if (st == BR_OK)
-			snprintf(s->description, sizeof(s->description), "%s at %s",
-			         br_endpoint_flavour(ep)->description, transport->peer);
-		return st;
-	case BR_ENDPOINT_SERIAL:
+		snprintf(what, sizeof(what), "%s", br_endpoint_flavour(ep)->description);
+		break;
+	case BR_SERVER_REACH_SERIAL:
 		if (ep->device == NULL)
-			return br_error_set(err, BR_ERR_USAGE, "a serial probe needs a device");
+			return br_error_set(err, BR_ERR_USAGE, "a %s probe needs a device",
+			                    kind->name);
 		st = rsp_transport_serial_open(transport, ep->device, ep->baud, err);
 		if (st == BR_OK)
 			snprintf(s->description, sizeof(s->description), "%s on %s",
 			         br_endpoint_flavour(ep)->description, ep->device);
 		return st;
 	}
-	return br_error_set(err, BR_ERR_USAGE, "unknown endpoint kind");
+	if (st != BR_OK)
+		return st;
+	size_t n = strlen(what);
+	memcpy(s->description, what, n + 1);
+	snprintf(s->description + n, sizeof(s->description) - n, " at %s", transport->peer);
+	return BR_OK;
 }
 
 br_status_t br_session_open(const br_endpoint_t *ep, br_session_t *s, br_error_t *err)

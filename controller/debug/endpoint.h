@@ -1,8 +1,8 @@
 /*
- * How to reach a board, as data, and a session on it: launch a server (QEMU,
- * OpenOCD) or attach to one already running at host:port or on a serial
- * device, then attach the target layer with the right flavour, memory map
- * and comparator count. config/ fills a br_endpoint_t from a board file;
+ * How to reach a board, as data, and a session on it: launch a server (a
+ * launched kind of debug/server_kind_table.h: QEMU, OpenOCD) or attach to one
+ * already running at host:port or on a serial device, then attach the target layer with the right
+ * flavour, memory map and comparator count. config/ fills a br_endpoint_t from a board file;
  * `benchrack probe` fills one from its options.
  */
 #ifndef BENCHRACK_TARGET_ENDPOINT_H
@@ -12,30 +12,22 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "common/server_names.h"
 #include "debug/memory_map.h"
 #include "debug/server.h"
+#include "debug/server_kind.h"
 #include "debug/target.h"
 
-/* In the order of BR_SERVER_KIND_LIST (common/server_names.h): launch
- * qemu-system-arm -M machine; launch openocd with an interface and a target
- * cfg; a server already running at host:port; a probe speaking RSP on a
- * serial device (Black Magic Probe). */
-#define BR_ENDPOINT_KIND_ROW(id, name) BR_ENDPOINT_##id,
-typedef enum br_endpoint_kind { BR_SERVER_KIND_LIST(BR_ENDPOINT_KIND_ROW) } br_endpoint_kind_t;
-#undef BR_ENDPOINT_KIND_ROW
-
 typedef struct br_endpoint {
-	br_endpoint_kind_t kind;
-	/* Which server answers: a br_flavour_t name. NULL: the qemu flavour for
-	 * QEMU, openocd for OPENOCD, bmp for SERIAL, generic for REMOTE. */
+	/* How the server is reached: a row of debug/server_kind_table.h. */
+	br_server_kind_id_t kind;
+	/* Which server answers: a br_flavour_t name. NULL: the kind's flavour
+	 * (qemu for QEMU, openocd for OPENOCD, bmp for SERIAL), else generic. */
 	const char *flavour;
-	br_qemu_options_t qemu;       /* QEMU */
-	br_openocd_options_t openocd; /* OPENOCD */
-	const char *host;             /* REMOTE */
-	uint16_t port;                /* REMOTE */
-	const char *device;           /* SERIAL: /dev/ttyACM0 */
-	unsigned baud;                /* SERIAL: 0 for the default */
+	br_server_launch_t launch; /* a launched kind: its program, keys and arguments */
+	const char *host;          /* TCP: host:port */
+	uint16_t port;
+	const char *device; /* SERIAL: /dev/ttyACM0 */
+	unsigned baud;      /* SERIAL: 0 for the default */
 	/* The board's memory regions (count 0: none; the server's map is used
 	 * when it offers one and the board gives none). */
 	br_memory_map_t memory_map;
@@ -52,11 +44,16 @@ typedef struct br_session {
 	char description[192]; /* "qemu-system-arm -M netduinoplus2 at 127.0.0.1:40123" */
 } br_session_t;
 
-/* Sets every field to its default (kind QEMU, programs by name). */
+/* Sets every field to its default: kind QEMU on machine
+ * BR_QEMU_DEFAULT_MACHINE, the kind's program. */
 void br_endpoint_init(br_endpoint_t *ep);
 
-/* The kind's name in BR_SERVER_KIND_LIST. */
-const char *br_endpoint_kind_name(br_endpoint_kind_t kind);
+/* Makes ep of kind, the values of the previous kind's keys forgotten when
+ * it was another. */
+void br_endpoint_set_kind(br_endpoint_t *ep, br_server_kind_id_t kind);
+
+/* The row of ep's kind. */
+const br_server_kind_t *br_endpoint_kind(const br_endpoint_t *ep);
 
 /* The flavour ep names or implies; NULL when the name is unknown. */
 const br_flavour_t *br_endpoint_flavour(const br_endpoint_t *ep);

@@ -20,14 +20,9 @@
 
 #define BR_SERVER_STOP_GRACE_MS 2000
 #define BR_SERVER_POLL_MS 5
-#define BR_QEMU_MAX_ARGS (32 + BR_SERVER_MAX_EXTRA_ARGS)
-#define BR_OPENOCD_MAX_ARGS (24 + BR_SERVER_MAX_EXTRA_ARGS)
 #define BR_SERVER_LAUNCH_ATTEMPTS 3
 /* How much of a server's output is searched for its fatal line. */
 #define SERVER_FATAL_SCAN_BYTES (256U * 1024U)
-/* QEMU's record file (record mode), alone in a directory of its own. */
-#define SERVER_RR_DIR_TEMPLATE "/tmp/benchrack-rr-XXXXXX"
-#define SERVER_RR_FILE "replay.bin"
 /* What QEMU 7.2 says when it refuses record mode on a machine of two cores. */
 #define SERVER_RR_SMP_REFUSAL "not supported for 'smp'"
 
@@ -138,31 +133,16 @@ static bool lost_port_race(const br_server_t *server)
 	       strstr(tail, "couldn't bind") != NULL;
 }
 
-/* One attempt's command line: argv and the text it points into. */
-typedef struct server_cmdline {
-	const char *argv[BR_QEMU_MAX_ARGS];
-	char text[2][160];
-	int inherit_fd; /* the held port's socket when the server listens on it, else -1 */
-} server_cmdline_t;
-
-_Static_assert(BR_OPENOCD_MAX_ARGS <= BR_QEMU_MAX_ARGS, "server_cmdline_t holds either");
-
-/* Fills cl with the command line of the program at path serving on port,
- * whose bound socket is held (a server that can listen on an inherited socket
- * takes it: then no other process can take the port in between). */
-typedef br_status_t (*server_cmdline_build_t)(const void *opts, const char *path, uint16_t port,
-                                              int held, server_cmdline_t *cl, br_error_t *err);
-
 /*
  * Starts the program at path (named name in messages) on a free port with the
- * command line build makes from opts, and connects to it: readiness is the
+ * command line the kind's builder makes from opts, and connects to it: readiness is the
  * first connection that succeeds; it is the session's. When the server loses
  * a race for its port it is stopped and started again on another, up to
  * BR_SERVER_LAUNCH_ATTEMPTS times in all.
  */
-static br_status_t launch(const char *path, const char *name, server_cmdline_build_t build,
-                          const void *opts, br_server_t *server, rsp_transport_t *transport,
-                          br_error_t *err)
+static br_status_t launch(const char *path, const char *name, const br_server_kind_t *kind,
+                          const br_server_launch_t *opts, br_server_t *server,
+                          rsp_transport_t *transport, br_error_t *err)
 {
 	snprintf(server->name, sizeof(server->name), "%s", name);
 	br_status_t st = BR_ERR_INFRA;
@@ -171,8 +151,12 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 		st = hold_free_port(&server->port, &held, err);
 		if (st != BR_OK)
 			return st;
-		server_cmdline_t cl = {.inherit_fd = -1};
-		st = build(opts, path, server->port, held, &cl, err);
+		br_server_cmdline_t cl = {.inherit_fd = -1};
+		st = kind->cmdline(opts, path, server, held, &cl, err);
+		if (st == BR_OK && cl.dropped > 0)
+			st = br_error_set(
+			    err, BR_ERR_INPUT, "too many extra %s arguments (%zu; at most %zu)",
+			    kind->title, opts->extra_arg_count, opts->extra_arg_count - cl.dropped);
 		if (st == BR_OK) {
 			/* A server that binds the port itself needs it free. */
 			if (cl.inherit_fd < 0) {
@@ -196,99 +180,15 @@ static br_status_t launch(const char *path, const char *name, server_cmdline_bui
 	return st;
 }
 
-/* What qemu_cmdline builds from: the options, and the server whose record
- * directory it makes (once, kept across attempts). */
-typedef struct qemu_launch {
-	const br_qemu_options_t *opts;
-	br_server_t *server;
-} qemu_launch_t;
-
-/* The -icount argument: plain, or record mode with its file in a temporary
- * directory of the server's own (made at the first attempt). */
-static br_status_t qemu_icount(const qemu_launch_t *q, char *out, size_t cap, br_error_t *err)
-{
-	if (!q->opts->record) {
-		snprintf(out, cap, "shift=0");
-		return BR_OK;
-	}
-	br_server_t *server = q->server;
-	if (server->rr_dir[0] == '\0') {
-		char tmpl[] = SERVER_RR_DIR_TEMPLATE;
-		if (mkdtemp(tmpl) == NULL)
-			return br_error_set(err, BR_ERR_INFRA,
-			                    "cannot create a directory for QEMU's record file: %s",
-			                    strerror(errno));
-		snprintf(server->rr_dir, sizeof(server->rr_dir), "%s", tmpl);
-	}
-	snprintf(out, cap, "shift=0,rr=record,rrfile=%s/" SERVER_RR_FILE, server->rr_dir);
-	return BR_OK;
-}
-
-/* QEMU listens on the held socket itself (-chardev socket,fd=N). */
-static br_status_t qemu_cmdline(const void *o, const char *path, uint16_t port, int held,
-                                server_cmdline_t *cl, br_error_t *err)
-{
-	(void)port;
-	const qemu_launch_t *q = o;
-	const br_qemu_options_t *opts = q->opts;
-	const char **argv = cl->argv;
-	char *chardev = cl->text[0];
-	br_status_t st = qemu_icount(q, cl->text[1], sizeof(cl->text[1]), err);
-	if (st != BR_OK)
-		return st;
-	/* nodelay=on as QEMU's own -gdb tcp: sets it: without it every small
-	 * reply waits on Nagle's algorithm and a halt costs milliseconds. */
-	snprintf(chardev, sizeof(cl->text[0]),
-	         "socket,id=benchrack-gdb,fd=%d,server=on,wait=off,nodelay=on", held);
-	cl->inherit_fd = held;
-	int n = 0;
-	argv[n++] = path;
-	argv[n++] = "-M";
-	argv[n++] = opts->machine;
-	argv[n++] = "-icount";
-	argv[n++] = cl->text[1];
-	argv[n++] = "-display";
-	argv[n++] = "none";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n++] = "-serial";
-	argv[n++] = "null";
-	argv[n++] = "-S";
-	argv[n++] = "-chardev";
-	argv[n++] = chardev;
-	argv[n++] = "-gdb";
-	argv[n++] = "chardev:benchrack-gdb";
-	if (opts->kernel != NULL) {
-		argv[n++] = "-kernel";
-		argv[n++] = opts->kernel;
-	}
-	if (opts->semihosting) {
-		argv[n++] = "-semihosting-config";
-		argv[n++] = "enable=on,target=gdb";
-	}
-	int room = (int)BR_QEMU_MAX_ARGS - 1 - n; /* argv's slots left, one for NULL */
-	if (room < 0 || opts->extra_arg_count > (size_t)room)
-		return br_error_set(err, BR_ERR_INPUT,
-		                    "too many extra QEMU arguments (%zu; at most %d)",
-		                    opts->extra_arg_count, room);
-	for (size_t i = 0; i < opts->extra_arg_count; i++)
-		argv[n++] = opts->extra_args[i];
-	argv[n] = NULL;
-	return BR_OK;
-}
-
-br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
-                                  rsp_transport_t *transport, br_error_t *err)
+br_status_t br_server_launch(const br_server_kind_t *kind, const br_server_launch_t *opts,
+                             br_server_t *server, rsp_transport_t *transport, br_error_t *err)
 {
 	memset(server, 0, sizeof(*server));
+	const char *program = opts->program != NULL ? opts->program : kind->program;
 	char path[512];
-	if (!br_server_find_program(opts->program, path, sizeof(path)))
-		return br_error_set(err, BR_ERR_INFRA,
-		                    "%s not found: install QEMU (apt-get install qemu-system-arm) "
-		                    "or name the program with --qemu PATH",
-		                    opts->program);
-	qemu_launch_t q = {.opts = opts, .server = server};
-	br_status_t st = launch(path, opts->program, qemu_cmdline, &q, server, transport, err);
+	if (!br_server_find_program(program, path, sizeof(path)))
+		return br_error_set(err, BR_ERR_INFRA, "%s not found: %s", program, kind->install);
+	br_status_t st = launch(path, program, kind, opts, server, transport, err);
 	if (st != BR_OK && opts->record) {
 		br_server_stop(server); /* the record directory too */
 		if (err != NULL)
@@ -305,61 +205,6 @@ void br_server_record_refused(const char *said, br_error_t *err)
 	                     "-smp 1), so its exact instruction count (counter icount) cannot be "
 	                     "read; no timer of it counts instructions either");
 	err->status = BR_ERR_INFRA;
-}
-
-/* OpenOCD binds its gdb_port itself: the held socket is let go first. */
-static br_status_t openocd_cmdline(const void *o, const char *path, uint16_t port, int held,
-                                   server_cmdline_t *cl, br_error_t *err)
-{
-	(void)err;
-	(void)held;
-	const br_openocd_options_t *opts = o;
-	const char **argv = cl->argv;
-	char *gdb_port = cl->text[0], *serial = cl->text[1];
-	snprintf(gdb_port, sizeof(cl->text[0]), "gdb_port %u", (unsigned)port);
-	int n = 0;
-	argv[n++] = path;
-	/* Before the configuration files: they may call init themselves. */
-	argv[n++] = "-c";
-	argv[n++] = "bindto " BR_SERVER_HOST;
-	argv[n++] = "-c";
-	argv[n++] = gdb_port;
-	argv[n++] = "-c";
-	argv[n++] = "telnet_port disabled";
-	argv[n++] = "-c";
-	argv[n++] = "tcl_port disabled";
-	if (opts->interface_cfg != NULL) {
-		argv[n++] = "-f";
-		argv[n++] = opts->interface_cfg;
-	}
-	if (opts->serial != NULL) {
-		snprintf(serial, sizeof(cl->text[1]), "adapter serial %s", opts->serial);
-		argv[n++] = "-c";
-		argv[n++] = serial;
-	}
-	if (opts->target_cfg != NULL) {
-		argv[n++] = "-f";
-		argv[n++] = opts->target_cfg;
-	}
-	for (size_t i = 0; i < opts->extra_arg_count && i < BR_SERVER_MAX_EXTRA_ARGS; i++)
-		argv[n++] = opts->extra_args[i];
-	/* A failed read must be an error, never zeros (DESIGN.md). */
-	argv[n++] = "-c";
-	argv[n++] = "gdb_report_data_abort enable";
-	argv[n] = NULL;
-	return BR_OK;
-}
-
-br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server_t *server,
-                                     rsp_transport_t *transport, br_error_t *err)
-{
-	memset(server, 0, sizeof(*server));
-	char path[512];
-	if (!br_server_find_program(opts->program, path, sizeof(path)))
-		return br_error_set(err, BR_ERR_INFRA,
-		                    "%s not found: install OpenOCD (apt-get install openocd)",
-		                    opts->program);
-	return launch(path, opts->program, openocd_cmdline, opts, server, transport, err);
 }
 
 bool br_server_alive(br_server_t *server)
@@ -509,8 +354,8 @@ void br_server_stop(br_server_t *server)
 		unlink(server->log_path);
 	server->log_path[0] = '\0';
 	if (server->rr_dir[0] != '\0') {
-		char file[sizeof(server->rr_dir) + sizeof(SERVER_RR_FILE) + 1];
-		snprintf(file, sizeof(file), "%s/%s", server->rr_dir, SERVER_RR_FILE);
+		char file[sizeof(server->rr_dir) + sizeof(BR_SERVER_RR_FILE) + 1];
+		snprintf(file, sizeof(file), "%s/%s", server->rr_dir, BR_SERVER_RR_FILE);
 		unlink(file);
 		rmdir(server->rr_dir);
 	}

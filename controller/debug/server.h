@@ -1,8 +1,11 @@
 /*
- * gdbservers that benchrack launches as child processes (QEMU, OpenOCD): on
- * 127.0.0.1, on a free port, ready when a connection succeeds (connect-retry
- * with a deadline, never a fixed sleep), stopped cleanly, with their stderr
- * kept so that an error can quote the server's own reason.
+ * gdbservers that benchrack launches as child processes (the launched kinds
+ * of debug/server_kind_table.h: QEMU, OpenOCD): on 127.0.0.1, on a free port,
+ * started with the command line their kind's builder makes, ready when a
+ * connection succeeds (connect-retry with a deadline, never a fixed sleep),
+ * stopped cleanly, with their stderr kept so that an error can quote the
+ * server's own reason. What differs between kinds is in their rows; nothing
+ * here names one.
  */
 #ifndef BENCHRACK_TARGET_SERVER_H
 #define BENCHRACK_TARGET_SERVER_H
@@ -13,13 +16,14 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "debug/server_kind.h"
 #include "rsp/transport.h"
 
 #define BR_SERVER_HOST "127.0.0.1"
 #define BR_SERVER_READY_TIMEOUT_MS 10000
 #define BR_SERVER_STDERR_TAIL 512U
-/* Extra arguments a board adds to a launched server's command line. */
-#define BR_SERVER_MAX_EXTRA_ARGS 16U
+/* QEMU's record file (record mode), in the server's rr_dir. */
+#define BR_SERVER_RR_FILE "replay.bin"
 
 typedef struct br_server {
 	pid_t pid; /* 0 when not running */
@@ -32,53 +36,22 @@ typedef struct br_server {
 	bool exited;
 } br_server_t;
 
-typedef struct br_qemu_options {
-	const char *program; /* qemu-system-arm, a name on PATH or a path */
-	const char *machine; /* -M, e.g. netduinoplus2 */
-	const char *kernel;  /* the firmware ELF QEMU loads; NULL: none (empty flash) */
-	bool semihosting;    /* -semihosting-config enable=on,target=gdb */
-	/* Record mode, for QEMU's exact instruction count (measure/counter.h,
-	 * icount): -icount shift=0,rr=record,rrfile=FILE, FILE in a temporary
-	 * directory of its own that br_server_stop removes. Refused by QEMU on
-	 * its dual-core machines (BR_ERR_INFRA saying so). */
-	bool record;
-	const char *const *extra_args; /* appended after the rest (a board's args), or NULL */
-	size_t extra_arg_count;        /* at most BR_SERVER_MAX_EXTRA_ARGS are used */
-} br_qemu_options_t;
-
-typedef struct br_openocd_options {
-	const char *program;           /* openocd, a name on PATH or a path */
-	const char *interface_cfg;     /* -f, e.g. interface/stlink.cfg (NULL: none) */
-	const char *target_cfg;        /* -f, e.g. target/stm32f4x.cfg (NULL: none) */
-	const char *serial;            /* the probe's serial number (adapter serial), or NULL */
-	const char *const *extra_args; /* after the configuration files (a board's args), or NULL */
-	size_t extra_arg_count;        /* at most BR_SERVER_MAX_EXTRA_ARGS are used */
-} br_openocd_options_t;
-
 /*
- * Starts QEMU halted (-S) with -icount shift=0 (one virtual nanosecond per
- * instruction) and its gdbstub on 127.0.0.1 at a free port, the firmware
- * loaded by -kernel. A missing program is BR_ERR_INFRA naming the package to
- * install. The port is bound by benchrack and handed to QEMU as an open
- * socket, so no concurrent launch can be given it and a connection reaches
- * this QEMU only. Readiness is proven by connecting: on success *transport is that
- * connection (QEMU's gdbstub serves one client), and the server runs until
- * br_server_stop.
+ * Starts the server of a launched kind (debug/server_kind.h) on 127.0.0.1 at
+ * a free port: opts's program (or the kind's), found on PATH, with the
+ * command line the kind's builder makes from opts. A missing program is
+ * BR_ERR_INFRA saying what to install (the row's install). The port is bound
+ * by benchrack first: a server that listens on the inherited socket (QEMU)
+ * can be given no port another launch takes; one that binds it itself
+ * (OpenOCD) and loses a race for it is started again on another, up to 3
+ * times. Readiness is proven by connecting (br_server_connect): on success
+ * *transport is that connection (QEMU's gdbstub serves one client), and the
+ * server runs until br_server_stop; when it exits first, BR_ERR_INFRA quotes
+ * its own last lines. In record mode a refusal of it is explained
+ * (br_server_record_refused).
  */
-br_status_t br_server_launch_qemu(const br_qemu_options_t *opts, br_server_t *server,
-                                  rsp_transport_t *transport, br_error_t *err);
-
-/*
- * Starts OpenOCD with its gdb server on 127.0.0.1 at a free port, telnet and
- * tcl servers off, failed memory reads reported as errors
- * (gdb_report_data_abort enable: otherwise they read as zeros), the
- * interface and target configuration files and the probe's serial as given.
- * Readiness is proven by connecting; when OpenOCD exits first (no probe:
- * "Error: open failed"), BR_ERR_INFRA quotes its own last lines. On success
- * *transport is the connection.
- */
-br_status_t br_server_launch_openocd(const br_openocd_options_t *opts, br_server_t *server,
-                                     rsp_transport_t *transport, br_error_t *err);
+br_status_t br_server_launch(const br_server_kind_t *kind, const br_server_launch_t *opts,
+                             br_server_t *server, rsp_transport_t *transport, br_error_t *err);
 
 /*
  * Connects to the launched server, retrying until it accepts or

@@ -692,8 +692,22 @@ static br_status_t bp_recover(bp_run_t *r, br_error_t *err)
 	return bp_restart_after(r, err);
 }
 
+/* Inserts the breakpoints a session starts with: the start, the end too
+ * where the host executes the instructions under them (both stay inserted,
+ * host_step.h), and the reset trap. */
+static br_status_t bp_insert_initial(bp_run_t *r, br_error_t *err)
+{
+	br_status_t st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
+	if (st == BR_OK && r->hs.on)
+		st = br_target_breakpoint_insert(r->t, r->span->to.address, r->o->kind, err);
+	if (st == BR_OK && r->trap != 0)
+		st = br_target_breakpoint_insert(r->t, r->trap, r->o->kind, err);
+	return st;
+}
+
 /* Stops the core (if it runs) with the reply stream put back in step, and
- * runs it again to the start breakpoint alone. */
+ * runs it again to the start breakpoint with the breakpoints it started
+ * with (a session that keeps both inserted needs its end again too). */
 static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
 {
 	const br_halt_proof_t *p = r->o->proof;
@@ -702,9 +716,7 @@ static br_status_t bp_restart(bp_run_t *r, br_error_t *err)
 	if (st == BR_OK)
 		st = br_target_breakpoint_remove_all(r->t, err);
 	if (st == BR_OK)
-		st = br_target_breakpoint_insert(r->t, r->span->from.address, r->o->kind, err);
-	if (st == BR_OK && r->trap != 0)
-		st = br_target_breakpoint_insert(r->t, r->trap, r->o->kind, err);
+		st = bp_insert_initial(r, err);
 	if (st == BR_OK)
 		st = br_target_resume(r->t, err);
 	if (st == BR_OK)
@@ -869,11 +881,7 @@ br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp
 		snprintf(r.hs.why_off, sizeof(r.hs.why_off),
 		         "only --from/--to of two places without --stack keeps its breakpoints");
 	if (st == BR_OK)
-		st = br_target_breakpoint_insert(t, span->from.address, o->kind, err);
-	if (st == BR_OK && r.hs.on)
-		st = br_target_breakpoint_insert(t, span->to.address, o->kind, err);
-	if (st == BR_OK && r.trap != 0)
-		st = br_target_breakpoint_insert(t, r.trap, o->kind, err);
+		st = bp_insert_initial(&r, err);
 	r.wall0_ns = br_clock_ns();
 	bp_deadline_reset(&r);
 	if (st == BR_OK)

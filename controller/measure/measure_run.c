@@ -32,14 +32,14 @@ br_status_t br_measure_endpoint(const br_measure_options_t *opts, br_endpoint_t 
 	} else {
 		br_endpoint_init(ep);
 		if (l->qemu_program != NULL)
-			ep->qemu.program = l->qemu_program;
+			ep->launch.program = l->qemu_program;
 		if (l->machine != NULL)
-			ep->qemu.machine = l->machine;
-		ep->qemu.extra_args = l->qemu_args;
-		ep->qemu.extra_arg_count = l->qemu_arg_count;
+			ep->launch.params[BR_QEMU_KEY_MACHINE] = l->machine;
+		ep->launch.extra_args = l->qemu_args;
+		ep->launch.extra_arg_count = l->qemu_arg_count;
 		ep->flavour = l->flavour;
 		if (l->remote != NULL) {
-			ep->kind = BR_ENDPOINT_REMOTE;
+			ep->kind = BR_SERVER_KIND_REMOTE;
 			ep->host = host;
 			br_status_t st =
 			    rsp_transport_parse_hostport(l->remote, host, host_cap, &ep->port, err);
@@ -47,8 +47,8 @@ br_status_t br_measure_endpoint(const br_measure_options_t *opts, br_endpoint_t 
 				return st;
 		}
 	}
-	if (ep->kind == BR_ENDPOINT_QEMU && ep->qemu.kernel == NULL)
-		ep->qemu.kernel = opts->elf_path;
+	if (br_endpoint_kind(ep)->takes_image && ep->launch.kernel == NULL)
+		ep->launch.kernel = opts->elf_path;
 	return BR_OK;
 }
 
@@ -201,6 +201,7 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 		/* One pass of the bench body per sample, and one to spare. */
 		req.iterations = 1;
 		req.warmup = o->warmup + o->iterations + 1U;
+		req.breakpoints_measure = true;
 		st = br_stub_request_write(&session, &req, err);
 		if (st == BR_OK)
 			st = run_breakpoints(o, t, out, err);

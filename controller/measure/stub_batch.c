@@ -397,7 +397,7 @@ static br_status_t chunk_finish(br_stub_session_t *s, int timeout_ms, br_stub_re
 	uint32_t seq = s->pending_seq;
 	stub_guard_t guard;
 	guard_init(s, req, &guard);
-	bool watched = br_counter_is_monitor(req->counter);
+	bool watched = br_counter_is_monitor(req->counter) && !req->breakpoints_measure;
 	int64_t t0 = br_clock_ns();
 	br_status_t st = BR_OK;
 	if (watched) {

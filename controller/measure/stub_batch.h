@@ -40,6 +40,10 @@ typedef struct br_stub_request {
 	 * bench runs; NULL, or a rate not known, for none (then the host time
 	 * bounds a wrap: br_wrap_batch_check). */
 	const br_counter_state_t *guard;
+	/* A breakpoint session measures a region of the bench (measure --bench
+	 * with --from/--to or --function): the stub's own samples are not
+	 * wanted, so a monitor counter (icount) is not watched at its reads. */
+	bool breakpoints_measure;
 } br_stub_request_t;
 
 typedef struct br_stub_session {

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "common/server_names.h"
 #include "debug/cortex_m.h"
 #include "debug/target_background.h"
 #include "profile/frame_names.h"

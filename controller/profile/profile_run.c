@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "common/server_names.h"
+#include "debug/server_kind.h"
 
 #include "elf/elf_file.h"
 #include "run/runner.h"
@@ -188,7 +188,7 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	mo.endpoint = o->endpoint;
 	if (st == BR_OK)
 		st = br_measure_endpoint(&mo, &ep, host, sizeof(host), err);
-	if (st == BR_OK && o->pcsr && ep.kind == BR_ENDPOINT_QEMU)
+	if (st == BR_OK && o->pcsr && ep.kind == BR_SERVER_KIND_QEMU)
 		st = br_error_set(err, BR_ERR_USAGE,
 		                  "--pcsr reads DWT_PCSR while the core runs: QEMU implements no "
 		                  "DWT and its gdbstub stops the machine on any packet; give a "
@@ -196,9 +196,9 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		                  "instead (drop --pcsr)");
 	if (st == BR_OK)
 		snprintf(out->board, sizeof(out->board), "%s",
-		         ep.kind == BR_ENDPOINT_QEMU ? ep.qemu.machine
-		                                     : br_endpoint_kind_name(ep.kind));
-	bool use_log = st == BR_OK && ep.kind == BR_ENDPOINT_QEMU && o->exec_log && !o->pcsr;
+		         ep.kind == BR_SERVER_KIND_QEMU ? ep.launch.params[BR_QEMU_KEY_MACHINE]
+		                                        : br_server_kind_name(ep.kind));
+	bool use_log = st == BR_OK && ep.kind == BR_SERVER_KIND_QEMU && o->exec_log && !o->pcsr;
 	if (use_log && !o->exact && o->rate_hz > 0)
 		st = br_error_set(
 		    err, BR_ERR_USAGE,
@@ -213,8 +213,8 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 	if (use_log && st == BR_OK) {
 		st = br_exec_fifo_open(&fifo, err);
 		size_t n = 0;
-		for (size_t i = 0; i < ep.qemu.extra_arg_count && n < BR_SERVER_MAX_EXTRA_ARGS; i++)
-			args[n++] = ep.qemu.extra_args[i];
+		for (; n < ep.launch.extra_arg_count && n < BR_SERVER_MAX_EXTRA_ARGS; n++)
+			args[n] = ep.launch.extra_args[n];
 		if (st == BR_OK && n + BR_EXEC_QEMU_ARGS > BR_SERVER_MAX_EXTRA_ARGS)
 			st = br_error_set(err, BR_ERR_USAGE,
 			                  "the board's %zu QEMU arguments leave no room for the "
@@ -222,8 +222,8 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 			                  n, BR_EXEC_QEMU_ARGS);
 		for (size_t i = 0; st == BR_OK && i < BR_EXEC_QEMU_ARGS; i++)
 			args[n++] = fifo.args[i];
-		ep.qemu.extra_args = args;
-		ep.qemu.extra_arg_count = n;
+		ep.launch.extra_args = args;
+		ep.launch.extra_arg_count = n;
 		snprintf(out->unit, sizeof(out->unit), "%s",
 		         o->exact ? "instructions (QEMU's execution log)"
 		                  : "samples (QEMU's execution log, at instruction counts)");

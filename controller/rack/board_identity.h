@@ -14,14 +14,16 @@
 
 /*
  * Writes the lock name of the hardware ep reaches into out and returns true:
- *   OpenOCD with a probe serial  "probe-<serial>"
- *   OpenOCD without one          "probe-first-<interface script>" (OpenOCD
+ *   a launched server (OpenOCD) with a probe serial  "probe-<serial>" (its
+ *                                kind's key of identity BR_SERVER_KEY_PROBE)
+ *   one without                  "probe-first-<interface script>" (OpenOCD
  *                                takes the first probe it finds: every such
  *                                use of that interface shares it)
  *   a running gdbserver          "remote-<host>-<port>"
  *   a serial probe               "device-<path>"
  * Characters other than letters, digits, '.', '_' and '-' become '_'.
- * Returns false (out = "") for QEMU, which shares no hardware.
+ * Returns false (out = "") for an emulated kind (QEMU), which shares no
+ * hardware.
  */
 bool br_board_identity(const br_endpoint_t *ep, char *out, size_t cap);
 

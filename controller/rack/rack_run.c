@@ -55,7 +55,7 @@ br_status_t br_rack_configs_load(const br_rack_t *rack, br_suite_t *suites,
 		br_status_t st = br_board_load(e->board_path, &board, err);
 		if (st != BR_OK)
 			return st;
-		heavy[i] = board.server_kind == BR_BOARD_SERVER_QEMU && !e->remote.set;
+		heavy[i] = br_board_server_kind(&board)->emulated && !e->remote.set;
 		br_board_free(&board);
 	}
 	return BR_OK;

@@ -56,8 +56,12 @@ static br_status_t board_load(const br_rack_entry_t *e, br_board_t *board, br_er
 	if (st != BR_OK)
 		return st;
 	br_board_server_t *srv = &board->file.server;
-	if (e->serial.set)
-		replace(&srv->serial, e->serial.value);
+	/* the serial number goes to the key that names the probe (OpenOCD's serial) */
+	const br_server_kind_t *kind = br_board_server_kind(board);
+	for (size_t i = 0; e->serial.set && i < BR_SERVER_LAUNCH_PARAMS; i++) {
+		if (kind->keys[i].name != NULL && kind->keys[i].identity == BR_SERVER_KEY_PROBE)
+			replace(&srv->params[i], e->serial.value);
+	}
 	if (e->device.set)
 		replace(&srv->device, e->device.value);
 	return BR_OK;

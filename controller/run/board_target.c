@@ -5,9 +5,6 @@
 
 #include "config/board_locate.h"
 
-_Static_assert(BR_BOARD_MAX_SERVER_ARGS == BR_SERVER_MAX_EXTRA_ARGS,
-               "a board's server arguments must fit the server's command line");
-
 #define BOARD_FULL_BITS 32U
 #define BOARD_PATH_BYTES 1024U
 
@@ -42,7 +39,7 @@ void br_board_counter_label(const br_board_t *board, br_counter_t *counter)
 {
 	/* QEMU models a clock, not a core's cycles: a SysTick or DWT figure
 	 * there is ticks of that clock, never instructions nor cycles. */
-	if (board->server_kind == BR_BOARD_SERVER_QEMU &&
+	if (br_board_server_kind(board)->emulated &&
 	    (counter->kind == BR_COUNTER_SYSTICK || counter->kind == BR_COUNTER_DWT))
 		counter->unit = "ticks";
 }
@@ -53,33 +50,19 @@ br_status_t br_board_endpoint(const br_board_t *board, const char *elf_path, br_
 	const br_board_server_t *s = &board->file.server;
 	br_endpoint_init(ep);
 	ep->flavour = br_board_flavour_name(board);
-	switch (board->server_kind) {
-	case BR_BOARD_SERVER_QEMU:
-		ep->kind = BR_ENDPOINT_QEMU;
-		if (s->program.set)
-			ep->qemu.program = s->program.value;
-		ep->qemu.machine = s->machine.value;
-		ep->qemu.kernel = elf_path;
-		ep->qemu.extra_args = board->server_args;
-		ep->qemu.extra_arg_count = board->server_arg_count;
+	br_endpoint_set_kind(ep, board->server_kind);
+	const br_server_kind_t *server = br_board_server_kind(board);
+	switch (server->reach) {
+	case BR_SERVER_REACH_LAUNCH:
+		br_board_server_launch(board, &ep->launch);
+		if (server->takes_image)
+			ep->launch.kernel = elf_path;
 		break;
-	case BR_BOARD_SERVER_OPENOCD:
-		ep->kind = BR_ENDPOINT_OPENOCD;
-		if (s->program.set)
-			ep->openocd.program = s->program.value;
-		ep->openocd.interface_cfg = s->interface.value;
-		ep->openocd.target_cfg = s->target.value;
-		ep->openocd.serial = s->serial.value;
-		ep->openocd.extra_args = board->server_args;
-		ep->openocd.extra_arg_count = board->server_arg_count;
-		break;
-	case BR_BOARD_SERVER_REMOTE:
-		ep->kind = BR_ENDPOINT_REMOTE;
+	case BR_SERVER_REACH_TCP:
 		ep->host = s->host.value;
 		ep->port = (uint16_t)s->port.value;
 		break;
-	case BR_BOARD_SERVER_SERIAL:
-		ep->kind = BR_ENDPOINT_SERIAL;
+	case BR_SERVER_REACH_SERIAL:
 		ep->device = s->device.value;
 		break;
 	}
@@ -118,8 +101,8 @@ br_status_t br_board_reach(const char *ref, const char *configs_dir, const char 
 	br_status_t st = br_board_open(ref, configs_dir, elf_path, board, ep, err);
 	if (st != BR_OK)
 		return st;
-	if (qemu_program != NULL)
-		ep->qemu.program = qemu_program;
+	if (qemu_program != NULL && ep->kind == BR_SERVER_KIND_QEMU)
+		ep->launch.program = qemu_program;
 	if (counter != NULL)
 		br_board_counter(board, counter);
 	if (load != NULL)

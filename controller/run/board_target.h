@@ -28,9 +28,9 @@ void br_board_counter_label(const br_board_t *board, br_counter_t *counter);
 
 /*
  * Fills *ep to reach the board as its file says: the server kind and
- * flavour, QEMU's machine and arguments with elf_path as the kernel,
- * OpenOCD's scripts, probe serial and arguments, host and port, the serial
- * device, the memory regions and the comparator count. ep's strings point
+ * flavour; a launched kind's program, keys and arguments, with elf_path as
+ * the image of a kind that takes one (QEMU's -kernel); host and port; the
+ * serial device; the memory regions and the comparator count. ep's strings point
  * into board (and elf_path): board must outlive it. BR_ERR_INPUT when the
  * memory map cannot hold the regions.
  */
@@ -49,7 +49,8 @@ br_status_t br_board_open(const char *ref, const char *configs_dir, const char *
 
 /*
  * The board ref names as measure, profile and gdb reach it: opened
- * (br_board_open), QEMU launched as qemu_program when that is not NULL,
+ * (br_board_open), a qemu board's QEMU launched as qemu_program when that
+ * is not NULL,
  * its counter written to *counter unless counter is NULL, its load policy
  * to *load unless load is NULL. Free board with br_board_free.
  */

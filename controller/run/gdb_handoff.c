@@ -37,7 +37,7 @@ void br_gdb_target(const br_runner_t *r, char *buf, size_t cap)
 	const br_endpoint_t *ep = &r->endpoint;
 	if (r->session.server.pid != 0)
 		snprintf(buf, cap, "127.0.0.1:%u", (unsigned)r->session.server.port);
-	else if (ep->kind == BR_ENDPOINT_SERIAL)
+	else if (br_endpoint_kind(ep)->reach == BR_SERVER_REACH_SERIAL)
 		snprintf(buf, cap, "%s", ep->device);
 	else
 		snprintf(buf, cap, "%s:%u", ep->host, (unsigned)ep->port);

@@ -53,8 +53,8 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	if (st != BR_OK)
 		return st;
 	br_endpoint_t here = *ep;
-	if (here.kind == BR_ENDPOINT_QEMU && here.qemu.kernel == NULL)
-		here.qemu.kernel = opts->elf_path;
+	if (br_endpoint_kind(&here)->takes_image && here.launch.kernel == NULL)
+		here.launch.kernel = opts->elf_path;
 	br_runner_options_t ro = {
 	    .endpoint = &here,
 	    .elf_path = opts->elf_path,

@@ -12,8 +12,8 @@
 static bool launched_with_image(const br_runner_options_t *o)
 {
 	const br_endpoint_t *ep = o->endpoint;
-	return ep->kind == BR_ENDPOINT_QEMU && ep->qemu.kernel != NULL &&
-	       strcmp(ep->qemu.kernel, o->elf_path) == 0;
+	return br_endpoint_kind(ep)->takes_image && ep->launch.kernel != NULL &&
+	       strcmp(ep->launch.kernel, o->elf_path) == 0;
 }
 
 static br_board_load_t policy_of(const br_runner_options_t *o)
@@ -88,7 +88,7 @@ br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_erro
 	r->endpoint = *o->endpoint;
 	/* QEMU's own instruction count needs record mode from the start. */
 	if (o->counter != NULL && br_counter_is_monitor(o->counter))
-		r->endpoint.qemu.record = true;
+		r->endpoint.launch.record = true;
 	/* the image against the board's memory before the board starts: one
 	 * linked for another board never runs */
 	br_status_t st = br_image_check_map(o->elf_path, &o->endpoint->memory_map, err);

@@ -31,7 +31,7 @@ static inline void bench_attach_qemu(const char *host, const char *port, br_sess
 {
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.kind = BR_ENDPOINT_REMOTE;
+	ep.kind = BR_SERVER_KIND_REMOTE;
 	ep.flavour = "qemu";
 	ep.host = host;
 	ep.port = (uint16_t)strtoul(port, NULL, 10);

@@ -13,7 +13,10 @@ COND_BRANCH = re.compile(r"^(b(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(
 
 
 def function(objdump, elf, name):
-    """[(address, mnemonic, operands)] of function `name`, in address order."""
+    """[(address, mnemonic, operands)] of function `name`, in address order.
+    A `bl` to a label inside the function itself is listed as `b`: it is a
+    jump (GCC's far branch on Thumb-1, whose `b` reaches only 2 KiB, e.g.
+    the back edge of nop1000's loop on a Cortex-M0), not a call."""
     out = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], check=True,
                          capture_output=True, text=True).stdout
     insns, inside = [], False
@@ -26,7 +29,9 @@ def function(objdump, elf, name):
                 break
             m = INSN.match(line)
             if m and m.group(2) not in (".word", ".short", "..."):
-                insns.append((int(m.group(1), 16), m.group(2), m.group(3).split("@")[0].strip()))
+                ops = m.group(3).split("@")[0].strip()
+                mnem = "b" if m.group(2) == "bl" and f"<{name}+" in ops else m.group(2)
+                insns.append((int(m.group(1), 16), mnem, ops))
     if not insns:
         raise KeyError(f"{name} not found in {elf}")
     return insns

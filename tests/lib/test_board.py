@@ -67,6 +67,25 @@ def memory(name=NAME, kind="ram"):
     return None
 
 
+def flash(name=NAME):
+    """(origin, length in bytes) of the board's first flash region."""
+    return memory(name, "flash")
+
+
+def stub_halts_per_iteration(name=NAME):
+    """Halts a stub bench costs per iteration on the board's default
+    counter: 0 where the stub reads a timer itself (TIM2), 2 under icount
+    (the host reads QEMU's count at a read watchpoint on the stub's counter
+    word, twice an iteration). Tests size their sample counts by it."""
+    return 2 if counter(name) == "icount" else 0
+
+
+def samples(many, few, name=NAME):
+    """A test's stub-bench sample count: many where samples cost no halt,
+    few where each costs halts (icount)."""
+    return few if stub_halts_per_iteration(name) else many
+
+
 def is_default():
     """True in the default build's board (netduinoplus2)."""
     return NAME == "qemu-netduinoplus2"

@@ -35,13 +35,18 @@ reset:
 #ifdef LONG_REGION
 	/* A region longer than any 32-bit counter's period, run once (for
 	 * tests/qemu/test_measure_long.py): two calls of a 2-instruction loop
-	 * of 1,100,000,000 iterations, then the core idles at long_to. */
+	 * of 1,100,000,000 iterations, then the core idles at long_to. With
+	 * -DLONG_ITERATIONS=N, N iterations per call instead (smaller regions
+	 * of the same code, for tests/bench/bench_long_region.py). */
+#ifndef LONG_ITERATIONS
+#define LONG_ITERATIONS 1100000000
+#endif
 	.thumb_func
 	.global long_from
 long_from:
-	ldr r0, =1100000000
+	ldr r0, =LONG_ITERATIONS
 	bl long_loop
-	ldr r0, =1100000000
+	ldr r0, =LONG_ITERATIONS
 	bl long_loop
 	.thumb_func
 	.global long_to

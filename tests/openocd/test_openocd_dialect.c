@@ -27,9 +27,9 @@ int main(int argc, char **argv)
 	}
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.kind = BR_ENDPOINT_OPENOCD;
-	ep.openocd.program = argv[1];
-	ep.openocd.interface_cfg = argv[2];
+	br_endpoint_set_kind(&ep, BR_SERVER_KIND_OPENOCD);
+	ep.launch.program = argv[1];
+	ep.launch.params[BR_OPENOCD_KEY_INTERFACE] = argv[2];
 	br_session_t s;
 	br_error_t err;
 	if (br_session_open(&ep, &s, &err) != BR_OK) {

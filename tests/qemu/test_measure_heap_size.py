@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Heap and size figures of stub benches through `benchrack measure`:
+"""Heap and size figures of stub benches through `benchrack measure` on the
+build's QEMU board (`--board NAME`, tests/lib/test_board.py):
 - malloc_free (one allocation and its release per iteration, through the
   benches' pool allocator wrapped by the stub's hooks): peak exactly one
   slot, nothing live, one allocation per iteration, warm-up included; no
@@ -20,16 +21,19 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from measure_cli import Checks, measure  # noqa: E402
+import test_board  # noqa: E402
 
 BENCHRACK, SIZE, SUITE, HEAP_POOL = sys.argv[1:5]
-N, WARMUP = 30, 2
+# Under icount each stub sample costs two halts: fewer there.
+N, WARMUP = test_board.samples(30, 8), 2
+BOARD = ("--board", test_board.NAME)
 NOPS, NOP_BYTES, ALIGN_SLACK = 1000, 2, 8
 c = Checks()
 
 with open(HEAP_POOL, encoding="utf-8") as f:
     slot = int(re.search(r"#define\s+HEAP_POOL_SLOT_BYTES\s+(\d+)U", f.read()).group(1))
 
-rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", "malloc_free", "-n", str(N), "-w",
+rc, out, err, res = measure(BENCHRACK, SUITE, *BOARD, "--bench", "malloc_free", "-n", str(N), "-w",
                             str(WARMUP))
 c.show(out, err)
 heap = res["heap"] if res else {}
@@ -40,7 +44,7 @@ c.check(heap.get("allocations") == N + WARMUP,
         f"malloc_free: {heap.get('allocations')} allocations == {N} iterations + {WARMUP} warm-up")
 c.check("LEAK" not in out, "no leak reported")
 
-rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", "malloc_leak", "-n", str(N), "-w",
+rc, out, err, res = measure(BENCHRACK, SUITE, *BOARD, "--bench", "malloc_leak", "-n", str(N), "-w",
                             str(WARMUP))
 c.show(out, err)
 heap = res["heap"] if res else {}
@@ -50,7 +54,7 @@ c.check(heap.get("live") == slot and heap.get("leak") is True,
 c.check(heap.get("peak") == slot, "malloc_leak: peak one slot (it frees the previous block first)")
 c.check("LEAK" in out, "the report says LEAK")
 
-rc, out, err, res = measure(BENCHRACK, SUITE, "--bench", "nop1000", "-n", "5", "--sizes")
+rc, out, err, res = measure(BENCHRACK, SUITE, *BOARD, "--bench", "nop1000", "-n", "5", "--sizes")
 c.show(out, err)
 c.check(rc == 0, f"nop1000 --sizes exits 0 (got {rc})")
 delta = res["bench_size"] if res else None

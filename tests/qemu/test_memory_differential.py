@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Differential memory read: gdb-multiarch and benchrack read the same QEMU.
 
-QEMU runs tests/qemu/fw_loop.c, halted by gdb at br_loop_marker_b (so RAM is
+QEMU (the build's board's machine, tests/lib/test_board.py: its flash and
+RAM) runs tests/qemu/fw_loop.c, halted by gdb at br_loop_marker_b (so RAM is
 initialised); gdb dumps a table of regions and disconnects (the core stays
 halted), then `benchrack probe --remote ... --dump` reads the same regions
 from the same QEMU. Lengths cross QEMU's m cap (0x800 bytes) and its
 PacketSize (4096 characters), start unaligned, and include bytes that must be
-escaped in binary packets ('}', '#', '$').
+escaped in binary packets ('}', '#', '$'). On the STM32 machines (the
+netduinos) a peripheral's registers too (USART1, whose status register
+QEMU's STM32 model resets to 0xC0 on the F205 and the F405 alike); the
+other machines have no peripheral this test knows, and it says so.
 
 usage: test_memory_differential.py BENCHRACK GDB QEMU FW_LOOP_ELF
 """
@@ -19,19 +23,29 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from elfpatch import Elf32  # noqa: E402
 from qemu_gdbstub import start_qemu  # noqa: E402
+import test_board  # noqa: E402
 
 BENCHRACK, GDB, QEMU, ELF = sys.argv[1:5]
 pattern, _ = Elf32(ELF).symbol("br_loop_pattern")
 count, _ = Elf32(ELF).symbol("br_loop_count")
+FLASH, _ = test_board.flash()
+RAM, RAM_BYTES = test_board.memory()
+MACHINE = test_board.qemu_machine()
+STM32_USART1 = 0x40011000  # RM0033 / RM0090 memory maps: the netduinos' STM32F2/F4
 TABLE = [
     (pattern, 6000), (pattern + 1, 2047), (pattern, 0x800), (pattern, 0x801),
-    (pattern + 3, 4093), (pattern + 4090, 12), (0x08000000, 1), (0x08000000, 4096 + 5),
-    (count, 11), (0x20000000, 64), (0x2001E000, 8192), (0x40023800, 0x90),
-    (0xE000ED00, 4),
+    (pattern + 3, 4093), (pattern + 4090, 12), (FLASH, 1), (FLASH, 4096 + 5),
+    (count, 11), (RAM, 64), (RAM + RAM_BYTES - 8192, 8192),
+    (0xE000ED00, 4),  # the SCB's CPUID: every Cortex-M
 ]
+if MACHINE.startswith("netduino"):
+    TABLE.append((STM32_USART1, 0x1C))
+else:
+    print(f"{MACHINE}: no peripheral read (STM32's USART1 is the one this test knows; "
+          f"{MACHINE} is no STM32)")
 
 
-qemu, port = start_qemu(QEMU, ELF)
+qemu, port = start_qemu(QEMU, ELF, machine=MACHINE)
 failures = 0
 try:
     with tempfile.TemporaryDirectory() as tmp:

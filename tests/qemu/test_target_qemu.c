@@ -1,12 +1,20 @@
 /*
- * The target layer against a real QEMU (netduinoplus2) running
+ * The target layer against a real QEMU (the build's board: its machine and
+ * memory map, from the cross file's [properties]) running
  * tests/qemu/fw_loop.c. Every QEMU quirk in the flavour table is checked
  * twice: the raw server behaves so (so the column is true), and the target
  * layer copes (so the column is used). Also: the pipelined per-halt batch
  * gives exact loop counts, registers, reset, load/verify, the comparator
  * budget at set-up, and kill.
  *
- * usage: test_target_qemu QEMU FW_LOOP_ELF
+ * Scratch memory: RAM past the image's few words (.data and .bss, at the
+ * start of RAM), clear of the stack (at the top); the 30000-byte batch fill
+ * and bulk read need more than a 16 KiB RAM holds (the micro:bit's), so on
+ * a RAM under 64 KiB they use the upper half of flash, which the image
+ * leaves empty and QEMU lets the debugger write.
+ *
+ * usage: test_target_qemu QEMU FW_LOOP_ELF MACHINE FLASH_ORIGIN FLASH_LENGTH
+ *                         RAM_ORIGIN RAM_LENGTH   (lengths: N, NK or NM)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +28,34 @@
 
 #define RUN_PAUSE_NS 200000000L
 #define ALTERNATIONS 40
+#define BIG_SCRATCH_MIN_RAM 0x10000U
+/* Unmapped on every machine here (gdb-multiarch: "Cannot access memory"). */
+#define UNMAPPED_ADDRESS 0xC0000000U
+/* Unmapped too, except on QEMU's nRF51 (microbit), which answers zeros
+ * from 0xF0000000 up. */
+#define TOP_ADDRESS 0xFFFFFFF0U
+
+/* The board under test (argv). */
+static struct {
+	const char *machine;
+	uint32_t flash, flash_len, ram, ram_len;
+} board;
+
+/* A number of the cross file (0x... or decimal, with K or M), or exits. */
+static uint32_t board_number(const char *text)
+{
+	char *end = NULL;
+	unsigned long v = strtoul(text, &end, 0);
+	if (end != NULL && (*end == 'K' || *end == 'M')) {
+		v *= *end == 'K' ? 1024UL : 1024UL * 1024UL;
+		end++;
+	}
+	if (end == NULL || end == text || *end != '\0' || v > 0xFFFFFFFFUL) {
+		fprintf(stderr, "not a number: %s\n", text);
+		exit(2);
+	}
+	return (uint32_t)v;
+}
 
 static uint32_t sym(const char *elf_path, const char *name)
 {
@@ -30,8 +66,9 @@ static void open_qemu(br_session_t *s, const char *qemu, const char *elf)
 {
 	br_endpoint_t ep;
 	br_endpoint_init(&ep);
-	ep.qemu.program = qemu;
-	ep.qemu.kernel = elf;
+	ep.launch.program = qemu;
+	ep.launch.params[BR_QEMU_KEY_MACHINE] = board.machine;
+	ep.launch.kernel = elf;
 	br_error_t err;
 	if (br_session_open(&ep, s, &err) != BR_OK) {
 		fprintf(stderr, "cannot start QEMU: %s\n", err.message);
@@ -60,11 +97,13 @@ static void pause_running(void)
 /* p before and after target.xml, on a raw client: QEMU answers nothing first. */
 static void check_target_xml_before_p(const char *qemu, const char *elf)
 {
-	br_qemu_options_t q = {.program = qemu, .machine = "netduinoplus2", .kernel = elf};
+	br_server_launch_t q = {.program = qemu, .kernel = elf};
+	q.params[BR_QEMU_KEY_MACHINE] = board.machine;
 	br_server_t server;
 	rsp_transport_t tr;
 	br_error_t err;
-	CHECK(br_server_launch_qemu(&q, &server, &tr, &err) == BR_OK);
+	CHECK(br_server_launch(br_server_kind_get(BR_SERVER_KIND_QEMU), &q, &server, &tr, &err) ==
+	      BR_OK);
 	rsp_client_t *c = rsp_client_open(&tr);
 	CHECK(rsp_client_negotiate(c, &err) == BR_OK);
 	const char *reply;
@@ -77,11 +116,29 @@ static void check_target_xml_before_p(const char *qemu, const char *elf)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s QEMU FW_LOOP_ELF\n", argv[0]);
+	if (argc != 8) {
+		fprintf(stderr,
+		        "usage: %s QEMU FW_LOOP_ELF MACHINE FLASH_ORIGIN FLASH_LENGTH RAM_ORIGIN "
+		        "RAM_LENGTH\n",
+		        argv[0]);
 		return 2;
 	}
 	const char *qemu = argv[1], *elf = argv[2];
+	board.machine = argv[3];
+	board.flash = board_number(argv[4]);
+	board.flash_len = board_number(argv[5]);
+	board.ram = board_number(argv[6]);
+	board.ram_len = board_number(argv[7]);
+	printf("machine %s: flash 0x%08x + %u, RAM 0x%08x + %u\n", board.machine, board.flash,
+	       board.flash_len, board.ram, board.ram_len);
+	/* Scratch: a word, a 9000-byte fill, then 30004 bytes for batch fills
+	 * and bulk reads (RAM when it has room, else flash's upper half). */
+	const uint32_t word_at = board.ram + 0x1000U, fill_at = board.ram + 0x1400U;
+	const uint32_t big_at = board.ram_len >= BIG_SCRATCH_MIN_RAM
+	                            ? board.ram + 0x4000U
+	                            : board.flash + board.flash_len / 2U;
+	char m_over_cap[32];
+	snprintf(m_over_cap, sizeof(m_over_cap), "m%x,801", board.flash);
 	const uint32_t a = sym(elf, "br_loop_marker_a"), b = sym(elf, "br_loop_marker_b");
 	const uint32_t count_addr = sym(elf, "br_loop_count");
 	const br_flavour_t *fl = br_flavour_qemu();
@@ -102,35 +159,40 @@ int main(int argc, char **argv)
 	CHECK(t->tdesc.found[BR_TDESC_XPSR] && t->tdesc.regnum[BR_TDESC_XPSR] == fl->xpsr_regnum);
 
 	/* m cap: QEMU refuses more than 0x800 bytes; the target splits. */
-	const char *r = raw(t, "m8000000,801", &len);
+	const char *r = raw(t, m_over_cap, &len);
 	CHECK_MSG(len >= 1 && r[0] == 'E', "m 0x801 answered %.8s", r);
 	CHECK(fl->max_read_bytes == 0x800U);
 	static uint8_t big[0x1801], part[0x800];
-	CHECK(br_target_mem_read(t, 0x08000000U, big, sizeof(big), &err) == BR_OK);
-	CHECK(br_target_mem_read(t, 0x08000800U, part, sizeof(part), &err) == BR_OK);
+	CHECK(br_target_mem_read(t, board.flash, big, sizeof(big), &err) == BR_OK);
+	CHECK(br_target_mem_read(t, board.flash + 0x800U, part, sizeof(part), &err) == BR_OK);
 	CHECK(memcmp(big + 0x800, part, sizeof(part)) == 0);
 	/* A bad address is an error, never zeros. */
 	uint32_t word = 0;
-	CHECK(br_target_read_u32(t, 0xFFFFFFF0U, &word, &err) == BR_ERR_TARGET);
+	CHECK(br_target_read_u32(t, UNMAPPED_ADDRESS, &word, &err) == BR_ERR_TARGET);
+	if (strcmp(board.machine, "microbit") != 0)
+		CHECK(br_target_read_u32(t, TOP_ADDRESS, &word, &err) == BR_ERR_TARGET);
+	else
+		printf("0x%08x not read as a bad address: QEMU's nRF51 answers zeros there\n",
+		       TOP_ADDRESS);
 
 	/* No X on QEMU: the first write probes it and falls back to M. */
-	CHECK(br_target_write_u32(t, 0x20001000U, 0x11223344U, &err) == BR_OK);
+	CHECK(br_target_write_u32(t, word_at, 0x11223344U, &err) == BR_OK);
 	CHECK(t->x_packet == 0);
-	CHECK(br_target_read_u32(t, 0x20001000U, &word, &err) == BR_OK && word == 0x11223344U);
+	CHECK(br_target_read_u32(t, word_at, &word, &err) == BR_OK && word == 0x11223344U);
 
 	/* A fill (the stack paint) with a marker set: every chunk and the marker
 	 * read in one write, the bytes all written, none past the end. (QEMU
 	 * answers OK to a write anywhere, so a refused chunk cannot be shown here.) */
 	uint8_t image_word[8];
-	CHECK(br_target_mem_read(t, 0x08000000U, image_word, sizeof(image_word), &err) == BR_OK);
-	br_target_set_marker(t, 0x08000000U, image_word, sizeof(image_word));
-	CHECK(br_target_write_u32(t, 0x20002000U + 9000U, 0x5A5A5A5AU, &err) == BR_OK);
+	CHECK(br_target_mem_read(t, board.flash, image_word, sizeof(image_word), &err) == BR_OK);
+	br_target_set_marker(t, board.flash, image_word, sizeof(image_word));
+	CHECK(br_target_write_u32(t, fill_at + 9000U, 0x5A5A5A5AU, &err) == BR_OK);
 	unsigned long fill_writes = rsp_client_counters(t->rsp)->write_calls;
-	CHECK(br_target_mem_fill(t, 0x20002000U, 0xAA, 9000U, &err) == BR_OK);
+	CHECK(br_target_mem_fill(t, fill_at, 0xAA, 9000U, &err) == BR_OK);
 	fill_writes = rsp_client_counters(t->rsp)->write_calls - fill_writes;
 	CHECK_MSG(fill_writes == 1U, "a 9000-byte fill took %lu writes", fill_writes);
 	static uint8_t filled[9004];
-	CHECK(br_target_mem_read(t, 0x20002000U, filled, sizeof(filled), &err) == BR_OK);
+	CHECK(br_target_mem_read(t, fill_at, filled, sizeof(filled), &err) == BR_OK);
 	size_t painted = 0;
 	while (painted < 9000U && filled[painted] == 0xAA)
 		painted++;
@@ -214,7 +276,7 @@ int main(int argc, char **argv)
 	 * written first, in one round of its own. Every byte painted, none past. */
 	for (int k = 0; k < 2; k++) {
 		size_t fill = k == 0 ? 6000U : 30000U;
-		const uint32_t at = 0x20004000U;
+		const uint32_t at = big_at;
 		CHECK(br_target_write_u32(t, at + (uint32_t)fill, 0x5A5A5A5AU, &err) == BR_OK);
 		uint32_t real = 0;
 		CHECK(br_target_pc(t, &real, &err) == BR_OK);
@@ -248,7 +310,7 @@ int main(int argc, char **argv)
 	static uint8_t written[30000], got[30000];
 	for (size_t i = 0; i < sizeof(written); i++)
 		written[i] = (uint8_t)(i * 7U + 3U);
-	CHECK(br_target_mem_write(t, 0x20004000U, written, sizeof(written), &err) == BR_OK);
+	CHECK(br_target_mem_write(t, big_at, written, sizeof(written), &err) == BR_OK);
 	for (int k = 0; k < 2; k++) {
 		size_t bulk = k == 0 ? 6000U : 30000U;
 		uint32_t real = 0;
@@ -259,7 +321,7 @@ int main(int argc, char **argv)
 		                           .nremove = 1,
 		                           .insert = &in,
 		                           .ninsert = 1,
-		                           .bulk_address = 0x20004000U,
+		                           .bulk_address = big_at,
 		                           .bulk_len = bulk,
 		                           .bulk_buf = got};
 		unsigned long w0 = rsp_client_counters(t->rsp)->write_calls;
@@ -292,14 +354,14 @@ int main(int argc, char **argv)
 	/* Comparator budget at set-up: two flash breakpoints on a 1-comparator board. */
 	br_memory_map_t map;
 	br_memory_map_clear(&map);
-	CHECK(br_memory_map_add(&map, 0x08000000U, 0x100000U, BR_REGION_FLASH, 0x4000U, &err) ==
-	      BR_OK);
-	CHECK(br_memory_map_add(&map, 0x20000000U, 0x20000U, BR_REGION_RAM, 0, &err) == BR_OK);
+	CHECK(br_memory_map_add(&map, board.flash, board.flash_len, BR_REGION_FLASH, 0x4000U,
+	                        &err) == BR_OK);
+	CHECK(br_memory_map_add(&map, board.ram, board.ram_len, BR_REGION_RAM, 0, &err) == BR_OK);
 	br_target_set_memory_map(t, &map);
 	br_target_set_hw_breakpoint_limit(t, 1);
 	uint32_t both[2] = {a, b};
 	CHECK(br_target_breakpoint_kind(t, a, BR_BREAKPOINT_AUTO) == BR_BREAKPOINT_HARDWARE);
-	CHECK(br_target_breakpoint_kind(t, 0x20000100U, BR_BREAKPOINT_AUTO) ==
+	CHECK(br_target_breakpoint_kind(t, board.ram + 0x100U, BR_BREAKPOINT_AUTO) ==
 	      BR_BREAKPOINT_SOFTWARE);
 	CHECK(br_target_breakpoints_check(t, both, 2, BR_BREAKPOINT_AUTO, &err) == BR_ERR_USAGE);
 	CHECK(strstr(err.message, "comparators") != NULL);
@@ -314,7 +376,7 @@ int main(int argc, char **argv)
 
 	/* Reset: halted at the reset vector, breakpoints kept. */
 	uint32_t reset_vector = 0;
-	CHECK(br_target_read_u32(t, 0x08000004U, &reset_vector, &err) == BR_OK);
+	CHECK(br_target_read_u32(t, board.flash + 4U, &reset_vector, &err) == BR_OK);
 	CHECK_MSG(br_target_reset(t, &err) == BR_OK, "%s", err.message);
 	CHECK(br_target_pc(t, &pc, &err) == BR_OK);
 	CHECK_MSG(pc == (reset_vector & ~1U), "after reset pc 0x%08x, vector 0x%08x", pc,

@@ -35,7 +35,7 @@ X_ROW = r'X\(\s*\w+\s*,\s*"([^"]+)"'
 SETS = [
     ("gdbserver flavour", "controller/debug/flavour_table.h",
      r'#define BR_FLAVOUR_\w+_NAME "([^"]+)"|X\(\s*\w+\s*,\s*"([^"]+)"'),
-    ("server kind", "controller/common/server_names.h", X_ROW),
+    ("server kind", "controller/debug/server_kind_table.h", X_ROW),
     ("counter kind", "controller/common/counter_kind.h", X_ROW),
     ("upload sink", "controller/config/upload_config.h", X_ROW),
     ("output format", "controller/results/format.h", X_ROW),

@@ -32,16 +32,33 @@ static inline int fake_rsp_read(int fd, char *buf, size_t cap)
 	return read(fd, sum, 2) == 2 ? 0 : -1;
 }
 
-/* Sends payload framed with its checksum plus skew (0: the right checksum;
- * any other: a corrupted frame). */
-static inline void fake_rsp_send_skewed(int fd, const char *payload, unsigned skew)
+/* Writes into frame (cap bytes) the frame of payload's len bytes, its
+ * checksum plus skew (0: the right checksum; any other: a corrupted frame);
+ * returns the frame's length, 0 when it does not fit. */
+static inline size_t fake_rsp_frame(char *frame, size_t cap, const char *payload, size_t len,
+                                    unsigned skew)
 {
 	unsigned sum = skew;
-	for (const char *p = payload; *p; p++)
-		sum += (unsigned char)*p;
+	if (len + 4 > cap)
+		return 0;
+	frame[0] = '$';
+	for (size_t i = 0; i < len; i++) {
+		frame[1 + i] = payload[i];
+		sum += (unsigned char)payload[i];
+	}
+	static const char hex[] = "0123456789abcdef";
+	frame[1 + len] = '#';
+	frame[2 + len] = hex[(sum >> 4) & 0xFU];
+	frame[3 + len] = hex[sum & 0xFU];
+	return len + 4;
+}
+
+/* Sends payload framed with its checksum plus skew (fake_rsp_frame). */
+static inline void fake_rsp_send_skewed(int fd, const char *payload, unsigned skew)
+{
 	char frame[128];
-	int n = snprintf(frame, sizeof(frame), "$%s#%02x", payload, sum & 0xFFU);
-	if (write(fd, frame, (size_t)n) != n)
+	size_t n = fake_rsp_frame(frame, sizeof(frame), payload, strlen(payload), skew);
+	if (n == 0 || write(fd, frame, n) != (ssize_t)n)
 		_exit(FAKE_RSP_BROKEN);
 }
 

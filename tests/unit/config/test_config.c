@@ -11,6 +11,7 @@
 #include "yaml/scalar.h"
 #include "config/suite.h"
 #include "yaml/yaml_tree.h"
+#include "rack/board_identity.h"
 #include "run/board_target.h"
 
 static void test_scalars(void)
@@ -158,7 +159,7 @@ static void test_boards(void)
 	br_error_t err;
 	br_error_clear(&err);
 	CHECK_MSG(board(BOARD_OK, &b, &err) == BR_OK, "%s", err.message);
-	CHECK(b.server_kind == BR_BOARD_SERVER_QEMU && strcmp(b.name, "b") == 0);
+	CHECK(b.server_kind == BR_SERVER_KIND_QEMU && strcmp(b.name, "b") == 0);
 	CHECK(b.load == BR_BOARD_LOAD_DEFAULT);
 	br_counter_t counter;
 	br_board_counter(&b, &counter);
@@ -172,8 +173,9 @@ static void test_boards(void)
 	CHECK(strcmp(server, "qemu-system-arm -M netduinoplus2") == 0);
 	br_endpoint_t ep;
 	CHECK(br_board_endpoint(&b, "fw.elf", &ep, &err) == BR_OK);
-	CHECK(ep.kind == BR_ENDPOINT_QEMU && strcmp(ep.qemu.machine, "netduinoplus2") == 0);
-	CHECK(strcmp(ep.qemu.kernel, "fw.elf") == 0 && strcmp(ep.flavour, "qemu") == 0);
+	CHECK(ep.kind == BR_SERVER_KIND_QEMU &&
+	      strcmp(ep.launch.params[BR_QEMU_KEY_MACHINE], "netduinoplus2") == 0);
+	CHECK(strcmp(ep.launch.kernel, "fw.elf") == 0 && strcmp(ep.flavour, "qemu") == 0);
 	CHECK(ep.memory_map.count == 2 && ep.hw_breakpoints == 6);
 	const br_region_t *flash = br_memory_map_find(&ep.memory_map, 0x08000100U);
 	const br_region_t *ram = br_memory_map_find(&ep.memory_map, 0x20000100U);
@@ -190,13 +192,41 @@ static void test_boards(void)
 	br_board_counter(&b, &counter);
 	CHECK(b.load == BR_BOARD_LOAD_ALWAYS);
 	CHECK(counter.kind == BR_COUNTER_DWT && counter.clock_hz == 216000000U);
-	CHECK(b.hardware_breakpoints == 8 && b.server_kind == BR_BOARD_SERVER_REMOTE);
+	CHECK(b.hardware_breakpoints == 8 && b.server_kind == BR_SERVER_KIND_REMOTE);
 	br_board_describe_server(&b, server, sizeof(server));
 	CHECK(strcmp(server, "openocd at lab:3333") == 0);
 	CHECK(counter.enable_count > 0 && strcmp(counter.unit, "cycles") == 0);
 	CHECK(br_board_endpoint(&b, NULL, &ep, &err) == BR_OK);
-	CHECK(ep.kind == BR_ENDPOINT_REMOTE && strcmp(ep.host, "lab") == 0 && ep.port == 3333);
+	CHECK(ep.kind == BR_SERVER_KIND_REMOTE && strcmp(ep.host, "lab") == 0 && ep.port == 3333);
 	CHECK(strcmp(ep.flavour, "openocd") == 0 && ep.hw_breakpoints == 8);
+	br_board_free(&b);
+
+	/* A launched OpenOCD: its keys are its row's, in the builder's places;
+	 * the probe it drives is the lock's name. */
+	const char *openocd = "name: b\ncore: cortex-m4\nclock_hz: 180000000\n"
+			      "server: {kind: openocd, interface: interface/stlink.cfg,\n"
+			      "         target: target/stm32f4x.cfg, args: [-d2]}\n"
+			      "counter: {kind: dwt}\n"
+			      "memory:\n  - {name: f, kind: flash, origin: 0x08000000, length: 512K}\n"
+			      "  - {name: r, kind: ram, origin: 0x20000000, length: 128K}\n";
+	CHECK_MSG(board(openocd, &b, &err) == BR_OK, "%s", err.message);
+	br_board_describe_server(&b, server, sizeof(server));
+	CHECK_MSG(strcmp(server, "openocd -f interface/stlink.cfg -f target/stm32f4x.cfg") == 0,
+	          "%s", server);
+	CHECK(br_board_endpoint(&b, "fw.elf", &ep, &err) == BR_OK);
+	CHECK(ep.kind == BR_SERVER_KIND_OPENOCD && ep.launch.kernel == NULL);
+	CHECK(strcmp(ep.launch.params[BR_OPENOCD_KEY_INTERFACE], "interface/stlink.cfg") == 0);
+	CHECK(strcmp(ep.launch.params[BR_OPENOCD_KEY_TARGET], "target/stm32f4x.cfg") == 0);
+	CHECK(ep.launch.params[BR_OPENOCD_KEY_SERIAL] == NULL && ep.launch.program == NULL);
+	CHECK(ep.launch.extra_arg_count == 1 && strcmp(ep.launch.extra_args[0], "-d2") == 0);
+	CHECK(strcmp(ep.flavour, "openocd") == 0);
+	char lock[128];
+	CHECK(br_board_identity(&ep, lock, sizeof(lock)) && strcmp(lock, "probe-first-stlink.cfg") == 0);
+	ep.launch.params[BR_OPENOCD_KEY_SERIAL] = "066DFF30";
+	CHECK(br_board_identity(&ep, lock, sizeof(lock)) && strcmp(lock, "probe-066DFF30") == 0);
+	br_board_free(&b);
+	CHECK(board(BOARD_OK, &b, &err) == BR_OK && br_board_endpoint(&b, NULL, &ep, &err) == BR_OK);
+	CHECK_MSG(!br_board_identity(&ep, lock, sizeof(lock)), "QEMU shares no hardware: %s", lock);
 	br_board_free(&b);
 
 	/* QEMU's own instruction count on a Cortex-M55 machine. */

@@ -1,21 +1,27 @@
 /*
- * The controller against scripted fake targets (fake_script.h): each script
- * in scripts/ is a replayable RSP conversation, and the test drives the real
- * rsp/ client, debug/target and measure/counter_target through it — attach,
- * start QEMU's TIM2 counter, insert a breakpoint, continue, wait for the
- * stop, read the counter at the stop as a breakpoint session proves it
- * (counter, marker, counter; br_halt_proof_check) — the figure. The faults
- * are the proxy's (tests/proxy/faultproxy.py) written as script lines: a
- * delayed reply and a corrupted checksum (both survived: the same figure), a
- * missing reply (the client's timeout), a reply out of step (the proof
- * refuses the shifted replies), the connection closed mid-session. Each
- * ending fault's case asserts the step that failed, its status and its
- * exact error text, and that no figure came out.
+ * The controller against scripted fake targets (fake_script.h), one step at
+ * a time: the real rsp/ client (TCP), debug/target and measure/counter_target — attach, start
+ * QEMU's TIM2 counter, insert a breakpoint, continue, wait for the stop,
+ * read the counter at the stop as a breakpoint session proves it (counter,
+ * marker, counter; br_halt_proof_check) — the figure. Each ending fault's
+ * case asserts the step that failed, its status and its exact error text,
+ * and that no figure came out.
+ *
+ * The scripts in scripts/ are real QEMU 7.2 conversations of this very
+ * test (fixture/region.elf on netduinoplus2), recorded over TCP with
+ * record_rsp.py (--live), clean or through faultproxy.py: delay (derived),
+ * corrupt, stall past the timeout, close, inject (a reply out of step).
+ * The oracle of the figure is the conversation itself: the counter QEMU
+ * sent at the stop (script_figure), which the client must hand on as it is.
  *
  * usage: test_scripted_target SCRIPTS_DIR
+ *        test_scripted_target --live PORT   (against a server at
+ *        127.0.0.1:PORT running fixture/region.elf, to record it)
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -24,13 +30,17 @@
 #include "fake_script.h"
 #include "measure/counter_target.h"
 #include "measure/halt_proof.h"
+#include "rsp/transport.h"
 
-/* The breakpoint the scripts' session runs to. */
-#define BP_ADDRESS 0x08000124U
-/* The marker word's address (a vector table's, in flash). */
+/* The breakpoint the scripts' session runs to: fx_from of
+ * fixture/region.elf (fixture/region.ld pins it). */
+#define BP_ADDRESS 0x08000108U
+/* The marker word's address (the vector table's initial SP, in flash). */
 #define MARKER_ADDRESS 0x08000000U
 /* The client's reply timeout in these tests (a missing reply costs this). */
 #define REPLY_TIMEOUT_MS 1000
+/* Where the counter's start was when the server stopped answering. */
+#define START_TEXT "enabling counter tim2 (register 0xe0042008): request 'Me0042008,4:01000000': "
 /* No figure: the value the counter reading holds unless a read filled it. */
 #define NO_FIGURE 0xDEADDEADDEADULL
 
@@ -114,20 +124,15 @@ static br_status_t session_run(br_target_t *t, outcome_t *o)
 	return BR_OK;
 }
 
-static void run_script(const char *dir, const char *name, outcome_t *o)
+/* The test on the connected transport tr; fills *o but its fake_exit. */
+static void session_on(const rsp_transport_t *tr, outcome_t *o)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	pid_t pid;
-	int fd = fake_script_start(path, &pid);
-	rsp_transport_t tr = {.fd = fd, .kind = RSP_TRANSPORT_SERIAL};
-	snprintf(tr.peer, sizeof(tr.peer), "fake");
 	static br_target_t t;
 	memset(o, 0, sizeof(*o));
 	o->figure = NO_FIGURE;
 	br_error_clear(&o->err);
 	o->failed = ATTACH;
-	o->st = br_target_attach(&t, &tr, br_flavour_generic(), &o->err);
+	o->st = br_target_attach(&t, tr, br_flavour_generic(), &o->err);
 	if (o->st == BR_OK) {
 		rsp_client_set_timeout(t.rsp, REPLY_TIMEOUT_MS);
 		o->st = session_run(&t, o);
@@ -136,54 +141,135 @@ static void run_script(const char *dir, const char *name, outcome_t *o)
 		else
 			br_target_close(&t);
 	}
-	o->fake_exit = fake_script_wait(pid);
+}
+
+static void print_outcome(const char *name, const outcome_t *o)
+{
 	printf("%s: %s %d \"%s\" figure %llu fake %d\n", name, step_names[o->failed], o->st,
 	       o->err.message, (unsigned long long)o->figure, o->fake_exit);
 }
 
+/* The test against 127.0.0.1:port; fills *o but its fake_exit. */
+static void session_at(uint16_t port, outcome_t *o)
+{
+	rsp_transport_t tr;
+	br_error_t err;
+	if (rsp_transport_tcp_connect(&tr, "127.0.0.1", port, 2000, &err) != BR_OK) {
+		memset(o, 0, sizeof(*o));
+		o->st = err.status;
+		o->err = err;
+		return;
+	}
+	session_on(&tr, o);
+}
+
+/* The server's host:port in the last case's error texts. */
+static char peer[64];
+
+static void run_script(const char *dir, const char *name, outcome_t *o)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	pid_t pid;
+	uint16_t port = fake_script_listen(path, &pid);
+	snprintf(peer, sizeof(peer), "127.0.0.1:%u", port);
+	session_at(port, o);
+	o->fake_exit = fake_script_wait(pid);
+	print_outcome(name, o);
+}
+
+/* Whether text is "<before>PEER<after>" with the last case's peer. */
+static bool said(const char *text, const char *before, const char *after)
+{
+	char want[512];
+	snprintf(want, sizeof(want), "%s%s%s", before, peer, after);
+	return strcmp(text, want) == 0;
+}
+
+/* The oracle: the counter QEMU sent in the script at dir/name, the first
+ * reply to "m40000024,4" after the "c" (little-endian hex; a damaged frame's
+ * payload is QEMU's, only its checksum was broken); NO_FIGURE when there is
+ * none. */
+static uint64_t script_figure(const char *dir, const char *name)
+{
+	char path[512], line[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	int phase = 0; /* 0: before the c, 1: before the read, 2: before its reply */
+	uint64_t v = NO_FIGURE;
+	while (f != NULL && v == NO_FIGURE && fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (phase == 0 && strcmp(line, "> c") == 0)
+			phase = 1;
+		else if (phase == 1 && strcmp(line, "> m40000024,4") == 0)
+			phase = 2;
+		else if (phase == 2 && line[0] == '<') {
+			const char *hex = line + (line[1] == '!' ? 3 : 2);
+			v = 0;
+			for (int i = 3; i >= 0 && strlen(hex) == 8; i--) {
+				unsigned byte = 0;
+				sscanf(hex + 2 * i, "%2x", &byte);
+				v = v << 8 | byte;
+			}
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCRIPTS_DIR\n", argv[0]);
-		return 2;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	outcome_t o;
+	if (argc == 3 && strcmp(argv[1], "--live") == 0) {
+		session_at((uint16_t)strtoul(argv[2], NULL, 10), &o);
+		print_outcome("live", &o);
+		return o.st == BR_OK ? 0 : 1;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s SCRIPTS_DIR | --live PORT\n", argv[0]);
+		return 2;
+	}
 	const char *dir = argv[1];
+	uint64_t want = script_figure(dir, "normal.rsp");
+	CHECK(want != NO_FIGURE);
 
 	run_script(dir, "normal.rsp", &o);
-	CHECK_MSG(o.st == BR_OK && o.failed == DONE && o.figure == 12345U && o.fake_exit == 0,
+	CHECK_MSG(o.st == BR_OK && o.failed == DONE && o.figure == want && o.fake_exit == 0,
 	          "normal: %s, figure %llu", o.err.message, (unsigned long long)o.figure);
 
 	/* faultproxy's delay: survived, the same figure */
 	run_script(dir, "delay.rsp", &o);
-	CHECK_MSG(o.st == BR_OK && o.figure == 12345U && o.fake_exit == 0, "delay: %s",
+	CHECK_MSG(o.st == BR_OK && o.figure == want && o.fake_exit == 0, "delay: %s",
 	          o.err.message);
 
-	/* faultproxy's corrupt: the read asked again, resynchronised, the same figure */
+	/* faultproxy's corrupt: each refused packet sent again, each damaged
+	 * reply asked again; the figure QEMU sent in that conversation */
 	run_script(dir, "corrupt.rsp", &o);
-	CHECK_MSG(o.st == BR_OK && o.figure == 12345U && o.fake_exit == 0, "corrupt: %s",
-	          o.err.message);
+	want = script_figure(dir, "corrupt.rsp");
+	CHECK_MSG(o.st == BR_OK && o.failed == DONE && want != NO_FIGURE && o.figure == want &&
+	              o.fake_exit == 0,
+	          "corrupt: %s, figure %llu", o.err.message, (unsigned long long)o.figure);
 
-	/* faultproxy's stall past the timeout: the session ends, no figure */
+	/* faultproxy's stall past the timeout (at the server's 12th packet, in
+	 * the counter's start): the session ends, no figure */
 	run_script(dir, "timeout.rsp", &o);
-	CHECK_MSG(o.st == BR_ERR_TIMEOUT && o.failed == READ &&
-	              strcmp(o.err.message, "reading counter tim2: request 'm40000024,4': fake: "
-	                                    "no answer within 1000 ms") == 0,
+	CHECK_MSG(o.st == BR_ERR_TIMEOUT && o.failed == START &&
+	              said(o.err.message, START_TEXT, ": no answer within 1000 ms"),
 	          "timeout: %d %s", o.st, o.err.message);
 	CHECK(o.figure == NO_FIGURE && o.fake_exit == 0);
 
-	/* faultproxy's close: BR_ERR_INFRA (exit 3) naming the loss, no figure */
+	/* faultproxy's close, half a reply sent: BR_ERR_INFRA (exit 3) naming
+	 * the loss, no figure */
 	run_script(dir, "close.rsp", &o);
-	CHECK_MSG(o.st == BR_ERR_INFRA && o.failed == READ &&
-	              (strcmp(o.err.message, "reading counter tim2: fake: connection lost while "
-	                                     "writing: Broken pipe") == 0 ||
-	               strcmp(o.err.message,
-	                      "reading counter tim2: fake: the server closed the connection") == 0),
+	CHECK_MSG(o.st == BR_ERR_INFRA && o.failed == START &&
+	              said(o.err.message, START_TEXT, ": the server closed the connection"),
 	          "close: %d %s", o.st, o.err.message);
 	CHECK(o.figure == NO_FIGURE && o.fake_exit == 0);
 
-	/* faultproxy's inject: the shifted replies refused by the proof, no figure */
+	/* faultproxy's inject: the marker's read answered with the counter's
+	 * copy, every later reply one behind: refused by the proof, no figure */
 	run_script(dir, "out_of_step.rsp", &o);
 	CHECK_MSG(o.st == BR_ERR_PROTOCOL && o.failed == READ &&
 	              strcmp(o.err.message, "the stop's reads not proven") == 0,
