@@ -329,6 +329,12 @@ void br_server_fatal_line(const br_server_t *server, char *buf, size_t cap)
 	free(text);
 }
 
+void br_server_kill(br_server_t *server)
+{
+	if (server->pid != 0 && br_server_alive(server))
+		kill(server->pid, SIGKILL);
+}
+
 void br_server_stop(br_server_t *server)
 {
 	if (server->pid != 0 && br_server_alive(server)) {

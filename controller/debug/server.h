@@ -82,6 +82,12 @@ void br_server_fatal_line(const br_server_t *server, char *buf, size_t cap);
  * directory). Safe on a stopped server. */
 void br_server_stop(br_server_t *server);
 
+/* Ends a launched server at once (SIGKILL), for one that cannot wind down:
+ * QEMU in record mode ignores SIGTERM while its guest runs (measured on
+ * QEMU 7.2: still alive 8 s after it), so br_server_stop would wait out its
+ * grace. br_server_stop still reaps it and removes its files. */
+void br_server_kill(br_server_t *server);
+
 /* When said (a launched QEMU's last words) is QEMU refusing record mode on
  * a machine of two cores, prefixes err with what that means for counting
  * (BR_ERR_INFRA); otherwise leaves err alone. */

@@ -95,7 +95,9 @@ static size_t bp_total(const bp_run_t *r)
 static void bp_deadline_reset(bp_run_t *r)
 {
 	r->deadline_ms = br_clock_ms() + r->o->timeout_ms;
-	r->idle_wait_ms = r->o->idle_check_ms;
+	/* A core that cannot be stopped cannot be looked at either. */
+	r->idle_wait_ms =
+	    br_counter_uninterruptible(&r->o->counter->counter) ? 0 : r->o->idle_check_ms;
 }
 
 /* The start not reached again after some runs: fewer samples than asked. */
@@ -818,10 +820,15 @@ static int bp_stop_linger_ms(int guard_ms)
 	return guard_ms / 8 < BP_STOP_LINGER_MS ? guard_ms / 8 : BP_STOP_LINGER_MS;
 }
 
-/* Removes whatever breakpoints the session left, when the session still works. */
+/* Removes whatever breakpoints the session left, when the session still
+ * works. A core that answers no interrupt is left running, not waited for
+ * a second time (out->left_running). */
 static void bp_cleanup(bp_run_t *r)
 {
 	if (!rsp_client_usable(r->t->rsp))
+		return;
+	r->out->left_running = r->t->running && br_counter_uninterruptible(&r->o->counter->counter);
+	if (r->out->left_running)
 		return;
 	if (r->t->running && br_target_halt(r->t, r->o->timeout_ms, NULL) != BR_OK)
 		return;

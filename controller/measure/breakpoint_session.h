@@ -124,6 +124,11 @@ typedef struct br_bp_result {
 	/* ... found parked at idle_pc (idle_check_ms) before the timeout */
 	bool idled;
 	uint32_t idle_pc;
+	/* The session ended with the core still running, its breakpoints in
+	 * place: it answers no interrupt (br_counter_uninterruptible), so
+	 * neither the idle check nor the cleanup could stop it, and where it is
+	 * is unknown. Whoever owns the server stops it. */
+	bool left_running;
 	double wall_seconds; /* host time from the first resume to the last halt (or to
 	                        the error) */
 	/* Instructions under the breakpoints the host executed (host_step.h;
@@ -140,12 +145,15 @@ typedef struct br_bp_result {
  * Measures span on the halted target t as described above and fills *out
  * (free with br_bp_result_free, also after an error: the samples finished
  * before it are kept). Leaves the core halted with the session's
- * breakpoints removed. Errors: BR_ERR_TIMEOUT naming the breakpoint that did
- * not hit within o->timeout_ms — when it was the start after some runs,
- * out->ran_out is set and the message says "ran k of N times in T s" (the
- * samples taken are kept); BR_ERR_TARGET for a counter that does not count,
- * more than BR_BP_STRAYS_MAX stops elsewhere (a fault, another breakpoint,
- * resets) or a function entered from an exception; the target's own errors otherwise.
+ * breakpoints removed, except on a core that answers no interrupt
+ * (br_counter_uninterruptible: no idle check there, and a wait past
+ * o->timeout_ms leaves it running, out->left_running). Errors:
+ * BR_ERR_TIMEOUT naming the breakpoint that did not hit within
+ * o->timeout_ms — when it was the start after some runs, out->ran_out is
+ * set and the message says "ran k of N times in T s" (the samples taken
+ * are kept); BR_ERR_TARGET for a counter that does not count, more than
+ * BR_BP_STRAYS_MAX stops elsewhere (a fault, another breakpoint, resets) or
+ * a function entered from an exception; the target's own errors otherwise.
  */
 br_status_t br_bp_session_run(br_target_t *t, const br_span_t *span, const br_bp_options_t *o,
                               br_bp_result_t *out, br_error_t *err);

@@ -79,6 +79,11 @@ bool br_counter_is_monitor(const br_counter_t *c)
 	return c->kind == BR_COUNTER_ICOUNT;
 }
 
+bool br_counter_uninterruptible(const br_counter_t *c)
+{
+	return br_counter_is_monitor(c);
+}
+
 bool br_counter_icount_parse(const char *text, uint64_t *count)
 {
 	const char *at = strstr(text, BR_COUNTER_ICOUNT_PREFIX);

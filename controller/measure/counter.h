@@ -105,6 +105,18 @@ uint64_t br_counter_state_delta64(const br_counter_state_t *state, uint64_t star
 bool br_counter_is_monitor(const br_counter_t *c);
 
 /*
+ * True when a core counted by c cannot be stopped while it runs: QEMU in
+ * record mode (icount, the only mode that has the count) answers no 0x03
+ * interrupt while the firmware runs (measured 12-01, QEMU 7.2), so a wait
+ * for a breakpoint ends at its timeout with the core still running, and
+ * nobody can say where it is. BR_COUNTER_UNINTERRUPTIBLE_TEXT says so.
+ */
+bool br_counter_uninterruptible(const br_counter_t *c);
+#define BR_COUNTER_UNINTERRUPTIBLE_TEXT                                                            \
+	"where the core is is unknown: QEMU in record mode (counter icount) answers no "           \
+	"interrupt while the firmware runs, so benchrack could not stop the core to look"
+
+/*
  * Parses QEMU's `info replay` answer in text: the number after
  * BR_COUNTER_ICOUNT_PREFIX into *count. False when it is not there (record
  * mode not active: "Record/replay is not active") or not a number.

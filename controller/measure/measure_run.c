@@ -205,6 +205,14 @@ static br_status_t run_bench(const br_measure_options_t *o, const br_stub_layout
 		st = br_stub_request_write(&session, &req, err);
 		if (st == BR_OK)
 			st = run_breakpoints(o, t, out, err);
+		/* A core nobody can stop (breakpoint_session.h, left_running) runs
+		 * the bench on: its samples stay, its results cannot be read. */
+		if (st == BR_OK && out->bp.left_running)
+			return br_error_set(err, BR_ERR_TIMEOUT,
+			                    "ran %zu of %u times within the timeout, and bench %s, "
+			                    "still running, cannot be finished to read its stack "
+			                    "and heap",
+			                    out->bp.count, o->iterations, o->bench);
 		if (st == BR_OK)
 			st = br_stub_request_finish(&session, o->timeout_ms, out->stub, err);
 		return st;

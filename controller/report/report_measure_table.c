@@ -205,8 +205,9 @@ static void print_samples(const br_measure_report_t *r, FILE *out)
 	} else if (raw->mode == BR_MEASURE_BREAKPOINT && raw->bp.ran_out)
 		fprintf(out,
 		        "ran %zu of %u times in %.3g s: the start was not reached again within the "
-		        "timeout\n",
-		        raw->count, raw->asked, raw->wall_seconds);
+		        "timeout%s%s\n",
+		        raw->count, raw->asked, raw->wall_seconds, raw->bp.left_running ? "; " : "",
+		        raw->bp.left_running ? BR_COUNTER_UNINTERRUPTIBLE_TEXT : "");
 	if (!r->summarized)
 		return;
 	print_header_row(out);

@@ -28,31 +28,6 @@ static br_status_t on_bench_done(void *ctx, const br_suite_bench_request_t *req,
 	return BR_OK;
 }
 
-/* A bench that did not come back from a QEMU benchrack launched in record
- * mode (QEMU's icount), whose interrupt went unanswered (BR_ERR_INFRA from
- * run_checks.h): QEMU 7.2 answers no interrupt there while the core runs
- * (measured: no stop reply in 20 s, 0.02 s without rr=record), so the
- * silence of a QEMU still alive is the bench still running: BR_ERR_TIMEOUT
- * (BR_ERR_INFRA when the host starved QEMU, starved saying how), saying
- * why the core's PC is not known. Any other status is returned as it is. */
-static br_status_t record_mode_silence(br_server_t *server, const char *what, int timeout_ms,
-                                       const char *starved, br_status_t st, br_error_t *err)
-{
-	/* err names the bench when the core answered (run_checks.c's own words) */
-	if (st != BR_ERR_INFRA || strncmp(err->message, what, strlen(what)) == 0 ||
-	    server->rr_dir[0] == '\0' || !br_server_alive(server))
-		return st;
-	int seconds = (timeout_ms + 999) / 1000;
-	char was[BR_ERROR_MESSAGE_BYTES / 2U];
-	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
-	return br_error_set(
-	    err, starved != NULL ? BR_ERR_INFRA : BR_ERR_TIMEOUT,
-	    "%s did not finish within %d s%s%s (QEMU in record mode answers no "
-	    "interrupt while the core runs, so where the core was is not known: %s)",
-	    what, seconds, starved != NULL ? ", but the host was overloaded: " : "",
-	    starved != NULL ? starved : "", was);
-}
-
 /* A bench that did not come back within its timeout (run_checks.h): on a
  * board that answers (*answered), kept as the bench's record ("did not
  * finish", where the core was, or that the host was overloaded), the run
@@ -69,11 +44,8 @@ static br_status_t classify_timeout(br_runner_t *runner, br_board_run_t *run,
 	char starved[BOARD_RUN_STARVED_BYTES];
 	bool host_starved = br_server_sched_starved(&runner->session.server, &k->sched_start, &now,
 	                                            starved, sizeof(starved));
-	br_status_t st =
-	    br_run_classify_timeout(br_runner_target(runner), run->record.elf_path, what,
-	                            timeout_ms, host_starved ? starved : NULL, err);
-	st = record_mode_silence(&runner->session.server, what, timeout_ms,
-	                         host_starved ? starved : NULL, st, err);
+	br_status_t st = br_run_classify_timeout(runner, run->record.elf_path, what, timeout_ms,
+	                                         host_starved ? starved : NULL, err);
 	if (st != BR_ERR_TIMEOUT && !(st == BR_ERR_INFRA && host_starved))
 		return st;
 	*answered = true;

@@ -97,26 +97,60 @@ void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *
 	         exc);
 }
 
-br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
+/* A core left running by a QEMU in record mode benchrack did not launch. */
+static br_status_t core_left_remote(int timeout_ms, br_error_t *err)
+{
+	char was[BR_ERROR_MESSAGE_BYTES / 2U];
+	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1,
+	         err->status != BR_OK ? err->message : "");
+	return br_error_set(
+	    err, BR_ERR_INFRA,
+	    "%s%sQEMU in record mode (counter icount) answers no interrupt while "
+	    "the firmware runs, so a breakpoint not reached within --timeout (%d s) "
+	    "leaves the core of this QEMU, which benchrack did not launch, running "
+	    "where nobody can see it, with the session's breakpoints in place: "
+	    "restart that QEMU (or let benchrack launch it), and raise --timeout for "
+	    "a long region",
+	    was, was[0] != '\0' ? "; " : "", (timeout_ms + 999) / 1000);
+}
+
+br_status_t br_run_core_after_timeout(br_runner_t *r, const char *elf_path, int timeout_ms,
+                                      char *core, size_t cap, br_error_t *err)
+{
+	if (br_runner_core_unstoppable(r) && !br_runner_launched(r))
+		return core_left_remote(timeout_ms, err);
+	if (br_runner_core_unstoppable(r)) {
+		snprintf(core, cap, "%s, and ended the QEMU it launched",
+		         BR_COUNTER_UNINTERRUPTIBLE_TEXT);
+		return BR_OK;
+	}
+	br_core_state_t state;
+	br_status_t st = br_run_probe_after_timeout(br_runner_target(r), &state, err);
+	if (st != BR_OK)
+		return st;
+	char text[BR_RUN_CORE_TEXT_BYTES * 2U];
+	br_run_core_text(elf_path, &state, text, sizeof(text));
+	snprintf(core, cap, "the core was at %s", text);
+	return BR_OK;
+}
+
+br_status_t br_run_classify_timeout(br_runner_t *r, const char *elf_path, const char *what,
                                     int timeout_ms, const char *starved, br_error_t *err)
 {
-	br_core_state_t state;
-	br_status_t st = br_run_probe_after_timeout(t, &state, err);
+	char core[BR_RUN_CORE_TEXT_BYTES * 2U + 16U];
+	br_status_t st =
+	    br_run_core_after_timeout(r, elf_path, timeout_ms, core, sizeof(core), err);
 	if (st != BR_OK)
 		return st;
 	int seconds = (timeout_ms + 999) / 1000;
 	char was[BR_ERROR_MESSAGE_BYTES / 2U];
 	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
-	char core[BR_RUN_CORE_TEXT_BYTES * 2U];
-	br_run_core_text(elf_path, &state, core, sizeof(core));
 	if (starved != NULL)
 		return br_error_set(
 		    err, BR_ERR_INFRA,
 		    "%s did not finish within %d s, but the host was overloaded: %s; "
-		    "an infrastructure error, not the firmware's (the core was at "
-		    "%s; %s)",
+		    "an infrastructure error, not the firmware's (%s; %s)",
 		    what, seconds, starved, core, was);
-	return br_error_set(err, BR_ERR_TIMEOUT,
-	                    "%s did not finish within %d s: the core was at %s (%s)", what, seconds,
-	                    core, was);
+	return br_error_set(err, BR_ERR_TIMEOUT, "%s did not finish within %d s: %s (%s)", what,
+	                    seconds, core, was);
 }

@@ -16,6 +16,7 @@
 #include "debug/target.h"
 #include "measure/counter.h"
 #include "measure/stub_batch.h"
+#include "run/runner.h"
 
 /* True when any of the n samples is not zero. */
 bool br_run_any_counted(const uint32_t *samples, size_t n);
@@ -67,17 +68,35 @@ br_status_t br_run_probe_after_timeout(br_target_t *t, br_core_state_t *state, b
 void br_run_core_text(const char *elf_path, const br_core_state_t *state, char *buf, size_t cap);
 
 /*
- * After `what` (a bench, an entry, a region) did not finish within
- * timeout_ms on t (err says so, BR_ERR_TIMEOUT): asks whether the board
- * still answers (br_run_probe_after_timeout). It does: BR_ERR_TIMEOUT (exit
- * 3, README's table: a breakpoint that never hit), err saying "WHAT did not
- * finish within N s: the core was at PC ... (SYMBOL)[, in an exception
- * handler: ...] (what the wait said)". When starved is not NULL (the
- * host did not run the board for most of the wait, saying how much it did),
- * BR_ERR_INFRA saying so: an overloaded host, not the firmware. Otherwise the
- * server stopped answering (BR_ERR_INFRA).
+ * After a wait on r's target timed out (err says for what): where the core
+ * was, as a clause for a message, into core (cap bytes). Once the interrupt
+ * stopped it (br_run_probe_after_timeout): "the core was at PC ..."
+ * (br_run_core_text, the PC named from elf_path), BR_OK. A core that cannot
+ * be stopped (br_runner_core_unstoppable: QEMU in record mode) is neither
+ * interrupted nor waited for again: on a QEMU benchrack launched, BR_OK and
+ * BR_COUNTER_UNINTERRUPTIBLE_TEXT (br_runner_close stops that QEMU, the next
+ * runner launches another); on one it did not launch, BR_ERR_INFRA, err (its
+ * words kept, when err is a failure) saying that QEMU runs on with the
+ * breakpoints in place and naming record mode and --timeout (timeout_ms).
+ * A server that answered no interrupt: BR_ERR_INFRA, as the probe says.
  */
-br_status_t br_run_classify_timeout(br_target_t *t, const char *elf_path, const char *what,
+br_status_t br_run_core_after_timeout(br_runner_t *r, const char *elf_path, int timeout_ms,
+                                      char *core, size_t cap, br_error_t *err);
+
+/*
+ * After `what` (a bench, an entry, a region) did not finish within
+ * timeout_ms on r's target (err says so, BR_ERR_TIMEOUT): asks where the
+ * core was (br_run_core_after_timeout). Known, or unknown on a QEMU
+ * benchrack launched in record mode: BR_ERR_TIMEOUT (exit 3, README's
+ * table: a breakpoint that never hit), err saying "WHAT did not finish
+ * within N s: the core was at PC ... (SYMBOL)[, in an exception handler:
+ * ...] (what the wait said)". When starved is not NULL (the host did not run
+ * the board for most of the wait, saying how much it did), BR_ERR_INFRA
+ * saying so: an overloaded host, not the firmware. Otherwise the server
+ * stopped answering, or is a QEMU in record mode benchrack did not launch
+ * (BR_ERR_INFRA).
+ */
+br_status_t br_run_classify_timeout(br_runner_t *r, const char *elf_path, const char *what,
                                     int timeout_ms, const char *starved, br_error_t *err);
 
 #endif

@@ -28,6 +28,22 @@ static br_status_t check_samples(br_measure_raw_t *out, br_error_t *err)
 	return st;
 }
 
+/* A wait that timed out (st, err), or samples taken (BR_OK) before one that
+ * left the core running: never blame the firmware for a server that went
+ * silent; say where the core was (br_run_core_after_timeout). */
+static br_status_t explain_timeout(br_runner_t *runner, const br_measure_options_t *opts,
+                                   br_status_t st, br_error_t *err)
+{
+	char core[BR_ERROR_MESSAGE_BYTES / 2U];
+	br_status_t where = br_run_core_after_timeout(runner, opts->elf_path, opts->timeout_ms,
+	                                              core, sizeof(core), err);
+	if (where != BR_OK || st == BR_OK)
+		return where;
+	char was[BR_ERROR_MESSAGE_BYTES / 2U];
+	snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
+	return br_error_set(err, BR_ERR_TIMEOUT, "%s; %s", was, core);
+}
+
 br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t *ep,
                            br_board_load_t load, bool timeout_is_failure,
                            const br_image_hooks_t *hooks, br_measure_raw_t *out, br_error_t *err)
@@ -63,39 +79,18 @@ br_status_t br_run_measure(const br_measure_options_t *opts, const br_endpoint_t
 	br_server_sched_t before, after;
 	br_server_sched_read(&runner.session.server, &before);
 	st = br_measure_take(opts, &layout, br_runner_target(&runner), &runner.counter, out, err);
-	bool timed_out = st == BR_ERR_TIMEOUT;
 	char starved[RUN_MEASURE_STARVED_BYTES];
 	br_server_sched_read(&runner.session.server, &after);
 	bool host_starved =
 	    st == BR_ERR_TIMEOUT && br_server_sched_starved(&runner.session.server, &before, &after,
 	                                                    starved, sizeof(starved));
-	if (st == BR_ERR_TIMEOUT && (timeout_is_failure || host_starved)) {
-		st = br_run_classify_timeout(br_runner_target(&runner), opts->elf_path,
+	if (st == BR_ERR_TIMEOUT && (timeout_is_failure || host_starved))
+		st = br_run_classify_timeout(&runner, opts->elf_path,
 		                             out->mode == BR_MEASURE_STUB ? "the bench"
 		                                                          : "the region",
 		                             opts->timeout_ms, host_starved ? starved : NULL, err);
-	} else if (st == BR_ERR_TIMEOUT) {
-		/* Never blame the firmware for a server that went silent; say
-		 * where the core was when it answers. */
-		br_core_state_t state;
-		if (br_run_probe_after_timeout(br_runner_target(&runner), &state, err) == BR_OK) {
-			char was[BR_ERROR_MESSAGE_BYTES / 2U], core[BR_ERROR_MESSAGE_BYTES / 2U];
-			snprintf(was, sizeof(was), "%.*s", (int)sizeof(was) - 1, err->message);
-			br_run_core_text(opts->elf_path, &state, core, sizeof(core));
-			st = br_error_set(err, BR_ERR_TIMEOUT, "%s; the core was at %s", was, core);
-		} else {
-			st = err->status;
-		}
-	}
-	/* Measured 12-01: QEMU 7.2 in record mode never answers the interrupt
-	 * while the guest runs, so a wait that timed out cannot stop it. */
-	if (st == BR_ERR_INFRA && timed_out && br_counter_is_monitor(&runner.counter.counter))
-		br_error_prefix(err,
-		                "QEMU in record mode (counter icount) does not stop on an "
-		                "interrupt while the firmware runs, so a breakpoint not reached "
-		                "within --timeout (%d s) cannot be told from a dead server there; "
-		                "raise --timeout for a long region",
-		                (opts->timeout_ms + 999) / 1000);
+	else if (st == BR_ERR_TIMEOUT || (st == BR_OK && br_runner_core_unstoppable(&runner)))
+		st = explain_timeout(&runner, opts, st, err);
 	if (st == BR_OK)
 		st = check_samples(out, err);
 	if (st != BR_OK)

@@ -112,6 +112,17 @@ br_target_t *br_runner_target(br_runner_t *r)
 	return &r->session.target;
 }
 
+bool br_runner_core_unstoppable(const br_runner_t *r)
+{
+	return r->open && r->session.open && r->session.target.running &&
+	       br_counter_uninterruptible(&r->counter.counter);
+}
+
+bool br_runner_launched(const br_runner_t *r)
+{
+	return r->session.server.pid != 0;
+}
+
 void br_runner_explain(br_runner_t *r, br_error_t *err)
 {
 	if (r->open)
@@ -130,7 +141,12 @@ void br_runner_close(br_runner_t *r)
 {
 	if (!r->open)
 		return;
-	/* A launched server goes; a board behind a running one runs on. */
-	br_session_close(&r->session, r->session.server.pid == 0);
+	/* A launched server goes; a board behind a running one runs on. A core
+	 * that answers no interrupt cannot be halted to detach (a second wait
+	 * for nothing), and its QEMU does not heed SIGTERM either. */
+	bool unstoppable = br_runner_core_unstoppable(r);
+	if (unstoppable && br_runner_launched(r))
+		br_server_kill(&r->session.server);
+	br_session_close(&r->session, !br_runner_launched(r) && !unstoppable);
 	r->open = false;
 }

@@ -71,6 +71,16 @@ br_status_t br_runner_counter_start(br_target_t *t, const br_counter_t *c,
 /* The target of an open runner. */
 br_target_t *br_runner_target(br_runner_t *r);
 
+/*
+ * True when r's core runs and cannot be stopped: it answers no interrupt
+ * (br_counter_uninterruptible, QEMU in record mode). Nothing can halt it to
+ * see where it is or to detach; br_runner_close stops a launched QEMU.
+ */
+bool br_runner_core_unstoppable(const br_runner_t *r);
+
+/* True when benchrack launched r's server (and so stops it at close). */
+bool br_runner_launched(const br_runner_t *r);
+
 /* After a failure during the session: adds a launched server's last words. */
 void br_runner_explain(br_runner_t *r, br_error_t *err);
 
@@ -84,8 +94,9 @@ void br_runner_release(br_runner_t *r);
 
 /*
  * Ends the session: a launched server is stopped; a server benchrack did not
- * launch is detached from (the board runs on). Safe on a runner that failed
- * to open.
+ * launch is detached from (the board runs on), or only disconnected from
+ * when its core cannot be stopped to detach (br_runner_core_unstoppable).
+ * Safe on a runner that failed to open.
  */
 void br_runner_close(br_runner_t *r);
 

@@ -230,7 +230,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # interrupt there while the core runs: benchrack cannot stop the core to
     # say where it was, and says so.
     if test_board.counter() == "icount":
-        where = "where the core was is not known"
+        where = "where the core is is unknown: QEMU in record mode"
         print(f"note: on {BOARD} (QEMU in record mode) the stalled core's PC cannot be read: "
               f"asserted is that the message says so ({where!r})")
     else:
