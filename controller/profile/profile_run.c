@@ -142,6 +142,51 @@ static br_status_t profile_exec_log(const br_profile_options_t *o, const br_elf_
 	return br_exec_run(t, f, &xo, out, err);
 }
 
+/* Whether the profile reads the board's counter: --exact over the debug port
+ * does (its cross-check of the region's length, exact.h); sampling and QEMU's
+ * execution log count without one. */
+static bool reads_counter(const br_profile_options_t *o, bool use_log)
+{
+	return o->exact && !use_log;
+}
+
+/* The profile on the board ep reaches, through the runner; from QEMU's
+ * execution log when fifo is not NULL. A counter the profile does not read
+ * is not started (br_runner_options_t.no_counter): QEMU's icount would put
+ * QEMU in record mode, where a running core answers no interrupt, and both
+ * sampling and the end of an execution log's pass stop the core by one. */
+static br_status_t profile_on_board(const br_profile_options_t *o, const br_elf_t *elf,
+                                    const br_span_t *span, const br_endpoint_t *ep,
+                                    br_exec_fifo_t *fifo, br_profile_t *out, br_error_t *err)
+{
+	br_runner_options_t ro = {
+	    .endpoint = ep,
+	    .elf_path = o->elf_path,
+	    .load = o->load,
+	    .counter = o->counter,
+	    .no_counter = !reads_counter(o, fifo != NULL),
+	    .output = o->link.output,
+	    .output_ctx = o->link.output_ctx,
+	    .load_progress = o->link.load_progress,
+	    .load_progress_ctx = o->link.load_progress_ctx,
+	};
+	br_runner_t r;
+	br_status_t st = br_runner_open(&ro, &r, err);
+	snprintf(out->server, sizeof(out->server), "%s", r.server);
+	if (st != BR_OK)
+		return st;
+	/* Halting a real core in real time draws samples uniformly over time;
+	 * QEMU's host time is not its instructions' (README: measured). */
+	const br_flavour_t *fl = r.session.target.flavour;
+	out->bias_known = fl != NULL && strcmp(fl->name, BR_FLAVOUR_QEMU_NAME) != 0;
+	st = fifo != NULL ? profile_exec_log(o, elf, span, &r.session.target, fifo, out, err)
+	                  : profile_target(o, elf, span, &r.session.target, &r.counter, out, err);
+	if (st != BR_OK)
+		br_runner_explain(&r, err);
+	br_runner_close(&r);
+	return st;
+}
+
 /* The WFI/WFE instructions among those counted (each distinct PC looked at once). */
 static uint64_t sleeps_counted(const br_profile_t *p, const br_elf_t *elf)
 {
@@ -228,35 +273,8 @@ br_status_t br_profile_run(const br_profile_options_t *o, br_profile_t *out, br_
 		         o->exact ? "instructions (QEMU's execution log)"
 		                  : "samples (QEMU's execution log, at instruction counts)");
 	}
-	if (st == BR_OK) {
-		br_runner_options_t ro = {
-		    .endpoint = &ep,
-		    .elf_path = o->elf_path,
-		    .load = o->load,
-		    .counter = o->counter,
-		    .output = o->link.output,
-		    .output_ctx = o->link.output_ctx,
-		    .load_progress = o->link.load_progress,
-		    .load_progress_ctx = o->link.load_progress_ctx,
-		};
-		br_runner_t r;
-		st = br_runner_open(&ro, &r, err);
-		snprintf(out->server, sizeof(out->server), "%s", r.server);
-		if (st == BR_OK) {
-			/* Halting a real core in real time draws samples uniformly
-			 * over time; QEMU's host time is not its instructions'
-			 * (README: measured). */
-			const br_flavour_t *fl = r.session.target.flavour;
-			out->bias_known = fl != NULL && strcmp(fl->name, BR_FLAVOUR_QEMU_NAME) != 0;
-			st = use_log ? profile_exec_log(o, elf, &span, &r.session.target, &fifo,
-			                                out, err)
-			             : profile_target(o, elf, &span, &r.session.target, &r.counter,
-			                              out, err);
-			if (st != BR_OK)
-				br_runner_explain(&r, err);
-			br_runner_close(&r);
-		}
-	}
+	if (st == BR_OK)
+		st = profile_on_board(o, elf, &span, &ep, use_log ? &fifo : NULL, out, err);
 	br_exec_fifo_close(&fifo);
 	profile_finish(out, elf);
 	br_elf_close(elf);

@@ -54,6 +54,8 @@ static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_erro
 		if (st != BR_OK)
 			return br_error_prefix(err, "resetting %s", r->server);
 	}
+	if (o->no_counter)
+		return BR_OK;
 	const br_counter_t *c = o->counter != NULL ? o->counter : br_counter_qemu_tim2();
 	return br_runner_counter_start(t, c, &r->counter, err);
 }
@@ -86,8 +88,9 @@ br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_erro
 {
 	memset(r, 0, sizeof(*r));
 	r->endpoint = *o->endpoint;
-	/* QEMU's own instruction count needs record mode from the start. */
-	if (o->counter != NULL && br_counter_is_monitor(o->counter))
+	/* QEMU's own instruction count needs record mode from the start: the
+	 * one place a launch gets it for a counter. */
+	if (!o->no_counter && o->counter != NULL && br_counter_is_monitor(o->counter))
 		r->endpoint.launch.record = true;
 	/* the image against the board's memory before the board starts: one
 	 * linked for another board never runs */

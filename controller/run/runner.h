@@ -30,7 +30,12 @@ typedef struct br_runner_options {
 	 * if-different. */
 	br_board_load_t load;
 	const br_counter_t *counter; /* NULL: QEMU's TIM2 */
-	br_target_output_fn output;  /* what the firmware prints (may be NULL) */
+	/* The caller reads no counter (profile's sampling, QEMU's execution
+	 * log): none is started, r->counter stays zero, and a launched QEMU is
+	 * not put in record mode for QEMU's icount (a core in record mode
+	 * answers no interrupt: br_counter_uninterruptible). */
+	bool no_counter;
+	br_target_output_fn output; /* what the firmware prints (may be NULL) */
 	void *output_ctx;
 	br_image_progress_fn load_progress; /* a long load's progress (may be NULL) */
 	void *load_progress_ctx;
@@ -53,9 +58,9 @@ typedef struct br_runner {
  * image as the policy says (run/image_load.h: a mismatch after writing is
  * BR_ERR_INFRA naming the first differing address), reset and halt unless
  * benchrack just launched QEMU with this image (debug/reset_halt.h), start
- * the counter (measure/counter_target.h). On failure nothing stays open,
- * and a launched server that died is quoted (r->server says what was
- * reached as far as it got).
+ * the counter unless o->no_counter (measure/counter_target.h). On failure
+ * nothing stays open, and a launched server that died is quoted (r->server
+ * says what was reached as far as it got).
  */
 br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_error_t *err);
 
