@@ -98,7 +98,12 @@ br_status_t br_exact_run(br_target_t *t, const br_exact_options_t *o, br_profile
 {
 	const br_span_t *span = o->span;
 	out->step_limit = o->max_steps;
-	br_status_t st = br_profile_run_to(t, span->from.address, o->timeout_ms, err);
+	/* A core already at the region's start (a launch halts it at the reset
+	 * vector: --from the reset handler) is there; resuming would run past. */
+	uint32_t at = 0;
+	br_status_t st = br_target_pc(t, &at, err);
+	if (st == BR_OK && (at & ~1U) != span->from.address)
+		st = br_profile_run_to(t, span->from.address, o->timeout_ms, err);
 	if (st != BR_OK)
 		return st;
 	br_profile_region_end_t end;
