@@ -36,7 +36,8 @@ br_status_t br_image_start(br_target_t *t, const br_image_start_t *s, br_image_l
 	/* After a reset before the load, the core's SP and PC are those of
 	 * whatever vector table the reset read (on mps2-an505, QEMU's reset
 	 * reads it before putting the -kernel image back): the image's own are
-	 * written, as its reset would set them. */
+	 * written, as its reset would set them; so too where the core could
+	 * not be reset (the generic path found no debugger in DHCSR). */
 	if (st == BR_OK && (reset_first || !reset_done))
 		st = br_target_start_at_vector(t, &s->vec, err);
 	if (st == BR_OK && br_target_check_at_vector(t, &s->vec, s->table, err) != BR_OK)
