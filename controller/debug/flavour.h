@@ -30,10 +30,14 @@ typedef struct br_flavour {
 	 * the core and leaves it halted at its reset vector; NULL: the generic
 	 * ARMv7-M path (DEMCR.VC_CORERESET, then AIRCR.SYSRESETREQ). */
 	const char *reset_halt_command;
-	/* The reset command takes effect only when the core next runs (QEMU's
-	 * system_reset): the registers still show the old PC right after it, so
-	 * SP, PC and xPSR are written from the image's vector table too. */
-	bool reset_applies_on_resume;
+	/* A reset may put the server's own boot image back into memory (QEMU
+	 * 7.2 copies its -kernel image again at each system_reset on microbit,
+	 * mps2-an500 and mps2-an505, not on the netduinos' STM32 flash): the
+	 * board is reset before an image is loaded over the debug port, never
+	 * after, and the loaded image is started from its vector table
+	 * (run/image_start.h). false: load, then reset (a real board's reset
+	 * keeps its flash and RAM). */
+	bool reset_restores_boot_image;
 	/* Monitor command that must run before attaching (Black Magic Probe scans
 	 * for the target: "swdp_scan"), then vAttach;1; NULL for none. */
 	const char *scan_command;

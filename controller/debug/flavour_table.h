@@ -41,7 +41,7 @@
 	X(QEMU, BR_FLAVOUR_QEMU_NAME, "QEMU gdbstub",                                              \
 	  .reset_command = "system_reset",                                                         \
 	  .reset_halt_command = "system_reset",                                                    \
-	  .reset_applies_on_resume = true,                                                         \
+	  .reset_restores_boot_image = true,                                                       \
 	  .max_read_bytes = BR_QEMU_MAX_READ_BYTES,                                                \
 	  .detach_needs_pid = true,                                                                \
 	  .pipelines_in_ack_mode = true,                                                           \

@@ -10,6 +10,8 @@
 #define THUMB_BIT 1U
 #define RESET_HALT_WAIT_MS 2000
 #define RESET_TEXT_BYTES 512U
+/* SP and PC: the first two words of a vector table. */
+#define VECTOR_BYTES 8U
 
 /* The generic path: vector catch on reset, a system reset request, and the
  * halt awaited in DHCSR; the vector catch is cleared again afterwards. A
@@ -48,36 +50,53 @@ static br_status_t reset_generic(br_target_t *t, bool *by_vector, br_error_t *er
 	return st;
 }
 
-br_status_t br_target_reset_halt(br_target_t *t, const br_reset_vector_t *vec, br_error_t *err)
+br_status_t br_target_reset_halt(br_target_t *t, bool *reset, br_error_t *err)
 {
 	const br_flavour_t *f = t->flavour;
-	bool by_vector = f->reset_applies_on_resume;
 	br_status_t st = br_target_breakpoint_remove_all(t, err);
 	if (st != BR_OK)
 		return st;
+	*reset = true;
 	if (f->reset_halt_command != NULL) {
 		char text[RESET_TEXT_BYTES];
 		st = br_target_monitor(t, f->reset_halt_command, text, sizeof(text), err);
 		if (st != BR_OK)
 			return br_error_prefix(err, "monitor %s", f->reset_halt_command);
 	} else {
+		bool by_vector = false;
 		st = reset_generic(t, &by_vector, err);
 		if (st != BR_OK)
 			return st;
+		*reset = !by_vector;
 	}
 	br_target_forget_halt(t);
-	if (by_vector) {
-		st = br_target_reg_write(t, BR_TARGET_REG_SP, vec->sp, err);
-		if (st == BR_OK)
-			st = br_target_reg_write(t, BR_TARGET_REG_PC, vec->pc & ~THUMB_BIT, err);
-		if (st == BR_OK)
-			st = br_target_reg_write(t, BR_TARGET_REG_XPSR, XPSR_THUMB, err);
-		if (st != BR_OK)
-			return br_error_prefix(err, "writing SP and PC from the vector table");
-		br_target_forget_halt(t);
-	}
+	return BR_OK;
+}
+
+br_status_t br_target_start_at_vector(br_target_t *t, const br_reset_vector_t *vec, br_error_t *err)
+{
+	br_status_t st = br_target_reg_write(t, BR_TARGET_REG_SP, vec->sp, err);
+	if (st == BR_OK)
+		st = br_target_reg_write(t, BR_TARGET_REG_PC, vec->pc & ~THUMB_BIT, err);
+	if (st == BR_OK)
+		st = br_target_reg_write(t, BR_TARGET_REG_XPSR, XPSR_THUMB, err);
+	br_target_forget_halt(t);
+	if (st != BR_OK)
+		return br_error_prefix(err, "writing SP and PC from the vector table");
+	return BR_OK;
+}
+
+/* Reads a little-endian word of target memory. */
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+br_status_t br_target_check_at_vector(br_target_t *t, const br_reset_vector_t *vec, uint32_t table,
+                                      br_error_t *err)
+{
 	uint32_t sp = 0, pc = 0;
-	st = br_target_reg_read(t, BR_TARGET_REG_SP, &sp, err);
+	br_status_t st = br_target_reg_read(t, BR_TARGET_REG_SP, &sp, err);
 	if (st == BR_OK)
 		st = br_target_reg_read(t, BR_TARGET_REG_PC, &pc, err);
 	if (st != BR_OK)
@@ -89,5 +108,15 @@ br_status_t br_target_reset_halt(br_target_t *t, const br_reset_vector_t *vec, b
 		    "image's vector table says PC 0x%08x, SP 0x%08x: the reset did not "
 		    "start this image (is it at the boot address?)",
 		    pc, sp, vec->pc & ~THUMB_BIT, vec->sp);
+	uint8_t words[VECTOR_BYTES];
+	st = br_target_mem_read(t, table, words, sizeof(words), err);
+	if (st != BR_OK)
+		return br_error_prefix(err, "reading the vector table at 0x%08x", table);
+	if (le32(words) != vec->sp || le32(words + 4) != vec->pc)
+		return br_error_set(err, BR_ERR_TARGET,
+		                    "after the reset the vector table at 0x%08x holds SP 0x%08x, "
+		                    "PC 0x%08x, not the image's (SP 0x%08x, PC 0x%08x): the "
+		                    "board's memory does not hold this image",
+		                    table, le32(words), le32(words + 4), vec->sp, vec->pc);
 	return BR_OK;
 }

@@ -6,6 +6,7 @@
 #include "measure/counter_target.h"
 #include "measure/halt_proof.h"
 #include "run/image_check.h"
+#include "run/image_start.h"
 
 /* Benchrack launched QEMU with this very image as its kernel: nothing to
  * load, and the core is already halted at the image's reset vector. */
@@ -23,37 +24,40 @@ static br_board_load_t policy_of(const br_runner_options_t *o)
 	return launched_with_image(o) ? BR_BOARD_LOAD_NEVER : BR_BOARD_LOAD_IF_DIFFERENT;
 }
 
-/* Load, reset and halt, start the counter: everything after the connection. */
+/* Load, reset and halt (run/image_start.h), start the counter: everything
+ * after the connection. */
 static br_status_t prepare(const br_runner_options_t *o, br_runner_t *r, br_error_t *err)
 {
 	br_target_t *t = &r->session.target;
 	t->output = o->output;
 	t->output_ctx = o->output_ctx;
-	br_reset_vector_t vec;
 	br_status_t st = BR_OK;
 	bool fresh = launched_with_image(o);
+	br_image_start_t start = {.path = o->elf_path,
+	                          .policy = policy_of(o),
+	                          .server = r->server,
+	                          .progress = o->load_progress,
+	                          .progress_ctx = o->load_progress_ctx};
+	r->load.policy = start.policy;
 	if (!fresh)
-		st = br_image_reset_vector_at(o->elf_path, &t->memory_map, &vec, NULL, err);
+		st = br_image_reset_vector_at(o->elf_path, &t->memory_map, &start.vec, &start.table,
+		                              err);
 	/* a map the server gave (the board file gave none): checked before any write */
 	if (st == BR_OK && t->memory_map_from_server)
 		st = br_image_check_map(o->elf_path, &t->memory_map, err);
-	if (st == BR_OK)
-		st = br_image_load(t, o->elf_path, policy_of(o), o->load_progress,
-		                   o->load_progress_ctx, &r->load, err);
 	if (st != BR_OK)
 		return br_error_prefix(err, "loading %s (load: %s)", o->elf_path,
-		                       br_image_policy_name(policy_of(o)));
+		                       br_image_policy_name(start.policy));
+	if (!fresh)
+		st = br_image_start(t, &start, &r->load, err);
+	if (st != BR_OK)
+		return st;
 	if (o->load_done != NULL && (r->load.written || r->load.matched))
 		o->load_done(o->load_done_ctx, o->elf_path, &r->load);
 	/* A word of the loaded image proves every bulk read from here on. */
 	st = br_halt_proof_arm(t, o->elf_path, NULL, err);
 	if (st != BR_OK)
 		return st;
-	if (!fresh) {
-		st = br_target_reset_halt(t, &vec, err);
-		if (st != BR_OK)
-			return br_error_prefix(err, "resetting %s", r->server);
-	}
 	if (o->no_counter)
 		return BR_OK;
 	const br_counter_t *c = o->counter != NULL ? o->counter : br_counter_qemu_tim2();

@@ -54,13 +54,14 @@ typedef struct br_runner {
 } br_runner_t;
 
 /*
- * Opens r as o says: reach the board (debug/endpoint.h), load and verify the
- * image as the policy says (run/image_load.h: a mismatch after writing is
- * BR_ERR_INFRA naming the first differing address), reset and halt unless
- * benchrack just launched QEMU with this image (debug/reset_halt.h), start
- * the counter unless o->no_counter (measure/counter_target.h). On failure
- * nothing stays open, and a launched server that died is quoted (r->server
- * says what was reached as far as it got).
+ * Opens r as o says: reach the board (debug/endpoint.h), unless benchrack
+ * just launched QEMU with this image reset, load and verify the image as the
+ * policy says and halt at its reset vector (run/image_start.h: the order of
+ * reset and load is the server's; run/image_load.h: a mismatch after writing
+ * is BR_ERR_INFRA naming the first differing address), start the counter
+ * unless o->no_counter (measure/counter_target.h). On failure nothing stays
+ * open, and a launched server that died is quoted (r->server says what was
+ * reached as far as it got).
  */
 br_status_t br_runner_open(const br_runner_options_t *o, br_runner_t *r, br_error_t *err);
 

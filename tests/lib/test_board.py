@@ -127,20 +127,3 @@ def remote_board_yaml(board_name, host, port, load, name=NAME):
                   text, count=1, flags=re.M)
     return text + f"load: {load}\n"
 
-
-# Machines whose QEMU 7.2 copies the -kernel image into memory again at each
-# system reset (measured 12-02: a word of flash written over the gdbstub,
-# then `monitor system_reset` and one step, reads as the -kernel image's on
-# microbit, mps2-an500 and mps2-an505, and keeps the written value on
-# netduinoplus2, whose STM32 flash netduino2 shares). Their memory is RAM or a
-# ROM device, whose image QEMU keeps to restore; STM32 flash is a ROM, whose
-# image it drops after the first reset.
-_KERNEL_RESTORED = ("microbit", "mps2-an500", "mps2-an505")
-
-
-def kernel_restored_at_reset(name=NAME):
-    """True when QEMU puts the board's -kernel image back at every system
-    reset, so that an image loaded over the gdbstub onto a QEMU started with
-    another -kernel image is gone after benchrack's reset that follows the
-    load (controller/run/runner.c: load, then reset and halt)."""
-    return qemu_machine(name) in _KERNEL_RESTORED

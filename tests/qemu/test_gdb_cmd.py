@@ -16,11 +16,9 @@ machine, memory and counter; fw_region.c and fw_loop.c are linked for it):
   region_stop in it, and gdb's compare-sections finds .text matched), the board is locked meanwhile (`benchrack measure` on
   the same board from inside gdb: exit 3, "in use"), and the server runs on
   afterwards (benchrack did not launch it, so it does not stop it); on a
-  machine whose QEMU copies its -kernel image back at each system reset
-  (test_board.kernel_restored_at_reset: microbit, mps2-an500, mps2-an505) the
-  image benchrack loads is gone after its reset, so there the remote QEMU
-  starts with the image itself (loaded again over it), and that the load
-  replaces another image is not asserted (printed);
+  machine whose QEMU copies its -kernel image back at each reset (microbit,
+  mps2-an500, mps2-an505) this holds only when benchrack resets before it
+  loads (controller/run/image_start.h);
 - an ambiguous or unknown --function is exit 2 before anything starts;
   a debugger that cannot be started (--gdb, or the board file's gdb:) is
   exit 3 naming it.
@@ -102,12 +100,7 @@ def main():
                 "says where the breakpoints are")
         c.check(processes_with(elf) == [], "no server left behind after --from/--to")
 
-        restored = test_board.kernel_restored_at_reset()
-        if restored:
-            print(f"on {test_board.NAME} QEMU copies its -kernel image back at each system "
-                  f"reset: the remote QEMU holds the image itself, not another one")
-        proc, port = start_qemu(QEMU, elf if restored else IDLE,
-                                machine=test_board.qemu_machine(),
+        proc, port = start_qemu(QEMU, IDLE, machine=test_board.qemu_machine(),
                                 icount=test_board.qemu_icount(work))
         try:
             connect(port, process=proc).close()

@@ -142,14 +142,15 @@ typedef struct script_case {
 	const char *reason; /* the entry's: why not run ("" when measured) */
 } script_case_t;
 
-/* text with PEER replaced by peer, into out. */
+/* text with every PEER replaced by peer, into out. */
 static void expand(const char *text, const char *peer, char *out, size_t cap)
 {
-	const char *at = strstr(text, "PEER");
-	if (at == NULL)
-		snprintf(out, cap, "%s", text);
-	else
-		snprintf(out, cap, "%.*s%s%s", (int)(at - text), text, peer, at + 4);
+	size_t used = 0;
+	out[0] = '\0';
+	for (const char *at; (at = strstr(text, "PEER")) != NULL && used < cap; text = at + 4)
+		used += (size_t)snprintf(out + used, cap - used, "%.*s%s", (int)(at - text), text, peer);
+	if (used < cap)
+		snprintf(out + used, cap - used, "%s", text);
 }
 
 static void run_case(const char *dir, const char *elf, const script_case_t *c)
@@ -226,7 +227,9 @@ static const script_case_t cases[] = {
     {"corrupt.rsp", BR_ERR_PROTOCOL,
      ENDS(GAVE_UP "PEER: the server refused a packet (NAK) inside a pipeline of reads")},
     {"refuseall.rsp", BR_ERR_TARGET, ENDS(GAVE_UP E0E)},
-    {"close.rsp", BR_ERR_INFRA, ENDS("request 'Z1,8000108,2': " CLOSED)},
+    {"close.rsp", BR_ERR_INFRA,
+     ENDS("resetting QEMU gdbstub at PEER: reading the vector table at 0x08000000: "
+          "request 'm8000000,8': " CLOSED)},
     {"eof.rsp", BR_ERR_INFRA, ENDS(CLOSED)},
     {"rst.rsp", BR_ERR_INFRA, ENDS(CLOSED " (reset by peer)")},
     {"exited.rsp", BR_ERR_TARGET, ENDS(ENDED("exit code 0, reply \"W00\""))},
