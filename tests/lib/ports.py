@@ -2,6 +2,7 @@
 for a server to listen there — a connect() retried until a deadline, never a
 fixed sleep. Standard library only."""
 import socket
+import threading
 import time
 
 HOST = "127.0.0.1"
@@ -50,3 +51,21 @@ def wait_listening(port, timeout=10, process=None):
         return True
     except OSError:
         return False
+
+
+def relay(client, server, pump):
+    """Carries one connection between client and server until both
+    directions end: both sockets unbuffered (TCP_NODELAY) and blocking,
+    pump(client, server, "c2s") and pump(server, client, "s2c") each in its own
+    thread; both sockets are closed when they return."""
+    for s in (client, server):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        s.settimeout(None)
+    threads = [threading.Thread(target=pump, args=(client, server, "c2s"), daemon=True),
+               threading.Thread(target=pump, args=(server, client, "s2c"), daemon=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    client.close()
+    server.close()

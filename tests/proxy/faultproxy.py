@@ -59,7 +59,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from ports import connect  # noqa: E402
+from ports import connect, relay  # noqa: E402
 
 JUNK = bytes(b for b in range(0x20, 0x7f) if chr(b) not in "$%+-#}*") + b"\r\n\x00\xff"
 
@@ -326,17 +326,7 @@ class Proxy:
             return False
         with self.lock:
             self.outstanding.clear()
-        for s in (client, server):
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            s.settimeout(None)
-        a = threading.Thread(target=self._pump, args=(client, server, "c2s"), daemon=True)
-        b = threading.Thread(target=self._pump, args=(server, client, "s2c"), daemon=True)
-        a.start()
-        b.start()
-        a.join()
-        b.join()
-        client.close()
-        server.close()
+        relay(client, server, self._pump)
         return self.mode in ("inject", "fixcorrupt", "reset", "pass")
 
     def close(self):

@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* The exit status of a fake that could not write. */
@@ -75,6 +79,35 @@ static inline void fake_rsp_send_word(int fd, uint32_t v)
 	snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", v & 0xFFU, (v >> 8) & 0xFFU,
 	         (v >> 16) & 0xFFU, v >> 24);
 	fake_rsp_send(fd, hex);
+}
+
+/* The two ends of a forked fake (fake_rsp_fork). */
+typedef struct fake_rsp_fork {
+	pid_t pid;     /* 0 in the child, the child's pid in the parent */
+	int fd;        /* the child's: the server's end; the parent's: the client's, non-blocking */
+	int report_fd; /* the report pipe: its write end in the child, read end in the parent */
+} fake_rsp_fork_t;
+
+/* Forks a fake server: a socketpair between the two processes (the
+ * parent's end non-blocking, as transports are: poll() bounds every wait)
+ * and a pipe from the child to the parent for the child's report. Returns
+ * in both processes, each holding only its own ends; exits 99 when the
+ * system refuses. */
+static inline fake_rsp_fork_t fake_rsp_fork(void)
+{
+	int sv[2], rp[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 || pipe(rp) != 0)
+		exit(99);
+	fake_rsp_fork_t f = {.pid = fork()};
+	if (f.pid < 0)
+		exit(99);
+	close(f.pid == 0 ? sv[0] : sv[1]);
+	close(f.pid == 0 ? rp[0] : rp[1]);
+	f.fd = f.pid == 0 ? sv[1] : sv[0];
+	f.report_fd = f.pid == 0 ? rp[1] : rp[0];
+	if (f.pid != 0)
+		fcntl(f.fd, F_SETFL, fcntl(f.fd, F_GETFL) | O_NONBLOCK);
+	return f;
 }
 
 /*

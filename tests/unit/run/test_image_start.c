@@ -213,19 +213,10 @@ typedef struct outcome {
 static void start_on(const fake_t *f, const br_flavour_t *flavour, const char *elf,
                      br_board_load_t policy, outcome_t *o)
 {
-	int sv[2], rp[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 || pipe(rp) != 0)
-		exit(99);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(sv[0]);
-		close(rp[0]);
-		serve(sv[1], rp[1], *f, flavour->xpsr_regnum);
-	}
-	close(sv[1]);
-	close(rp[1]);
-	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
-	rsp_transport_t tr = {.fd = sv[0], .kind = RSP_TRANSPORT_SERIAL};
+	fake_rsp_fork_t fk = fake_rsp_fork();
+	if (fk.pid == 0)
+		serve(fk.fd, fk.report_fd, *f, flavour->xpsr_regnum);
+	rsp_transport_t tr = {.fd = fk.fd, .kind = RSP_TRANSPORT_SERIAL};
 	snprintf(tr.peer, sizeof(tr.peer), "fake-%s", flavour->name);
 	static br_target_t t;
 	br_error_clear(&o->err);
@@ -239,10 +230,10 @@ static void start_on(const fake_t *f, const br_flavour_t *flavour, const char *e
 		o->st = br_image_start(&t, &s, &o->load, &o->err);
 	br_target_close(&t);
 	memset(&o->seen, 0, sizeof(o->seen));
-	if (read(rp[0], &o->seen, sizeof(o->seen)) != (ssize_t)sizeof(o->seen))
+	if (read(fk.report_fd, &o->seen, sizeof(o->seen)) != (ssize_t)sizeof(o->seen))
 		fprintf(stderr, "the fake reported nothing\n");
-	close(rp[0]);
-	waitpid(pid, NULL, 0);
+	close(fk.report_fd);
+	waitpid(fk.pid, NULL, 0);
 }
 
 static bool image_there(const outcome_t *o)

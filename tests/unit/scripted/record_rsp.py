@@ -43,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "proxy"))
 from faultproxy import Direction, Proxy  # noqa: E402
-from ports import connect  # noqa: E402
+from ports import connect, relay  # noqa: E402
 from qemu_gdbstub import start_qemu  # noqa: E402
 
 
@@ -98,9 +98,6 @@ class Recorder:
             except OSError:
                 return
             server = connect(self.upstream_port)
-            for s in (client, server):
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                s.settimeout(None)
             with self.lock:
                 if self.connections:
                     self.lines.append("accept")
@@ -110,14 +107,7 @@ class Recorder:
                 self.resend = False
                 self.ended = False
                 self.aborted = False
-            a = threading.Thread(target=self._pump, args=(client, server, "c2s"))
-            b = threading.Thread(target=self._pump, args=(server, client, "s2c"))
-            a.start()
-            b.start()
-            a.join()
-            b.join()
-            client.close()
-            server.close()
+            relay(client, server, self._pump)
 
     def _take(self, word=None):
         """The server took the oldest pending request (acknowledged it, or

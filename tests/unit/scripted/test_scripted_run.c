@@ -21,7 +21,6 @@
  *        test_scripted_run --live PORT ELF   (the run against a server at
  *        127.0.0.1:PORT, to record it; prints the outcome)
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include "check.h"
 #include "fake_script.h"
 #include "fixture/region.h"
+#include "scripted_cli.h"
 #include "run/board_run.h"
 
 /* Samples the entry takes. */
@@ -142,17 +142,6 @@ typedef struct script_case {
 	const char *reason; /* the entry's: why not run ("" when measured) */
 } script_case_t;
 
-/* text with every PEER replaced by peer, into out. */
-static void expand(const char *text, const char *peer, char *out, size_t cap)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (const char *at; (at = strstr(text, "PEER")) != NULL && used < cap; text = at + 4)
-		used += (size_t)snprintf(out + used, cap - used, "%.*s%s", (int)(at - text), text, peer);
-	if (used < cap)
-		snprintf(out + used, cap - used, "%s", text);
-}
-
 static void run_case(const char *dir, const char *elf, const script_case_t *c)
 {
 	char path[1024];
@@ -164,8 +153,8 @@ static void run_case(const char *dir, const char *elf, const script_case_t *c)
 	o.fake_exit = fake_script_wait(pid);
 	print_outcome(c->script, &o);
 	char error[512], reason[512];
-	expand(c->error, o.peer, error, sizeof(error));
-	expand(c->reason, o.peer, reason, sizeof(reason));
+	scripted_expand_peer(c->error, o.peer, error, sizeof(error));
+	scripted_expand_peer(c->reason, o.peer, reason, sizeof(reason));
 	CHECK_MSG(o.st == c->st && strcmp(o.error, error) == 0, "%s: status %d \"%s\"", c->script,
 	          o.st, o.error);
 	CHECK_MSG(o.on_disk, "%s: no run record on disk", c->script);
@@ -237,21 +226,23 @@ static const script_case_t cases[] = {
     {"mute.rsp", BR_ERR_INFRA, ENDS(SILENT)},
 };
 
+static bool live(uint16_t port, const char *elf)
+{
+	outcome_t o;
+	run_on(port, elf, &o);
+	print_outcome("live", &o);
+	return o.st == BR_OK;
+}
+
+static void run_cases(const char *dir, const char *elf, const char *only)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (only == NULL || strcmp(only, cases[i].script) == 0)
+			run_case(dir, elf, &cases[i]);
+}
+
 int main(int argc, char **argv)
 {
-	signal(SIGPIPE, SIG_IGN);
-	if (argc == 4 && strcmp(argv[1], "--live") == 0) {
-		outcome_t o;
-		run_on((uint16_t)strtoul(argv[2], NULL, 10), argv[3], &o);
-		print_outcome("live", &o);
-		return o.st == BR_OK ? 0 : 1;
-	}
-	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: %s SCRIPTS_DIR ELF [SCRIPT] | --live PORT ELF\n", argv[0]);
-		return 2;
-	}
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (argc == 3 || strcmp(argv[3], cases[i].script) == 0)
-			run_case(argv[1], argv[2], &cases[i]);
-	return check_finish();
+	int status = scripted_cli_dispatch(argc, argv, live, run_cases);
+	return status >= 0 ? status : check_finish();
 }

@@ -22,7 +22,6 @@
  *        test_scripted_session --live PORT ELF   (the session against a
  *        server at 127.0.0.1:PORT, to record it; prints the outcome)
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 #include "elf/elf_file.h"
 #include "fake_script.h"
 #include "fixture/region.h"
+#include "scripted_cli.h"
 #include "measure/breakpoint_session.h"
 #include "measure/counter_target.h"
 #include "measure/halt_proof.h"
@@ -135,16 +135,6 @@ typedef struct script_case {
 	size_t recoveries; /* reply streams put back in step */
 } script_case_t;
 
-/* text with PEER replaced by peer, into out. */
-static void expand(const char *text, const char *peer, char *out, size_t cap)
-{
-	const char *at = strstr(text, "PEER");
-	if (at == NULL)
-		snprintf(out, cap, "%s", text);
-	else
-		snprintf(out, cap, "%.*s%s%s", (int)(at - text), text, peer, at + 4);
-}
-
 static void run_case(const char *dir, const char *elf_path, const script_case_t *c)
 {
 	char path[1024];
@@ -156,7 +146,7 @@ static void run_case(const char *dir, const char *elf_path, const script_case_t 
 	o.fake_exit = fake_script_wait(pid);
 	print_outcome(c->script, &o);
 	char want[512];
-	expand(c->text, o.peer, want, sizeof(want));
+	scripted_expand_peer(c->text, o.peer, want, sizeof(want));
 	CHECK_MSG(o.st == c->st && strcmp(o.err.message, want) == 0, "%s: status %d \"%s\"",
 	          c->script, o.st, o.err.message);
 	/* every measured sample exact: no wrong figure, whatever the fault */
@@ -245,23 +235,25 @@ static void check_fake_bites(const char *dir, const char *elf_path)
 	          o.st, o.measured);
 }
 
+static bool live(uint16_t port, const char *elf)
+{
+	outcome_t o;
+	session(port, elf, &o);
+	print_outcome("live", &o);
+	return o.st == BR_OK;
+}
+
+static void run_cases(const char *dir, const char *elf, const char *only)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (only == NULL || strcmp(only, cases[i].script) == 0)
+			run_case(dir, elf, &cases[i]);
+	if (only == NULL)
+		check_fake_bites(dir, elf);
+}
+
 int main(int argc, char **argv)
 {
-	signal(SIGPIPE, SIG_IGN);
-	if (argc == 4 && strcmp(argv[1], "--live") == 0) {
-		outcome_t o;
-		session((uint16_t)strtoul(argv[2], NULL, 10), argv[3], &o);
-		print_outcome("live", &o);
-		return o.st == BR_OK ? 0 : 1;
-	}
-	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: %s SCRIPTS_DIR ELF [SCRIPT] | --live PORT ELF\n", argv[0]);
-		return 2;
-	}
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (argc == 3 || strcmp(argv[3], cases[i].script) == 0)
-			run_case(argv[1], argv[2], &cases[i]);
-	if (argc == 3)
-		check_fake_bites(argv[1], argv[2]);
-	return check_finish();
+	int status = scripted_cli_dispatch(argc, argv, live, run_cases);
+	return status >= 0 ? status : check_finish();
 }

@@ -120,20 +120,12 @@ typedef struct outcome {
 
 static void start_on(const fake_t *f, const br_counter_t *c, outcome_t *o)
 {
-	int sv[2], rp[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 || pipe(rp) != 0)
-		exit(99);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(sv[0]);
-		close(rp[0]);
-		report_fd = rp[1];
-		serve(sv[1], *f);
+	fake_rsp_fork_t fk = fake_rsp_fork();
+	if (fk.pid == 0) {
+		report_fd = fk.report_fd;
+		serve(fk.fd, *f);
 	}
-	close(sv[1]);
-	close(rp[1]);
-	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
-	rsp_transport_t tr = {.fd = sv[0], .kind = RSP_TRANSPORT_SERIAL};
+	rsp_transport_t tr = {.fd = fk.fd, .kind = RSP_TRANSPORT_SERIAL};
 	snprintf(tr.peer, sizeof(tr.peer), "fake-openocd");
 	static br_target_t t;
 	br_error_clear(&o->err);
@@ -144,10 +136,10 @@ static void start_on(const fake_t *f, const br_counter_t *c, outcome_t *o)
 	o->st = br_counter_start(&t, c, &o->state, &o->err);
 	br_target_close(&t);
 	uint32_t got[5] = {0};
-	if (read(rp[0], got, sizeof(got)) != (ssize_t)sizeof(got))
+	if (read(fk.report_fd, got, sizeof(got)) != (ssize_t)sizeof(got))
 		fprintf(stderr, "the fake reported nothing\n");
-	close(rp[0]);
-	waitpid(pid, NULL, 0);
+	close(fk.report_fd);
+	waitpid(fk.pid, NULL, 0);
 	o->demcr = got[0];
 	o->dwt_ctrl = got[1];
 	o->csr = got[2];
