@@ -24,7 +24,8 @@ void scripted_expand_peer(const char *text, const char *peer, char *out, size_t 
 	size_t used = 0;
 	out[0] = '\0';
 	for (const char *at; (at = strstr(text, "PEER")) != NULL && used < cap; text = at + 4)
-		used += (size_t)snprintf(out + used, cap - used, "%.*s%s", (int)(at - text), text, peer);
+		used += (size_t)snprintf(out + used, cap - used, "%.*s%s", (int)(at - text), text,
+		                         peer);
 	if (used < cap)
 		snprintf(out + used, cap - used, "%s", text);
 }
