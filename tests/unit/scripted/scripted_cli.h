@@ -20,8 +20,8 @@ typedef void (*scripted_cases_fn)(const char *dir, const char *elf, const char *
 /* The command line of a scripted test, SIGPIPE ignored first:
  * "--live PORT ELF" runs live and returns 0 when it measured, else 1;
  * "SCRIPTS_DIR ELF [SCRIPT]" runs cases and returns -1, after which the
- * caller returns check_finish(); anything else prints the usage (prog the
- * program's name) and returns 2. */
+ * caller returns check_finish() (which fails when SCRIPT names no case:
+ * no check ran); anything else prints the usage and returns 2. */
 int scripted_cli_dispatch(int argc, char **argv, scripted_live_fn live, scripted_cases_fn cases);
 
 /* text with every "PEER" replaced by peer, into out (cap bytes, always
